@@ -1,0 +1,14 @@
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace alignscope::core {
+
+// Every failure a user can cause (bad model file, bad input, unwritable path) surfaces as this,
+// with a message written for the user; nothing of LibTorch's internals leaks past core/.
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+}  // namespace alignscope::core

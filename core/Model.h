@@ -1,0 +1,52 @@
+#pragma once
+#include "core/TokenizedSentence.h"
+#include "core/Tokenizer.h"
+#include "core/Vocabulary.h"
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+class TorchModel;
+
+// A loaded model whose file met the contract of docs/model-format.md. A cheap handle: copies share
+// one immutable model, and any number of sessions may use it, from any threads.
+class Model {
+public:
+    static constexpr size_t kMaxSourceTokens = 1000;  // longer input is refused with a message
+
+    // Throws Error with a message for the user: missing, unreadable, corrupt or non-conforming file.
+    static Model load(const std::string& path);
+    explicit Model(std::shared_ptr<TorchModel> model);
+
+    std::string name() const;                 // metadata "name", else the file name
+    const std::string& origin() const;        // file path it was loaded from
+    const nlohmann::json& metadata() const;
+    const Vocabulary& sourceVocabulary() const;
+    const Vocabulary& targetVocabulary() const;
+    const Tokenizer& sourceTokenizer() const;
+    const Tokenizer& targetTokenizer() const;
+    int64_t encoderOutputSize() const;  // E
+    int64_t stateSize() const;          // D
+    int64_t parameterCount() const;
+    bool attentionIsUniform() const;    // models without attention report uniform alpha
+
+    // Throws Error for invalid UTF-8 or more than kMaxSourceTokens tokens. Ends with "</s>".
+    TokenizedSentence tokenizeSource(const std::string& text) const;
+    TokenizedSentence tokenizeTarget(const std::string& text) const;
+    // Readable text of target ids ("</s>" and padding dropped).
+    std::string detokenize(const std::vector<int64_t>& targetIds) const;
+
+    void save(const std::string& path, bool half = false) const;
+
+    const TorchModel& torch() const { return *model_; }  // core-internal
+    const std::shared_ptr<TorchModel>& torchShared() const { return model_; }
+
+private:
+    std::shared_ptr<TorchModel> model_;
+};
+
+}  // namespace alignscope::core

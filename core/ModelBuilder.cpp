@@ -1,0 +1,111 @@
+#include "core/ModelBuilder.h"
+
+#include "core/Error.h"
+#include "core/TorchModel.h"
+#include "core/TorchScriptSource.h"
+
+#include <torch/torch.h>
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <cmath>
+
+namespace alignscope::core {
+namespace {
+
+class ParameterFactory {
+public:
+    ParameterFactory(torch::jit::Module& module, uint64_t seed)
+        : module_(module), gen_(at::make_generator<at::CPUGeneratorImpl>(seed)) {}
+
+    // Uniform in +-1/sqrt(fanIn), as PyTorch initialises its RNN and linear layers.
+    void uniform(const std::string& name, std::vector<int64_t> shape, int64_t fanIn) {
+        const double k = 1.0 / std::sqrt(static_cast<double>(fanIn));
+        add(name, torch::empty(shape).uniform_(-k, k, gen_));
+    }
+    void normal(const std::string& name, std::vector<int64_t> shape, double std) {
+        add(name, torch::empty(shape).normal_(0.0, std, gen_));
+    }
+    void zeros(const std::string& name, std::vector<int64_t> shape) { add(name, torch::zeros(shape)); }
+
+    // Weights of one recurrent cell: gates stacked as torch.gru_cell / torch.lstm_cell expect.
+    void cell(const std::string& prefix, int64_t gates, int64_t input, int64_t hidden) {
+        uniform(prefix + "_wih", {gates * hidden, input}, hidden);
+        uniform(prefix + "_whh", {gates * hidden, hidden}, hidden);
+        uniform(prefix + "_bih", {gates * hidden}, hidden);
+        uniform(prefix + "_bhh", {gates * hidden}, hidden);
+    }
+
+private:
+    void add(const std::string& name, torch::Tensor t) { module_.register_parameter(name, t.requires_grad_(), false); }
+
+    torch::jit::Module& module_;
+    at::Generator gen_;
+};
+
+c10::List<std::string> toList(const Vocabulary& vocab) {
+    c10::List<std::string> list;
+    for (const auto& t : vocab.tokens()) list.push_back(t);
+    return list;
+}
+
+}  // namespace
+
+std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
+    const auto& s = in.spec;
+    s.validate();
+    torch::jit::Module module(c10::QualifiedName("__torch__.alignscope.Seq2Seq"),
+                              std::make_shared<torch::jit::CompilationUnit>(), /*shouldMangle=*/true);
+    const int64_t gates = s.cell == ModelSpec::Cell::GRU ? 3 : 4;
+    const int64_t M = s.embeddingSize, H = s.encoderHidden, E = s.encoderOutputSize(), Dh = s.decoderHidden;
+    const int64_t Vs = in.sourceVocabulary.size(), Vt = in.targetVocabulary.size();
+    {
+        torch::NoGradGuard noGrad;
+        ParameterFactory p(module, s.seed);
+        p.normal("src_emb", {Vs, M}, 1.0 / std::sqrt(static_cast<double>(M)));
+        p.normal("tgt_emb", {Vt, M}, 1.0 / std::sqrt(static_cast<double>(M)));
+        p.cell("enc_f", gates, M, H);
+        if (s.bidirectional) p.cell("enc_b", gates, M, H);
+        p.uniform("init_w", {Dh, E}, E);
+        p.zeros("init_b", {Dh});
+        if (s.attention == ModelSpec::Attention::Additive) {
+            p.uniform("att_W", {s.attentionSize, Dh}, Dh);
+            p.uniform("att_U", {s.attentionSize, E}, E);
+            p.uniform("att_v", {s.attentionSize}, s.attentionSize);
+        } else if (s.attention == ModelSpec::Attention::General) {
+            p.uniform("att_Wa", {Dh, E}, E);
+        }
+        p.cell("dec", gates, M + E, Dh);
+        p.uniform("out_w", {s.readoutSize, Dh + E + M}, Dh + E + M);
+        p.zeros("out_b", {s.readoutSize});
+        if (!s.tieOutput) p.uniform("proj_w", {Vt, s.readoutSize}, s.readoutSize);
+        p.zeros("proj_b", {Vt});
+    }
+
+    nlohmann::json meta = {{"name", in.name},
+                           {"architecture", s.toJson()},
+                           {"family", "rnn-encoder-decoder"},
+                           {"alpha_is_uniform", s.attention == ModelSpec::Attention::None},
+                           {"created_by", std::string("AlignScope ") + ALIGNSCOPE_VERSION}};
+    meta["architecture"]["init_seed"] = s.seed;
+    for (const auto& [k, v] : in.extraMetadata.items()) meta[k] = v;
+
+    module.register_attribute("format_version", c10::IntType::get(), TorchModel::kFormatVersion);
+    module.register_attribute("pad_id", c10::IntType::get(), Vocabulary::kPad);
+    module.register_attribute("unk_id", c10::IntType::get(), Vocabulary::kUnk);
+    module.register_attribute("bos_id", c10::IntType::get(), Vocabulary::kBos);
+    module.register_attribute("eos_id", c10::IntType::get(), Vocabulary::kEos);
+    module.register_attribute("src_vocab", c10::ListType::ofStrings(), toList(in.sourceVocabulary));
+    module.register_attribute("tgt_vocab", c10::ListType::ofStrings(), toList(in.targetVocabulary));
+    module.register_attribute("src_tokenizer", c10::StringType::get(), in.sourceTokenizer.toJson().dump());
+    module.register_attribute("tgt_tokenizer", c10::StringType::get(), in.targetTokenizer.toJson().dump());
+    module.register_attribute("metadata", c10::StringType::get(), meta.dump());
+    try {
+        module.define(torchScriptSource(s));
+    } catch (const std::exception& e) {
+        throw Error(std::string("internal error: model code does not compile: ") + e.what());
+    }
+    return std::make_shared<TorchModel>(std::move(module), "new " + in.name + " model");
+}
+
+}  // namespace alignscope::core

@@ -1,0 +1,32 @@
+#pragma once
+#include "core/ModelSpec.h"
+#include "core/Tokenizer.h"
+#include "core/Vocabulary.h"
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+class TorchModel;
+
+// Writes a freshly initialised model in the one model format from an architecture description.
+// The weights are random (seeded by spec.seed); the trainer fills them.
+class ModelBuilder {
+public:
+    struct Input {
+        ModelSpec spec;                // architecture
+        Vocabulary sourceVocabulary;   // source tokens, specials first
+        Vocabulary targetVocabulary;   // target tokens, specials first
+        Tokenizer sourceTokenizer;     // how source text becomes tokens
+        Tokenizer targetTokenizer;     // how target text becomes tokens
+        std::string name = "untrained";  // model name shown in tools
+        nlohmann::json extraMetadata = nlohmann::json::object();  // merged into the metadata
+    };
+
+    // Throws Error for an inconsistent spec.
+    static std::shared_ptr<TorchModel> build(const Input& input);
+};
+
+}  // namespace alignscope::core

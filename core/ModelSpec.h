@@ -1,0 +1,40 @@
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+// The architecture of an RNN encoder-decoder with attention, as Bahdanau et al. 2014 describe it:
+// everything ModelBuilder needs to write a freshly initialised model file.
+struct ModelSpec {
+    enum class Cell { GRU, LSTM };
+    enum class Attention { Additive, Dot, General, None };
+
+    Cell cell = Cell::GRU;                    // recurrent cell of encoder and decoder
+    bool bidirectional = true;                // encoder reads the source both ways
+    Attention attention = Attention::Additive;  // None: fixed context = encoder's final state
+    int64_t embeddingSize = 256;              // source and target embedding width
+    int64_t encoderHidden = 256;              // per direction
+    int64_t decoderHidden = 512;              // decoder state width (LSTM state holds h and c: twice this)
+    int64_t attentionSize = 256;              // width of v in additive attention
+    int64_t readoutSize = 256;                // layer between decoder and vocabulary projection
+    bool tieOutput = true;                    // reuse target embeddings as output projection (needs readout == embedding)
+    uint64_t seed = 1;                        // initialisation seed
+
+    int64_t encoderOutputSize() const { return bidirectional ? 2 * encoderHidden : encoderHidden; }  // E
+    int64_t stateSize() const { return cell == Cell::LSTM ? 2 * decoderHidden : decoderHidden; }    // D
+
+    // Throws Error naming the first inconsistent field.
+    void validate() const;
+
+    nlohmann::json toJson() const;
+    static ModelSpec fromJson(const nlohmann::json& json);
+
+    static std::string cellName(Cell cell);
+    static std::string attentionName(Attention attention);
+    static Cell parseCell(const std::string& name);               // "gru" | "lstm"
+    static Attention parseAttention(const std::string& name);     // "additive" | "dot" | "general" | "none"
+};
+
+}  // namespace alignscope::core

@@ -1,0 +1,56 @@
+#include "core/Runtime.h"
+
+#include <torch/csrc/jit/runtime/graph_executor.h>
+#include <torch/torch.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+namespace alignscope::core {
+
+void Runtime::initialize() {
+    static std::once_flag once;
+    std::call_once(once, [] { torch::jit::setGraphExecutorOptimize(false); });
+}
+
+void Runtime::setThreads(int threads) {
+    initialize();
+    if (threads > 0) torch::set_num_threads(threads);
+}
+
+int Runtime::threads() { return torch::get_num_threads(); }
+
+std::string Runtime::blasDescription() {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        const auto pos = line.find('/');
+        if (pos == std::string::npos) continue;
+        const std::string path = line.substr(pos);
+        if (path.find("libblas.so") == std::string::npos && path.find("libopenblas") == std::string::npos &&
+            path.find("libmkl") == std::string::npos)
+            continue;
+        std::error_code ec;
+        const auto real = std::filesystem::canonical(path, ec).string();
+        const auto& p = ec ? path : real;
+        if (p.find("openblas") != std::string::npos) return "OpenBLAS (" + p + ")";
+        if (p.find("mkl") != std::string::npos) return "MKL (" + p + ")";
+        if (p.find("/blas/") != std::string::npos)
+            return "reference BLAS (" + p + ") - slow; install libopenblas0-pthread";
+        return p;
+    }
+    return "unknown (no BLAS library mapped yet)";
+}
+
+std::string Runtime::modelsDirectory() {
+    if (const char* env = std::getenv("ALIGNSCOPE_MODELS"); env && *env) return env;
+    return ALIGNSCOPE_MODELS_DIR;
+}
+
+std::string Runtime::defaultModelPath() { return (std::filesystem::path(modelsDirectory()) / "en-fr.pt").string(); }
+
+std::string Runtime::version() { return ALIGNSCOPE_VERSION; }
+
+}  // namespace alignscope::core

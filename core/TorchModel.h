@@ -1,0 +1,76 @@
+#pragma once
+// Core-internal: the LibTorch side of a model. Nothing outside core/ includes this header
+// (tests excepted); the public handle is Model.
+#include "core/Tokenizer.h"
+#include "core/Vocabulary.h"
+
+#include <torch/script.h>
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+// What `encode` returns (docs/model-format.md).
+struct EncoderOutput {
+    torch::Tensor enc;    // [B,S,E] float, zero on padded positions
+    torch::Tensor state;  // [B,D]   initial decoder state
+    torch::Tensor mask;   // [B,S]   bool, true on real positions
+    torch::Tensor keys;   // [B,...] model-private precomputation, handed back to `step` unchanged
+    // Rows `index` of every tensor (beam search reorders and repeats hypotheses this way).
+    EncoderOutput select(const torch::Tensor& index) const;
+};
+
+// What `step` returns.
+struct DecoderOutput {
+    torch::Tensor logProbs;  // [B,V]
+    torch::Tensor state;     // [B,D]
+    torch::Tensor alpha;     // [B,S]
+    torch::Tensor context;   // [B,E]
+    std::map<std::string, torch::Tensor> extras;  // optional named outputs, first dim B
+};
+
+// A loaded TorchScript model whose contract has been checked. Immutable after construction except
+// through module() (the trainer's access); encode/step may run from several threads at once.
+class TorchModel {
+public:
+    static constexpr int64_t kFormatVersion = 1;
+
+    // Checks the contract; throws Error listing every problem, prefixed by `origin` (a path).
+    TorchModel(torch::jit::Module module, std::string origin);
+    // Throws Error with a clear message for a missing, unreadable, corrupt or non-conforming file.
+    static std::shared_ptr<TorchModel> load(const std::string& path);
+
+    EncoderOutput encode(const torch::Tensor& src, const torch::Tensor& srcLen) const;  // [B,S], [B]
+    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const;
+
+    const std::string& origin() const { return origin_; }
+    const Vocabulary& sourceVocabulary() const { return srcVocab_; }
+    const Vocabulary& targetVocabulary() const { return tgtVocab_; }
+    const Tokenizer& sourceTokenizer() const { return srcTokenizer_; }
+    const Tokenizer& targetTokenizer() const { return tgtTokenizer_; }
+    const nlohmann::json& metadata() const { return metadata_; }
+    void setMetadata(nlohmann::json metadata);  // also rewrites the attribute inside the module
+    int64_t encoderOutputSize() const { return encoderOutputSize_; }  // E
+    int64_t stateSize() const { return stateSize_; }                  // D
+    int64_t parameterCount() const;
+
+    torch::jit::Module& module() { return module_; }
+    // Writes atomically (temporary file, then rename); `half` stores weights as float16.
+    void save(const std::string& path, bool half) const;
+
+private:
+    void checkContract();
+
+    mutable torch::jit::Module module_;  // jit methods are not const-callable
+    std::string origin_;
+    Vocabulary srcVocab_, tgtVocab_;
+    Tokenizer srcTokenizer_, tgtTokenizer_;
+    nlohmann::json metadata_;
+    int64_t encoderOutputSize_ = 0;
+    int64_t stateSize_ = 0;
+};
+
+}  // namespace alignscope::core

@@ -1,0 +1,31 @@
+#include "core/Alignment.h"
+#include "core/Error.h"
+
+#include <gtest/gtest.h>
+
+using alignscope::core::Alignment;
+
+TEST(Alignment, PharaohLinksPeakAndMergePieces) {
+    // source words: "the red-car" split as the | red | - | car, plus </s>
+    // target: "la voiture rouge </s>"
+    Alignment a({"the", "red", "-", "car", "</s>"}, {0, 1, 1, 1, -1}, {"la", "voiture", "rouge", "</s>"},
+                {0, 1, 2, -1},
+                {{0.7f, 0.1f, 0.0f, 0.1f, 0.1f},
+                 {0.1f, 0.1f, 0.0f, 0.7f, 0.1f},
+                 {0.1f, 0.6f, 0.1f, 0.1f, 0.1f},
+                 {0.0f, 0.0f, 0.0f, 0.1f, 0.9f}});
+    EXPECT_EQ(a.pharaoh(), "0-0 1-1 1-2");
+    const auto j = a.toJson();
+    EXPECT_EQ(j["alpha"].size(), 4u);
+    EXPECT_EQ(j["source_tokens"][3], "car");
+    EXPECT_EQ(j["links"], "0-0 1-1 1-2");
+}
+
+TEST(Alignment, PeakOnEndOfSentenceGivesNoLink) {
+    Alignment a({"hi", "</s>"}, {0, -1}, {"salut"}, {0}, {{0.2f, 0.8f}});
+    EXPECT_EQ(a.pharaoh(), "");
+}
+
+TEST(Alignment, InconsistentShapesAreRefused) {
+    EXPECT_THROW(Alignment({"a"}, {0}, {"b"}, {0}, {{0.5f, 0.5f}}), alignscope::core::Error);
+}

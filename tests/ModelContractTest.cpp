@@ -1,0 +1,182 @@
+// The model format: every architecture variant meets the contract, survives a save/load round trip
+// bit for bit, and every kind of bad file is refused with a clear message.
+#include "TinyModel.h"
+
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+#include "core/TorchModel.h"
+
+#include <gtest/gtest.h>
+#include <torch/script.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+using namespace alignscope;
+using core::ModelSpec;
+
+namespace {
+
+std::string loadError(const std::string& path) {
+    try {
+        core::Model::load(path);
+    } catch (const core::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::string readBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+struct Variant {
+    ModelSpec::Cell cell;
+    ModelSpec::Attention attention;
+    bool bidirectional;
+};
+
+class EveryArchitecture : public ::testing::TestWithParam<Variant> {};
+
+}  // namespace
+
+TEST_P(EveryArchitecture, SavedAndReloadedModelGivesIdenticalOutputs) {
+    const auto v = GetParam();
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    tests::TempDir dir;
+    model.save(dir.path("m.pt"));
+    auto loaded = core::Model::load(dir.path("m.pt"));
+    EXPECT_EQ(loaded.metadata()["architecture"], model.metadata()["architecture"]);
+    EXPECT_EQ(loaded.sourceVocabulary().tokens(), model.sourceVocabulary().tokens());
+    EXPECT_EQ(loaded.parameterCount(), model.parameterCount());
+
+    core::DecodingSession a(model, "the red car is big ."), b(loaded, "the red car is big .");
+    core::SessionOptions o;
+    for (int i = 0; i < 6; ++i) {
+        const auto& ra = a.step();
+        const auto& rb = b.step();
+        ASSERT_EQ(ra.tokenId, rb.tokenId);
+        ASSERT_EQ(ra.alpha, rb.alpha);
+        ASSERT_EQ(ra.logProb, rb.logProb);
+        ASSERT_EQ(ra.state, rb.state);
+        ASSERT_EQ(ra.extras, rb.extras);
+        if (a.finished()) break;
+    }
+    EXPECT_EQ(model.attentionIsUniform(), v.attention == ModelSpec::Attention::None);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Variants, EveryArchitecture,
+    ::testing::Values(Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::Additive, true},
+                      Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::Additive, true},
+                      Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::Dot, true},
+                      Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::General, false},
+                      Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::None, true}),
+    [](const ::testing::TestParamInfo<Variant>& info) {
+        return ModelSpec::cellName(info.param.cell) + "_" + ModelSpec::attentionName(info.param.attention) +
+               (info.param.bidirectional ? "_bi" : "_uni");
+    });
+
+TEST(ModelFile, HalfPrecisionFileIsSmallerAndLoadsAsFloat) {
+    auto model = tests::tinyModel();
+    tests::TempDir dir;
+    model.save(dir.path("full.pt"));
+    model.save(dir.path("half.pt"), true);
+    auto half = core::Model::load(dir.path("half.pt"));
+    EXPECT_EQ(half.metadata()["stored_dtype"], "float16");
+    core::DecodingSession a(model, "the car"), b(half, "the car");
+    const auto& ra = a.step();
+    const auto& rb = b.step();
+    ASSERT_EQ(ra.alpha.size(), rb.alpha.size());
+    for (size_t i = 0; i < ra.alpha.size(); ++i) EXPECT_NEAR(ra.alpha[i], rb.alpha[i], 1e-2);
+}
+
+TEST(ModelFile, MissingFileAndFolderAreNamed) {
+    tests::TempDir dir;
+    EXPECT_NE(loadError(dir.path("nope.pt")).find("does not exist"), std::string::npos);
+    EXPECT_NE(loadError(dir.root()).find("is a folder"), std::string::npos);
+}
+
+TEST(ModelFile, RandomBytesAreRefused) {
+    tests::TempDir dir;
+    std::mt19937 rng(3);
+    std::string junk(4096, '\0');
+    for (auto& c : junk) c = static_cast<char>(rng());
+    writeBytes(dir.path("random.pt"), junk);
+    EXPECT_NE(loadError(dir.path("random.pt")).find("not a TorchScript model file"), std::string::npos);
+    writeBytes(dir.path("zipjunk.pt"), "PK" + junk);
+    EXPECT_NE(loadError(dir.path("zipjunk.pt")).find("not a readable TorchScript model file"), std::string::npos);
+    writeBytes(dir.path("empty.pt"), "");
+    EXPECT_FALSE(loadError(dir.path("empty.pt")).empty());
+}
+
+TEST(ModelFile, TruncatedFilesAreRefused) {
+    auto model = tests::tinyModel();
+    tests::TempDir dir;
+    model.save(dir.path("m.pt"));
+    const auto bytes = readBytes(dir.path("m.pt"));
+    for (double fraction : {0.1, 0.5, 0.9, 0.99}) {
+        writeBytes(dir.path("cut.pt"), bytes.substr(0, static_cast<size_t>(bytes.size() * fraction)));
+        EXPECT_FALSE(loadError(dir.path("cut.pt")).empty()) << "fraction " << fraction;
+    }
+}
+
+TEST(ModelFile, NonConformingModuleIsRefusedWithEveryProblemNamed) {
+    torch::jit::Module m("__torch__.NotAlignScope");
+    m.register_attribute("format_version", c10::IntType::get(), int64_t{1});
+    m.define(R"(
+def encode(self, src: Tensor, src_len: Tensor) -> Tensor:
+    return src
+)");
+    tests::TempDir dir;
+    m.save(dir.path("other.pt"));
+    const auto message = loadError(dir.path("other.pt"));
+    EXPECT_NE(message.find("does not meet the AlignScope model contract"), std::string::npos) << message;
+    EXPECT_NE(message.find("missing attribute 'src_vocab'"), std::string::npos) << message;
+    EXPECT_NE(message.find("missing method 'step'"), std::string::npos) << message;
+}
+
+TEST(ModelFile, WrongOutputShapesAreNamed) {
+    // Every attribute right, but a step whose log_probs and alpha have the wrong widths.
+    torch::jit::Module m("__torch__.WrongShapes");
+    c10::List<std::string> vocab({"<pad>", "<unk>", "<s>", "</s>", "x", "y"});
+    m.register_attribute("format_version", c10::IntType::get(), int64_t{1});
+    const char* names[] = {"pad_id", "unk_id", "bos_id", "eos_id"};
+    for (int64_t i = 0; i < 4; ++i) m.register_attribute(names[i], c10::IntType::get(), i);
+    m.register_attribute("src_vocab", c10::ListType::ofStrings(), vocab);
+    m.register_attribute("tgt_vocab", c10::ListType::ofStrings(), vocab.copy());
+    m.register_attribute("src_tokenizer", c10::StringType::get(), std::string("{}"));
+    m.register_attribute("tgt_tokenizer", c10::StringType::get(), std::string("{}"));
+    m.register_attribute("metadata", c10::StringType::get(), std::string("{}"));
+    m.define(R"(
+def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    B = src.size(0)
+    S = src.size(1)
+    return torch.zeros([B, S, 4]), torch.zeros([B, 3]), torch.ones([B, S]) > 0, torch.zeros([B, S, 4])
+
+def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+    B = y_prev.size(0)
+    return {"log_probs": torch.log_softmax(torch.zeros([B, 5]), 1), "state": state, "alpha": torch.ones([B, 1]), "context": torch.zeros([B, 4])}
+)");
+    tests::TempDir dir;
+    m.save(dir.path("bad.pt"));
+    const auto message = loadError(dir.path("bad.pt"));
+    EXPECT_NE(message.find("log_probs must be [B,V] with V = 6"), std::string::npos) << message;
+    EXPECT_NE(message.find("alpha must be [B,S]"), std::string::npos) << message;
+}
+
+TEST(ModelFile, UnwritablePathIsAClearError) {
+    auto model = tests::tinyModel();
+    try {
+        model.save("/nonexistent-folder/m.pt");
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos);
+    }
+}

@@ -1,0 +1,78 @@
+#include "core/Error.h"
+#include "core/Tokenizer.h"
+
+#include <gtest/gtest.h>
+
+using alignscope::core::Error;
+using alignscope::core::Tokenizer;
+
+namespace {
+
+std::vector<std::string> texts(const std::vector<alignscope::core::Token>& tokens) {
+    std::vector<std::string> out;
+    for (const auto& t : tokens) out.push_back(t.text);
+    return out;
+}
+
+}  // namespace
+
+TEST(Tokenizer, SplitsPunctuationAndLowercases) {
+    Tokenizer t;
+    EXPECT_EQ(texts(t.tokenize("The red car, please!")),
+              (std::vector<std::string>{"the", "red", "car", ",", "please", "!"}));
+}
+
+TEST(Tokenizer, NoBreakSpacesBecomeSpaces) {
+    Tokenizer t;
+    // U+202F and U+00A0 before ? and ! as in the Tatoeba French side.
+    const auto tokens = t.tokenize("Qui est-il\u202f? Va\u00a0!");
+    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"qui", "est-il", "?", "va", "!"}));
+    EXPECT_EQ(tokens[2].word, 2);  // "?" is a word of its own once the space is normalised
+}
+
+TEST(Tokenizer, ElisionSplitsOnlyWhenAsked) {
+    Tokenizer::Settings fr;
+    fr.splitElision = true;
+    EXPECT_EQ(texts(Tokenizer(fr).tokenize("L'homme d’affaires")),
+              (std::vector<std::string>{"l'", "homme", "d'", "affaires"}));
+    EXPECT_EQ(texts(Tokenizer().tokenize("Don't go")), (std::vector<std::string>{"don't", "go"}));
+}
+
+TEST(Tokenizer, WordIndicesFollowWhitespaceWords) {
+    const auto tokens = Tokenizer().tokenize("  hello,   world  ");
+    ASSERT_EQ(tokens.size(), 3u);
+    EXPECT_EQ(tokens[0].word, 0);
+    EXPECT_EQ(tokens[1].word, 0);  // the comma belongs to "hello,"
+    EXPECT_EQ(tokens[2].word, 1);
+}
+
+TEST(Tokenizer, EmptyAndBlankInputGiveNoTokens) {
+    EXPECT_TRUE(Tokenizer().tokenize("").empty());
+    EXPECT_TRUE(Tokenizer().tokenize(" \t ").empty());
+}
+
+TEST(Tokenizer, InvalidUtf8IsAnErrorNamingTheOffset) {
+    try {
+        Tokenizer().tokenize(std::string("ab\xff", 3));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("offset 2"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(Tokenizer::invalidUtf8Offset("caf\xc3\xa9"), -1);
+    EXPECT_EQ(Tokenizer::invalidUtf8Offset(std::string("caf\xc3", 4)), 3);
+}
+
+TEST(Tokenizer, DetokenizeGluesPunctuationAndElision) {
+    EXPECT_EQ(Tokenizer::detokenize({"l'", "homme", "est", "là", "."}), "l'homme est là.");
+    EXPECT_EQ(Tokenizer::detokenize({"oui", ",", "va", "!"}), "oui, va !");
+}
+
+TEST(Tokenizer, SettingsRoundTripThroughJson) {
+    Tokenizer::Settings s;
+    s.lowercase = false;
+    s.splitElision = true;
+    const auto back = Tokenizer::fromJson(Tokenizer(s).toJson()).settings();
+    EXPECT_FALSE(back.lowercase);
+    EXPECT_TRUE(back.splitElision);
+    EXPECT_THROW(Tokenizer::fromJson({{"kind", "bpe"}}), Error);
+}
