@@ -3,6 +3,8 @@
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,17 +12,35 @@
 
 namespace alignscope::core {
 
+namespace {
+
+// OpenBLAS's thread controls, when the BLAS behind libblas.so.3 is OpenBLAS.
+using SetThreads = void (*)(int);
+using GetThreads = int (*)();
+SetThreads blasSetThreads() { return reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")); }
+GetThreads blasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); }
+
+}  // namespace
+
 void Runtime::initialize() {
     static std::once_flag once;
-    std::call_once(once, [] { torch::jit::setGraphExecutorOptimize(false); });
+    std::call_once(once, [] {
+        torch::jit::setGraphExecutorOptimize(false);
+        torch::set_num_threads(1);
+    });
 }
 
 void Runtime::setThreads(int threads) {
     initialize();
-    if (threads > 0) torch::set_num_threads(threads);
+    if (threads <= 0) return;
+    if (auto set = blasSetThreads()) set(threads);
+    else torch::set_num_threads(threads);  // not OpenBLAS: LibTorch's pool is the only one
 }
 
-int Runtime::threads() { return torch::get_num_threads(); }
+int Runtime::threads() {
+    if (auto get = blasGetThreads()) return get();
+    return torch::get_num_threads();
+}
 
 std::string Runtime::blasDescription() {
     std::ifstream maps("/proc/self/maps");

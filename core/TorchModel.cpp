@@ -125,14 +125,17 @@ void TorchModel::checkContract() {
     };
 
     const auto version = intAttr("format_version");
+    if (version == 0 || version < -1) problems.push_back("format_version must be 1 or more");
     if (version > kFormatVersion)
         problems.push_back("format_version " + std::to_string(version) + " is newer than this AlignScope reads (" +
                            std::to_string(kFormatVersion) + ")");
     const int64_t ids[4] = {intAttr("pad_id"), intAttr("unk_id"), intAttr("bos_id"), intAttr("eos_id")};
     const int64_t expected[4] = {Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
     for (int i = 0; i < 4; ++i)
-        if (ids[i] >= 0 && ids[i] != expected[i])
+        if (ids[i] >= 0 && ids[i] != expected[i]) {
             problems.push_back("special ids must be pad=0 unk=1 bos=2 eos=3");
+            break;
+        }
     auto src = listAttr("src_vocab");
     auto tgt = listAttr("tgt_vocab");
     metadata_ = jsonAttr("metadata");
@@ -181,6 +184,16 @@ void TorchModel::checkContract() {
                     problems.push_back("step: context must be [B,E], got " + shapeOf(d.context));
                 if (problems.empty() && std::abs(d.logProbs.exp().sum().item<double>() - 1.0) > 1e-3)
                     problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
+            }
+            if (problems.empty()) {
+                // A padded batch: the short sentence's padding must get exactly zero.
+                auto pair = torch::tensor({Vocabulary::kUnk, Vocabulary::kEos, Vocabulary::kEos, Vocabulary::kPad},
+                                          torch::kLong).reshape({2, 2});
+                auto e = encode(pair, torch::tensor({int64_t{2}, int64_t{1}}, torch::kLong));
+                auto d = step(torch::full({2}, Vocabulary::kBos, torch::kLong), e.state, e);
+                if (e.mask[1][1].item<bool>()) problems.push_back("encode: mask must be false on padding");
+                if (!torch::all(e.enc[1][1] == 0).item<bool>()) problems.push_back("encode: enc must be 0 on padding");
+                if (d.alpha[1][1].item<float>() != 0.0f) problems.push_back("step: alpha must be exactly 0 on padding");
             }
         } catch (const Error& e) {
             problems.push_back(e.what());
@@ -245,20 +258,13 @@ void TorchModel::save(const std::string& path, bool half) const {
     std::random_device rd;
     const auto tmp = dir / (target.filename().string() + ".tmp" + std::to_string(rd()));
     try {
-        if (half) {
-            auto copy = module_.deepcopy();
-            auto meta = metadata_;
-            meta["stored_dtype"] = "float16";
-            copy.setattr("metadata", meta.dump());
-            copy.to(torch::kHalf);
-            copy.save(tmp.string());
-        } else {
-            auto meta = metadata_;
-            meta["stored_dtype"] = "float32";
-            module_.setattr("metadata", meta.dump());
-            module_.save(tmp.string());
-            module_.setattr("metadata", metadata_.dump());
-        }
+        // A copy, so saving never changes the module other threads may be decoding with.
+        auto copy = module_.deepcopy();
+        auto meta = metadata_;
+        meta["stored_dtype"] = half ? "float16" : "float32";
+        copy.setattr("metadata", meta.dump());
+        if (half) copy.to(torch::kHalf);
+        copy.save(tmp.string());
     } catch (const std::exception& e) {
         fs::remove(tmp, ec);
         throw Error("cannot write model to '" + path + "': " + firstLine(e.what()));

@@ -108,9 +108,8 @@ def _attend(self, h: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[T
 )";
 
 const char* kDecoder = R"(
-def _step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor, p: float) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+def _step(self, y: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor, p: float) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     alpha, context, energies, query = self._attend(self._hidden(state), enc, keys, mask)
-    y = torch.dropout(torch.embedding(self.tgt_emb, y_prev), p, p > 0.0)
     new_state = self._cell(torch.cat([y, context], 1), state, self.dec_wih, self.dec_whh, self.dec_bih, self.dec_bhh)
     readout = torch.tanh(torch.addmm(self.out_b, torch.cat([self._hidden(new_state), context, y], 1), self.out_w.t()))
     readout = torch.dropout(readout, p, p > 0.0)
@@ -120,16 +119,19 @@ def _logits(self, readout: Tensor) -> Tensor:
     return torch.addmm(self.proj_b, readout, self.@PROJECTION@.t())
 
 def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
-    new_state, alpha, context, energies, query, readout = self._step(y_prev, state, enc, keys, mask, 0.0)
+    y = torch.embedding(self.tgt_emb, y_prev)
+    new_state, alpha, context, energies, query, readout = self._step(y, state, enc, keys, mask, 0.0)
     out: Dict[str, Tensor] = {"log_probs": torch.log_softmax(self._logits(readout), 1), "state": new_state, "alpha": alpha, "context": context, "readout": readout}
 @EXTRAS@
     return out
 
 def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
     enc, state, mask, keys = self._encode(src, src_len, dropout)
+    # Embedding the whole target at once keeps one embedding gradient instead of one per step.
+    ys = torch.dropout(torch.embedding(self.tgt_emb, tgt_in), dropout, dropout > 0.0)
     readouts: List[Tensor] = []
     for t in range(tgt_in.size(1)):
-        state, alpha, context, energies, query, readout = self._step(tgt_in[:, t], state, enc, keys, mask, dropout)
+        state, alpha, context, energies, query, readout = self._step(ys[:, t], state, enc, keys, mask, dropout)
         readouts.append(readout)
     r = torch.stack(readouts, 1)
     lp = torch.log_softmax(self._logits(r.reshape([-1, r.size(2)])), 1)
