@@ -10,14 +10,20 @@
 namespace alignscope::core {
 namespace {
 
-// FNV-1a: a stable hash (std::hash is not stable across library versions), so splits are
-// the same on every machine.
-uint64_t fnv1a(const std::string& s, uint64_t seed) {
+// FNV-1a with a MurmurHash3 finaliser: stable across machines and library versions (std::hash
+// is not), and the finaliser spreads sentences that differ only in their last characters, which
+// plain FNV-1a leaves in the same part.
+uint64_t stableHash(const std::string& s, uint64_t seed) {
     uint64_t h = 1469598103934665603ull ^ (seed * 0x9E3779B97F4A7C15ull);
     for (unsigned char c : s) {
         h ^= c;
         h *= 1099511628211ull;
     }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 33;
     return h;
 }
 
@@ -66,7 +72,7 @@ Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine
 Corpus::Split Corpus::split(double validationFraction, double testFraction, uint64_t seed) const {
     Split s;
     for (const auto& p : pairs_) {
-        const double u = static_cast<double>(fnv1a(p.source, seed) >> 11) / static_cast<double>(1ull << 53);
+        const double u = static_cast<double>(stableHash(p.source, seed) >> 11) / static_cast<double>(1ull << 53);
         if (u < testFraction) s.test.push_back(p);
         else if (u < testFraction + validationFraction) s.validation.push_back(p);
         else s.train.push_back(p);

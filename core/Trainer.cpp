@@ -113,6 +113,7 @@ struct Trainer::Impl {
     double bestBleu = 0;
     double learningRate = 0;
     double trainSeconds = 0;  // all runs together
+    torch::Tensor rngState;   // dropout randomness: restored into LibTorch's generator when a run starts
 
     fs::path checkpointDir() const {
         return o.checkpointDir.empty() ? fs::path(o.outputPath + ".ckpt") : fs::path(o.checkpointDir);
@@ -315,7 +316,6 @@ void Trainer::prepare() {
     if (!fs::is_directory(outDir)) throw Error("cannot write '" + o.outputPath + "': folder '" + outDir.string() + "' does not exist");
     o.spec.validate();
     Runtime::setThreads(o.threads);
-    torch::manual_seed(o.seed);
 
     const auto corpus = Corpus::read(o.corpusPath, o.onBadLine);
     for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);
@@ -343,11 +343,12 @@ void Trainer::prepare() {
         torch::load(*d_->optimizer, (dir / "optimizer.pt").string());
         torch::Tensor rng;
         torch::load(rng, (dir / "rng.pt").string());
-        auto generator = at::detail::getDefaultCPUGenerator();
-        generator.set_state(rng);
+        d_->rngState = rng;
         d_->setLearningRate(d_->learningRate);
     } else {
         d_->learningRate = o.learningRate;
+        torch::manual_seed(o.seed);
+        d_->rngState = at::detail::getDefaultCPUGenerator().get_state();
     }
 }
 
@@ -355,6 +356,8 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     auto& d = *d_;
     auto& o = d.o;
     if (!d.optimizer) throw Error("Trainer::run before prepare()");
+    auto generator = at::detail::getDefaultCPUGenerator();
+    generator.set_state(d.rngState);  // this run's dropout continues this trainer's own sequence
     const int64_t total = o.maxSteps > 0 ? o.maxSteps : o.epochs * d.batchesPerEpoch();
     const auto start = Clock::now();
     auto lastCheckpoint = start;
@@ -393,6 +396,7 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         report(event);
     };
     auto checkpoint = [&] {
+        d.rngState = at::detail::getDefaultCPUGenerator().get_state();
         d.trainSeconds = secondsBefore + elapsed();
         d.writeCheckpoint();
         lastCheckpoint = Clock::now();

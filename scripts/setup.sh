@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages AlignScope builds and runs with, when any is missing.
+# As root it runs apt-get itself; otherwise it prints the exact command and stops.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev
+  libtorch-dev libopenblas0-pthread
+  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev
+  fonts-dejavu-core
+)
+if [[ "${1:-}" == "--with-test-tools" ]]; then
+  packages+=(python3-torch xvfb xauth)  # PyTorch parity test; a real X server for GUI checks
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "AlignScope needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+echo "Installing: ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
