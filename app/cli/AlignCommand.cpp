@@ -1,0 +1,48 @@
+#include "cli/Commands.h"
+#include "cli/LineStreams.h"
+
+#include "core/Alignment.h"
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
+
+namespace alignscope::cli {
+
+Command addAlignCommand(CLI::App& app) {
+    struct Options {
+        std::string model, input, output, format = "pharaoh";
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand("align", "Teacher-forced alignment of 'source ||| target' lines");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-f,--format", o->format, "pharaoh (i-j word links, source first) or json (soft matrix)")
+        ->check(CLI::IsMember({"pharaoh", "json"}));
+    c->add_option("-i,--input", o->input, "Input file (default stdin)");
+    c->add_option("-o,--output", o->output, "Output file (default stdout)");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        LineStreams io(o->input, o->output);
+        long lineNo = 0;
+        int failures = 0;
+        for (std::string line; std::getline(io.in(), line);) {
+            ++lineNo;
+            try {
+                const auto sep = line.find("|||");
+                if (sep == std::string::npos) throw core::Error("expected 'source ||| target'");
+                core::DecodingSession session(model, line.substr(0, sep));
+                session.alignTo(line.substr(sep + 3));
+                const auto alignment = session.alignment();
+                io.out() << (o->format == "json" ? alignment.toJson().dump() : alignment.pharaoh()) << '\n';
+            } catch (const core::Error& e) {
+                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
+                io.out() << (o->format == "json" ? "null" : "") << '\n';
+                ++failures;
+            }
+        }
+        io.out().flush();
+        return failures ? 1 : 0;
+    };
+}
+
+}  // namespace alignscope::cli

@@ -1,0 +1,19 @@
+#pragma once
+// The subcommands of alignscope-cli. Each add*Command registers its options on `app` and returns
+// the action main() runs when that subcommand was chosen; the action returns the exit code and
+// may throw core::Error, which main() prints.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace alignscope::cli {
+
+using Command = std::function<int()>;
+
+Command addTranslateCommand(CLI::App& app);
+Command addAlignCommand(CLI::App& app);
+Command addInspectCommand(CLI::App& app);
+Command addTrainCommand(CLI::App& app, const std::string& commandLine);  // recorded as the recipe
+
+}  // namespace alignscope::cli

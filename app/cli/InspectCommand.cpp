@@ -1,0 +1,53 @@
+#include "cli/Commands.h"
+
+#include "core/Model.h"
+#include "core/Runtime.h"
+
+#include <iostream>
+
+namespace alignscope::cli {
+
+Command addInspectCommand(CLI::App& app) {
+    struct Options {
+        std::string model;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand("inspect", "Show a model's metadata and check its contract");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_flag("--json", o->json, "Print JSON");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        if (o->json) {
+            nlohmann::json j = {{"file", model.origin()},
+                                {"name", model.name()},
+                                {"contract", "meets AlignScope model format v1"},
+                                {"source_vocabulary", model.sourceVocabulary().size()},
+                                {"target_vocabulary", model.targetVocabulary().size()},
+                                {"parameters", model.parameterCount()},
+                                {"encoder_output_size", model.encoderOutputSize()},
+                                {"state_size", model.stateSize()},
+                                {"metadata", model.metadata()},
+                                {"blas", core::Runtime::blasDescription()},
+                                {"threads", core::Runtime::threads()}};
+            std::cout << j.dump(2) << '\n';
+            return 0;
+        }
+        std::cout << "file:              " << model.origin() << '\n'
+                  << "name:              " << model.name() << '\n'
+                  << "contract:          meets AlignScope model format v1\n"
+                  << "source vocabulary: " << model.sourceVocabulary().size() << '\n'
+                  << "target vocabulary: " << model.targetVocabulary().size() << '\n'
+                  << "parameters:        " << model.parameterCount() << '\n'
+                  << "encoder output E:  " << model.encoderOutputSize() << '\n'
+                  << "decoder state D:   " << model.stateSize() << '\n'
+                  << "BLAS:              " << core::Runtime::blasDescription() << '\n'
+                  << "threads:           " << core::Runtime::threads() << '\n'
+                  << "metadata:\n"
+                  << model.metadata().dump(2) << '\n';
+        return 0;
+    };
+}
+
+}  // namespace alignscope::cli

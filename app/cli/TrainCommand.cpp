@@ -1,0 +1,143 @@
+#include "cli/Commands.h"
+
+#include "core/Runtime.h"
+#include "core/Trainer.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+namespace alignscope::cli {
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+std::string hms(double seconds) {
+    const long s = static_cast<long>(seconds);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    return buf;
+}
+
+// One progress line: redrawn in place on a terminal, printed every 30 s into a log.
+class ProgressBar {
+public:
+    void operator()(const core::TrainingProgress& p) {
+        if (!p.event.empty()) {
+            std::cerr << (tty_ ? "\r\033[K" : "") << "step " << p.step << ": " << p.event << '\n';
+            return;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_ < std::chrono::milliseconds(tty_ ? 200 : 30000) && p.step != p.totalSteps) return;
+        last_ = now;
+        const double f = p.totalSteps ? static_cast<double>(p.step) / static_cast<double>(p.totalSteps) : 0;
+        const int width = 30, filled = static_cast<int>(f * width);
+        char line[256];
+        std::snprintf(line, sizeof line, "[%s%s] %3.0f%% step %lld/%lld epoch %d loss %.3f %.0f tok/s ETA %s",
+                      std::string(static_cast<size_t>(filled), '#').c_str(),
+                      std::string(static_cast<size_t>(width - filled), '.').c_str(), 100 * f,
+                      static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch + 1, p.loss,
+                      p.tokensPerSecond, hms(p.secondsLeft).c_str());
+        std::cerr << (tty_ ? "\r\033[K" : "") << line << (tty_ ? "" : "\n") << std::flush;
+    }
+    ~ProgressBar() {
+        if (tty_) std::cerr << '\n';
+    }
+
+private:
+    bool tty_ = isatty(STDERR_FILENO);
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now() - std::chrono::hours(1);
+};
+
+}  // namespace
+
+Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
+    struct Options {
+        core::TrainingOptions t;
+        std::string cell = "gru", attention = "additive";
+        bool unidirectional = false, skipBad = false, untied = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto& t = o->t;
+    auto* c = app.add_subcommand("train", "Train a model on a tab-separated corpus (source<TAB>target)");
+    c->add_option("--corpus", t.corpusPath, "Corpus file: source<TAB>target per line")->required();
+    c->add_option("-o,--out", t.outputPath, "Model file to write")->required();
+    c->add_option("--name", t.name, "Model name (default: output file stem)");
+    c->add_option("--corpus-name", t.corpusName, "Corpus name recorded in the model");
+    c->add_option("--corpus-licence", t.corpusLicence, "Corpus licence and attribution recorded in the model");
+    c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed corpus lines (default: stop at the first)");
+    c->add_option("--max-len", t.maxLength, "Leave out pairs longer than this many tokens")->check(CLI::Range(1, 1000));
+    c->add_option("--src-min-count", t.sourceMinCount, "Source vocabulary: minimum token count");
+    c->add_option("--tgt-min-count", t.targetMinCount, "Target vocabulary: minimum token count");
+    c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none)");
+    c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
+    c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
+    c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side");
+    c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"}));
+    c->add_option("--attention", o->attention, "additive, dot, general or none")
+        ->check(CLI::IsMember({"additive", "dot", "general", "none"}));
+    c->add_flag("--unidirectional", o->unidirectional, "Encoder reads left to right only");
+    c->add_option("--embedding", t.spec.embeddingSize, "Embedding size");
+    c->add_option("--encoder-hidden", t.spec.encoderHidden, "Encoder hidden size per direction");
+    c->add_option("--decoder-hidden", t.spec.decoderHidden, "Decoder hidden size");
+    c->add_option("--attention-size", t.spec.attentionSize, "Additive attention width");
+    c->add_option("--readout", t.spec.readoutSize, "Readout size (= embedding size to tie the output layer)");
+    c->add_flag("--untied", o->untied, "Separate output projection instead of the target embeddings");
+    c->add_option("--dropout", t.dropout, "Dropout on embeddings and readout");
+    c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing");
+    c->add_option("--batch", t.batchSize, "Batch size")->check(CLI::Range(1, 4096));
+    c->add_option("--lr", t.learningRate, "Adam learning rate");
+    c->add_option("--clip", t.clipNorm, "Gradient norm cap (0: none)");
+    c->add_option("--epochs", t.epochs, "Epochs")->check(CLI::Range(1, 1000));
+    c->add_option("--steps", t.maxSteps, "Stop after this many updates (0: epochs decide)");
+    c->add_option("--seed", t.seed, "Seed for initialisation, data order, dropout and the split");
+    c->add_option("--train-threads", t.threads, "BLAS threads for training")->check(CLI::Range(1, 64));
+    c->add_option("--valid-fraction", t.validationFraction, "Share of source sentences for validation");
+    c->add_option("--test-fraction", t.testFraction, "Share of source sentences held out for testing");
+    c->add_option("--test-out", t.testSplitPath, "Write the held-out test pairs to this TSV file");
+    c->add_option("--valid-bleu", t.validationBleuSentences, "Greedy BLEU on this many validation sources");
+    c->add_option("--checkpoint-dir", t.checkpointDir, "Checkpoint folder (default: OUT.ckpt)");
+    c->add_option("--checkpoint-minutes", t.checkpointMinutes, "Minutes between checkpoints");
+    c->add_flag("--resume", t.resume, "Continue from the checkpoint");
+    c->add_flag("--half", t.half, "Store weights as float16 (half the file size)");
+    return [o, c, commandLine]() -> int {
+        if (!*c) return -1;
+        auto t = o->t;
+        t.spec.cell = core::ModelSpec::parseCell(o->cell);
+        t.spec.attention = core::ModelSpec::parseAttention(o->attention);
+        t.spec.bidirectional = !o->unidirectional;
+        t.spec.tieOutput = !o->untied;
+        t.onBadLine = o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject;
+        t.recipe = commandLine;
+        std::signal(SIGINT, [](int) { interrupted = true; });
+        std::signal(SIGTERM, [](int) { interrupted = true; });
+        core::Trainer trainer(t);
+        std::cerr << "reading " << t.corpusPath << " ...\n";
+        trainer.prepare();
+        for (const auto& p : trainer.corpusProblems()) std::cerr << "skipped " << p << '\n';
+        std::cerr << "pairs: " << trainer.trainingPairs() << " train, " << trainer.validationPairs()
+                  << " validation, " << trainer.testPairs() << " test (held out); BLAS threads "
+                  << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
+        core::TrainingResult result;
+        {
+            ProgressBar bar;
+            result = trainer.run(std::ref(bar), &interrupted);
+        }
+        if (!result.completed) {
+            std::cerr << "interrupted at step " << result.steps
+                      << "; checkpoint saved. Continue with the same command and --resume\n";
+            return 130;
+        }
+        std::cerr << "done: " << result.steps << " steps, best validation NLL/token " << result.validationLoss
+                  << ", greedy validation BLEU " << result.validationBleu << ", "
+                  << static_cast<long>(result.tokensPerSecond) << " target tokens/s; model " << result.modelPath
+                  << '\n';
+        return 0;
+    };
+}
+
+}  // namespace alignscope::cli

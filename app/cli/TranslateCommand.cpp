@@ -1,0 +1,47 @@
+#include "cli/Commands.h"
+#include "cli/LineStreams.h"
+
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
+
+namespace alignscope::cli {
+
+Command addTranslateCommand(CLI::App& app) {
+    struct Options {
+        std::string model, input, output;
+        int beam = 1, maxLen = 0;
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-b,--beam", o->beam, "Beam width (1 = greedy)")->check(CLI::Range(1, 64));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("-i,--input", o->input, "Input file (default stdin)");
+    c->add_option("-o,--output", o->output, "Output file (default stdout)");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        LineStreams io(o->input, o->output);
+        core::SearchOptions options;
+        options.beamWidth = o->beam;
+        options.maxLength = o->maxLen;
+        long lineNo = 0;
+        int failures = 0;
+        for (std::string line; std::getline(io.in(), line);) {
+            ++lineNo;
+            try {
+                core::DecodingSession session(model, line);
+                io.out() << model.detokenize(session.search(options).front().ids) << '\n';
+            } catch (const core::Error& e) {
+                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
+                io.out() << '\n';  // output lines stay parallel to input lines
+                ++failures;
+            }
+        }
+        io.out().flush();
+        return failures ? 1 : 0;
+    };
+}
+
+}  // namespace alignscope::cli
