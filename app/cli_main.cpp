@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
         cli::addAlignCommand(app),
         cli::addInspectCommand(app),
         cli::addTrainCommand(app, commandLine),
+        cli::addEvaluateCommand(app),
+        cli::addMakeDatesCommand(app),
+        cli::addCheckDatesCommand(app),
     };
     CLI11_PARSE(app, argc, argv);
     try {

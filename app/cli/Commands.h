@@ -15,5 +15,8 @@ Command addTranslateCommand(CLI::App& app);
 Command addAlignCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addTrainCommand(CLI::App& app, const std::string& commandLine);  // recorded as the recipe
+Command addEvaluateCommand(CLI::App& app);
+Command addMakeDatesCommand(CLI::App& app);
+Command addCheckDatesCommand(CLI::App& app);
 
 }  // namespace alignscope::cli

@@ -1,0 +1,140 @@
+#include "cli/Commands.h"
+
+#include "core/Corpus.h"
+#include "core/Error.h"
+#include "core/Evaluator.h"
+#include "core/Runtime.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+namespace alignscope::cli {
+namespace {
+
+std::string fixed(double value, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+std::string pad(const std::string& s, size_t width, bool right = true) {
+    if (s.size() >= width) return s;
+    return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
+}
+
+// One progress line on stderr: redrawn in place on a terminal, a line every 30 s into a log.
+class ProgressLine {
+public:
+    void operator()(const core::EvaluationProgress& p) {
+        const auto now = std::chrono::steady_clock::now();
+        const bool last = p.done == p.total;
+        if (!last && now - shown_ < std::chrono::milliseconds(tty_ ? 200 : 30000)) return;
+        shown_ = now;
+        std::cerr << (tty_ ? "\r\033[K" : "") << p.search << ": " << p.done << "/" << p.total << " sentences"
+                  << (tty_ && !last ? "" : "\n") << std::flush;
+    }
+
+private:
+    bool tty_ = isatty(STDERR_FILENO);
+    std::chrono::steady_clock::time_point shown_ = std::chrono::steady_clock::now();
+};
+
+void printReport(const core::EvaluationResult& r, std::ostream& out) {
+    size_t references = 0;
+    for (auto n : r.referenceCounts) references += n;
+    out << "model:    " << r.modelName << " (" << r.modelFile << ")\n"
+        << "test:     " << r.testName << ": " << r.pairs << " pairs";
+    if (r.pairsUsed != r.pairs) out << ", " << r.pairsUsed << " used (--max-sentences)";
+    out << "; " << r.sources.size() << " distinct sources with " << references << " references\n"
+        << "metric:   corpus BLEU-4, no smoothing, every reference of a source counts;\n"
+        << "          compared as " << r.tokenization << "\n\n";
+
+    out << pad("search", 10, false) << pad("BLEU", 7) << pad("BP", 7) << pad("p1", 7) << pad("p2", 7)
+        << pad("p3", 7) << pad("p4", 7) << pad("hyp/ref tokens", 16) << pad("sent/s", 9) << '\n';
+    for (const auto& s : r.searches) {
+        const auto& c = s.corpus;
+        out << pad(s.name, 10, false) << pad(fixed(c.bleu, 2), 7) << pad(fixed(c.brevityPenalty, 3), 7);
+        for (double p : c.precisions) out << pad(fixed(100 * p, 1), 7);
+        out << pad(std::to_string(c.hypothesisLength) + "/" + std::to_string(c.referenceLength), 16)
+            << pad(fixed(s.sentencesPerSecond, 1), 9) << '\n';
+    }
+
+    out << "\nBLEU by source length (tokens, </s> not counted):\n" << pad("length", 8, false) << pad("sentences", 10);
+    for (const auto& s : r.searches) out << pad(s.name, 9);
+    out << '\n';
+    for (size_t b = 0; b < r.buckets.size(); ++b) {
+        out << pad(r.buckets[b].label, 8, false) << pad(std::to_string(r.bucketSentences[b]), 10);
+        for (const auto& s : r.searches)
+            out << pad(s.buckets[b].segments ? fixed(s.buckets[b].bleu, 2) : "-", 9);
+        out << '\n';
+    }
+}
+
+}  // namespace
+
+Command addEvaluateCommand(CLI::App& app) {
+    struct Options {
+        std::string model, test, json, hypotheses;
+        core::EvaluationOptions e;
+        bool skipBad = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand("evaluate", "Translate a test file (source<TAB>target) and report corpus BLEU");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("--test", o->test, "Test pairs: source<TAB>target per line; a source may repeat with other targets")
+        ->required();
+    c->add_option("-b,--beam", o->e.beamWidth, "Beam width, run after greedy (1: greedy only)")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+    c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)");
+    c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed test lines (default: stop at the first)");
+    c->add_option("--json", o->json, "Also write the scores as JSON to this file");
+    c->add_option("--hypotheses", o->hypotheses,
+                  "Write the translations here: a header line, then source<TAB>greedy<TAB>beam per distinct source");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        const auto corpus =
+            core::Corpus::read(o->test, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
+        for (const auto& p : corpus.problems())
+            std::cerr << "skipped " << o->test << ":" << p.line << ": " << p.reason << '\n';
+        // Open the outputs before the long part, so a bad path fails at once.
+        std::ofstream json, hypotheses;
+        if (!o->json.empty()) {
+            json.open(o->json);
+            if (!json) throw core::Error("cannot write '" + o->json + "'");
+        }
+        if (!o->hypotheses.empty()) {
+            hypotheses.open(o->hypotheses);
+            if (!hypotheses) throw core::Error("cannot write '" + o->hypotheses + "'");
+        }
+        const core::Evaluator evaluator(model, o->e);
+        ProgressLine progress;
+        const auto result = evaluator.evaluate(corpus.pairs(), o->test, std::ref(progress));
+        printReport(result, std::cout);
+        std::cout.flush();
+        if (json.is_open()) {
+            json << result.toJson().dump(2) << '\n';
+            if (!json.flush()) throw core::Error("cannot write '" + o->json + "'");
+        }
+        if (hypotheses.is_open()) {
+            hypotheses << "source";
+            for (const auto& s : result.searches) hypotheses << '\t' << s.name;
+            hypotheses << '\n';
+            for (size_t i = 0; i < result.sources.size(); ++i) {
+                hypotheses << result.sources[i];
+                for (const auto& s : result.searches) hypotheses << '\t' << s.hypotheses[i];
+                hypotheses << '\n';
+            }
+            if (!hypotheses.flush()) throw core::Error("cannot write '" + o->hypotheses + "'");
+        }
+        return 0;
+    };
+}
+
+}  // namespace alignscope::cli

@@ -1,0 +1,83 @@
+// alignscope: the desktop app. Command-line modes (--screenshot) are settled before any window
+// exists; the window renders a DecodingDocument.
+#include "ui/DecodingDocument.h"
+#include "ui/MainWindow.h"
+
+#include "core/Runtime.h"
+
+#include <CLI/CLI.hpp>
+
+#include <QApplication>
+#include <QScreen>
+#include <QTimer>
+
+#include <cstdlib>
+#include <iostream>
+
+namespace ui = alignscope::ui;
+namespace core = alignscope::core;
+
+int main(int argc, char** argv) {
+    struct {
+        std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
+        int steps = -1, beam = 0;
+        bool run = false;
+    } o;
+    CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
+    cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr model)");
+    cli.add_option("--source", o.source, "Source sentence to start with");
+    cli.add_option("--target", o.target, "Target sentence: start in teacher-forced mode");
+    auto* steps = cli.add_option("--steps", o.steps, "Decode this many steps")->check(CLI::Range(0, 1000));
+    cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
+    cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
+    cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
+    cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
+    cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
+    CLI11_PARSE(cli, argc, argv);
+
+    if (!o.screenshot.empty() && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("AlignScope"));
+    QApplication::setApplicationName(QStringLiteral("AlignScope"));
+    core::Runtime::setThreads(1);  // one step is small: a second BLAS thread only adds hand-offs
+
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    const QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
+    bool modelFailed = false;
+    QObject::connect(&document, &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
+        std::cerr << "alignscope: " << message.toStdString() << '\n';
+        if (!document.hasModel()) modelFailed = true;
+    });
+    document.openModel(model);
+    window.setSourceText(QString::fromStdString(o.source));
+    if (!o.target.empty()) window.setTargetText(QString::fromStdString(o.target));
+    for (int i = 0; i < o.steps; ++i) document.step();
+    if (o.run) document.runToEnd();
+    if (o.beam > 0) {
+        window.setBeamWidth(o.beam);
+        document.runBeam(o.beam);
+    }
+
+    if (!o.screenshot.empty()) {
+        int w = 1400, h = 900;
+        if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < 200 || h < 200) {
+            std::cerr << "alignscope: --size must look like 1400x900\n";
+            return 2;
+        }
+        window.resize(w, h);
+        window.show();
+        if (!document.waitUntilIdle()) {
+            std::cerr << "alignscope: decoding did not finish in time\n";
+            return 3;
+        }
+        QApplication::processEvents();
+        if (!window.grab().save(QString::fromStdString(o.screenshot))) {
+            std::cerr << "alignscope: cannot write '" << o.screenshot << "'\n";
+            return 2;
+        }
+        return modelFailed ? 1 : 0;
+    }
+    window.show();
+    return app.exec();
+}

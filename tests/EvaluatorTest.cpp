@@ -1,0 +1,204 @@
+// Evaluation: a tiny model trained on reversal scores high BLEU on fresh reversal data; sources with
+// several targets are one segment with several references; sentences land in their length bucket.
+#include "TinyModel.h"
+
+#include "core/Error.h"
+#include "core/Evaluator.h"
+#include "core/Trainer.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <random>
+
+using namespace alignscope;
+
+namespace {
+
+// Reversal: "c a e" -> "e a c", words of one letter from a..h, 3 to 6 of them.
+std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<core::SentencePair> out;
+    for (int i = 0; i < count; ++i) {
+        const int n = 3 + static_cast<int>(rng() % 4);
+        std::vector<std::string> w;
+        for (int k = 0; k < n; ++k) w.push_back(std::string(1, static_cast<char>('a' + rng() % 8)));
+        core::SentencePair p;
+        for (int k = 0; k < n; ++k) p.source += (k ? " " : "") + w[static_cast<size_t>(k)];
+        for (int k = n - 1; k >= 0; --k) p.target += w[static_cast<size_t>(k)] + (k ? " " : "");
+        p.line = i + 1;
+        out.push_back(p);
+    }
+    return out;
+}
+
+// One trained reversal model for the whole suite (a few seconds of training).
+class TrainedReversal : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = std::make_unique<tests::TempDir>();
+        {
+            std::ofstream out(dir_->path("reverse.tsv"));
+            for (const auto& p : reversalPairs(2000, 11)) out << p.source << '\t' << p.target << '\n';
+        }
+        core::TrainingOptions o;
+        o.corpusPath = dir_->path("reverse.tsv");
+        o.outputPath = dir_->path("reverse.pt");
+        o.spec.embeddingSize = 16;
+        o.spec.encoderHidden = 32;
+        o.spec.decoderHidden = 32;
+        o.spec.attentionSize = 16;
+        o.spec.readoutSize = 16;
+        o.sourceMinCount = o.targetMinCount = 1;
+        o.targetElision = false;
+        o.dropout = 0;
+        o.labelSmoothing = 0;
+        o.batchSize = 32;
+        o.learningRate = 0.01;
+        o.validationFraction = 0.05;
+        o.testFraction = 0;
+        o.validationBleuSentences = 0;
+        o.checkpointMinutes = 1000;
+        o.threads = 1;
+        o.maxSteps = 600;
+        core::Trainer trainer(o);
+        trainer.prepare();
+        ASSERT_TRUE(trainer.run(nullptr).completed);
+        model_ = std::make_unique<core::Model>(core::Model::load(o.outputPath));
+    }
+    static void TearDownTestSuite() {
+        model_.reset();
+        dir_.reset();
+    }
+    static std::unique_ptr<tests::TempDir> dir_;
+    static std::unique_ptr<core::Model> model_;
+};
+
+std::unique_ptr<tests::TempDir> TrainedReversal::dir_;
+std::unique_ptr<core::Model> TrainedReversal::model_;
+
+}  // namespace
+
+TEST_F(TrainedReversal, GreedyAndBeamScoreHighOnFreshData) {
+    ASSERT_TRUE(model_);
+    core::EvaluationOptions o;
+    o.beamWidth = 3;
+    const auto test = reversalPairs(150, 99);  // not the training seed
+    size_t calls = 0;
+    const auto r = core::Evaluator(*model_, o).evaluate(test, "fresh", [&](const core::EvaluationProgress&) { ++calls; });
+    ASSERT_EQ(r.searches.size(), 2u);
+    EXPECT_EQ(r.searches[0].name, "greedy");
+    EXPECT_EQ(r.searches[1].name, "beam 3");
+    EXPECT_EQ(calls, 2 * r.sources.size());
+    for (const auto& s : r.searches) {
+        EXPECT_GT(s.corpus.bleu, 90.0) << s.name;
+        EXPECT_GT(s.corpus.brevityPenalty, 0.95) << s.name;
+        EXPECT_EQ(s.hypotheses.size(), r.sources.size());
+        EXPECT_GT(s.sentencesPerSecond, 0.0);
+    }
+    EXPECT_NE(r.tokenization.find("lower-cased"), std::string::npos) << r.tokenization;
+}
+
+TEST_F(TrainedReversal, SameSourceWithTwoTargetsIsOneSegmentWithTwoReferences) {
+    ASSERT_TRUE(model_);
+    // Each source twice: once with its reversal, once with a wrong target. As one segment with two
+    // references the right reference matches in full; as two segments BLEU would halve.
+    std::vector<core::SentencePair> test;
+    for (const auto& p : reversalPairs(60, 5)) {
+        test.push_back(p);
+        test.push_back({p.source, "x y z", p.line});
+    }
+    core::EvaluationOptions o;
+    o.beamWidth = 1;
+    const auto r = core::Evaluator(*model_, o).evaluate(test);
+    ASSERT_EQ(r.searches.size(), 1u);
+    EXPECT_EQ(r.pairs, 120u);
+    EXPECT_EQ(r.pairsUsed, 120u);
+    EXPECT_EQ(r.searches[0].corpus.segments, r.sources.size());
+    EXPECT_LE(r.sources.size(), 60u);
+    for (auto n : r.referenceCounts) EXPECT_GE(n, 2u);
+    EXPECT_GT(r.searches[0].corpus.bleu, 90.0);
+}
+
+TEST(Evaluator, GroupsBySourceAsTheModelSeesIt) {
+    const auto model = tests::tinyModel();
+    core::EvaluationOptions o;
+    o.beamWidth = 2;
+    o.maxLength = 4;
+    const std::vector<core::SentencePair> test = {{"the red car", "la voiture rouge", 1},
+                                                  {"a house", "une maison", 2},
+                                                  {"The  red car", "une voiture rouge", 3}};
+    const auto r = core::Evaluator(model, o).evaluate(test, "t");
+    ASSERT_EQ(r.sources.size(), 2u);
+    EXPECT_EQ(r.sources[0], "the red car");  // first spelling kept
+    EXPECT_EQ(r.referenceCounts, (std::vector<size_t>{2, 1}));
+    EXPECT_EQ(r.sourceLengths, (std::vector<int>{3, 2}));
+    for (const auto& s : r.searches) EXPECT_EQ(s.corpus.segments, 2u);
+
+    const auto j = r.toJson();
+    EXPECT_EQ(j["sentences"], 2);
+    EXPECT_EQ(j["references"], 3);
+    EXPECT_EQ(j["searches"][1]["name"], "beam 2");
+    EXPECT_EQ(j["searches"][0]["buckets"][0]["sentences"], 2);
+    EXPECT_TRUE(j["searches"][0]["buckets"][1]["bleu"].is_null());  // empty bucket: no score
+    EXPECT_EQ(j["searches"][0]["precisions"].size(), 4u);
+}
+
+TEST(Evaluator, SentencesLandInTheirSourceLengthBucket) {
+    const auto model = tests::tinyModel();
+    core::EvaluationOptions o;
+    o.beamWidth = 1;
+    o.maxLength = 3;
+    auto words = [](int n) {
+        std::string s;
+        for (int i = 0; i < n; ++i) s += i ? " car" : "car";
+        return s;
+    };
+    // "car ." is two tokens: punctuation is split off.
+    std::vector<core::SentencePair> test;
+    for (const auto& src : {words(1), words(4) + " .", words(6), words(10), words(11), words(16), words(30), words(31), words(45)})
+        test.push_back({src, "voiture", 0});
+    core::Evaluator evaluator(model, o);
+    const auto labels = evaluator.buckets();
+    ASSERT_EQ(labels.size(), 6u);
+    EXPECT_EQ(labels[0].label, "1-5");
+    EXPECT_EQ(labels[4].label, "21-30");
+    EXPECT_EQ(labels[5].label, "31+");
+    const auto r = evaluator.evaluate(test);
+    EXPECT_EQ(r.sourceLengths, (std::vector<int>{1, 5, 6, 10, 11, 16, 30, 31, 45}));
+    EXPECT_EQ(r.bucketSentences, (std::vector<size_t>{2, 2, 1, 1, 1, 2}));
+    for (size_t b = 0; b < r.buckets.size(); ++b) EXPECT_EQ(r.searches[0].buckets[b].segments, r.bucketSentences[b]);
+}
+
+TEST(Evaluator, MaxSentencesKeepsTheFirstSourcesWithAllTheirReferences) {
+    const auto model = tests::tinyModel();
+    core::EvaluationOptions o;
+    o.beamWidth = 1;
+    o.maxLength = 3;
+    o.maxSentences = 2;
+    const std::vector<core::SentencePair> test = {
+        {"the car", "la voiture", 1}, {"a house", "une maison", 2}, {"the red car", "la voiture rouge", 3},
+        {"the car", "une voiture", 4}};
+    const auto r = core::Evaluator(model, o).evaluate(test);
+    ASSERT_EQ(r.sources.size(), 2u);
+    EXPECT_EQ(r.pairsUsed, 3u);
+    EXPECT_EQ(r.referenceCounts, (std::vector<size_t>{2, 1}));
+}
+
+TEST(Evaluator, BadInputIsAClearError) {
+    const auto model = tests::tinyModel();
+    EXPECT_THROW(core::Evaluator(model).evaluate({}), core::Error);
+    core::EvaluationOptions o;
+    o.beamWidth = 0;
+    EXPECT_THROW(core::Evaluator(model, o), core::Error);
+    o = {};
+    o.bucketBounds = {5, 5};
+    EXPECT_THROW(core::Evaluator(model, o), core::Error);
+    try {
+        core::Evaluator(model).evaluate({{"the car", "la voiture", 1}, {"the \xff car", "la voiture", 2}}, "test.tsv");
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("test.tsv:2"), std::string::npos) << e.what();
+    }
+}

@@ -1,0 +1,200 @@
+// The desktop app driven through its real widgets, offscreen: typing, stepping, going back,
+// clicking a candidate, teacher forcing, beam search, a bad model file.
+#include "TinyModel.h"
+
+#include "ui/AlignmentView.h"
+#include "ui/CandidatesView.h"
+#include "ui/DecodingDocument.h"
+#include "ui/MainWindow.h"
+
+#include "core/DecodingSession.h"
+
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <fstream>
+
+using namespace alignscope;
+
+namespace {
+
+class Gui : public ::testing::Test {
+protected:
+    void SetUp() override {
+        tests::tinyModel().save(dir.path("tiny.pt"));
+        window = std::make_unique<ui::MainWindow>(&document);
+        window->resize(1200, 800);
+        window->show();
+        document.openModel(QString::fromStdString(dir.path("tiny.pt")));
+        ASSERT_TRUE(document.waitUntilIdle());
+        ASSERT_TRUE(document.hasModel());
+    }
+
+    void type(const QString& text) {
+        window->sourceEdit()->clear();
+        QTest::keyClicks(window->sourceEdit(), text);
+        QTest::keyClick(window->sourceEdit(), Qt::Key_Return);
+        ASSERT_TRUE(document.waitUntilIdle());
+    }
+
+    void trigger(QAction* action) {
+        ASSERT_TRUE(action->isEnabled()) << action->text().toStdString();
+        action->trigger();
+        ASSERT_TRUE(document.waitUntilIdle());
+    }
+
+    const ui::AlignmentFigure& figure() const { return window->alignmentView()->figure(); }
+
+    tests::TempDir dir;
+    ui::DecodingDocument document;
+    std::unique_ptr<ui::MainWindow> window;
+};
+
+}  // namespace
+
+TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
+    type("the red car is big .");
+    EXPECT_TRUE(figure().displayedWeights().empty());
+    trigger(window->stepAction());
+    ASSERT_EQ(figure().displayedWeights().size(), 1u);
+
+    core::DecodingSession engine(core::Model::load(dir.path("tiny.pt")), "the red car is big .");
+    const auto& alpha = engine.step().alpha;
+    const auto row = figure().displayedWeights()[0];  // a copy: the figure rebuilds on every step
+    ASSERT_EQ(row.size(), alpha.size());
+    auto* map = figure().heatmap();
+    ASSERT_NE(map, nullptr);
+    EXPECT_EQ(map->data()->keySize(), static_cast<int>(alpha.size()));
+    EXPECT_EQ(map->data()->valueSize(), 1);
+    for (size_t i = 0; i < alpha.size(); ++i) {
+        EXPECT_EQ(row[i], static_cast<double>(alpha[i]));
+        EXPECT_EQ(map->data()->cell(static_cast<int>(i), 0), static_cast<double>(alpha[i]));
+    }
+    EXPECT_FALSE(map->interpolate());
+
+    trigger(window->stepAction());
+    EXPECT_EQ(figure().displayedWeights().size(), 2u);
+    trigger(window->backAction());
+    EXPECT_EQ(figure().displayedWeights().size(), 1u);
+    EXPECT_EQ(figure().displayedWeights()[0], row);
+}
+
+TEST_F(Gui, KeyboardArrowsStepAndGoBack) {
+    type("a small house");
+    window->alignmentView()->setFocus();
+    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
+    ASSERT_TRUE(document.waitUntilIdle());
+    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    QTest::keyClick(window->alignmentView(), Qt::Key_Left);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
+}
+
+TEST_F(Gui, ClickingACandidateForcesItAndBackUndoesIt) {
+    type("the red car");
+    trigger(window->stepAction());
+    auto* view = window->candidatesView();
+    ASSERT_GE(view->candidates().size(), 3u);
+    const auto wanted = view->candidates()[2];
+    QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, view->barRect(2).center());
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto snap = document.snapshot();
+    ASSERT_EQ(snap->steps.size(), 1u);
+    EXPECT_EQ(snap->steps[0].tokenId, wanted.id);
+    EXPECT_TRUE(snap->steps[0].forced);
+    EXPECT_EQ(figure().rowLabels().at(0), QString::fromStdString(wanted.token));
+    trigger(window->stepAction());  // decoding goes on from the forced token
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_EQ(document.snapshot()->steps[1].previousState, document.snapshot()->steps[0].state);
+    trigger(window->backAction());
+    trigger(window->backAction());
+    EXPECT_TRUE(document.snapshot()->steps.empty());
+}
+
+TEST_F(Gui, BadModelFileLeavesTheOldModelLoaded) {
+    type("the red car");
+    trigger(window->stepAction());
+    std::ofstream(dir.path("bad.pt")) << "not a model at all";
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    document.openModel(QString::fromStdString(dir.path("bad.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(errors.count(), 1);
+    EXPECT_TRUE(errors.at(0).at(0).toString().contains(QStringLiteral("not a TorchScript model file")));
+    EXPECT_EQ(document.modelPath(), QString::fromStdString(dir.path("tiny.pt")));
+    EXPECT_EQ(document.snapshot()->steps.size(), 1u) << "the session stays as it was";
+    trigger(window->stepAction());
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+}
+
+TEST_F(Gui, TeacherForcingShowsOneRowPerTargetToken) {
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(figure().rowLabels().size(), 4u);  // la voiture rouge </s>
+    EXPECT_EQ(figure().rowLabels()[1], QStringLiteral("voiture"));
+    EXPECT_EQ(figure().displayedWeights().size(), 4u);
+    EXPECT_FALSE(window->stepAction()->isEnabled());
+    window->setTargetText(QString());
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_TRUE(figure().displayedWeights().empty());
+}
+
+TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
+    type("the red car is big .");
+    window->setBeamWidth(3);
+    trigger(window->beamAction());
+    const auto snap = document.snapshot();
+    ASSERT_FALSE(snap->beam.empty());
+    ASSERT_EQ(window->beamList()->count(), static_cast<int>(snap->beam.size()));
+    const int pick = window->beamList()->count() - 1;
+    window->beamList()->setCurrentRow(pick);
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto& h = document.snapshot()->beam[static_cast<size_t>(pick)];
+    ASSERT_EQ(figure().displayedWeights().size(), h.alpha.size());
+    for (size_t t = 0; t < h.alpha.size(); ++t)
+        for (size_t i = 0; i < h.alpha[t].size(); ++i)
+            EXPECT_EQ(figure().displayedWeights()[t][i], static_cast<double>(h.alpha[t][i]));
+}
+
+TEST_F(Gui, LongSentenceGetsAWidePlotWithRotatedLabels) {
+    QString text;
+    for (int i = 0; i < 100; ++i) text += (i % 3 ? QStringLiteral("house ") : QStringLiteral("small "));
+    type(text);
+    trigger(window->stepAction());
+    auto* plot = window->alignmentView()->plot();
+    EXPECT_GE(plot->width(), 101 * 22) << "one readable column per source token";
+    EXPECT_EQ(figure().columnLabels().size(), 101u);
+}
+
+TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {
+    type("the red car");
+    trigger(window->stepAction());
+    const auto full = document.snapshot()->steps[0].alpha;
+    auto options = window->alignmentView()->options();
+    options.endColumn = ui::FigureOptions::EndColumn::Renormalize;
+    window->alignmentView()->setOptions(options);
+    const auto& row = figure().displayedWeights()[0];
+    ASSERT_EQ(row.size(), full.size() - 1);
+    double sum = 0;
+    for (double v : row) sum += v;
+    EXPECT_NEAR(sum, 1.0, 1e-9);
+    EXPECT_EQ(document.snapshot()->steps[0].alpha, full) << "display only";
+}
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a scratch place
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

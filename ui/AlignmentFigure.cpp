@@ -1,0 +1,322 @@
+#include "ui/AlignmentFigure.h"
+
+#include <qcustomplot.h>
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+
+namespace alignscope::ui {
+namespace {
+
+constexpr int kMinCell = 22;  // pixels per token column/row at the least
+
+QCPColorGradient alphaGradient(FigureOptions::ColorMap map) {
+    QCPColorGradient g;
+    g.clearColorStops();
+    if (map == FigureOptions::ColorMap::Grayscale) {
+        g.setColorStopAt(0.0, QColor(255, 255, 255));
+        g.setColorStopAt(1.0, QColor(0, 0, 0));
+    } else {  // viridis (matplotlib), sampled at nine points
+        const char* stops[] = {"#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
+                               "#28ae80", "#5ec962", "#addc30", "#fde725"};
+        for (int i = 0; i < 9; ++i) g.setColorStopAt(i / 8.0, QColor(stops[i]));
+    }
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    return g;
+}
+
+// Diverging blue-white-red for states, which live in [-1, 1] (tanh and gate outputs).
+QCPColorGradient stateGradient() {
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor("#2166ac"));
+    g.setColorStopAt(0.5, QColor("#f7f7f7"));
+    g.setColorStopAt(1.0, QColor("#b2182b"));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    return g;
+}
+
+QString label(const std::string& token, bool unknown) {
+    QString s = QString::fromStdString(token);
+    return unknown ? s + QStringLiteral("?") : s;
+}
+
+int columnCount(const DecodingSnapshot& s, const FigureOptions& o) {
+    const int S = static_cast<int>(s.source.size());
+    return (o.endColumn != FigureOptions::EndColumn::Keep && S > 1) ? S - 1 : S;
+}
+
+QSharedPointer<QCPAxisTickerText> textTicker(const std::vector<QString>& labels) {
+    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+    for (size_t i = 0; i < labels.size(); ++i) t->addTick(static_cast<double>(i), labels[i]);
+    return t;
+}
+
+void styleAxis(QCPAxis* axis, const QFont& font) {
+    axis->setTickLabelFont(font);
+    axis->setLabelFont(font);
+    axis->setSubTicks(false);
+    axis->setTickLength(0, 3);
+    axis->grid()->setVisible(false);
+}
+
+bool needsRotation(const std::vector<QString>& labels, const QFont& font, int cell) {
+    QFontMetrics fm(font);
+    for (const auto& l : labels)
+        if (fm.horizontalAdvance(l) > cell - 4) return true;
+    return false;
+}
+
+}  // namespace
+
+AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) {}
+
+QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOptions& o) {
+    QFont font;
+    font.setPointSize(o.fontSize);
+    QFontMetrics fm(font);
+    const int cell = std::max(kMinCell, fm.height() + 6);
+    const int S = columnCount(s, o);
+    const auto alignment = s.alignment();
+    const int T = std::max<int>(1, static_cast<int>(alignment.targetTokens().size()));
+    int longestSource = 0, longestTarget = 0;
+    for (const auto& t : s.source.tokens) longestSource = std::max(longestSource, fm.horizontalAdvance(QString::fromStdString(t)));
+    for (const auto& t : alignment.targetTokens())
+        longestTarget = std::max(longestTarget, fm.horizontalAdvance(QString::fromStdString(t)));
+    const int width = longestTarget + 40 + S * cell + 110;
+    int height = 30 + T * cell + longestSource + 30;
+    if (o.showEncoderStates) height += std::max(160, std::min(360, static_cast<int>(s.encoderSize) * 2)) + 20;
+    if (!o.title.isEmpty()) height += fm.height() * 2;
+    return {std::max(width, 360), std::max(height, 240)};
+}
+
+void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
+    plot_->clearPlottables();
+    plot_->clearItems();
+    plot_->plotLayout()->clear();  // deletes the old axis rects, colour scales and title
+    heatmap_ = nullptr;
+    heatRect_ = encoderRect_ = nullptr;
+    weights_.clear();
+    columns_.clear();
+    rows_.clear();
+    encoder_.clear();
+
+    QFont font = plot_->font();
+    font.setPointSize(o.fontSize);
+    const auto alignment = s.alignment();
+    const int S = columnCount(s, o);
+    const int T = static_cast<int>(alignment.targetTokens().size());
+    for (int i = 0; i < S; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
+    for (const auto& t : alignment.targetTokens()) rows_.push_back(QString::fromStdString(t));
+    for (const auto& row : alignment.weights()) {
+        std::vector<double> r(row.begin(), row.begin() + S);
+        if (o.endColumn == FigureOptions::EndColumn::Renormalize && S < static_cast<int>(row.size())) {
+            double sum = 0;
+            for (double v : r) sum += v;
+            if (sum > 0)
+                for (double& v : r) v /= sum;
+        }
+        weights_.push_back(std::move(r));
+    }
+
+    auto* layout = plot_->plotLayout();
+    int row = 0;
+    if (!o.title.isEmpty()) {
+        QFont titleFont = font;
+        titleFont.setPointSize(o.fontSize + 2);
+        titleFont.setBold(true);
+        layout->addElement(row++, 0, new QCPTextElement(plot_, o.title, titleFont));
+    }
+    auto* margins = new QCPMarginGroup(plot_);
+
+    // The heatmap: x = source position, y = target position (first row on top).
+    heatRect_ = new QCPAxisRect(plot_);
+    layout->addElement(row, 0, heatRect_);
+    heatRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    auto* x = heatRect_->axis(QCPAxis::atBottom);
+    auto* y = heatRect_->axis(QCPAxis::atLeft);
+    styleAxis(x, font);
+    styleAxis(y, font);
+    x->setTicker(textTicker(columns_));
+    y->setTicker(textTicker(rows_));
+    y->setRangeReversed(true);
+    x->setRange(-0.5, std::max(0, S) - 0.5);
+    y->setRange(-0.5, std::max(1, T) - 0.5);
+    x->setLabel(QStringLiteral("source"));
+    y->setLabel(s.teacherForced ? QStringLiteral("target (given)") : QStringLiteral("target (decoded)"));
+    const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
+    if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
+
+    auto* scale = new QCPColorScale(plot_);
+    layout->addElement(row, 1, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setDataRange(QCPRange(0, 1));
+    scale->setGradient(alphaGradient(o.colorMap));
+    scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
+    styleAxis(scale->axis(), font);
+    scale->setBarWidth(12);
+    auto* scaleMargins = new QCPMarginGroup(plot_);
+    heatRect_->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);
+    scale->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);
+
+    if (T > 0 && S > 0) {
+        heatmap_ = new QCPColorMap(x, y);
+        heatmap_->data()->setSize(S, T);
+        heatmap_->data()->setRange(QCPRange(0, S - 1), QCPRange(0, T - 1));
+        for (int t = 0; t < T; ++t)
+            for (int i = 0; i < S; ++i) heatmap_->data()->setCell(i, t, weights_[static_cast<size_t>(t)][static_cast<size_t>(i)]);
+        heatmap_->setInterpolate(false);  // one flat cell per weight
+        heatmap_->setTightBoundary(false);
+        heatmap_->setColorScale(scale);
+        heatmap_->setDataRange(QCPRange(0, 1));
+        if (o.valuesInCells) {
+            QFont small = font;
+            small.setPointSize(std::max(6, o.fontSize - 2));
+            for (int t = 0; t < T; ++t)
+                for (int i = 0; i < S; ++i) {
+                    const double v = weights_[static_cast<size_t>(t)][static_cast<size_t>(i)];
+                    auto* text = new QCPItemText(plot_);
+                    text->setClipAxisRect(heatRect_);
+                    text->position->setAxes(x, y);
+                    text->position->setCoords(i, t);
+                    text->setText(QString::number(v, 'f', 2).mid(v < 1 ? 1 : 0));  // ".82"
+                    text->setFont(small);
+                    const bool dark = o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6 : v > 0.5;
+                    text->setColor(dark ? Qt::white : Qt::black);
+                }
+        }
+        if (o.highlightCurrentStep && s.selectedHypothesis < 0 && T > 0) {
+            const int t = T - 1;
+            auto* frame = new QCPItemRect(plot_);
+            frame->setClipAxisRect(heatRect_);
+            frame->topLeft->setAxes(x, y);
+            frame->bottomRight->setAxes(x, y);
+            frame->topLeft->setCoords(-0.5, t - 0.5);
+            frame->bottomRight->setCoords(S - 0.5, t + 0.5);
+            frame->setPen(QPen(QColor("#ff7f0e"), 2));
+            const auto& r = weights_[static_cast<size_t>(t)];
+            const int peak = static_cast<int>(std::max_element(r.begin(), r.end()) - r.begin());
+            auto* peakFrame = new QCPItemRect(plot_);
+            peakFrame->setClipAxisRect(heatRect_);
+            peakFrame->topLeft->setAxes(x, y);
+            peakFrame->bottomRight->setAxes(x, y);
+            peakFrame->topLeft->setCoords(peak - 0.45, t - 0.45);
+            peakFrame->bottomRight->setCoords(peak + 0.45, t + 0.45);
+            peakFrame->setPen(QPen(QColor("#d62728"), 3));
+        }
+    }
+
+    if (o.showEncoderStates && s.encoderSize > 0) {
+        const int E = static_cast<int>(s.encoderSize);
+        encoderRect_ = new QCPAxisRect(plot_);
+        layout->addElement(row + 1, 0, encoderRect_);
+        encoderRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        auto* ex = encoderRect_->axis(QCPAxis::atBottom);
+        auto* ey = encoderRect_->axis(QCPAxis::atLeft);
+        styleAxis(ex, font);
+        styleAxis(ey, font);
+        ex->setTicker(textTicker(columns_));
+        ex->setTickLabels(false);  // the heatmap above names the columns
+        ex->setRange(x->range());
+        QObject::connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), ex, qOverload<const QCPRange&>(&QCPAxis::setRange));
+        ey->setRangeReversed(true);
+        ey->setRange(-0.5, E - 0.5);
+        ex->setLabel(QStringLiteral("encoder states h_i (one column per source token)"));
+        QSharedPointer<QCPAxisTickerText> dims(new QCPAxisTickerText);
+        if (s.bidirectional && E % 2 == 0) {
+            dims->addTick(E / 4.0, QStringLiteral("fwd →"));
+            dims->addTick(3 * E / 4.0, QStringLiteral("← bwd"));
+            auto* split = new QCPItemStraightLine(plot_);
+            split->setClipAxisRect(encoderRect_);
+            split->point1->setAxes(ex, ey);
+            split->point2->setAxes(ex, ey);
+            split->point1->setCoords(0, E / 2.0 - 0.5);
+            split->point2->setCoords(1, E / 2.0 - 0.5);
+            split->setPen(QPen(Qt::black, 1.5));
+        } else {
+            dims->addTick(E / 2.0, QStringLiteral("h"));
+        }
+        ey->setTicker(dims);
+        auto* enc = new QCPColorMap(ex, ey);
+        enc->data()->setSize(std::max(S, 1), E);
+        enc->data()->setRange(QCPRange(0, std::max(S, 1) - 1), QCPRange(0, E - 1));
+        for (int i = 0; i < S; ++i) {
+            std::vector<float> column(s.encoderStates.begin() + static_cast<long>(i) * E,
+                                      s.encoderStates.begin() + static_cast<long>(i + 1) * E);
+            for (int k = 0; k < E; ++k) enc->data()->setCell(i, k, column[static_cast<size_t>(k)]);
+            encoder_.push_back(std::move(column));
+        }
+        enc->setInterpolate(false);
+        enc->setTightBoundary(false);
+        enc->setGradient(stateGradient());
+        enc->setDataRange(QCPRange(-1, 1));
+
+        // c_t and s_t beside the encoder columns.
+        auto* sideRect = new QCPAxisRect(plot_);
+        layout->addElement(row + 1, 1, sideRect);
+        auto* sx = sideRect->axis(QCPAxis::atBottom);
+        auto* sy = sideRect->axis(QCPAxis::atLeft);
+        styleAxis(sx, font);
+        styleAxis(sy, font);
+        sy->setTickLabels(false);
+        const auto* step = s.currentStep();
+        QSharedPointer<QCPAxisTickerText> sideTicks(new QCPAxisTickerText);
+        sideTicks->addTick(0, step ? QStringLiteral("c_t") : QStringLiteral("c"));
+        sideTicks->addTick(1, step ? QStringLiteral("s_t") : QStringLiteral("s_0"));
+        sx->setTicker(sideTicks);
+        sx->setRange(-0.5, 1.5);
+        const int D = static_cast<int>(s.stateSize);
+        sy->setRangeReversed(true);
+        sy->setRange(-0.5, std::max(E, D) - 0.5);
+        // One two-column map (a one-column map is not drawn); the shorter vector's tail is NaN,
+        // drawn transparent.
+        const int n = std::max(E, D);
+        auto* side = new QCPColorMap(sx, sy);
+        side->data()->setSize(2, n);
+        side->data()->setRange(QCPRange(0, 1), QCPRange(0, n - 1));
+        const std::vector<float> none;
+        const auto& context = step ? step->context : none;
+        const auto& state = step ? step->state : s.initialState;
+        for (int k = 0; k < n; ++k) {
+            side->data()->setCell(0, k, k < static_cast<int>(context.size()) ? context[static_cast<size_t>(k)] : qQNaN());
+            side->data()->setCell(1, k, k < static_cast<int>(state.size()) ? state[static_cast<size_t>(k)] : qQNaN());
+        }
+        side->setInterpolate(false);
+        side->setTightBoundary(false);
+        auto gradient = stateGradient();
+        gradient.setNanHandling(QCPColorGradient::nhTransparent);
+        side->setGradient(gradient);
+        side->setDataRange(QCPRange(-1, 1));
+        layout->setRowStretchFactor(row, 3);
+        layout->setRowStretchFactor(row + 1, 2);
+    }
+    layout->setColumnStretchFactor(0, 10);
+    layout->setColumnStretchFactor(1, 1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
+    if (heatRect_ && heatmap_ && heatRect_->rect().contains(pos.toPoint())) {
+        const int i = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atBottom)->pixelToCoord(pos.x())));
+        const int t = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
+        if (t >= 0 && t < static_cast<int>(weights_.size()) && i >= 0 && i < static_cast<int>(columns_.size()))
+            return QStringLiteral("%1 → %2: alpha = %3")
+                .arg(columns_[static_cast<size_t>(i)], rows_[static_cast<size_t>(t)])
+                .arg(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], 0, 'f', 4);
+    }
+    if (encoderRect_ && encoderRect_->rect().contains(pos.toPoint())) {
+        const int i = static_cast<int>(std::lround(encoderRect_->axis(QCPAxis::atBottom)->pixelToCoord(pos.x())));
+        const int k = static_cast<int>(std::lround(encoderRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
+        if (i >= 0 && i < static_cast<int>(encoder_.size()) && k >= 0 && k < static_cast<int>(encoder_[static_cast<size_t>(i)].size()))
+            return QStringLiteral("h_%1 (%2), dimension %3: %4")
+                .arg(i)
+                .arg(columns_[static_cast<size_t>(i)])
+                .arg(k)
+                .arg(encoder_[static_cast<size_t>(i)][static_cast<size_t>(k)], 0, 'f', 4);
+    }
+    return std::nullopt;
+}
+
+}  // namespace alignscope::ui

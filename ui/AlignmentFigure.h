@@ -1,0 +1,51 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+#include "ui/FigureOptions.h"
+
+#include <QPointF>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPAxisRect;
+
+namespace alignscope::ui {
+
+// Draws an alignment figure into a QCustomPlot: the alpha heatmap (source tokens across, target
+// tokens down, one cell per weight, never interpolated) with its colour scale, and below it, on
+// the same source axis, each source token's encoder state as a column of cells, with the context
+// vector c_t and the decoder state s_t beside them. The app's view and every exported file draw
+// through this one class, so they look the same.
+class AlignmentFigure {
+public:
+    explicit AlignmentFigure(QCustomPlot* plot);  // does not own the plot
+
+    // Rebuilds the whole figure; the snapshot is only read during the call.
+    void show(const DecodingSnapshot& snapshot, const FigureOptions& options);
+
+    // Size at which no label overlaps another (token columns wide enough for their labels).
+    static QSize preferredSize(const DecodingSnapshot& snapshot, const FigureOptions& options);
+
+    // The cell under a widget position: text for a tooltip ("car -> voiture: alpha = 0.8123").
+    std::optional<QString> describeAt(const QPointF& pos) const;
+
+    // What the heatmap shows, [row][column], after the end-column option: for tests and export.
+    const std::vector<std::vector<double>>& displayedWeights() const { return weights_; }
+    const std::vector<QString>& columnLabels() const { return columns_; }
+    const std::vector<QString>& rowLabels() const { return rows_; }
+    QCPColorMap* heatmap() const { return heatmap_; }
+
+private:
+    QCustomPlot* plot_;
+    QCPColorMap* heatmap_ = nullptr;
+    QCPAxisRect* heatRect_ = nullptr;
+    QCPAxisRect* encoderRect_ = nullptr;
+    std::vector<std::vector<double>> weights_;  // [T][S']
+    std::vector<QString> columns_, rows_;
+    std::vector<std::vector<float>> encoder_;   // [S'][E] for hover
+};
+
+}  // namespace alignscope::ui

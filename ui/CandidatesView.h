@@ -1,0 +1,36 @@
+#pragma once
+#include "core/StepRecord.h"
+
+#include <QWidget>
+
+#include <vector>
+
+namespace alignscope::ui {
+
+// The top-k next tokens of the current step as labelled probability bars. Clicking a bar asks
+// for that token to be forced (what-if decoding).
+class CandidatesView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CandidatesView(QWidget* parent = nullptr);
+
+    // `chosen` is the token the step emitted (highlighted); `enabled` false greys out clicks.
+    void setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled);
+    const std::vector<core::Candidate>& candidates() const { return candidates_; }
+    QRect barRect(int index) const;  // where candidate `index` is drawn (tests click there)
+    QSize sizeHint() const override;
+
+signals:
+    void candidateChosen(int64_t tokenId);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+
+private:
+    std::vector<core::Candidate> candidates_;
+    int64_t chosen_ = -1;
+    bool enabled_ = true;
+};
+
+}  // namespace alignscope::ui

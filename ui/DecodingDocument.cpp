@@ -1,0 +1,227 @@
+#include "ui/DecodingDocument.h"
+
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+#include "core/Model.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QMetaObject>
+
+#include <optional>
+
+namespace alignscope::ui {
+
+// State touched only on the decoding thread.
+struct DecodingDocument::Worker {
+    std::optional<core::Model> model;
+    std::optional<core::DecodingSession> session;
+    std::string source;
+    std::string target;  // non-empty: teacher forcing
+    std::vector<core::Hypothesis> beam;
+    int selected = -1;
+    int topK = 10;
+
+    void rebuild() {
+        session.reset();
+        beam.clear();
+        selected = -1;
+        if (!model) return;
+        core::SessionOptions o;
+        o.topK = topK;
+        session.emplace(*model, source, o);
+        if (!target.empty()) session->alignTo(target);
+    }
+
+    SnapshotPtr snapshot() const {
+        auto s = std::make_shared<DecodingSnapshot>();
+        if (model) {
+            s->modelName = model->name();
+            s->alphaIsUniform = model->attentionIsUniform();
+            const auto& arch = model->metadata().value("architecture", nlohmann::json::object());
+            s->bidirectional = arch.value("bidirectional", true);
+        }
+        if (session) {
+            s->source = session->source();
+            s->encoderSize = session->encoderStateSize();
+            s->stateSize = model->stateSize();
+            s->encoderStates = session->encoderStates();
+            s->initialState = session->initialState();
+            s->steps = session->steps();
+            s->finished = session->finished();
+            s->teacherForced = !target.empty();
+            s->beam = beam;
+            s->selectedHypothesis = selected;
+            s->translation = selected >= 0 && selected < static_cast<int>(beam.size())
+                                 ? model->detokenize(beam[static_cast<size_t>(selected)].ids)
+                                 : session->translation();
+        }
+        return s;
+    }
+};
+
+DecodingDocument::DecodingDocument(QObject* parent)
+    : QObject(parent), worker_(std::make_unique<Worker>()), snapshot_(std::make_shared<DecodingSnapshot>()) {
+    qRegisterMetaType<SnapshotPtr>("alignscope::ui::SnapshotPtr");
+    context_ = new QObject;
+    context_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, context_, &QObject::deleteLater);
+    thread_.setObjectName(QStringLiteral("decoding"));
+    thread_.start();
+}
+
+DecodingDocument::~DecodingDocument() {
+    cancel();
+    thread_.quit();
+    thread_.wait();
+}
+
+void DecodingDocument::post(std::function<void(Worker&)> job) {
+    if (pending_++ == 0) emit busyChanged(true);
+    Worker* worker = worker_.get();
+    QMetaObject::invokeMethod(context_, [this, worker, job = std::move(job)] {
+        QString error;
+        SnapshotPtr snap;
+        try {
+            job(*worker);
+        } catch (const core::Error& e) {
+            error = QString::fromStdString(e.what());
+        } catch (const std::exception& e) {
+            error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
+        }
+        snap = worker->snapshot();
+        QMetaObject::invokeMethod(this, [this, snap, error] {
+            snapshot_ = snap;
+            if (!error.isEmpty()) emit errorOccurred(error);
+            emit snapshotChanged(snap);
+            if (--pending_ == 0) emit busyChanged(false);
+        }, Qt::QueuedConnection);
+    }, Qt::QueuedConnection);
+}
+
+void DecodingDocument::openModel(const QString& path) {
+    post([this, path](Worker& w) {
+        auto model = core::Model::load(path.toStdString());  // throws: the old model stays
+        w.model = std::move(model);
+        const QString name = QString::fromStdString(w.model->name());
+        QMetaObject::invokeMethod(this, [this, name, path] {
+            modelPath_ = path;
+            modelName_ = name;
+            emit modelChanged(name, path);
+        }, Qt::QueuedConnection);
+        try {
+            w.rebuild();
+        } catch (const core::Error&) {
+            w.session.reset();  // the sentence does not suit this model (e.g. too long): start empty
+            throw;
+        }
+    });
+}
+
+void DecodingDocument::setSource(const QString& text) {
+    post([text](Worker& w) {
+        w.source = text.toStdString();
+        w.rebuild();
+    });
+}
+
+void DecodingDocument::setTarget(const QString& text) {
+    post([text](Worker& w) {
+        w.target = text.trimmed().toStdString();
+        w.beam.clear();
+        w.selected = -1;
+        if (!w.session) return;
+        if (w.target.empty()) w.session->reset();
+        else w.session->alignTo(w.target);
+    });
+}
+
+void DecodingDocument::step() {
+    post([](Worker& w) {
+        if (!w.session || w.session->finished()) return;
+        w.selected = -1;
+        w.session->step();
+    });
+}
+
+void DecodingDocument::back() {
+    post([](Worker& w) {
+        if (!w.session) return;
+        w.selected = -1;
+        w.session->back();
+    });
+}
+
+void DecodingDocument::runToEnd() {
+    const int generation = cancelGeneration_;
+    post([this, generation](Worker& w) {
+        if (!w.session) return;
+        w.selected = -1;
+        while (!w.session->finished() && cancelGeneration_ == generation) w.session->step();
+    });
+}
+
+void DecodingDocument::reset() {
+    post([](Worker& w) {
+        if (!w.session) return;
+        w.selected = -1;
+        w.target.clear();
+        w.session->reset();
+    });
+}
+
+void DecodingDocument::force(int64_t tokenId) {
+    post([tokenId](Worker& w) {
+        if (!w.session || w.session->finished()) return;
+        w.selected = -1;
+        w.session->force(tokenId);
+    });
+}
+
+void DecodingDocument::replaceLast(int64_t tokenId) {
+    post([tokenId](Worker& w) {
+        if (!w.session) return;
+        w.selected = -1;
+        w.session->back();
+        w.session->force(tokenId);
+    });
+}
+
+void DecodingDocument::runBeam(int width) {
+    const int generation = cancelGeneration_;
+    post([this, width, generation](Worker& w) {
+        if (!w.session) return;
+        core::SearchOptions o;
+        o.beamWidth = width;
+        o.cancelled = [this, generation] { return cancelGeneration_ != generation; };
+        w.beam = w.session->search(o);
+        w.selected = w.beam.empty() ? -1 : 0;
+    });
+}
+
+void DecodingDocument::selectHypothesis(int index) {
+    post([index](Worker& w) { w.selected = index < static_cast<int>(w.beam.size()) ? index : -1; });
+}
+
+void DecodingDocument::setTopK(int k) {
+    post([k](Worker& w) {
+        w.topK = k;
+        w.rebuild();
+    });
+}
+
+void DecodingDocument::cancel() { ++cancelGeneration_; }
+
+bool DecodingDocument::waitUntilIdle(int timeoutMs) {
+    QElapsedTimer timer;
+    timer.start();
+    while (pending_ > 0) {
+        if (timer.elapsed() > timeoutMs) return false;
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(1);
+    }
+    QCoreApplication::processEvents();
+    return true;
+}
+
+}  // namespace alignscope::ui

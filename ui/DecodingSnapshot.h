@@ -1,0 +1,39 @@
+#pragma once
+#include "core/Alignment.h"
+#include "core/Hypothesis.h"
+#include "core/StepRecord.h"
+#include "core/TokenizedSentence.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace alignscope::ui {
+
+// An immutable picture of a decoding session, made on the decoding thread and handed to the
+// views on the UI thread: views never touch the session itself.
+struct DecodingSnapshot {
+    std::string modelName;                 // shown in titles
+    bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)
+    bool bidirectional = true;             // encoder states are [forward; backward] halves
+    core::TokenizedSentence source;        // [S] tokens, ending in </s>
+    int64_t encoderSize = 0;               // E
+    int64_t stateSize = 0;                 // D
+    std::vector<float> encoderStates;      // [S][E] row-major
+    std::vector<float> initialState;       // [D] s_0
+    std::vector<core::StepRecord> steps;   // what step-by-step decoding produced so far
+    bool finished = false;                 // </s> emitted or the length cap reached
+    bool teacherForced = false;            // steps follow a target the user gave
+    std::vector<core::Hypothesis> beam;    // beam-search results, best first (empty: none run)
+    int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
+    std::string translation;               // readable text of what is shown
+
+    // The alignment shown: the selected beam hypothesis, else the steps.
+    core::Alignment alignment() const;
+    // The step whose details (candidates, context, states) are shown; nullptr before the first.
+    const core::StepRecord* currentStep() const { return steps.empty() ? nullptr : &steps.back(); }
+};
+
+using SnapshotPtr = std::shared_ptr<const DecodingSnapshot>;
+
+}  // namespace alignscope::ui

@@ -1,0 +1,361 @@
+#include "ui/MainWindow.h"
+
+#include "ui/AlignmentView.h"
+#include "ui/CandidatesView.h"
+#include "ui/DecodingDocument.h"
+
+#include "core/Vocabulary.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace alignscope::ui {
+namespace {
+constexpr int kMaxRecent = 8;
+}
+
+MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document) {
+    setWindowTitle(tr("AlignScope"));
+    setAcceptDrops(true);
+    buildActions();
+    buildLayout();
+    buildMenus();
+
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray());
+    beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
+    typeAheadAction_->setChecked(settings.value("decoding/typeAhead", false).toBool());
+    encoderAction_->setChecked(settings.value("figure/encoderStates", true).toBool());
+    valuesAction_->setChecked(settings.value("figure/values", false).toBool());
+    grayAction_->setChecked(settings.value("figure/grayscale", false).toBool());
+    const int end = settings.value("figure/endColumn", 0).toInt();
+    (end == 1 ? dropEndAction_ : end == 2 ? renormEndAction_ : keepEndAction_)->setChecked(true);
+    applyFigureOptions();
+
+    connect(document_, &DecodingDocument::snapshotChanged, this, &MainWindow::render);
+    connect(document_, &DecodingDocument::errorOccurred, this, &MainWindow::showError);
+    connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
+        setWindowTitle(tr("AlignScope — %1").arg(name));
+        rememberModel(path);
+    });
+    connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
+        cancelAction_->setEnabled(busy);
+        if (busy) status_->setText(tr("decoding…"));
+        else if (snapshot_) render(snapshot_);
+    });
+    render(document_->snapshot());
+}
+
+void MainWindow::buildActions() {
+    auto make = [this](const QString& text, const QString& tip, QList<QKeySequence> keys, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setToolTip(tip + (keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText))));
+        a->setShortcuts(keys);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    openAction_ = make(tr("&Open model…"), tr("Open a model file"), {QKeySequence::Open}, [this] { openModelDialog(); });
+    stepAction_ = make(tr("Step →"), tr("Decode one more token"), {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_F10)},
+                       [this] { document_->step(); });
+    backAction_ = make(tr("← Back"), tr("Undo the last step"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_F10)},
+                       [this] { document_->back(); });
+    runAction_ = make(tr("Run to end"), tr("Decode until </s>"), {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
+                      [this] { document_->runToEnd(); });
+    resetAction_ = make(tr("Reset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)},
+                        [this] { document_->reset(); });
+    beamAction_ = make(tr("Beam search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)},
+                       [this] { document_->runBeam(beamWidth_->value()); });
+    cancelAction_ = make(tr("Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
+    cancelAction_->setEnabled(false);
+    typeAheadAction_ = make(tr("Translate as you type"), tr("Decode the whole sentence after each edit"), {}, [this] { sourceEdited(); });
+    typeAheadAction_->setCheckable(true);
+    teacherAction_ = make(tr("Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
+                          {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
+                              target_->setVisible(teacherAction_->isChecked());
+                              targetEdited();
+                          });
+    teacherAction_->setCheckable(true);
+    auto figureToggle = [&](const QString& text) {
+        auto* a = make(text, text, {}, [this] { applyFigureOptions(); });
+        a->setCheckable(true);
+        return a;
+    };
+    encoderAction_ = figureToggle(tr("Show encoder states"));
+    valuesAction_ = figureToggle(tr("Show values in cells"));
+    grayAction_ = figureToggle(tr("Grey-scale colours"));
+    auto* endGroup = new QActionGroup(this);
+    keepEndAction_ = figureToggle(tr("Keep the </s> column"));
+    dropEndAction_ = figureToggle(tr("Hide the </s> column"));
+    renormEndAction_ = figureToggle(tr("Hide </s> and renormalise rows"));
+    for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) endGroup->addAction(a);
+}
+
+void MainWindow::buildMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(openAction_);
+    recentMenu_ = file->addMenu(tr("Open &recent"));
+    updateRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    auto* decode = menuBar()->addMenu(tr("&Decode"));
+    for (auto* a : {stepAction_, backAction_, runAction_, resetAction_}) decode->addAction(a);
+    decode->addSeparator();
+    decode->addAction(beamAction_);
+    decode->addAction(cancelAction_);
+    decode->addSeparator();
+    decode->addAction(typeAheadAction_);
+    decode->addAction(teacherAction_);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* a : {encoderAction_, valuesAction_, grayAction_}) view->addAction(a);
+    view->addSeparator();
+    for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
+
+    auto* tools = addToolBar(tr("Decoding"));
+    tools->setObjectName(QStringLiteral("decodingToolBar"));
+    tools->addAction(openAction_);
+    tools->addSeparator();
+    for (auto* a : {backAction_, stepAction_, runAction_, resetAction_}) tools->addAction(a);
+    tools->addSeparator();
+    tools->addWidget(new QLabel(tr(" beam width ")));
+    tools->addWidget(beamWidth_);
+    tools->addAction(beamAction_);
+    tools->addAction(cancelAction_);
+    tools->addSeparator();
+    tools->addAction(typeAheadAction_);
+    tools->addAction(teacherAction_);
+}
+
+void MainWindow::buildLayout() {
+    auto* central = new QWidget;
+    auto* layout = new QVBoxLayout(central);
+    auto* form = new QFormLayout;
+    source_ = new QLineEdit;
+    source_->setObjectName(QStringLiteral("sourceEdit"));
+    source_->setPlaceholderText(tr("Type a source sentence and press Enter"));
+    target_ = new QLineEdit;
+    target_->setObjectName(QStringLiteral("targetEdit"));
+    target_->setPlaceholderText(tr("Target sentence for teacher forcing"));
+    target_->setVisible(false);
+    tokens_ = new QLabel;
+    tokens_->setTextFormat(Qt::RichText);
+    tokens_->setWordWrap(true);
+    tokens_->setToolTip(tr("The source as the model sees it; unknown words are marked"));
+    translation_ = new QLabel;
+    translation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    translation_->setWordWrap(true);
+    QFont big = translation_->font();
+    big.setPointSize(big.pointSize() + 3);
+    translation_->setFont(big);
+    form->addRow(tr("Source"), source_);
+    form->addRow(tr("Tokens"), tokens_);
+    form->addRow(tr("Target"), target_);
+    form->addRow(tr("Translation"), translation_);
+    layout->addLayout(form);
+    view_ = new AlignmentView;
+    layout->addWidget(view_, 1);
+    setCentralWidget(central);
+
+    typingTimer_ = new QTimer(this);
+    typingTimer_->setSingleShot(true);
+    typingTimer_->setInterval(250);  // debounce: decode when typing pauses
+    connect(typingTimer_, &QTimer::timeout, this, [this] {
+        document_->cancel();
+        document_->setSource(source_->text());
+        if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
+    });
+    connect(source_, &QLineEdit::textEdited, this, [this] {
+        if (typeAheadAction_->isChecked()) typingTimer_->start();
+    });
+    connect(source_, &QLineEdit::returnPressed, this, [this] {
+        typingTimer_->stop();
+        document_->setSource(source_->text());
+        if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
+        view_->setFocus();  // arrows step from here on
+    });
+    connect(target_, &QLineEdit::returnPressed, this, [this] {
+        targetEdited();
+        view_->setFocus();
+    });
+    connect(target_, &QLineEdit::textEdited, this, [this] { typingTimer_->stop(); QTimer::singleShot(250, this, [this] { targetEdited(); }); });
+
+    candidates_ = new CandidatesView;
+    connect(candidates_, &CandidatesView::candidateChosen, this, [this](int64_t id) { document_->replaceLast(id); });
+    auto* candidatesScroll = new QScrollArea;
+    candidatesScroll->setWidget(candidates_);
+    candidatesScroll->setWidgetResizable(true);
+    auto* candidatesDock = new QDockWidget(tr("Candidates of the last step"), this);
+    candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
+    candidatesDock->setWidget(candidatesScroll);
+    addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
+
+    beamList_ = new QListWidget;
+    beamList_->setObjectName(QStringLiteral("beamList"));
+    connect(beamList_, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (snapshot_ && row != snapshot_->selectedHypothesis && row >= 0) document_->selectHypothesis(row);
+    });
+    auto* beamDock = new QDockWidget(tr("Beam hypotheses"), this);
+    beamDock->setObjectName(QStringLiteral("beamDock"));
+    beamDock->setWidget(beamList_);
+    addDockWidget(Qt::RightDockWidgetArea, beamDock);
+
+    beamWidth_ = new QSpinBox;
+    beamWidth_->setRange(1, 32);
+    beamWidth_->setToolTip(tr("Beam width"));
+    status_ = new QLabel;
+    statusBar()->addWidget(status_, 1);
+    resize(1280, 820);
+}
+
+void MainWindow::setSourceText(const QString& text) {
+    source_->setText(text);
+    document_->setSource(text);
+}
+
+void MainWindow::setTargetText(const QString& text) {
+    teacherAction_->setChecked(!text.isEmpty());
+    target_->setVisible(!text.isEmpty());
+    target_->setText(text);
+    targetEdited();
+}
+
+void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
+
+void MainWindow::sourceEdited() {
+    if (typeAheadAction_->isChecked()) typingTimer_->start();
+}
+
+void MainWindow::targetEdited() { document_->setTarget(teacherAction_->isChecked() ? target_->text() : QString()); }
+
+void MainWindow::applyFigureOptions() {
+    figureOptions_.showEncoderStates = encoderAction_->isChecked();
+    figureOptions_.valuesInCells = valuesAction_->isChecked();
+    figureOptions_.colorMap = grayAction_->isChecked() ? FigureOptions::ColorMap::Grayscale : FigureOptions::ColorMap::Viridis;
+    figureOptions_.endColumn = dropEndAction_->isChecked()     ? FigureOptions::EndColumn::Drop
+                               : renormEndAction_->isChecked() ? FigureOptions::EndColumn::Renormalize
+                                                               : FigureOptions::EndColumn::Keep;
+    view_->setOptions(figureOptions_);
+}
+
+void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
+    QStringList parts;
+    for (size_t i = 0; i < s.source.size(); ++i) {
+        const QString t = QString::fromStdString(s.source.tokens[i]).toHtmlEscaped();
+        parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
+                                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
+    }
+    tokens_->setText(parts.join(QStringLiteral(" ")));
+}
+
+void MainWindow::render(SnapshotPtr snapshot) {
+    snapshot_ = snapshot;
+    const auto& s = *snapshot;
+    updateTokenPreview(s);
+    translation_->setText(QString::fromStdString(s.translation).toHtmlEscaped());
+    view_->render(snapshot);
+    const auto* step = s.currentStep();
+    candidates_->setCandidates(step ? step->candidates : std::vector<core::Candidate>{}, step ? step->tokenId : -1,
+                               !s.teacherForced);
+    {
+        QSignalBlocker block(beamList_);
+        beamList_->clear();
+        for (const auto& h : s.beam) {
+            std::vector<std::string> words;
+            for (size_t k = 0; k < h.tokens.size(); ++k)
+                if (h.ids[k] != core::Vocabulary::kEos) words.push_back(h.tokens[k]);
+            QStringList w;
+            for (const auto& x : words) w << QString::fromStdString(x);
+            beamList_->addItem(QStringLiteral("%1  %2").arg(h.score, 7, 'f', 3).arg(w.join(' ')));
+        }
+        beamList_->setCurrentRow(s.selectedHypothesis);
+    }
+    const bool ready = !s.source.tokens.empty();
+    stepAction_->setEnabled(ready && !s.finished && !s.teacherForced);
+    backAction_->setEnabled(ready && !s.steps.empty() && !s.teacherForced);
+    runAction_->setEnabled(ready && !s.finished && !s.teacherForced);
+    resetAction_->setEnabled(ready && !s.steps.empty());
+    beamAction_->setEnabled(ready && !s.teacherForced);
+    if (!document_->busy())
+        status_->setText(tr("%1 · %2 source tokens · step %3%4")
+                             .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
+                             .arg(s.source.size())
+                             .arg(s.steps.size())
+                             .arg(s.finished ? tr(" · finished") : QString()));
+}
+
+void MainWindow::showError(const QString& message) {
+    status_->setText(message.section('\n', 0, 0));
+    if (QGuiApplication::platformName() == QLatin1String("offscreen")) return;  // screenshots and tests: no modal dialogs
+    QMessageBox::warning(this, tr("AlignScope"), message);
+}
+
+void MainWindow::openModelDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QFileInfo(document_->modelPath()).path(),
+                                                      tr("AlignScope models (*.pt);;All files (*)"));
+    if (!path.isEmpty()) openModel(path);
+}
+
+void MainWindow::openModel(const QString& path) { document_->openModel(path); }
+
+void MainWindow::rememberModel(const QString& path) {
+    QSettings settings;
+    auto recent = settings.value("recentModels").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    settings.setValue("recentModels", recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    recentMenu_->clear();
+    const auto recent = QSettings().value("recentModels").toStringList();
+    for (const auto& path : recent) recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openModel(path); })->setToolTip(path);
+    recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("decoding/beamWidth", beamWidth_->value());
+    settings.setValue("decoding/typeAhead", typeAheadAction_->isChecked());
+    settings.setValue("figure/encoderStates", encoderAction_->isChecked());
+    settings.setValue("figure/values", valuesAction_->isChecked());
+    settings.setValue("figure/grayscale", grayAction_->isChecked());
+    settings.setValue("figure/endColumn", dropEndAction_->isChecked() ? 1 : renormEndAction_->isChecked() ? 2 : 0);
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.first().isLocalFile()) openModel(urls.first().toLocalFile());
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,85 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+#include "ui/FigureOptions.h"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QMenu;
+class QSpinBox;
+class QTimer;
+
+namespace alignscope::ui {
+
+class AlignmentView;
+class CandidatesView;
+class DecodingDocument;
+
+// The main window: source (and optional target) input, decoding controls, the alignment figure,
+// the candidates and beam panels. It renders the document it is handed and sends it commands.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(DecodingDocument* document, QWidget* parent = nullptr);
+
+    void setSourceText(const QString& text);   // as if typed (and committed)
+    void setTargetText(const QString& text);   // switches teacher forcing on (empty: off)
+    void setBeamWidth(int width);
+
+    // Widgets and actions, for tests that drive the real window.
+    AlignmentView* alignmentView() const { return view_; }
+    CandidatesView* candidatesView() const { return candidates_; }
+    QListWidget* beamList() const { return beamList_; }
+    QLineEdit* sourceEdit() const { return source_; }
+    QAction* stepAction() const { return stepAction_; }
+    QAction* backAction() const { return backAction_; }
+    QAction* runAction() const { return runAction_; }
+    QAction* resetAction() const { return resetAction_; }
+    QAction* beamAction() const { return beamAction_; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildLayout();
+    void render(SnapshotPtr snapshot);
+    void showError(const QString& message);
+    void openModelDialog();
+    void openModel(const QString& path);
+    void rememberModel(const QString& path);
+    void updateRecentMenu();
+    void sourceEdited();
+    void targetEdited();
+    void applyFigureOptions();
+    void updateTokenPreview(const DecodingSnapshot& s);
+
+    DecodingDocument* document_;
+    AlignmentView* view_ = nullptr;
+    CandidatesView* candidates_ = nullptr;
+    QListWidget* beamList_ = nullptr;
+    QLineEdit* source_ = nullptr;
+    QLineEdit* target_ = nullptr;
+    QLabel* tokens_ = nullptr;
+    QLabel* translation_ = nullptr;
+    QLabel* status_ = nullptr;
+    QSpinBox* beamWidth_ = nullptr;
+    QTimer* typingTimer_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction *openAction_ = nullptr, *stepAction_ = nullptr, *backAction_ = nullptr, *runAction_ = nullptr;
+    QAction *resetAction_ = nullptr, *beamAction_ = nullptr, *cancelAction_ = nullptr;
+    QAction *typeAheadAction_ = nullptr, *teacherAction_ = nullptr;
+    QAction *encoderAction_ = nullptr, *valuesAction_ = nullptr, *grayAction_ = nullptr;
+    QAction *keepEndAction_ = nullptr, *dropEndAction_ = nullptr, *renormEndAction_ = nullptr;
+    FigureOptions figureOptions_;
+    SnapshotPtr snapshot_;
+    QString failedModelPath_;  // a model that failed to open is not added to the recent list
+};
+
+}  // namespace alignscope::ui
