@@ -1,0 +1,75 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+#include "ui/FigureOptions.h"
+
+#include <QByteArray>
+#include <QSize>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+class QCustomPlot;
+
+namespace alignscope::ui {
+
+class AlignmentFigure;
+
+// Writes one alignment to one file. Figures (PNG, SVG, PDF) are drawn by AlignmentFigure, the
+// class the app's view draws with, into an offscreen plot; data (CSV, JSON, Pharaoh links) come
+// from the snapshot's core::Alignment with the model's name and the options used.
+//
+// Sizes: a figure is laid out in pixels of 1/dpi() inch (the plot's logical resolution, 96 on the
+// offscreen platform), so its fonts keep their point sizes: a PNG at `dpi` has
+// figureSize * dpi / dpi() pixels, a PDF page or SVG canvas is figureSize at dpi() per inch.
+//
+// Files are written atomically (QSaveFile: a temporary file in the same folder, renamed over the
+// target only once complete): an interrupted or failed export never leaves a partial file.
+//
+// Needs a QApplication (the "offscreen" platform will do); use it from the GUI thread. Keep one
+// exporter for a batch: it reuses its plot.
+class FigureExporter {
+public:
+    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh };
+
+    struct Settings {
+        Format format = Format::Png;
+        int dpi = 300;  // PNG resolution (pixels per inch), written into the file too
+        QSize size;     // figure size in layout pixels; empty: AlignmentFigure::preferredSize
+    };
+
+    FigureExporter();
+    ~FigureExporter();
+    FigureExporter(const FigureExporter&) = delete;
+    FigureExporter& operator=(const FigureExporter&) = delete;
+
+    // Writes `path` atomically. Throws core::Error with a message for the user: nothing to export
+    // (no target tokens), a folder that does not exist or cannot be written, a failed write.
+    void write(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings,
+               const QString& path);
+    // The file's bytes, as write() would store them.
+    QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+
+    // The figure's layout size, and the PNG's pixel size at settings.dpi.
+    QSize figureSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
+    QSize imageSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
+    double dpi() const;  // layout pixels per inch
+
+    static bool isFigure(Format format) { return format == Format::Png || format == Format::Svg || format == Format::Pdf; }
+    static std::optional<Format> parseFormat(const QString& name);  // "png", "SVG", ...; nullopt if unknown
+    static QString formatName(Format format);                       // "png", "svg", ..., "pharaoh"
+    static QString extension(Format format);                        // ".png", ..., ".align" for Pharaoh
+    // Throws core::Error unless `folder` exists (created if needed) and a file can be written in it.
+    static void checkWritableFolder(const QString& folder);
+
+private:
+    QByteArray renderPng(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    QByteArray renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    QByteArray renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    QSize draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);  // builds the figure
+
+    std::unique_ptr<QCustomPlot> plot_;
+    std::unique_ptr<AlignmentFigure> figure_;
+};
+
+}  // namespace alignscope::ui
