@@ -28,6 +28,9 @@ int main(int argc, char** argv) {
         cli::addEvaluateCommand(app),
         cli::addMakeDatesCommand(app),
         cli::addCheckDatesCommand(app),
+#ifdef ALIGNSCOPE_CLI_EXPORT
+        cli::addExportCommand(app),
+#endif
     };
     CLI11_PARSE(app, argc, argv);
     try {

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QScreen>
 #include <QTimer>
 
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
         int steps = -1, beam = 0;
-        bool run = false;
+        bool run = false, explain = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
     cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr model)");
@@ -30,6 +31,7 @@ int main(int argc, char** argv) {
     auto* steps = cli.add_option("--steps", o.steps, "Decode this many steps")->check(CLI::Range(0, 1000));
     cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
+    cli.add_flag("--explain", o.explain, "Show the Step explained panel");
     cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
@@ -43,6 +45,7 @@ int main(int argc, char** argv) {
 
     ui::DecodingDocument document;
     ui::MainWindow window(&document);
+    if (o.explain) window.stepDock()->show();
     const QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
     bool modelFailed = false;
     QObject::connect(&document, &ui::DecodingDocument::errorOccurred, [&](const QString& message) {

@@ -92,6 +92,7 @@ TEST_F(TrainedReversal, GreedyAndBeamScoreHighOnFreshData) {
     EXPECT_EQ(r.searches[1].name, "beam 3");
     EXPECT_EQ(calls, 2 * r.sources.size());
     for (const auto& s : r.searches) {
+        RecordProperty(s.name + " BLEU", std::to_string(s.corpus.bleu));  // in --gtest_output reports
         EXPECT_GT(s.corpus.bleu, 90.0) << s.name;
         EXPECT_GT(s.corpus.brevityPenalty, 0.95) << s.name;
         EXPECT_EQ(s.hypotheses.size(), r.sources.size());

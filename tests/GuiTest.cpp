@@ -6,6 +6,7 @@
 #include "ui/CandidatesView.h"
 #include "ui/DecodingDocument.h"
 #include "ui/MainWindow.h"
+#include "ui/StepExplainedPanel.h"
 
 #include "core/DecodingSession.h"
 
@@ -14,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -189,6 +191,41 @@ TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {
     for (double v : row) sum += v;
     EXPECT_NEAR(sum, 1.0, 1e-9);
     EXPECT_EQ(document.snapshot()->steps[0].alpha, full) << "display only";
+}
+
+TEST_F(Gui, StepExplainedPanelShowsTheEnginesNumbers) {
+    EXPECT_FALSE(window->stepDock()->isVisible()) << "off by default";
+    window->stepDock()->show();
+    type("the red car is big .");
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    core::DecodingSession engine(core::Model::load(dir.path("tiny.pt")), "the red car is big .");
+    engine.step();
+    const auto& second = engine.step();
+    const auto* panel = window->stepPanel();
+    const auto& energies = second.extras.at("energies");
+    ASSERT_EQ(panel->shownEnergies().size(), energies.size());
+    for (size_t i = 0; i < energies.size(); ++i) EXPECT_EQ(panel->shownEnergies()[i], static_cast<double>(energies[i]));
+    ASSERT_EQ(panel->shownAlpha().size(), second.alpha.size());
+    for (size_t i = 0; i < second.alpha.size(); ++i) EXPECT_EQ(panel->shownAlpha()[i], static_cast<double>(second.alpha[i]));
+    EXPECT_TRUE(panel->text(2).contains(QStringLiteral("tanh"))) << panel->text(2).toStdString();
+    EXPECT_TRUE(panel->text(5).contains(QStringLiteral("GRU")));
+    EXPECT_TRUE(panel->text(6).contains(QString::fromStdString(second.token)));
+}
+
+TEST(GuiNoAttention, StepExplainedPanelSaysWhatTheModelDoesNotHave) {
+    tests::TempDir dir;
+    tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM, core::ModelSpec::Attention::None)).save(dir.path("plain.pt"));
+    ui::DecodingDocument document;
+    ui::StepExplainedPanel panel;
+    QObject::connect(&document, &ui::DecodingDocument::snapshotChanged, &panel, &ui::StepExplainedPanel::render);
+    document.openModel(QString::fromStdString(dir.path("plain.pt")));
+    document.setSource(QStringLiteral("the red car"));
+    document.step();
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_TRUE(panel.shownEnergies().empty());
+    EXPECT_TRUE(panel.text(2).contains(QStringLiteral("no attention"))) << panel.text(2).toStdString();
+    EXPECT_TRUE(panel.text(5).contains(QStringLiteral("LSTM")));
 }
 
 int main(int argc, char** argv) {

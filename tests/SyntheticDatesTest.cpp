@@ -1,14 +1,19 @@
 // The lesson task's generator: known dates give known sentences and ISO targets, every example's
-// word indices point at its year, month and day, and a seed always gives the same data.
+// word indices point at its year, month and day, and a seed always gives the same data. A small
+// dates model learns where the month is; the bundled lesson model's alignments are right.
+#include "TinyModel.h"
+
 #include "core/Error.h"
 #include "core/Model.h"
 #include "core/Runtime.h"
 #include "core/SyntheticDates.h"
 #include "core/Tokenizer.h"
+#include "core/Trainer.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 using namespace alignscope;
@@ -92,4 +97,52 @@ TEST(SyntheticDates, SameSeedSameDataAndTargetsAreRight) {
     // Pinned: the generator's output must not drift between versions or machines.
     EXPECT_EQ(a[0].source + " | " + a[0].target, "july 3 , 1965 | 1965 - 07 - 03");
     EXPECT_EQ(a[1].source, "monday , october 16th , 1978");  // a monday indeed
+}
+
+// ~5-8 s on 2 shared cores. The month's attention is the last thing learned: the translation is
+// exact well before it (the bidirectional encoder spreads the month over its neighbours), and at
+// lr 1e-3 it takes ~1000 steps; at 5e-3 it is there by 500 (seeds 1-3 and 700 steps with seeds 1-4
+// all gave 100%).
+TEST(SyntheticDates, SmallModelLearnsWhereTheMonthIs) {
+    tests::TempDir dir;
+    {
+        std::ofstream out(dir.path("dates.tsv"));
+        for (const auto& e : SyntheticDates::generate(4000, 1)) out << e.source << '\t' << e.target << '\n';
+    }
+    core::TrainingOptions o;
+    o.corpusPath = dir.path("dates.tsv");
+    o.outputPath = dir.path("dates.pt");
+    o.spec.embeddingSize = 32;
+    o.spec.encoderHidden = 64;
+    o.spec.decoderHidden = 64;
+    o.spec.attentionSize = 32;
+    o.spec.readoutSize = 32;
+    o.sourceMinCount = o.targetMinCount = 1;
+    o.labelSmoothing = 0;
+    o.dropout = 0.2;
+    o.batchSize = 64;
+    o.learningRate = 0.005;
+    o.maxSteps = 500;
+    o.validationBleuSentences = 0;
+    o.checkpointMinutes = 1000;
+    o.threads = 1;
+    core::Trainer trainer(o);
+    trainer.prepare();
+    ASSERT_TRUE(trainer.run(nullptr).completed);
+    const auto check = SyntheticDates::check(core::Model::load(o.outputPath), SyntheticDates::generate(200, 99));
+    EXPECT_GE(check.monthAligned, 180u) << "month attention peaks on the month word for " << check.monthAligned << "/200";
+    EXPECT_GE(check.yearAligned, 180u);
+    EXPECT_GE(check.exact, 180u);
+}
+
+// The bundled lesson model (models/lesson-dates.pt, see models/lesson-dates.md): exact, and its
+// year, month and day tokens attend to the right words on dates it has not been trained on.
+TEST(SyntheticDates, LessonModelAlignmentsAreRight) {
+    const auto path = (std::filesystem::path(core::Runtime::modelsDirectory()) / "lesson-dates.pt").string();
+    if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not present";
+    const auto check = SyntheticDates::check(core::Model::load(path), SyntheticDates::generate(300, 4242));
+    EXPECT_GE(check.exact, 297u);
+    EXPECT_GE(check.yearAligned, 285u);
+    EXPECT_GE(check.monthAligned, 285u);
+    EXPECT_GE(check.dayAligned, 285u);
 }

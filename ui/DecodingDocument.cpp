@@ -40,6 +40,8 @@ struct DecodingDocument::Worker {
             s->alphaIsUniform = model->attentionIsUniform();
             const auto& arch = model->metadata().value("architecture", nlohmann::json::object());
             s->bidirectional = arch.value("bidirectional", true);
+            s->cell = arch.value("cell", std::string("gru"));
+            s->attention = arch.value("attention", std::string(s->alphaIsUniform ? "none" : "additive"));
         }
         if (session) {
             s->source = session->source();

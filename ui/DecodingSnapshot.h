@@ -16,6 +16,8 @@ struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)
     bool bidirectional = true;             // encoder states are [forward; backward] halves
+    std::string cell = "gru";              // decoder cell, from the model's metadata ("gru", "lstm")
+    std::string attention = "additive";    // attention kind, from the metadata ("additive", "dot", "general", "none")
     core::TokenizedSentence source;        // [S] tokens, ending in </s>
     int64_t encoderSize = 0;               // E
     int64_t stateSize = 0;                 // D

@@ -3,6 +3,8 @@
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
 #include "ui/DecodingDocument.h"
+#include "ui/ExportDialog.h"
+#include "ui/StepExplainedPanel.h"
 
 #include "core/Vocabulary.h"
 
@@ -109,6 +111,9 @@ void MainWindow::buildActions() {
     dropEndAction_ = figureToggle(tr("Hide the </s> column"));
     renormEndAction_ = figureToggle(tr("Hide </s> and renormalise rows"));
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) endGroup->addAction(a);
+    exportAction_ = make(tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"),
+                         {QKeySequence(Qt::CTRL | Qt::Key_E)}, [this] { openExportDialog(); });
+    exportAction_->setEnabled(false);
 }
 
 void MainWindow::buildMenus() {
@@ -116,6 +121,7 @@ void MainWindow::buildMenus() {
     file->addAction(openAction_);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     updateRecentMenu();
+    file->addAction(exportAction_);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -129,6 +135,10 @@ void MainWindow::buildMenus() {
     decode->addAction(teacherAction_);
 
     auto* view = menuBar()->addMenu(tr("&View"));
+    auto* lesson = stepDock_->toggleViewAction();
+    lesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addAction(lesson);
+    view->addSeparator();
     for (auto* a : {encoderAction_, valuesAction_, grayAction_}) view->addAction(a);
     view->addSeparator();
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
@@ -146,6 +156,8 @@ void MainWindow::buildMenus() {
     tools->addSeparator();
     tools->addAction(typeAheadAction_);
     tools->addAction(teacherAction_);
+    tools->addSeparator();
+    tools->addAction(exportAction_);
 }
 
 void MainWindow::buildLayout() {
@@ -221,6 +233,16 @@ void MainWindow::buildLayout() {
     beamDock->setWidget(beamList_);
     addDockWidget(Qt::RightDockWidgetArea, beamDock);
 
+    stepPanel_ = new StepExplainedPanel;
+    stepDock_ = new QDockWidget(tr("Step explained"), this);
+    stepDock_->setObjectName(QStringLiteral("stepDock"));
+    stepDock_->setWidget(stepPanel_);
+    addDockWidget(Qt::LeftDockWidgetArea, stepDock_);
+    stepDock_->hide();  // off by default: one toggle away (View menu, Ctrl+L)
+    connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && snapshot_) stepPanel_->render(snapshot_);
+    });
+
     beamWidth_ = new QSpinBox;
     beamWidth_->setRange(1, 32);
     beamWidth_->setToolTip(tr("Beam width"));
@@ -275,6 +297,7 @@ void MainWindow::render(SnapshotPtr snapshot) {
     updateTokenPreview(s);
     translation_->setText(QString::fromStdString(s.translation).toHtmlEscaped());
     view_->render(snapshot);
+    if (stepDock_->isVisible()) stepPanel_->render(snapshot);
     const auto* step = s.currentStep();
     candidates_->setCandidates(step ? step->candidates : std::vector<core::Candidate>{}, step ? step->tokenId : -1,
                                !s.teacherForced);
@@ -297,12 +320,19 @@ void MainWindow::render(SnapshotPtr snapshot) {
     runAction_->setEnabled(ready && !s.finished && !s.teacherForced);
     resetAction_->setEnabled(ready && !s.steps.empty());
     beamAction_->setEnabled(ready && !s.teacherForced);
+    exportAction_->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
     if (!document_->busy())
         status_->setText(tr("%1 · %2 source tokens · step %3%4")
                              .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
                              .arg(s.source.size())
                              .arg(s.steps.size())
                              .arg(s.finished ? tr(" · finished") : QString()));
+}
+
+void MainWindow::openExportDialog() {
+    if (!snapshot_ || (snapshot_->steps.empty() && snapshot_->selectedHypothesis < 0)) return;
+    ExportDialog dialog(snapshot_, figureOptions_, this);
+    if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
 void MainWindow::showError(const QString& message) {

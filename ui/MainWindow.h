@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -16,6 +17,7 @@ namespace alignscope::ui {
 
 class AlignmentView;
 class CandidatesView;
+class StepExplainedPanel;
 class DecodingDocument;
 
 // The main window: source (and optional target) input, decoding controls, the alignment figure,
@@ -32,6 +34,8 @@ public:
     // Widgets and actions, for tests that drive the real window.
     AlignmentView* alignmentView() const { return view_; }
     CandidatesView* candidatesView() const { return candidates_; }
+    StepExplainedPanel* stepPanel() const { return stepPanel_; }
+    QDockWidget* stepDock() const { return stepDock_; }
     QListWidget* beamList() const { return beamList_; }
     QLineEdit* sourceEdit() const { return source_; }
     QAction* stepAction() const { return stepAction_; }
@@ -39,6 +43,7 @@ public:
     QAction* runAction() const { return runAction_; }
     QAction* resetAction() const { return resetAction_; }
     QAction* beamAction() const { return beamAction_; }
+    QAction* exportAction() const { return exportAction_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -59,10 +64,13 @@ private:
     void targetEdited();
     void applyFigureOptions();
     void updateTokenPreview(const DecodingSnapshot& s);
+    void openExportDialog();
 
     DecodingDocument* document_;
     AlignmentView* view_ = nullptr;
     CandidatesView* candidates_ = nullptr;
+    StepExplainedPanel* stepPanel_ = nullptr;
+    QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;
     QLineEdit* source_ = nullptr;
     QLineEdit* target_ = nullptr;
@@ -77,6 +85,7 @@ private:
     QAction *typeAheadAction_ = nullptr, *teacherAction_ = nullptr;
     QAction *encoderAction_ = nullptr, *valuesAction_ = nullptr, *grayAction_ = nullptr;
     QAction *keepEndAction_ = nullptr, *dropEndAction_ = nullptr, *renormEndAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
     FigureOptions figureOptions_;
     SnapshotPtr snapshot_;
     QString failedModelPath_;  // a model that failed to open is not added to the recent list

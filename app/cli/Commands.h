@@ -18,5 +18,8 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine);  // reco
 Command addEvaluateCommand(CLI::App& app);
 Command addMakeDatesCommand(CLI::App& app);
 Command addCheckDatesCommand(CLI::App& app);
+#ifdef ALIGNSCOPE_CLI_EXPORT
+Command addExportCommand(CLI::App& app);  // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
+#endif
 
 }  // namespace alignscope::cli

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -47,7 +48,7 @@ void printReport(const core::EvaluationResult& r, std::ostream& out) {
     size_t references = 0;
     for (auto n : r.referenceCounts) references += n;
     out << "model:    " << r.modelName << " (" << r.modelFile << ")\n"
-        << "test:     " << r.testName << ": " << r.pairs << " pairs";
+        << "test:     " << r.testName << ": " << r.pairs << (r.pairs == 1 ? " pair" : " pairs");
     if (r.pairsUsed != r.pairs) out << ", " << r.pairsUsed << " used (--max-sentences)";
     out << "; " << r.sources.size() << " distinct sources with " << references << " references\n"
         << "metric:   corpus BLEU-4, no smoothing, every reference of a source counts;\n"
@@ -99,6 +100,9 @@ Command addEvaluateCommand(CLI::App& app) {
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(o->test, ec))
+            throw core::Error("test file '" + o->test + "' does not exist or is not a file");
         const auto corpus =
             core::Corpus::read(o->test, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
         for (const auto& p : corpus.problems())

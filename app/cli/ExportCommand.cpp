@@ -1,0 +1,197 @@
+// alignscope-cli export: one figure or data file per input line, headless (Qt's offscreen
+// platform), drawn by the app's own figure code (ui::FigureExporter through ui::BatchExporter).
+#include "cli/Commands.h"
+#include "cli/LineStreams.h"
+
+#include "ui/BatchExporter.h"
+#include "ui/FigureExporter.h"
+
+#include "core/Error.h"
+#include "core/Runtime.h"
+
+#include <QApplication>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+namespace alignscope::cli {
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+
+extern "C" void onInterrupt(int) {
+    interrupted = 1;
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
+    std::signal(SIGTERM, SIG_DFL);
+}
+
+// "[#########...........]  412/1000  41%  12.3 s, about 17 s left" on one redrawn stderr line,
+// drawn only when stderr is a terminal.
+class ProgressBar {
+public:
+    ProgressBar(long total, bool enabled) : total_(total), enabled_(enabled && isatty(fileno(stderr))) {}
+
+    void update(long done, bool force = false) {
+        if (!enabled_) return;
+        const auto now = Clock::now();
+        if (!force && now - lastDraw_ < std::chrono::milliseconds(100)) return;
+        lastDraw_ = now;
+        const double elapsed = seconds();
+        const int width = 30;
+        const int filled = total_ > 0 ? static_cast<int>(width * done / total_) : width;
+        std::string bar(static_cast<size_t>(filled), '#');
+        bar.resize(width, '.');
+        char line[160];
+        const double left = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0;
+        std::snprintf(line, sizeof line, "\r[%s] %ld/%ld %3ld%%  %.1f s%s", bar.c_str(), done, total_,
+                      total_ > 0 ? 100 * done / total_ : 100, elapsed,
+                      done > 0 && done < total_ ? (", about " + std::to_string(static_cast<long>(left + 0.5)) + " s left").c_str() : "");
+        std::cerr << line << "\x1b[K" << std::flush;
+        shown_ = true;
+    }
+    // Clears the bar so a message can be printed on its own line.
+    void clear() {
+        if (enabled_ && shown_) std::cerr << "\r\x1b[K" << std::flush;
+        shown_ = false;
+    }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+    using Clock = std::chrono::steady_clock;
+    long total_;
+    bool enabled_;
+    bool shown_ = false;
+    Clock::time_point start_ = Clock::now();
+    Clock::time_point lastDraw_{};
+};
+
+}  // namespace
+
+Command addExportCommand(CLI::App& app) {
+    struct Options {
+        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size;
+        int beam = 1, maxLen = 0, dpi = 300, fontSize = 10;
+        bool noEncoder = false, values = false, highlight = false, noProgress = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand(
+        "export",
+        "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
+        "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), csv, json (matrix and tokens) or pharaoh (links)")
+        ->required()
+        ->check(CLI::IsMember({"png", "svg", "pdf", "csv", "json", "pharaoh"}, CLI::ignore_case));
+    c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
+    c->add_option("-i,--input", o->input, "Input file, one sentence or 'source ||| target' per line (default stdin)");
+    c->add_option("-b,--beam", o->beam, "Beam width; the best hypothesis is drawn (1 = greedy)")->check(CLI::Range(1, 64));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (default 300)")->check(CLI::Range(10, 4800));
+    c->add_option("--size", o->size, "Figure size WxH in layout pixels of 1/96 inch (default: fitted to the tokens)");
+    c->add_option("--colormap", o->colorMap, "viridis (perceptually uniform, default) or grey (for print)")
+        ->check(CLI::IsMember({"viridis", "grey", "gray"}, CLI::ignore_case));
+    c->add_option("--end-column", o->endColumn, "The </s> source column: keep (default), drop, or renormalize (drop and rescale rows)")
+        ->check(CLI::IsMember({"keep", "drop", "renormalize"}, CLI::ignore_case));
+    c->add_option("--font-size", o->fontSize, "Token label size in points (default 10)")->check(CLI::Range(6, 32));
+    c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
+    c->add_flag("--values", o->values, "Write each alpha in its cell");
+    c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
+    c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");
+    c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        // Figures need Qt's widgets; the offscreen platform needs no display.
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int argc = 1;
+        static char name[] = "alignscope-cli";
+        static char* argv[] = {name, nullptr};
+        QApplication qt(argc, argv);
+
+        ui::BatchExporter::Settings settings;
+        settings.file.format = *ui::FigureExporter::parseFormat(QString::fromStdString(o->format));
+        settings.file.dpi = o->dpi;
+        if (!o->size.empty()) {
+            int w = 0, h = 0;
+            if (std::sscanf(o->size.c_str(), "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 || h > 20000)
+                throw core::Error("--size must look like 800x600 (100 to 20000 pixels a side)");
+            settings.file.size = QSize(w, h);
+        }
+        settings.figure.showEncoderStates = !o->noEncoder;
+        const std::map<std::string, ui::FigureOptions::EndColumn> ends = {{"keep", ui::FigureOptions::EndColumn::Keep},
+                                                                          {"drop", ui::FigureOptions::EndColumn::Drop},
+                                                                          {"renormalize", ui::FigureOptions::EndColumn::Renormalize}};
+        settings.figure.endColumn = ends.at(QString::fromStdString(o->endColumn).toLower().toStdString());
+        settings.figure.colorMap = QString::fromStdString(o->colorMap).toLower() == QLatin1String("viridis")
+                                       ? ui::FigureOptions::ColorMap::Viridis
+                                       : ui::FigureOptions::ColorMap::Grayscale;
+        settings.figure.valuesInCells = o->values;
+        settings.figure.fontSize = o->fontSize;
+        settings.figure.highlightCurrentStep = o->highlight;
+        settings.titleTemplate = QString::fromStdString(o->title);
+        settings.beamWidth = o->beam;
+        settings.maxLength = o->maxLen;
+
+        // The folder first: an unwritable --out fails before any work.
+        const QString folder = QString::fromStdString(o->out);
+        ui::FigureExporter::checkWritableFolder(folder);
+
+        std::vector<std::pair<long, std::string>> lines;  // (line number, text), blank lines skipped
+        {
+            LineStreams io(o->input, "");
+            long n = 0;
+            for (std::string line; std::getline(io.in(), line);) {
+                ++n;
+                if (!line.empty() && line.back() == '\r') line.pop_back();
+                if (line.find_first_not_of(" \t") != std::string::npos) lines.emplace_back(n, line);
+            }
+            settings.digits = std::max<int>(4, static_cast<int>(std::to_string(n).size()));
+        }
+        if (lines.empty()) {
+            std::cerr << "export: no sentences in the input\n";
+            return 1;
+        }
+
+        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        ui::BatchExporter exporter(model, folder, settings);
+
+        interrupted = 0;
+        auto oldInt = std::signal(SIGINT, onInterrupt);
+        auto oldTerm = std::signal(SIGTERM, onInterrupt);
+        ProgressBar progress(static_cast<long>(lines.size()), !o->noProgress);
+        long done = 0, written = 0, failures = 0;
+        progress.update(0, true);
+        for (const auto& [lineNo, line] : lines) {
+            if (interrupted) break;
+            try {
+                exporter.exportLine(lineNo, line);
+                ++written;
+            } catch (const std::exception& e) {  // core::Error, or anything else for this line
+                progress.clear();
+                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
+                ++failures;
+            }
+            progress.update(++done);
+        }
+        progress.update(done, true);
+        progress.clear();
+        std::signal(SIGINT, oldInt);
+        std::signal(SIGTERM, oldTerm);
+        std::cerr << "exported " << written << " of " << lines.size() << " sentences as "
+                  << ui::FigureExporter::formatName(settings.file.format).toStdString() << " to " << o->out;
+        if (failures) std::cerr << " (" << failures << " failed)";
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, " in %.1f s", progress.seconds());
+        std::cerr << seconds << '\n';
+        if (interrupted) {
+            std::cerr << "export: interrupted; every file written is complete\n";
+            return 130;
+        }
+        return failures ? 1 : 0;
+    };
+}
+
+}  // namespace alignscope::cli

@@ -1,0 +1,508 @@
+// Export, offscreen: every format parses back (PNG/PDF/SVG headers and sizes; CSV and JSON equal
+// to the engine's alpha), batch file names are stable, an unwritable folder fails cleanly and
+// leaves nothing behind, the GUI's Export action and dialog write a file, and alignscope-cli export
+// runs end to end without a display.
+#include "TinyModel.h"
+
+#include "ui/AlignmentFigure.h"
+#include "ui/AlignmentView.h"
+#include "ui/BatchExporter.h"
+#include "ui/DecodingDocument.h"
+#include "ui/ExportDialog.h"
+#include "ui/FigureExporter.h"
+#include "ui/MainWindow.h"
+
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QFile>
+#include <QImage>
+#include <QStandardPaths>
+#include <QXmlStreamReader>
+
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+using namespace alignscope;
+namespace fs = std::filesystem;
+using Format = ui::FigureExporter::Format;
+
+namespace {
+
+const std::string kSentence = "the red car is big .";
+
+std::string readAll(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::string> entries(const std::string& folder) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(folder)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// RFC 4180 records, '#' comment lines skipped.
+std::vector<std::vector<std::string>> parseCsv(const std::string& text) {
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> row;
+    std::string field;
+    bool quoted = false, lineStart = true, comment = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (lineStart && c == '#') comment = true;
+        lineStart = false;
+        if (comment) {
+            if (c == '\n') comment = false, lineStart = true;
+            continue;
+        }
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+            else if (c == '"') quoted = false;
+            else field += c;
+        } else if (c == '"') quoted = true;
+        else if (c == ',') row.push_back(field), field.clear();
+        else if (c == '\n') {
+            row.push_back(field), field.clear();
+            rows.push_back(row), row.clear();
+            lineStart = true;
+        } else field += c;
+    }
+    return rows;
+}
+
+bool canCreateIn(const std::string& folder) {
+    const std::string probe = folder + "/.probe";
+    const int fd = ::open(probe.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
+    if (fd < 0) return false;
+    ::close(fd);
+    ::unlink(probe.c_str());
+    return true;
+}
+
+// A folder nobody can write into: mode 0555, and, where that is not enough (root ignores modes),
+// the immutable attribute. ok() is false where neither works.
+class ReadOnlyFolder {
+public:
+    explicit ReadOnlyFolder(std::string path) : path_(std::move(path)) {
+        fs::create_directories(path_);
+        fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                   fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+        if (canCreateIn(path_)) setImmutable(true);
+    }
+    ~ReadOnlyFolder() {
+        if (immutable_) setImmutable(false);
+        fs::permissions(path_, fs::perms::owner_all);
+    }
+    bool ok() const { return !canCreateIn(path_); }
+    const std::string& path() const { return path_; }
+
+private:
+    void setImmutable(bool on) {
+        const int fd = ::open(path_.c_str(), O_RDONLY | O_DIRECTORY);
+        if (fd < 0) return;
+        int flags = 0;
+        if (::ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+            flags = on ? (flags | FS_IMMUTABLE_FL) : (flags & ~FS_IMMUTABLE_FL);
+            if (::ioctl(fd, FS_IOC_SETFLAGS, &flags) == 0) immutable_ = on;
+        }
+        ::close(fd);
+    }
+    std::string path_;
+    bool immutable_ = false;
+};
+
+struct Run {
+    int exitCode;
+    std::string out;
+};
+
+Run run(const std::string& args) {
+    // No display, no platform chosen: the subcommand picks "offscreen" itself.
+    const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + std::string(ALIGNSCOPE_CLI) + " " +
+                                args + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    std::string out;
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    const int status = pclose(pipe);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+class Export : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new tests::TempDir;
+        tests::tinyModel().save(dir_->path("tiny.pt"));
+        model_ = new core::Model(core::Model::load(dir_->path("tiny.pt")));
+    }
+    static void TearDownTestSuite() {
+        delete model_;
+        delete dir_;
+    }
+    void SetUp() override { snapshot = ui::BatchExporter::snapshot(*model_, kSentence); }
+
+    // The engine's own alpha for the sentence, decoded greedily from scratch.
+    static std::vector<std::vector<float>> engineAlpha(const std::string& sentence = kSentence) {
+        core::DecodingSession session(*model_, sentence);
+        session.runToEnd();
+        std::vector<std::vector<float>> rows;
+        for (const auto& step : session.steps()) rows.push_back(step.alpha);
+        return rows;
+    }
+
+    std::string write(Format format, const ui::FigureOptions& options = {}, int dpi = 300) {
+        ui::FigureExporter::Settings settings;
+        settings.format = format;
+        settings.dpi = dpi;
+        const std::string path = out.path("figure" + ui::FigureExporter::extension(format).toStdString());
+        exporter.write(snapshot, options, settings, QString::fromStdString(path));
+        return path;
+    }
+
+    static tests::TempDir* dir_;
+    static core::Model* model_;
+    tests::TempDir out;
+    ui::DecodingSnapshot snapshot;
+    ui::FigureExporter exporter;
+};
+
+tests::TempDir* Export::dir_ = nullptr;
+core::Model* Export::model_ = nullptr;
+
+}  // namespace
+
+TEST_F(Export, SnapshotIsTheEnginesGreedyDecoding) {
+    const auto alpha = engineAlpha();
+    ASSERT_FALSE(alpha.empty());
+    EXPECT_EQ(snapshot.alignment().weights(), alpha);
+    EXPECT_TRUE(snapshot.finished);
+    EXPECT_EQ(snapshot.modelName, "tiny-test");
+}
+
+TEST_F(Export, PngHasTheDpiScaledSizeAndResolution) {
+    const auto path = write(Format::Png);
+    QImage image;
+    ASSERT_TRUE(image.load(QString::fromStdString(path), "PNG"));
+    EXPECT_EQ(readAll(path).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    ui::FigureExporter::Settings settings;  // png, 300 dpi
+    const QSize figure = exporter.figureSize(snapshot, {}, settings);
+    EXPECT_EQ(image.size(), exporter.imageSize(snapshot, {}, settings));
+    EXPECT_NEAR(image.width(), figure.width() * 300.0 / exporter.dpi(), 1.0);
+    EXPECT_NEAR(image.height(), figure.height() * 300.0 / exporter.dpi(), 1.0);
+    EXPECT_NEAR(image.dotsPerMeterX() * 0.0254, 300, 0.5);
+    EXPECT_FALSE(image.hasAlphaChannel());
+    // Drawn, not blank: many colours (viridis cells, the colour bar, text).
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
+    EXPECT_GT(colours.size(), 50);
+
+    settings.dpi = 150;
+    const auto half = write(Format::Png, {}, 150);
+    QImage small(QString::fromStdString(half));
+    EXPECT_EQ(small.size(), exporter.imageSize(snapshot, {}, settings));
+    EXPECT_NEAR(small.width() * 2.0, image.width(), 2.0);
+}
+
+TEST_F(Export, PdfIsOnePageOfTheFiguresSizeWithEmbeddedText) {
+    const auto path = write(Format::Pdf);
+    const std::string pdf = readAll(path);
+    ASSERT_EQ(pdf.substr(0, 5), "%PDF-");
+    EXPECT_NE(pdf.find("%%EOF"), std::string::npos);
+    const std::regex page(R"(/Type\s*/Page[^s])");
+    EXPECT_EQ(std::distance(std::sregex_iterator(pdf.begin(), pdf.end(), page), std::sregex_iterator()), 1);
+    std::smatch box;
+    const std::regex mediaBox(R"(/MediaBox\s*\[\s*0\s+0\s+([0-9.]+)\s+([0-9.]+)\s*\])");
+    ASSERT_TRUE(std::regex_search(pdf, box, mediaBox));
+    const QSize figure = exporter.figureSize(snapshot, {}, {});
+    EXPECT_NEAR(std::stod(box[1]), figure.width() * 72.0 / exporter.dpi(), 1.0);
+    EXPECT_NEAR(std::stod(box[2]), figure.height() * 72.0 / exporter.dpi(), 1.0);
+    EXPECT_NE(pdf.find("/FontFile2"), std::string::npos) << "text is text: an embedded font";
+    EXPECT_NE(pdf.find("/ToUnicode"), std::string::npos) << "and searchable";
+    // Where poppler's pdftotext is installed, read the words back.
+    if (std::system("command -v pdftotext >/dev/null 2>&1") == 0) {
+        const std::string txt = out.path("figure.txt");
+        ASSERT_EQ(std::system(("pdftotext " + path + " " + txt).c_str()), 0);
+        const std::string text = readAll(txt);
+        for (const char* word : {"red", "car", "big", "source", "attention"}) EXPECT_NE(text.find(word), std::string::npos) << word << " in\n" << text;
+    }
+}
+
+TEST_F(Export, SvgIsXmlWithTheTokensAsText) {
+    const auto path = write(Format::Svg);
+    QFile file(QString::fromStdString(path));
+    ASSERT_TRUE(file.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&file);
+    QStringList texts;
+    QString root, width;
+    while (!xml.atEnd()) {
+        if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (root.isEmpty()) {
+            root = xml.name().toString();
+            width = xml.attributes().value("width").toString();
+        }
+        if (xml.name() == QLatin1String("text")) texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    }
+    ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
+    EXPECT_EQ(root, QStringLiteral("svg"));
+    const QSize figure = exporter.figureSize(snapshot, {}, {});
+    EXPECT_TRUE(width.startsWith(QString::number(figure.width() * 25.4 / exporter.dpi(), 'f', 0).left(2)) ||
+                width.startsWith(QString::number(figure.width())))
+        << width.toStdString();
+    for (const char* token : {"the", "red", "car", "big", "</s>"}) EXPECT_TRUE(texts.contains(QString::fromUtf8(token))) << token;
+    for (const auto& t : snapshot.alignment().targetTokens()) EXPECT_TRUE(texts.contains(QString::fromStdString(t))) << t;
+}
+
+TEST_F(Export, CsvValuesEqualTheEnginesAlpha) {
+    const std::string text = readAll(write(Format::Csv));
+    EXPECT_NE(text.find("# model: tiny-test"), std::string::npos);
+    EXPECT_NE(text.find("\"end_column\":\"keep\""), std::string::npos);
+    const auto rows = parseCsv(text);
+    const auto alpha = engineAlpha();
+    const auto alignment = snapshot.alignment();
+    ASSERT_EQ(rows.size(), alpha.size() + 1);
+    ASSERT_EQ(rows[0].size(), alignment.sourceTokens().size() + 1);
+    for (size_t i = 0; i < alignment.sourceTokens().size(); ++i) EXPECT_EQ(rows[0][i + 1], alignment.sourceTokens()[i]);
+    for (size_t t = 0; t < alpha.size(); ++t) {
+        EXPECT_EQ(rows[t + 1][0], alignment.targetTokens()[t]);
+        ASSERT_EQ(rows[t + 1].size(), alpha[t].size() + 1);
+        for (size_t i = 0; i < alpha[t].size(); ++i) EXPECT_EQ(std::strtof(rows[t + 1][i + 1].c_str(), nullptr), alpha[t][i]);
+    }
+}
+
+TEST_F(Export, CsvQuotesTokensWithCommasAndQuotes) {
+    snapshot = ui::BatchExporter::snapshot(*model_, "the car , the \"house\" ||| la voiture , la maison");
+    const auto rows = parseCsv(readAll(write(Format::Csv)));
+    ASSERT_GE(rows.size(), 2u);
+    const auto& header = rows[0];
+    EXPECT_EQ(std::count(header.begin(), header.end(), ","), 1) << "the ',' token is one quoted field";
+    EXPECT_EQ(header.size(), snapshot.source.size() + 1);
+}
+
+TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
+    ui::FigureOptions options;
+    options.colorMap = ui::FigureOptions::ColorMap::Grayscale;
+    const auto j = nlohmann::json::parse(readAll(write(Format::Json, options)));
+    EXPECT_EQ(j.at("model"), "tiny-test");
+    EXPECT_EQ(j.at("options").at("color_map"), "grey");
+    EXPECT_EQ(j.at("options").at("end_column"), "keep");
+    const auto alignment = snapshot.alignment();
+    EXPECT_EQ(j.at("source_tokens").get<std::vector<std::string>>(), alignment.sourceTokens());
+    EXPECT_EQ(j.at("target_tokens").get<std::vector<std::string>>(), alignment.targetTokens());
+    EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
+    EXPECT_EQ(j.at("links"), alignment.pharaoh());
+    EXPECT_EQ(j.at("translation"), snapshot.translation);
+}
+
+TEST_F(Export, EndColumnOptionMatchesTheFigure) {
+    QCustomPlot plot;
+    ui::AlignmentFigure figure(&plot);
+    for (auto end : {ui::FigureOptions::EndColumn::Drop, ui::FigureOptions::EndColumn::Renormalize}) {
+        ui::FigureOptions options;
+        options.endColumn = end;
+        figure.show(snapshot, options);
+        const auto& shown = figure.displayedWeights();
+        const auto j = nlohmann::json::parse(readAll(write(Format::Json, options)));
+        const auto rows = parseCsv(readAll(write(Format::Csv, options)));
+        ASSERT_EQ(j.at("alpha").size(), shown.size());
+        ASSERT_EQ(j.at("source_tokens").size(), snapshot.source.size() - 1) << "no </s> column";
+        ASSERT_EQ(rows[0].size(), snapshot.source.size());
+        for (size_t t = 0; t < shown.size(); ++t)
+            for (size_t i = 0; i < shown[t].size(); ++i) {
+                EXPECT_EQ(j.at("alpha")[t][i].get<double>(), shown[t][i]);
+                EXPECT_EQ(std::strtod(rows[t + 1][i + 1].c_str(), nullptr), shown[t][i]);
+            }
+    }
+}
+
+TEST_F(Export, PharaohLinksAreTheAlignmentsLinks) {
+    const std::string text = readAll(write(Format::Pharaoh));
+    EXPECT_EQ(text, snapshot.alignment().pharaoh() + "\n");
+    EXPECT_TRUE(std::regex_match(text, std::regex(R"(((\d+-\d+)( \d+-\d+)*)?\n)"))) << text;
+}
+
+TEST_F(Export, BatchFileNamesAreStable) {
+    using ui::BatchExporter;
+    EXPECT_EQ(BatchExporter::fileName(1, "The red car is very fast.", Format::Png), "0001-the-red-car-is-very-fast.png");
+    EXPECT_EQ(BatchExporter::fileName(42, "Ça va ? Très bien !", Format::Svg), "0042-ca-va-tres-bien.svg");
+    EXPECT_EQ(BatchExporter::fileName(7, "l'homme  |||  the man", Format::Pharaoh), "0007-l-homme-the-man.align");
+    EXPECT_EQ(BatchExporter::fileName(12345, "a house", Format::Csv), "12345-a-house.csv");
+    EXPECT_EQ(BatchExporter::fileName(3, "a house", Format::Json, 6), "000003-a-house.json");
+    EXPECT_EQ(BatchExporter::fileName(9, "东京 ...", Format::Pdf), "0009.pdf") << "nothing left of the slug";
+    const QString longName = BatchExporter::fileName(5, std::string(200, 'x') + " and more words here", Format::Png);
+    EXPECT_LE(longName.size(), 4 + 1 + 40 + 4);
+    const QString words = BatchExporter::slug("one two three four five six seven eight nine ten eleven twelve");
+    EXPECT_EQ(words, "one-two-three-four-five-six-seven-eight") << "cut at a word boundary";
+    EXPECT_EQ(BatchExporter::fileName(1, "The red car", Format::Png), BatchExporter::fileName(1, "The red car", Format::Png));
+    EXPECT_EQ(BatchExporter::sourceOf("the car ||| la voiture"), "the car ");
+}
+
+TEST_F(Export, ReadOnlyFolderFailsCleanlyAndLeavesNothing) {
+    ReadOnlyFolder folder(out.path("locked"));
+    if (!folder.ok()) GTEST_SKIP() << "cannot make a folder read-only here";
+    const QString path = QString::fromStdString(folder.path() + "/figure.png");
+    ui::FigureExporter::Settings settings;
+    try {
+        exporter.write(snapshot, {}, settings, path);
+        FAIL() << "wrote into a read-only folder";
+    } catch (const core::Error& e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find("cannot write"), std::string::npos) << message;
+        EXPECT_NE(message.find(path.toStdString()), std::string::npos) << message;
+    }
+    EXPECT_TRUE(entries(folder.path()).empty()) << "no partial or temporary file";
+    EXPECT_THROW(ui::FigureExporter::checkWritableFolder(QString::fromStdString(folder.path())), core::Error);
+    EXPECT_THROW(ui::BatchExporter(*model_, QString::fromStdString(folder.path()), {}), core::Error);
+    EXPECT_TRUE(entries(folder.path()).empty());
+}
+
+TEST_F(Export, MissingFolderAndEmptyAlignmentAreClearErrors) {
+    try {
+        write(Format::Png);  // fine
+        exporter.write(snapshot, {}, {}, QString::fromStdString(out.path("no/such/folder/x.png")));
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+    }
+    ui::DecodingSnapshot empty = snapshot;
+    empty.steps.clear();
+    try {
+        exporter.write(empty, {}, {}, QString::fromStdString(out.path("empty.png")));
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("nothing to export"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(out.path("empty.png")));
+}
+
+TEST_F(Export, RewritingReplacesTheFileWhole) {
+    const auto path = write(Format::Json);
+    snapshot = ui::BatchExporter::snapshot(*model_, "a small house");
+    write(Format::Json);
+    const auto j = nlohmann::json::parse(readAll(path));
+    EXPECT_EQ(j.at("source_tokens").size(), 4u);
+    EXPECT_EQ(entries(out.root()).size(), 1u) << "no temporary file left beside it";
+}
+
+TEST_F(Export, BeamAndTeacherForcedSnapshots) {
+    const auto beam = ui::BatchExporter::snapshot(*model_, kSentence, 3);
+    ASSERT_FALSE(beam.beam.empty());
+    EXPECT_EQ(beam.selectedHypothesis, 0);
+    EXPECT_EQ(beam.alignment().weights(), beam.beam[0].alpha);
+    EXPECT_EQ(beam.steps.size(), beam.beam[0].ids.size()) << "stepped along the best hypothesis";
+    const auto forced = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge");
+    EXPECT_TRUE(forced.teacherForced);
+    EXPECT_EQ(forced.alignment().targetTokens(), (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
+    EXPECT_THROW(ui::BatchExporter::snapshot(*model_, "the red car |||  "), core::Error);
+}
+
+TEST_F(Export, BatchExporterWritesOneNamedFilePerLine) {
+    ui::BatchExporter::Settings settings;
+    settings.file.format = Format::Png;
+    settings.file.dpi = 100;
+    settings.titleTemplate = QStringLiteral("{line}: {source}");
+    ui::BatchExporter batch(*model_, QString::fromStdString(out.path("batch")), settings);
+    EXPECT_EQ(batch.exportLine(1, "the red car"), QString::fromStdString(out.path("batch/0001-the-red-car.png")));
+    EXPECT_EQ(batch.exportLine(3, "a house ||| une maison"), QString::fromStdString(out.path("batch/0003-a-house.png")));
+    EXPECT_EQ(entries(out.path("batch")), (std::vector<std::string>{"0001-the-red-car.png", "0003-a-house.png"}));
+}
+
+TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    window.show();
+    document.openModel(QString::fromStdString(dir_->path("tiny.pt")));
+    window.setSourceText(QString::fromStdString(kSentence));
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_FALSE(window.exportAction()->isEnabled()) << "no rows yet";
+    document.runToEnd();
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_TRUE(window.exportAction()->isEnabled());
+
+    auto options = window.alignmentView()->options();
+    ui::ExportDialog dialog(document.snapshot(), options);
+    EXPECT_EQ(dialog.settings().dpi, 300);
+    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("the-red-car-is-big.png"))) << dialog.path().toStdString();
+    dialog.setFormat(Format::Svg);
+    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral(".svg")));
+    dialog.setPath(QString::fromStdString(out.path("from-gui.svg")));
+    EXPECT_EQ(dialog.exportNow(), QString());
+    EXPECT_NE(readAll(out.path("from-gui.svg")).find("<svg"), std::string::npos);
+    dialog.setFormat(Format::Json);
+    dialog.setPath(QString::fromStdString(out.path("from-gui.json")));
+    ASSERT_EQ(dialog.exportNow(), QString());
+    const auto j = nlohmann::json::parse(readAll(out.path("from-gui.json")));
+    EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
+    dialog.setPath(QString::fromStdString(out.path("missing/x.json")));
+    EXPECT_NE(dialog.exportNow(), QString()) << "the error is shown, the dialog stays";
+}
+
+TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
+    std::ofstream(out.path("in.txt")) << "the red car\n\na small house .\nthe car ||| la voiture\nbad \xff utf8\n";
+    const std::string folder = out.path("figs");
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --format png --dpi 120 --out " + folder + " -i " +
+                 out.path("in.txt"));
+    EXPECT_EQ(r.exitCode, 1) << r.out;  // one bad line
+    EXPECT_NE(r.out.find("line 5: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("exported 3 of 4 sentences"), std::string::npos) << r.out;
+    EXPECT_EQ(entries(folder), (std::vector<std::string>{"0001-the-red-car.png", "0003-a-small-house.png", "0004-the-car.png"}));
+    QImage image(QString::fromStdString(folder + "/0001-the-red-car.png"));
+    ASSERT_FALSE(image.isNull());
+    EXPECT_NEAR(image.dotsPerMeterX() * 0.0254, 120, 0.5);
+
+    // The same figure as the library draws for that line.
+    ui::BatchExporter::Settings settings;
+    settings.file.dpi = 120;
+    const auto snap = ui::BatchExporter::snapshot(*model_, "the red car");
+    EXPECT_EQ(image.size(), exporter.imageSize(snap, {}, settings.file));
+
+    r = run("export --model " + dir_->path("tiny.pt") + " --format json --beam 3 --end-column drop --out " + folder +
+            " -i " + out.path("in.txt"));
+    const auto j = nlohmann::json::parse(readAll(folder + "/0001-the-red-car.json"));
+    EXPECT_EQ(j.at("beam_hypothesis"), 0);
+    EXPECT_EQ(j.at("options").at("end_column"), "drop");
+    EXPECT_EQ(j.at("source_tokens").size(), 3u);
+    const auto beam = ui::BatchExporter::snapshot(*model_, "the red car", 3);
+    for (size_t t = 0; t < beam.beam[0].alpha.size(); ++t)
+        for (size_t i = 0; i < 3; ++i) EXPECT_EQ(j.at("alpha")[t][i].get<float>(), beam.beam[0].alpha[t][i]);
+}
+
+TEST_F(Export, CliRefusesAnUnwritableOutFolder) {
+    ReadOnlyFolder folder(out.path("locked"));
+    if (!folder.ok()) GTEST_SKIP() << "cannot make a folder read-only here";
+    std::ofstream(out.path("in.txt")) << "the red car\n";
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --format pdf --out " + folder.path() + " -i " + out.path("in.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("cannot write to the folder '" + folder.path() + "'"), std::string::npos) << r.out;
+    EXPECT_TRUE(entries(folder.path()).empty());
+    std::ofstream(out.path("file")) << "x";
+    r = run("export --model " + dir_->path("tiny.pt") + " --format png --out " + out.path("file") + " -i " + out.path("in.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("not a folder"), std::string::npos) << r.out;
+}
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

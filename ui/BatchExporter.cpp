@@ -1,0 +1,116 @@
+#include "ui/BatchExporter.h"
+
+#include "core/DecodingSession.h"
+#include "core/Error.h"
+
+namespace alignscope::ui {
+namespace {
+
+constexpr int kMaxSlug = 40;
+
+std::string trimmed(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos) return {};
+    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+}  // namespace
+
+BatchExporter::BatchExporter(core::Model model, const QString& folder, Settings settings)
+    : model_(std::move(model)), folder_(folder), settings_(std::move(settings)) {
+    FigureExporter::checkWritableFolder(folder);
+}
+
+std::string BatchExporter::sourceOf(const std::string& line) {
+    const auto sep = line.find("|||");
+    return sep == std::string::npos ? line : line.substr(0, sep);
+}
+
+DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength) {
+    DecodingSnapshot s;
+    s.modelName = model.name();
+    s.alphaIsUniform = model.attentionIsUniform();
+    const auto& arch = model.metadata().value("architecture", nlohmann::json::object());
+    s.bidirectional = arch.value("bidirectional", true);
+    s.cell = arch.value("cell", std::string("gru"));
+    s.attention = arch.value("attention", std::string(s.alphaIsUniform ? "none" : "additive"));
+
+    const auto sep = line.find("|||");
+    core::SessionOptions options;
+    options.topK = 1;  // candidates are not drawn
+    options.maxLength = maxLength;
+    core::DecodingSession session(model, sourceOf(line), options);
+    if (sep != std::string::npos) {
+        const std::string target = trimmed(line.substr(sep + 3));
+        if (target.empty()) throw core::Error("expected a target sentence after '|||'");
+        session.alignTo(target);
+        s.teacherForced = true;
+    } else if (beamWidth > 1) {
+        core::SearchOptions search;
+        search.beamWidth = beamWidth;
+        search.maxLength = maxLength;
+        s.beam = session.search(search);
+        if (s.beam.empty()) throw core::Error("beam search found no hypothesis");
+        s.selectedHypothesis = 0;
+        // Step along the best hypothesis too, so the figure's c_t and s_t are its last step's.
+        for (const auto id : s.beam.front().ids) {
+            if (session.finished()) break;
+            session.force(id);
+        }
+    } else {
+        session.runToEnd();
+    }
+    s.source = session.source();
+    s.encoderSize = session.encoderStateSize();
+    s.stateSize = model.stateSize();
+    s.encoderStates = session.encoderStates();
+    s.initialState = session.initialState();
+    s.steps = session.steps();
+    s.finished = session.finished();
+    s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam.front().ids) : session.translation();
+    return s;
+}
+
+QString BatchExporter::slug(const std::string& text) {
+    const QString decomposed = QString::fromStdString(text).normalized(QString::NormalizationForm_KD);
+    QString out;
+    bool separator = false;
+    for (const QChar c : decomposed) {
+        if (c.isMark()) continue;  // accents of decomposed letters
+        if (c.unicode() < 128 && c.isLetterOrNumber()) {
+            if (separator && !out.isEmpty()) out += QLatin1Char('-');
+            separator = false;
+            out += c.toLower();
+        } else {
+            separator = true;
+        }
+    }
+    if (out.size() > kMaxSlug) {
+        const int cut = out.lastIndexOf(QLatin1Char('-'), kMaxSlug);
+        out.truncate(cut > kMaxSlug / 2 ? cut : kMaxSlug);
+    }
+    return out;
+}
+
+QString BatchExporter::fileName(long lineNumber, const std::string& source, FigureExporter::Format format, int digits) {
+    const QString number = QStringLiteral("%1").arg(lineNumber, digits, 10, QLatin1Char('0'));
+    const QString s = slug(source);
+    return (s.isEmpty() ? number : number + QLatin1Char('-') + s) + FigureExporter::extension(format);
+}
+
+QString BatchExporter::exportLine(long lineNumber, const std::string& line) {
+    const auto snap = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
+    FigureOptions options = settings_.figure;
+    if (!settings_.titleTemplate.isEmpty()) {
+        options.title = QString(settings_.titleTemplate)
+                            .replace(QStringLiteral("{line}"), QString::number(lineNumber))
+                            .replace(QStringLiteral("{source}"), QString::fromStdString(trimmed(sourceOf(line))))
+                            .replace(QStringLiteral("{translation}"), QString::fromStdString(snap.translation))
+                            .replace(QStringLiteral("{model}"), QString::fromStdString(snap.modelName));
+    }
+    const QString path = folder_.filePath(fileName(lineNumber, sourceOf(line), settings_.file.format, settings_.digits));
+    exporter_.write(snap, options, settings_.file, path);
+    return path;
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,230 @@
+#include "ui/ExportDialog.h"
+
+#include "ui/BatchExporter.h"
+
+#include "core/Error.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace alignscope::ui {
+namespace {
+
+using Format = FigureExporter::Format;
+
+QString filterFor(Format f) {
+    switch (f) {
+    case Format::Png: return QObject::tr("PNG image (*.png)");
+    case Format::Svg: return QObject::tr("SVG vector image (*.svg)");
+    case Format::Pdf: return QObject::tr("PDF document (*.pdf)");
+    case Format::Csv: return QObject::tr("CSV matrix (*.csv)");
+    case Format::Json: return QObject::tr("JSON (*.json)");
+    case Format::Pharaoh: return QObject::tr("Pharaoh links (*.align)");
+    }
+    return {};
+}
+
+}  // namespace
+
+ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, QWidget* parent)
+    : QDialog(parent), snapshot_(std::move(snapshot)), defaults_(defaults) {
+    setWindowTitle(tr("Export alignment"));
+    QSettings settings;
+
+    format_ = new QComboBox;
+    format_->setObjectName(QStringLiteral("exportFormat"));
+    format_->addItem(tr("PNG image"), int(Format::Png));
+    format_->addItem(tr("SVG (vector, text as text)"), int(Format::Svg));
+    format_->addItem(tr("PDF (vector, text as text)"), int(Format::Pdf));
+    format_->addItem(tr("CSV (the alpha matrix)"), int(Format::Csv));
+    format_->addItem(tr("JSON (tokens, matrix, model, options)"), int(Format::Json));
+    format_->addItem(tr("Pharaoh links (i-j)"), int(Format::Pharaoh));
+    const auto remembered = FigureExporter::parseFormat(settings.value("export/format", "png").toString());
+    format_->setCurrentIndex(format_->findData(int(remembered.value_or(Format::Png))));
+
+    path_ = new QLineEdit;
+    path_->setObjectName(QStringLiteral("exportPath"));
+    path_->setMinimumWidth(360);
+    auto* browseButton = new QPushButton(tr("Browse…"));
+    auto* pathRow = new QHBoxLayout;
+    pathRow->addWidget(path_, 1);
+    pathRow->addWidget(browseButton);
+    QString folder = settings.value("export/folder").toString();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (folder.isEmpty()) folder = QDir::currentPath();
+    std::string sourceText;  // the source's tokens without </s>
+    if (snapshot_)
+        for (size_t i = 0; i + 1 < snapshot_->source.tokens.size(); ++i) sourceText += snapshot_->source.tokens[i] + " ";
+    QString base = BatchExporter::slug(sourceText);
+    if (base.isEmpty()) base = QStringLiteral("alignment");
+    path_->setText(QDir(folder).filePath(base + FigureExporter::extension(Format(format_->currentData().toInt()))));
+
+    dpi_ = new QSpinBox;
+    dpi_->setObjectName(QStringLiteral("exportDpi"));
+    dpi_->setRange(72, 1200);
+    dpi_->setSingleStep(50);
+    dpi_->setSuffix(tr(" dpi"));
+    dpi_->setValue(settings.value("export/dpi", 300).toInt());
+    encoder_ = new QCheckBox(tr("Include the encoder-states panel"));
+    encoder_->setChecked(defaults.showEncoderStates);
+    colors_ = new QComboBox;
+    colors_->addItem(tr("Viridis (perceptually uniform)"), int(FigureOptions::ColorMap::Viridis));
+    colors_->addItem(tr("Grey-scale (for print)"), int(FigureOptions::ColorMap::Grayscale));
+    colors_->setCurrentIndex(colors_->findData(int(defaults.colorMap)));
+    values_ = new QCheckBox(tr("Write the values in the cells"));
+    values_->setChecked(defaults.valuesInCells);
+    fontSize_ = new QSpinBox;
+    fontSize_->setRange(6, 32);
+    fontSize_->setSuffix(tr(" pt"));
+    fontSize_->setValue(defaults.fontSize);
+    endColumn_ = new QComboBox;
+    endColumn_->addItem(tr("Keep the </s> column"), int(FigureOptions::EndColumn::Keep));
+    endColumn_->addItem(tr("Drop the </s> column"), int(FigureOptions::EndColumn::Drop));
+    endColumn_->addItem(tr("Drop </s> and renormalise rows"), int(FigureOptions::EndColumn::Renormalize));
+    endColumn_->setCurrentIndex(endColumn_->findData(int(defaults.endColumn)));
+    title_ = new QLineEdit(defaults.title);
+    title_->setPlaceholderText(tr("No title"));
+    highlight_ = new QCheckBox(tr("Frame the last step and its peak"));
+    highlight_->setChecked(false);  // the app's cursor; rarely wanted in a paper
+    sizeLabel_ = new QLabel;
+    error_ = new QLabel;
+    error_->setObjectName(QStringLiteral("exportError"));
+    error_->setStyleSheet(QStringLiteral("color: #b00020"));
+    error_->setWordWrap(true);
+    error_->hide();
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Format"), format_);
+    form->addRow(tr("File"), pathRow);
+    form->addRow(tr("Resolution"), dpi_);
+    form->addRow(QString(), sizeLabel_);
+    form->addRow(tr("Colours"), colors_);
+    form->addRow(tr("Font size"), fontSize_);
+    form->addRow(tr("</s> column"), endColumn_);
+    form->addRow(tr("Title"), title_);
+    form->addRow(QString(), encoder_);
+    form->addRow(QString(), values_);
+    form->addRow(QString(), highlight_);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    auto* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    exportButton->setDefault(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(error_);
+    layout->addWidget(buttons);
+
+    connect(format_, &QComboBox::currentIndexChanged, this, [this] { formatChanged(); });
+    connect(browseButton, &QPushButton::clicked, this, [this] { browse(); });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (exportNow().isEmpty()) accept();
+    });
+    for (auto* box : {encoder_, values_}) connect(box, &QCheckBox::toggled, this, [this] { updateSizeHint(); });
+    for (auto* spin : {dpi_, fontSize_}) connect(spin, &QSpinBox::valueChanged, this, [this] { updateSizeHint(); });
+    for (auto* combo : {endColumn_}) connect(combo, &QComboBox::currentIndexChanged, this, [this] { updateSizeHint(); });
+    connect(title_, &QLineEdit::textChanged, this, [this] { updateSizeHint(); });
+    formatChanged();
+}
+
+FigureExporter::Settings ExportDialog::settings() const {
+    FigureExporter::Settings s;
+    s.format = Format(format_->currentData().toInt());
+    s.dpi = dpi_->value();
+    return s;
+}
+
+FigureOptions ExportDialog::figureOptions() const {
+    FigureOptions o = defaults_;
+    o.showEncoderStates = encoder_->isChecked();
+    o.colorMap = FigureOptions::ColorMap(colors_->currentData().toInt());
+    o.valuesInCells = values_->isChecked();
+    o.fontSize = fontSize_->value();
+    o.endColumn = FigureOptions::EndColumn(endColumn_->currentData().toInt());
+    o.title = title_->text().trimmed();
+    o.highlightCurrentStep = highlight_->isChecked();
+    return o;
+}
+
+QString ExportDialog::path() const { return path_->text().trimmed(); }
+void ExportDialog::setPath(const QString& path) { path_->setText(path); }
+void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->findData(int(format))); }
+
+void ExportDialog::formatChanged() {
+    const auto format = Format(format_->currentData().toInt());
+    const bool figure = FigureExporter::isFigure(format);
+    dpi_->setEnabled(format == Format::Png);
+    for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
+    endColumn_->setEnabled(format != Format::Pharaoh);
+    // Follow the format with the file's extension.
+    QString p = path();
+    if (!p.isEmpty()) {
+        const QFileInfo info(p);
+        QString stem = info.fileName();
+        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh})
+            if (stem.endsWith(FigureExporter::extension(f), Qt::CaseInsensitive)) stem.chop(FigureExporter::extension(f).size());
+        path_->setText(QDir(info.path()).filePath(stem + FigureExporter::extension(format)));
+    }
+    updateSizeHint();
+}
+
+void ExportDialog::updateSizeHint() {
+    const auto s = settings();
+    if (!snapshot_ || !FigureExporter::isFigure(s.format)) {
+        sizeLabel_->clear();
+        return;
+    }
+    FigureExporter exporter;  // measuring only: no plot is made
+    const auto o = figureOptions();
+    const QSize f = exporter.figureSize(*snapshot_, o, s);
+    const QString inches = tr("%1 × %2 in").arg(f.width() / exporter.dpi(), 0, 'f', 1).arg(f.height() / exporter.dpi(), 0, 'f', 1);
+    if (s.format == Format::Png) {
+        const QSize px = exporter.imageSize(*snapshot_, o, s);
+        sizeLabel_->setText(tr("%1, %2 × %3 pixels").arg(inches).arg(px.width()).arg(px.height()));
+    } else {
+        sizeLabel_->setText(inches);
+    }
+}
+
+void ExportDialog::browse() {
+    const auto format = Format(format_->currentData().toInt());
+    const QString chosen = QFileDialog::getSaveFileName(this, tr("Export alignment"), path(), filterFor(format));
+    if (chosen.isEmpty()) return;
+    path_->setText(chosen.endsWith(FigureExporter::extension(format), Qt::CaseInsensitive) ? chosen
+                                                                                           : chosen + FigureExporter::extension(format));
+}
+
+QString ExportDialog::exportNow() {
+    QString message;
+    if (!snapshot_) message = tr("Nothing to export.");
+    else if (path().isEmpty()) message = tr("Choose a file to export to.");
+    else {
+        try {
+            FigureExporter exporter;
+            exporter.write(*snapshot_, figureOptions(), settings(), path());
+            QSettings settings;
+            settings.setValue("export/folder", QFileInfo(path()).absolutePath());
+            settings.setValue("export/format", FigureExporter::formatName(this->settings().format));
+            settings.setValue("export/dpi", dpi_->value());
+        } catch (const core::Error& e) {
+            message = QString::fromStdString(e.what());
+        }
+    }
+    error_->setText(message);
+    error_->setVisible(!message.isEmpty());
+    return message;
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,326 @@
+#include "ui/FigureExporter.h"
+
+#include "ui/AlignmentFigure.h"
+
+#include "core/Alignment.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
+
+#include <qcustomplot.h>
+
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QScreen>
+#include <QSvgGenerator>
+#include <QTemporaryFile>
+
+#include <charconv>
+#include <cmath>
+
+namespace alignscope::ui {
+namespace {
+
+constexpr int kMaxImageSide = 32767;          // QPainter's raster engine works in 16-bit coordinates
+constexpr qint64 kMaxImagePixels = 256 << 20;  // 1 GiB of ARGB pixels
+
+core::Error error(const QString& message) { return core::Error(message.toStdString()); }
+
+std::string endColumnName(FigureOptions::EndColumn e) {
+    switch (e) {
+    case FigureOptions::EndColumn::Keep: return "keep";
+    case FigureOptions::EndColumn::Drop: return "drop";
+    case FigureOptions::EndColumn::Renormalize: return "renormalize";
+    }
+    return "keep";
+}
+
+nlohmann::json optionsJson(const FigureOptions& o) {
+    return {{"end_column", endColumnName(o.endColumn)},
+            {"color_map", o.colorMap == FigureOptions::ColorMap::Grayscale ? "grey" : "viridis"},
+            {"values_in_cells", o.valuesInCells},
+            {"font_size", o.fontSize},
+            {"encoder_states", o.showEncoderStates},
+            {"title", o.title.toStdString()}};
+}
+
+// The matrix as the figure shows it: the </s> column kept, dropped, or dropped with each row
+// renormalised (the same arithmetic as AlignmentFigure). Values stay floats unless renormalised.
+struct Matrix {
+    std::vector<std::string> columns;
+    std::vector<int> columnWords;
+    std::vector<std::vector<float>> floats;    // exact engine values (keep, drop)
+    std::vector<std::vector<double>> doubles;  // renormalised rows
+    bool renormalized = false;
+};
+
+Matrix displayedMatrix(const core::Alignment& a, const FigureOptions& o) {
+    Matrix m;
+    const size_t S = a.sourceTokens().size();
+    const size_t kept = (o.endColumn != FigureOptions::EndColumn::Keep && S > 1) ? S - 1 : S;
+    m.columns.assign(a.sourceTokens().begin(), a.sourceTokens().begin() + static_cast<long>(kept));
+    m.columnWords.assign(a.sourceWords().begin(), a.sourceWords().begin() + static_cast<long>(kept));
+    m.renormalized = o.endColumn == FigureOptions::EndColumn::Renormalize && kept < S;
+    for (const auto& row : a.weights()) {
+        if (m.renormalized) {
+            std::vector<double> r(row.begin(), row.begin() + static_cast<long>(kept));
+            double sum = 0;
+            for (double v : r) sum += v;
+            if (sum > 0)
+                for (double& v : r) v /= sum;
+            m.doubles.push_back(std::move(r));
+        } else {
+            m.floats.emplace_back(row.begin(), row.begin() + static_cast<long>(kept));
+        }
+    }
+    return m;
+}
+
+// Shortest text that reads back to the same value.
+template <typename T>
+void appendNumber(QByteArray& out, T value) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value);
+    out.append(buf, static_cast<int>(r.ptr - buf));
+}
+
+// RFC 4180 quoting, and quoted when it could pass for a comment line.
+QByteArray csvField(const std::string& text) {
+    QByteArray f = QByteArray::fromStdString(text);
+    if (f.contains(',') || f.contains('"') || f.contains('\n') || f.contains('\r') || f.startsWith('#') ||
+        f.startsWith(' ') || f.endsWith(' ')) {
+        f.replace("\"", "\"\"");
+        f = '"' + f + '"';
+    }
+    return f;
+}
+
+QByteArray comment(const std::string& text) {
+    std::string t = text;
+    for (char& c : t)
+        if (c == '\n' || c == '\r') c = ' ';
+    return QByteArray("# ") + QByteArray::fromStdString(t) + '\n';
+}
+
+QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
+    const auto alignment = s.alignment();
+    const auto m = displayedMatrix(alignment, o);
+    QByteArray out;
+    out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target tokens, columns source tokens, cells alpha");
+    out += comment("model: " + s.modelName);
+    out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
+                   (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
+    out += comment("options: " + optionsJson(o).dump());
+    out += comment("links: " + alignment.pharaoh());
+    out += "target\\source";
+    for (const auto& c : m.columns) out += ',' + csvField(c);
+    out += '\n';
+    const auto& rows = alignment.targetTokens();
+    for (size_t t = 0; t < rows.size(); ++t) {
+        out += csvField(rows[t]);
+        const size_t n = m.renormalized ? m.doubles[t].size() : m.floats[t].size();
+        for (size_t i = 0; i < n; ++i) {
+            out += ',';
+            if (m.renormalized) appendNumber(out, m.doubles[t][i]);
+            else appendNumber(out, m.floats[t][i]);
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
+    const auto alignment = s.alignment();
+    auto j = alignment.toJson();
+    if (o.endColumn != FigureOptions::EndColumn::Keep) {
+        const auto m = displayedMatrix(alignment, o);
+        j["source_tokens"] = m.columns;
+        j["source_words"] = m.columnWords;
+        if (m.renormalized) j["alpha"] = m.doubles;
+        else j["alpha"] = m.floats;
+    }
+    j["model"] = s.modelName;
+    j["translation"] = s.translation;
+    j["teacher_forced"] = s.teacherForced;
+    j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding
+    j["options"] = optionsJson(o);
+    j["generator"] = "AlignScope " + core::Runtime::version();
+    return QByteArray::fromStdString(j.dump()) + '\n';
+}
+
+}  // namespace
+
+FigureExporter::FigureExporter() = default;
+FigureExporter::~FigureExporter() = default;
+
+double FigureExporter::dpi() const {
+    const auto* screen = QGuiApplication::primaryScreen();
+    return screen ? screen->logicalDotsPerInch() : 96.0;
+}
+
+QSize FigureExporter::figureSize(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) const {
+    return settings.size.isValid() && !settings.size.isEmpty() ? settings.size : AlignmentFigure::preferredSize(s, o);
+}
+
+QSize FigureExporter::imageSize(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) const {
+    const QSize f = figureSize(s, o, settings);
+    const double scale = settings.dpi / dpi();
+    return {qRound(f.width() * scale), qRound(f.height() * scale)};
+}
+
+QSize FigureExporter::draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    if (!plot_) {
+        plot_ = std::make_unique<QCustomPlot>();
+        plot_->setAttribute(Qt::WA_DontShowOnScreen);
+        figure_ = std::make_unique<AlignmentFigure>(plot_.get());
+    }
+    const QSize size = figureSize(s, o, settings);
+    plot_->resize(size);
+    figure_->show(s, o);
+    return size;
+}
+
+QByteArray FigureExporter::renderPng(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    if (settings.dpi < 10 || settings.dpi > 4800) throw error(QStringLiteral("PNG resolution must be 10-4800 dpi, not %1").arg(settings.dpi));
+    const QSize pixels = imageSize(s, o, settings);
+    if (pixels.width() > kMaxImageSide || pixels.height() > kMaxImageSide ||
+        qint64(pixels.width()) * pixels.height() > kMaxImagePixels)
+        throw error(QStringLiteral("the figure would be %1×%2 pixels at %3 dpi, too large for a PNG: "
+                                   "use a lower resolution, or SVG or PDF")
+                        .arg(pixels.width())
+                        .arg(pixels.height())
+                        .arg(settings.dpi));
+    const QSize size = draw(s, o, settings);
+    QImage image = plot_->toPixmap(size.width(), size.height(), settings.dpi / dpi()).toImage();
+    if (image.isNull()) throw error(QStringLiteral("could not draw the figure (%1×%2 pixels)").arg(pixels.width()).arg(pixels.height()));
+    if (image.hasAlphaChannel()) image = image.convertToFormat(QImage::Format_RGB32);  // opaque: smaller files
+    const int dotsPerMeter = qRound(settings.dpi / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) throw error(QStringLiteral("could not encode the PNG"));
+    return bytes;
+}
+
+QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    const QSize size = draw(s, o, settings);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setResolution(qRound(dpi()));
+    svg.setTitle(o.title.isEmpty() ? QStringLiteral("Attention alignment") : o.title);
+    svg.setDescription(QStringLiteral("AlignScope %1, model %2")
+                           .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName)));
+    QCPPainter painter;
+    if (!painter.begin(&svg)) throw error(QStringLiteral("could not start the SVG"));
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    plot_->toPainter(&painter, size.width(), size.height());
+    painter.end();
+    // Heatmap cells are embedded images: keep them crisp when a viewer scales them.
+    bytes.replace("<image ", "<image style=\"image-rendering:pixelated;image-rendering:crisp-edges\" ");
+    return bytes;
+}
+
+QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    const QSize size = draw(s, o, settings);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        const double perInch = dpi();
+        pdf.setResolution(qRound(perInch));
+        pdf.setCreator(QStringLiteral("AlignScope %1").arg(QString::fromStdString(core::Runtime::version())));
+        pdf.setTitle(o.title.isEmpty() ? QStringLiteral("Attention alignment") : o.title);
+        const QSizeF points(size.width() * 72.0 / perInch, size.height() * 72.0 / perInch);
+        QPageLayout layout(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch), QPageLayout::Portrait,
+                           QMarginsF(0, 0, 0, 0));
+        layout.setMode(QPageLayout::FullPageMode);
+        pdf.setPageLayout(layout);
+        QCPPainter painter;
+        if (!painter.begin(&pdf)) throw error(QStringLiteral("could not start the PDF"));
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setWindow(QRect(QPoint(0, 0), size));
+        plot_->toPainter(&painter, size.width(), size.height());
+        painter.end();
+    }
+    return bytes;
+}
+
+QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    if (s.alignment().targetTokens().empty())
+        throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
+    switch (settings.format) {
+    case Format::Png: return renderPng(s, o, settings);
+    case Format::Svg: return renderSvg(s, o, settings);
+    case Format::Pdf: return renderPdf(s, o, settings);
+    case Format::Csv: return renderCsv(s, o);
+    case Format::Json: return renderJson(s, o);
+    case Format::Pharaoh: return QByteArray::fromStdString(s.alignment().pharaoh()) + '\n';
+    }
+    throw error(QStringLiteral("unknown export format"));
+}
+
+void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings, const QString& path) {
+    const QByteArray bytes = render(s, o, settings);
+    const QFileInfo info(path);
+    if (!info.dir().exists()) throw error(QStringLiteral("cannot write '%1': the folder '%2' does not exist").arg(path, info.path()));
+    if (info.isDir()) throw error(QStringLiteral("cannot write '%1': it is a folder").arg(path));
+    QSaveFile file(path);  // a temporary file beside the target, renamed over it by commit()
+    if (!file.open(QIODevice::WriteOnly))
+        throw error(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        throw error(QStringLiteral("cannot write '%1': %2").arg(path, why));
+    }
+    if (!file.commit()) throw error(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+}
+
+std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {
+    const QString n = name.trimmed().toLower();
+    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh})
+        if (n == formatName(f)) return f;
+    return std::nullopt;
+}
+
+QString FigureExporter::formatName(Format format) {
+    switch (format) {
+    case Format::Png: return QStringLiteral("png");
+    case Format::Svg: return QStringLiteral("svg");
+    case Format::Pdf: return QStringLiteral("pdf");
+    case Format::Csv: return QStringLiteral("csv");
+    case Format::Json: return QStringLiteral("json");
+    case Format::Pharaoh: return QStringLiteral("pharaoh");
+    }
+    return {};
+}
+
+QString FigureExporter::extension(Format format) {
+    return format == Format::Pharaoh ? QStringLiteral(".align") : QLatin1Char('.') + formatName(format);
+}
+
+void FigureExporter::checkWritableFolder(const QString& folder) {
+    const QFileInfo info(folder);
+    if (info.exists() && !info.isDir()) throw error(QStringLiteral("cannot write to '%1': it is not a folder").arg(folder));
+    if (!QDir().mkpath(folder)) throw error(QStringLiteral("cannot create the folder '%1'").arg(folder));
+    QTemporaryFile probe(QDir(folder).filePath(QStringLiteral(".alignscope-probe-XXXXXX")));
+    if (!probe.open())
+        throw error(QStringLiteral("cannot write to the folder '%1': %2").arg(folder, probe.errorString()));
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,212 @@
+#include "ui/StepExplainedPanel.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace alignscope::ui {
+namespace {
+
+QString num(double v, int precision = 3) { return QString::number(v, 'f', precision); }
+
+double norm(const std::vector<float>& v) {
+    double s = 0;
+    for (float x : v) s += static_cast<double>(x) * x;
+    return std::sqrt(s);
+}
+
+QString tok(const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); }
+
+QCustomPlot* barPlot(int height) {
+    auto* p = new QCustomPlot;
+    p->setMinimumHeight(height);
+    p->setMaximumHeight(height);
+    p->xAxis->grid()->setVisible(false);
+    p->xAxis->setSubTicks(false);
+    p->yAxis->setSubTicks(false);
+    return p;
+}
+
+// Bars over labelled categories.
+void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::vector<double>& values,
+              const QColor& color, int highlight) {
+    plot->clearPlottables();
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys, vals, hkeys, hvals;
+    for (size_t i = 0; i < values.size(); ++i) {
+        ticker->addTick(static_cast<double>(i), labels[i]);
+        (static_cast<int>(i) == highlight ? hkeys : keys).push_back(static_cast<double>(i));
+        (static_cast<int>(i) == highlight ? hvals : vals).push_back(values[i]);
+    }
+    plot->xAxis->setTicker(ticker);
+    plot->xAxis->setTickLabelRotation(values.size() > 8 ? -60 : 0);
+    auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+    bars->setData(keys, vals);
+    bars->setBrush(color);
+    bars->setPen(Qt::NoPen);
+    bars->setWidth(0.7);
+    auto* peak = new QCPBars(plot->xAxis, plot->yAxis);
+    peak->setData(hkeys, hvals);
+    peak->setBrush(QColor("#ff7f0e"));
+    peak->setPen(Qt::NoPen);
+    peak->setWidth(0.7);
+    plot->xAxis->setRange(-0.6, static_cast<double>(values.size()) - 0.4);
+    double lo = 0, hi = 0;
+    for (double v : values) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
+    plot->yAxis->setRange(lo - 0.05 * (hi - lo + 1e-9), hi + 0.1 * (hi - lo + 1e-9));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace
+
+StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
+    auto* inner = new QWidget;
+    auto* layout = new QVBoxLayout(inner);
+    for (int i = 0; i < 6; ++i) {
+        parts_[i] = new QLabel;
+        parts_[i]->setWordWrap(true);
+        parts_[i]->setTextFormat(Qt::RichText);
+        parts_[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        parts_[i]->setObjectName(QStringLiteral("stepPart%1").arg(i + 1));
+    }
+    energyPlot_ = barPlot(150);
+    alphaPlot_ = barPlot(150);
+    outputPlot_ = barPlot(150);
+    layout->addWidget(parts_[0]);
+    layout->addWidget(parts_[1]);
+    layout->addWidget(energyPlot_);
+    layout->addWidget(parts_[2]);
+    layout->addWidget(alphaPlot_);
+    layout->addWidget(parts_[3]);
+    layout->addWidget(parts_[4]);
+    layout->addWidget(parts_[5]);
+    layout->addWidget(outputPlot_);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(inner);
+    scroll->setWidgetResizable(true);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    setMinimumWidth(340);
+}
+
+QString StepExplainedPanel::text(int part) const { return parts_[part - 1]->text(); }
+
+void StepExplainedPanel::render(SnapshotPtr snapshot) {
+    const auto& s = *snapshot;
+    const auto* step = s.currentStep();
+    energies_.clear();
+    alpha_.clear();
+    if (!step) {
+        parts_[0]->setText(tr("<b>Press Step</b> to see one decoding step explained with this model's numbers."));
+        for (int i = 1; i < 6; ++i) parts_[i]->clear();
+        for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) {
+            p->clearPlottables();
+            p->replot();
+        }
+        return;
+    }
+    const int t = static_cast<int>(s.steps.size());
+    const std::string previous = t >= 2 ? s.steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
+    std::vector<QString> labels;
+    for (const auto& x : s.source.tokens) labels.push_back(QString::fromStdString(x));
+    const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
+
+    // 1. the query
+    QString q = tr("<b>1. Query</b>: the previous decoder state s<sub>%1</sub> (%2 numbers, length %3).")
+                    .arg(t - 1).arg(step->previousState.size()).arg(num(norm(step->previousState)));
+    if (step->extras.count("query") && s.attention == "additive")
+        q += tr(" Projected: W s<sub>%1</sub> has length %2.").arg(t - 1).arg(num(norm(step->extras.at("query"))));
+    parts_[0]->setText(q);
+
+    // 2. the energies
+    const bool hasEnergies = step->extras.count("energies") && s.attention != "none";
+    QString formula = s.attention == "dot"       ? tr("e<sub>t,i</sub> = s<sub>t-1</sub><sup>T</sup> h<sub>i</sub>")
+                      : s.attention == "general" ? tr("e<sub>t,i</sub> = s<sub>t-1</sub><sup>T</sup> W<sub>a</sub> h<sub>i</sub>")
+                                                 : tr("e<sub>t,i</sub> = v<sup>T</sup> tanh(W s<sub>t-1</sub> + U h<sub>i</sub>)");
+    if (s.attention == "none") {
+        parts_[1]->setText(tr("<b>2. Energies</b>: this model has no attention; every step uses the same context, "
+                              "the encoder's final state."));
+        energyPlot_->clearPlottables();
+        energyPlot_->replot();
+    } else if (!hasEnergies) {
+        parts_[1]->setText(tr("<b>2. Energies</b> %1: this model does not report its energies.").arg(formula));
+        energyPlot_->clearPlottables();
+        energyPlot_->replot();
+    } else {
+        const auto& e = step->extras.at("energies");
+        energies_.assign(e.begin(), e.end());
+        parts_[1]->setText(tr("<b>2. Energies</b> %1, one per source token: e<sub>%2,%3</sub> = %4 is the largest.")
+                               .arg(formula).arg(t).arg(tok(s.source.tokens[static_cast<size_t>(peak)])).arg(num(energies_[static_cast<size_t>(peak)])));
+        showBars(energyPlot_, labels, energies_, QColor("#9467bd"), peak);
+    }
+
+    // 3. the softmax
+    alpha_.assign(step->alpha.begin(), step->alpha.end());
+    const double sum = std::accumulate(alpha_.begin(), alpha_.end(), 0.0);
+    if (s.attention == "none") {
+        parts_[2]->setText(tr("<b>3. Softmax</b>: not used; alpha is shown uniform (1/%1 each) only as a placeholder.").arg(alpha_.size()));
+    } else if (hasEnergies) {
+        double z = 0;
+        for (double v : energies_) z += std::exp(v);
+        parts_[2]->setText(tr("<b>3. Softmax</b>: alpha<sub>t,i</sub> = exp(e<sub>t,i</sub>) / &Sigma;<sub>j</sub> exp(e<sub>t,j</sub>). "
+                              "For <i>%1</i>: exp(%2) / %3 = <b>%4</b>. The weights sum to %5.")
+                               .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(energies_[static_cast<size_t>(peak)]), num(z, 2),
+                                    num(alpha_[static_cast<size_t>(peak)]), num(sum, 4)));
+    } else {
+        parts_[2]->setText(tr("<b>3. Softmax</b>: alpha<sub>t,%1</sub> = <b>%2</b> is the largest weight; the weights sum to %3.")
+                               .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(alpha_[static_cast<size_t>(peak)]), num(sum, 4)));
+    }
+    showBars(alphaPlot_, labels, alpha_, QColor("#1f77b4"), peak);
+
+    // 4. the context
+    std::vector<size_t> order(alpha_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return alpha_[a] > alpha_[b]; });
+    QStringList terms;
+    for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
+        terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)").arg(num(alpha_[order[k]], 2)).arg(order[k]).arg(tok(s.source.tokens[order[k]]));
+    if (s.attention == "none")
+        parts_[3]->setText(tr("<b>4. Context</b>: c = the encoder's final state, the same at every step (length %1).").arg(num(norm(step->context))));
+    else
+        parts_[3]->setText(tr("<b>4. Context</b>: c<sub>%1</sub> = &Sigma;<sub>i</sub> alpha<sub>%1,i</sub> h<sub>i</sub> = %2%3 "
+                              "(%4 numbers, length %5; the c_t column beside the encoder states).")
+                               .arg(t).arg(terms.join(QStringLiteral(" + "))).arg(order.size() > 3 ? QStringLiteral(" + …") : QString())
+                               .arg(step->context.size()).arg(num(norm(step->context))));
+
+    // 5. the decoder update
+    double change = 0;
+    for (size_t k = 0; k < std::min(step->state.size(), step->previousState.size()); ++k)
+        change += std::pow(static_cast<double>(step->state[k]) - step->previousState[k], 2);
+    parts_[4]->setText(tr("<b>5. Decoder update</b> (%1): s<sub>%2</sub> = %1(s<sub>%3</sub>, [emb(<i>%4</i>); c<sub>%2</sub>]): "
+                          "the state moves by %5 (length %6 → %7).")
+                           .arg(QString::fromStdString(s.cell).toUpper()).arg(t).arg(t - 1).arg(tok(previous))
+                           .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+
+    // 6. the output
+    std::vector<QString> names;
+    std::vector<double> probs;
+    int chosen = -1;
+    for (const auto& c : step->candidates) {
+        if (c.id == step->tokenId) chosen = static_cast<int>(names.size());
+        names.push_back(QString::fromStdString(c.token));
+        probs.push_back(c.probability);
+    }
+    parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from [s<sub>%1</sub>; "
+                          "c<sub>%1</sub>; emb(<i>%2</i>)] (top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.")
+                           .arg(t).arg(tok(previous)).arg(step->candidates.size())
+                           .arg(step->forced ? tr("Forced:") : tr("Chosen:"), tok(step->token), num(std::exp(step->logProb))));
+    showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,34 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+
+namespace alignscope::ui {
+
+// One decoding step explained for a class, with the model's real numbers: the query s_{t-1},
+// the energies e_{t,i}, the softmax alpha_{t,i}, the context c_t = sum_i alpha_{t,i} h_i, the
+// decoder update to s_t, and the output distribution. A quantity the model does not report is
+// named as missing, never made up. Renders the snapshots it is given.
+class StepExplainedPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepExplainedPanel(QWidget* parent = nullptr);
+    void render(SnapshotPtr snapshot);
+
+    // The numbers on show, for tests: energies and alpha per source token, output probabilities.
+    const std::vector<double>& shownEnergies() const { return energies_; }
+    const std::vector<double>& shownAlpha() const { return alpha_; }
+    QString text(int part) const;  // the formula text of part 1..6
+
+private:
+    QLabel* parts_[6];
+    QCustomPlot* energyPlot_;
+    QCustomPlot* alphaPlot_;
+    QCustomPlot* outputPlot_;
+    std::vector<double> energies_, alpha_;
+};
+
+}  // namespace alignscope::ui
