@@ -18,8 +18,18 @@ int main(int argc, char** argv) {
     int threads = 0;
     app.add_option("--threads", threads, "BLAS threads (default: the BLAS's own)")->check(CLI::Range(0, 64));
 
+    // The command as a shell would take it back: arguments with spaces or quotes are quoted.
     std::string commandLine = "alignscope-cli";
-    for (int i = 1; i < argc; ++i) commandLine += std::string(" ") + argv[i];
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.find_first_of(" \t'\"$;&|<>()*?") == std::string::npos) {
+            commandLine += " " + arg;
+            continue;
+        }
+        std::string quoted = "'";
+        for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        commandLine += " " + quoted + "'";
+    }
     const std::vector<cli::Command> commands = {
         cli::addTranslateCommand(app),
         cli::addAlignCommand(app),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace alignscope::core {
 
@@ -48,6 +49,9 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
             const float* a = alpha.data_ptr<float>() + row * S;
             h.alpha.emplace_back(a, a + S);
             if (token == Vocabulary::kEos) {
+                // Only an end among the `width` best candidates finishes a hypothesis; ends ranked
+                // lower would fill the finished list with unlikely short outputs and stop early.
+                if (j >= width) continue;
                 h.finished = true;
                 h.score = normalised(h);
                 finished.push_back(std::move(h));
@@ -57,9 +61,18 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
                 tokens.push_back(token);
             }
         }
-        if (static_cast<int>(finished.size()) >= width) break;
         alive = std::move(next);
         if (alive.empty()) break;
+        // Stop once `width` hypotheses have finished and no open prefix scores as well as the
+        // worst of them (exact without a length penalty, where extending only lowers a score).
+        if (static_cast<int>(finished.size()) >= width) {
+            std::stable_sort(finished.begin(), finished.end(),
+                             [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+            finished.resize(static_cast<size_t>(width));
+            float bestOpen = -std::numeric_limits<float>::infinity();
+            for (const auto& h : alive) bestOpen = std::max(bestOpen, normalised(h));
+            if (bestOpen < finished.back().score) break;
+        }
         auto index = torch::tensor(rows, torch::kLong);
         state = d.state.index_select(0, index);
         enc = source.output().select(torch::zeros({static_cast<int64_t>(rows.size())}, torch::kLong));

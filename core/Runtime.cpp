@@ -24,10 +24,14 @@ GetThreads blasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEF
 
 void Runtime::initialize() {
     static std::once_flag once;
-    std::call_once(once, [] {
+    std::call_once(once, [] { torch::set_num_threads(1); });
+    // The optimiser switch is thread-local in LibTorch: every thread that runs a model turns it
+    // off on first use, or a decoding thread would compute other bits than the main thread.
+    thread_local bool threadReady = false;
+    if (!threadReady) {
         torch::jit::setGraphExecutorOptimize(false);
-        torch::set_num_threads(1);
-    });
+        threadReady = true;
+    }
 }
 
 void Runtime::setThreads(int threads) {

@@ -7,8 +7,9 @@ namespace alignscope::core {
 // before using models; configure threads from the main thread before work starts.
 class Runtime {
 public:
-    // Idempotent: switches the TorchScript graph optimiser off, so a method computes the same
-    // bits on its first and its hundredth call (stepping back and forward is bit-identical).
+    // Cheap and idempotent, called on every model use: switches the TorchScript graph optimiser
+    // off for the calling thread, so a method computes the same bits on its first and its
+    // hundredth call and on any thread (stepping back and forward is bit-identical).
     static void initialize();
     // Threads for matrix products (OpenBLAS's pool); LibTorch's own intra-op pool is kept at 1.
     // Measured on 2 cores: both pools at 2 spin against each other and run a training batch

@@ -95,23 +95,23 @@ SyntheticDates::Example SyntheticDates::make(int year, int month, int day, Form 
     const std::string y = std::to_string(year), m = kMonths[month - 1], d = std::to_string(day);
     switch (form) {
     case Form::MonthDayYear:  // march 5 , 1998
-        add(m, &e.monthWord), add(d, &e.dayWord), add(",", nullptr), add(y, &e.yearWord);
+        add(m, &e.monthWord); add(d, &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
         break;
     case Form::DayMonthYear:  // 5 march 1998
-        add(d, &e.dayWord), add(m, &e.monthWord), add(y, &e.yearWord);
+        add(d, &e.dayWord); add(m, &e.monthWord); add(y, &e.yearWord);
         break;
     case Form::OrdinalWordOfMonth:  // the fifth of march , 1998
-        add("the", nullptr), add(kOrdinalWords[day - 1], &e.dayWord), add("of", nullptr), add(m, &e.monthWord);
-        add(",", nullptr), add(y, &e.yearWord);
+        add("the", nullptr); add(kOrdinalWords[day - 1], &e.dayWord); add("of", nullptr); add(m, &e.monthWord);
+        add(",", nullptr); add(y, &e.yearWord);
         break;
     case Form::MonthOrdinalYear:  // march 5th , 1998
-        add(m, &e.monthWord), add(ordinalNumber(day), &e.dayWord), add(",", nullptr), add(y, &e.yearWord);
+        add(m, &e.monthWord); add(ordinalNumber(day), &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
         break;
     case Form::ShortMonthDayYear:  // mar 5 , 1998
-        add(kShortMonths[month - 1], &e.monthWord), add(d, &e.dayWord), add(",", nullptr), add(y, &e.yearWord);
+        add(kShortMonths[month - 1], &e.monthWord); add(d, &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
         break;
     case Form::OrdinalOfMonthYear:  // 5th of march 1998
-        add(ordinalNumber(day), &e.dayWord), add("of", nullptr), add(m, &e.monthWord), add(y, &e.yearWord);
+        add(ordinalNumber(day), &e.dayWord); add("of", nullptr); add(m, &e.monthWord); add(y, &e.yearWord);
         break;
     }
     for (size_t i = 0; i < w.size(); ++i) e.source += (i ? " " : "") + w[i];

@@ -209,6 +209,7 @@ void TorchModel::checkContract() {
 }
 
 EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& srcLen) const {
+    Runtime::initialize();
     auto out = module_.get_method("encode")({src, srcLen});
     if (!out.isTuple() || out.toTupleRef().elements().size() != 4)
         throw Error("encode must return a tuple (enc, state, mask, keys)");
@@ -219,6 +220,7 @@ EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& 
 }
 
 DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const {
+    Runtime::initialize();
     auto out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
     if (!out.isGenericDict()) throw Error("step must return a Dict[str, Tensor]");
     DecoderOutput d;

@@ -7,8 +7,13 @@
 #include "ui/DecodingDocument.h"
 #include "ui/MainWindow.h"
 #include "ui/StepExplainedPanel.h"
+#include "ui/Lesson.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
 
 #include "core/DecodingSession.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
 
 #include <gtest/gtest.h>
 #include <qcustomplot.h>
@@ -228,10 +233,68 @@ TEST(GuiNoAttention, StepExplainedPanelSaysWhatTheModelDoesNotHave) {
     EXPECT_TRUE(panel.text(5).contains(QStringLiteral("LSTM")));
 }
 
+// Every shipped lesson, played page by page on the bundled models: each page reaches its state
+// without an error, and the Step explained numbers are the engine's for that step.
+TEST(Lessons, EveryShippedLessonPlaysThrough) {
+    const auto lessons = ui::Lesson::shippedLessons();
+    ASSERT_GE(lessons.size(), 4);
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    window.resize(1300, 850);
+    window.show();
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    for (const auto& path : lessons) {
+        const auto lesson = ui::Lesson::load(path);
+        window.startLesson(path);
+        for (int page = 0; page < lesson.pages.size(); ++page) {
+            SCOPED_TRACE(path.toStdString() + " page " + std::to_string(page + 1));
+            window.lessonPlayer()->goTo(page);
+            ASSERT_TRUE(document.waitUntilIdle());
+            ASSERT_EQ(errors.count(), 0) << errors.at(0).at(0).toString().toStdString();
+            const auto& p = lesson.pages[page];
+            EXPECT_EQ(window.lessonPanel()->pageText(), p.text);
+            const auto snap = document.snapshot();
+            auto model = core::Model::load(ui::LessonPlayer::resolveModel(p.model).toStdString());
+            core::DecodingSession engine(model, p.source.toStdString());
+            ASSERT_EQ(snap->source.tokens, engine.source().tokens);
+            if (!p.target.isEmpty()) {
+                engine.alignTo(p.target.toStdString());
+            } else if (p.run) {
+                engine.runToEnd();
+            } else {
+                for (int i = 0; i < p.steps; ++i) engine.step();
+            }
+            ASSERT_EQ(snap->steps.size(), engine.steps().size());
+            for (size_t t = 0; t < engine.steps().size(); ++t) EXPECT_EQ(snap->steps[t].alpha, engine.steps()[t].alpha);
+            if (p.beam > 0) EXPECT_FALSE(snap->beam.empty());
+            if (p.explain && !engine.steps().empty()) {
+                const auto& alpha = engine.steps().back().alpha;
+                ASSERT_EQ(window.stepPanel()->shownAlpha().size(), alpha.size());
+                for (size_t i = 0; i < alpha.size(); ++i)
+                    EXPECT_EQ(window.stepPanel()->shownAlpha()[i], static_cast<double>(alpha[i]));
+            }
+        }
+    }
+}
+
+TEST(Lessons, MalformedLessonFilesAreRefusedWithFileAndPage) {
+    tests::TempDir dir;
+    std::ofstream(dir.path("bad.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "b"}, {"text": "c"}]})";
+    try {
+        ui::Lesson::load(QString::fromStdString(dir.path("bad.json")));
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("page 2 has no \"source\""), std::string::npos) << e.what();
+    }
+    std::ofstream(dir.path("broken.json")) << "{ not json";
+    EXPECT_THROW(ui::Lesson::load(QString::fromStdString(dir.path("broken.json"))), core::Error);
+}
+
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);  // QSettings go to a scratch place
     QApplication app(argc, argv);
+    core::Runtime::setThreads(1);  // as the app does: one BLAS thread, so every thread computes the same bits
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

@@ -146,3 +146,33 @@ TEST(Trainer, BadOptionsAndMissingCheckpointAreClearErrors) {
         EXPECT_NE(std::string(e.what()).find("no checkpoint"), std::string::npos);
     }
 }
+
+TEST(Trainer, BeamSearchOnAWellTrainedModelDoesNotCutTranslationsShort) {
+    // Regression: beams used to finish hypotheses on end tokens ranked below the beam width and
+    // stop once `width` of those had piled up ("g f c" -> "c" with width 2).
+    tests::TempDir dir;
+    auto o = reversalOptions(dir);
+    o.maxSteps = 500;
+    core::Trainer trainer(o);
+    trainer.prepare();
+    trainer.run(nullptr);
+    auto model = core::Model::load(o.outputPath);
+    std::mt19937 rng(123);
+    for (int width : {2, 3, 5}) {
+        int same = 0, total = 0;
+        for (int i = 0; i < 60; ++i) {
+            const int n = 3 + static_cast<int>(rng() % 4);
+            std::string src;
+            for (int k = 0; k < n; ++k) src += std::string(k ? " " : "") + static_cast<char>('a' + rng() % 8);
+            core::DecodingSession s(model, src);
+            core::SearchOptions greedy, beam;
+            beam.beamWidth = width;
+            const auto g = s.search(greedy).front();
+            const auto b = s.search(beam).front();
+            ASSERT_EQ(b.ids.size(), b.alpha.size());
+            same += b.ids == g.ids;
+            ++total;
+        }
+        EXPECT_GE(same, total - 1) << "width " << width << ": " << same << " of " << total << " equal to greedy";
+    }
+}

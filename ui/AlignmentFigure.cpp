@@ -62,6 +62,20 @@ void styleAxis(QCPAxis* axis, const QFont& font) {
     axis->grid()->setVisible(false);
 }
 
+// The encoder panel's axis label, on one line where the panel is wide enough, else on two (a
+// centred label wider than its panel runs into the c_t / s_t labels beside it).
+const QString kEncoderLabel = QStringLiteral("encoder states h_i (one column per source token)");
+const QString kEncoderLabelWrapped = QStringLiteral("encoder states h_i\n(one column per source token)");
+
+int wrappedLabelWidth(const QFontMetrics& fm) {
+    int w = 0;
+    for (const auto& line : kEncoderLabelWrapped.split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
+    return w;
+}
+
+// Width taken beside the heatmap: target labels and axis title on the left, colour scale on the right.
+int reservedWidth(int longestTarget) { return longestTarget + 40 + 110; }
+
 bool needsRotation(const std::vector<QString>& labels, const QFont& font, int cell) {
     QFontMetrics fm(font);
     for (const auto& l : labels)
@@ -85,7 +99,16 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
     for (const auto& t : s.source.tokens) longestSource = std::max(longestSource, fm.horizontalAdvance(QString::fromStdString(t)));
     for (const auto& t : alignment.targetTokens())
         longestTarget = std::max(longestTarget, fm.horizontalAdvance(QString::fromStdString(t)));
-    const int width = longestTarget + 40 + S * cell + 110;
+    int heatWidth = S * cell;
+    if (o.showEncoderStates && s.encoderSize > 0) heatWidth = std::max(heatWidth, wrappedLabelWidth(fm) + 10);
+    int width = reservedWidth(longestTarget) + heatWidth;
+    if (!o.title.isEmpty()) {
+        QFont titleFont = font;
+        titleFont.setPointSize(o.fontSize + 2);
+        titleFont.setBold(true);
+        // The title is centred over the heatmap's column: the colour scale's column is beside it.
+        width = std::max(width, QFontMetrics(titleFont).horizontalAdvance(o.title) + 20 + 110);
+    }
     int height = 30 + T * cell + longestSource + 30;
     if (o.showEncoderStates) height += std::max(160, std::min(360, static_cast<int>(s.encoderSize) * 2)) + 20;
     if (!o.title.isEmpty()) height += fm.height() * 2;
@@ -181,7 +204,9 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
                     text->setClipAxisRect(heatRect_);
                     text->position->setAxes(x, y);
                     text->position->setCoords(i, t);
-                    text->setText(QString::number(v, 'f', 2).mid(v < 1 ? 1 : 0));  // ".82"
+                    QString number = QString::number(v, 'f', 2);  // ".82"; 0.996 is "1.00"
+                    if (number.startsWith(QLatin1String("0."))) number.remove(0, 1);
+                    text->setText(number);
                     text->setFont(small);
                     const bool dark = o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6 : v > 0.5;
                     text->setColor(dark ? Qt::white : Qt::black);
@@ -223,7 +248,10 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         QObject::connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), ex, qOverload<const QCPRange&>(&QCPAxis::setRange));
         ey->setRangeReversed(true);
         ey->setRange(-0.5, E - 0.5);
-        ex->setLabel(QStringLiteral("encoder states h_i (one column per source token)"));
+        int longestTarget = 0;
+        for (const auto& r : rows_) longestTarget = std::max(longestTarget, QFontMetrics(font).horizontalAdvance(r));
+        const bool oneLine = QFontMetrics(font).horizontalAdvance(kEncoderLabel) <= plot_->width() - reservedWidth(longestTarget);
+        ex->setLabel(oneLine ? kEncoderLabel : kEncoderLabelWrapped);
         QSharedPointer<QCPAxisTickerText> dims(new QCPAxisTickerText);
         if (s.bidirectional && E % 2 == 0) {
             dims->addTick(E / 4.0, QStringLiteral("fwd →"));
@@ -240,6 +268,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
         ey->setTicker(dims);
         auto* enc = new QCPColorMap(ex, ey);
+        enc->setLayer(QStringLiteral("background"));  // under the fwd/bwd split line (made before it on "main")
         enc->data()->setSize(std::max(S, 1), E);
         enc->data()->setRange(QCPRange(0, std::max(S, 1) - 1), QCPRange(0, E - 1));
         for (int i = 0; i < S; ++i) {
@@ -256,6 +285,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         // c_t and s_t beside the encoder columns.
         auto* sideRect = new QCPAxisRect(plot_);
         layout->addElement(row + 1, 1, sideRect);
+        // Two columns wide enough for their labels side by side.
+        sideRect->setMinimumSize(2 * (QFontMetrics(font).horizontalAdvance(QStringLiteral("s_0")) + 8), 0);
         auto* sx = sideRect->axis(QCPAxis::atBottom);
         auto* sy = sideRect->axis(QCPAxis::atLeft);
         styleAxis(sx, font);

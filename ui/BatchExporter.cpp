@@ -3,6 +3,12 @@
 #include "core/DecodingSession.h"
 #include "core/Error.h"
 
+#include <QThread>
+#include <QThreadPool>
+
+#include <condition_variable>
+#include <mutex>
+
 namespace alignscope::ui {
 namespace {
 
@@ -16,9 +22,38 @@ std::string trimmed(const std::string& s) {
 
 }  // namespace
 
+struct BatchExporter::Queue {
+    QThreadPool pool;
+    std::mutex mutex;
+    std::condition_variable changed;
+    int inFlight = 0;
+    long completed = 0;
+    std::vector<Failure> failures;
+
+    Queue() { pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount())); }
+    int limit() const { return 2 * pool.maxThreadCount(); }  // images waiting to be encoded, at most
+};
+
 BatchExporter::BatchExporter(core::Model model, const QString& folder, Settings settings)
-    : model_(std::move(model)), folder_(folder), settings_(std::move(settings)) {
+    : model_(std::move(model)), folder_(folder), settings_(std::move(settings)), queue_(std::make_unique<Queue>()) {
     FigureExporter::checkWritableFolder(folder);
+}
+
+BatchExporter::~BatchExporter() { finish(); }
+
+void BatchExporter::finish() {
+    std::unique_lock<std::mutex> lock(queue_->mutex);
+    queue_->changed.wait(lock, [this] { return queue_->inFlight == 0; });
+}
+
+std::vector<BatchExporter::Failure> BatchExporter::takeFailures() {
+    std::lock_guard<std::mutex> lock(queue_->mutex);
+    return std::exchange(queue_->failures, {});
+}
+
+long BatchExporter::completed() const {
+    std::lock_guard<std::mutex> lock(queue_->mutex);
+    return queue_->completed;
 }
 
 std::string BatchExporter::sourceOf(const std::string& line) {
@@ -98,18 +133,67 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
     return (s.isEmpty() ? number : number + QLatin1Char('-') + s) + FigureExporter::extension(format);
 }
 
-QString BatchExporter::exportLine(long lineNumber, const std::string& line) {
-    const auto snap = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
-    FigureOptions options = settings_.figure;
+QString BatchExporter::prepare(long lineNumber, const std::string& line, DecodingSnapshot* snap, FigureOptions* options) const {
+    *snap = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
+    *options = settings_.figure;
     if (!settings_.titleTemplate.isEmpty()) {
-        options.title = QString(settings_.titleTemplate)
-                            .replace(QStringLiteral("{line}"), QString::number(lineNumber))
-                            .replace(QStringLiteral("{source}"), QString::fromStdString(trimmed(sourceOf(line))))
-                            .replace(QStringLiteral("{translation}"), QString::fromStdString(snap.translation))
-                            .replace(QStringLiteral("{model}"), QString::fromStdString(snap.modelName));
+        options->title = QString(settings_.titleTemplate)
+                             .replace(QStringLiteral("{line}"), QString::number(lineNumber))
+                             .replace(QStringLiteral("{source}"), QString::fromStdString(trimmed(sourceOf(line))))
+                             .replace(QStringLiteral("{translation}"), QString::fromStdString(snap->translation))
+                             .replace(QStringLiteral("{model}"), QString::fromStdString(snap->modelName));
     }
-    const QString path = folder_.filePath(fileName(lineNumber, sourceOf(line), settings_.file.format, settings_.digits));
+    return folder_.filePath(fileName(lineNumber, sourceOf(line), settings_.file.format, settings_.digits));
+}
+
+QString BatchExporter::exportLine(long lineNumber, const std::string& line) {
+    DecodingSnapshot snap;
+    FigureOptions options;
+    const QString path = prepare(lineNumber, line, &snap, &options);
     exporter_.write(snap, options, settings_.file, path);
+    return path;
+}
+
+QString BatchExporter::queueLine(long lineNumber, const std::string& line) {
+    auto& q = *queue_;
+    auto done = [&q] {
+        std::lock_guard<std::mutex> lock(q.mutex);
+        ++q.completed;
+    };
+    QString path;
+    try {
+        if (settings_.file.format != FigureExporter::Format::Png) {
+            path = exportLine(lineNumber, line);
+            done();
+            return path;
+        }
+        DecodingSnapshot snap;
+        FigureOptions options;
+        path = prepare(lineNumber, line, &snap, &options);
+        FigureExporter::checkFilePath(path);
+        QImage image = exporter_.renderImage(snap, options, settings_.file);
+        {
+            std::unique_lock<std::mutex> lock(q.mutex);
+            q.changed.wait(lock, [&q] { return q.inFlight < q.limit(); });
+            ++q.inFlight;
+        }
+        q.pool.start([&q, lineNumber, path, image = std::move(image)] {
+            QString failure;
+            try {
+                FigureExporter::writeFile(path, FigureExporter::encodePng(image));
+            } catch (const std::exception& e) {
+                failure = QString::fromStdString(e.what());
+            }
+            std::lock_guard<std::mutex> lock(q.mutex);
+            if (!failure.isEmpty()) q.failures.push_back({lineNumber, failure});
+            ++q.completed;
+            --q.inFlight;
+            q.changed.notify_all();
+        });
+    } catch (...) {
+        done();
+        throw;
+    }
     return path;
 }
 

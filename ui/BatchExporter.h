@@ -8,7 +8,9 @@
 #include <QDir>
 #include <QString>
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace alignscope::ui {
 
@@ -32,10 +34,24 @@ public:
 
     // Throws core::Error when `folder` cannot be created or written.
     BatchExporter(core::Model model, const QString& folder, Settings settings);
+    ~BatchExporter();  // waits for queued files
 
     // Decodes one line and writes its file; returns the path. Throws core::Error for a bad line
     // (bad UTF-8, too long, a missing target after "|||") or a failed write.
     QString exportLine(long lineNumber, const std::string& line);
+
+    // Like exportLine(), but a PNG is encoded and written on a worker thread while the caller goes
+    // on with the next line (other formats are written before it returns). Throws core::Error for
+    // what fails at once (decoding, drawing); failures on the worker come back from
+    // takeFailures(). Keeps at most a few files in flight.
+    QString queueLine(long lineNumber, const std::string& line);
+    struct Failure {
+        long lineNumber;
+        QString message;
+    };
+    std::vector<Failure> takeFailures();  // failures on the workers since the last call
+    void finish();                        // waits until every queued file is written or failed
+    long completed() const;               // lines whose file is written or failed, queued ones included once done
 
     // What exportLine() draws for `line`.
     static DecodingSnapshot snapshot(const core::Model& model, const std::string& line, int beamWidth = 1,
@@ -52,10 +68,14 @@ public:
     FigureExporter& exporter() { return exporter_; }
 
 private:
+    QString prepare(long lineNumber, const std::string& line, DecodingSnapshot* snapshot, FigureOptions* options) const;
+
     core::Model model_;
     QDir folder_;
     Settings settings_;
     FigureExporter exporter_;
+    struct Queue;  // the worker threads and what they report
+    std::unique_ptr<Queue> queue_;
 };
 
 }  // namespace alignscope::ui

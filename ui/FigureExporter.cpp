@@ -21,8 +21,11 @@
 #include <QSvgGenerator>
 #include <QTemporaryFile>
 
+#include <png.h>
+
 #include <charconv>
 #include <cmath>
+#include <csetjmp>
 
 namespace alignscope::ui {
 namespace {
@@ -154,6 +157,48 @@ QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
     return QByteArray::fromStdString(j.dump()) + '\n';
 }
 
+// PNG through libpng directly, tuned for figures (large flat areas, text): zlib level 2 and the
+// "up" filter. About 4x faster than QImage::save's adaptive filtering at level 4-6, for files
+// ~20% larger; encoding is most of the time a 300 dpi export takes.
+void appendPng(png_structp png, png_bytep data, png_size_t size) {
+    static_cast<QByteArray*>(png_get_io_ptr(png))->append(reinterpret_cast<const char*>(data), static_cast<qsizetype>(size));
+}
+void flushPng(png_structp) {}
+
+bool encodePngTo(const QImage& source, int dpi, QByteArray* out) {
+    // Opaque 32-bit pixels are B,G,R,X in memory on little-endian machines: libpng drops X and
+    // swaps to R,G,B itself. Anything else is converted first.
+    const bool direct = QSysInfo::ByteOrder == QSysInfo::LittleEndian &&
+                        (source.format() == QImage::Format_RGB32 || source.format() == QImage::Format_ARGB32_Premultiplied ||
+                         source.format() == QImage::Format_ARGB32) &&
+                        !source.hasAlphaChannel();
+    const QImage image = direct ? source : source.convertToFormat(QImage::Format_RGB888);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    if (!png) return false;
+    png_infop info = png_create_info_struct(png);
+    if (!info || setjmp(png_jmpbuf(png))) {  // libpng reports errors by longjmp to here
+        png_destroy_write_struct(&png, &info);
+        return false;
+    }
+    png_set_write_fn(png, out, appendPng, flushPng);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(image.width()), static_cast<png_uint_32>(image.height()), 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    const auto perMeter = static_cast<png_uint_32>(std::lround(dpi / 0.0254));
+    png_set_pHYs(png, info, perMeter, perMeter, PNG_RESOLUTION_METER);
+    png_set_compression_level(png, 2);
+    png_set_compression_strategy(png, 0 /* Z_DEFAULT_STRATEGY */);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+    png_write_info(png, info);
+    if (direct) {
+        png_set_filler(png, 0, PNG_FILLER_AFTER);
+        png_set_bgr(png);
+    }
+    for (int y = 0; y < image.height(); ++y) png_write_row(png, const_cast<png_bytep>(image.constScanLine(y)));
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    return true;
+}
+
 }  // namespace
 
 FigureExporter::FigureExporter() = default;
@@ -186,7 +231,7 @@ QSize FigureExporter::draw(const DecodingSnapshot& s, const FigureOptions& o, co
     return size;
 }
 
-QByteArray FigureExporter::renderPng(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QImage FigureExporter::renderImage(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
     if (settings.dpi < 10 || settings.dpi > 4800) throw error(QStringLiteral("PNG resolution must be 10-4800 dpi, not %1").arg(settings.dpi));
     const QSize pixels = imageSize(s, o, settings);
     if (pixels.width() > kMaxImageSide || pixels.height() > kMaxImageSide ||
@@ -199,14 +244,16 @@ QByteArray FigureExporter::renderPng(const DecodingSnapshot& s, const FigureOpti
     const QSize size = draw(s, o, settings);
     QImage image = plot_->toPixmap(size.width(), size.height(), settings.dpi / dpi()).toImage();
     if (image.isNull()) throw error(QStringLiteral("could not draw the figure (%1×%2 pixels)").arg(pixels.width()).arg(pixels.height()));
-    if (image.hasAlphaChannel()) image = image.convertToFormat(QImage::Format_RGB32);  // opaque: smaller files
     const int dotsPerMeter = qRound(settings.dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
+    return image;
+}
+
+QByteArray FigureExporter::encodePng(const QImage& image) {
     QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) throw error(QStringLiteral("could not encode the PNG"));
+    bytes.reserve(1 << 20);
+    if (!encodePngTo(image, qRound(image.dotsPerMeterX() * 0.0254), &bytes)) throw error(QStringLiteral("could not encode the PNG"));
     return bytes;
 }
 
@@ -225,7 +272,8 @@ QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOpti
                            .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName)));
     QCPPainter painter;
     if (!painter.begin(&svg)) throw error(QStringLiteral("could not start the SVG"));
-    painter.setMode(QCPPainter::pmVectorized);
+    // Not pmVectorized: that would draw each colour map into a 3x pixmap of its whole area; the maps'
+    // own images (a few pixels a cell) are embedded instead, marked to scale without smoothing.
     painter.setMode(QCPPainter::pmNoCaching);
     plot_->toPainter(&painter, size.width(), size.height());
     painter.end();
@@ -265,7 +313,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     if (s.alignment().targetTokens().empty())
         throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
     switch (settings.format) {
-    case Format::Png: return renderPng(s, o, settings);
+    case Format::Png: return encodePng(renderImage(s, o, settings));
     case Format::Svg: return renderSvg(s, o, settings);
     case Format::Pdf: return renderPdf(s, o, settings);
     case Format::Csv: return renderCsv(s, o);
@@ -276,10 +324,18 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
 }
 
 void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings, const QString& path) {
-    const QByteArray bytes = render(s, o, settings);
+    checkFilePath(path);  // before the work: a bad path fails at once
+    writeFile(path, render(s, o, settings));
+}
+
+void FigureExporter::checkFilePath(const QString& path) {
     const QFileInfo info(path);
     if (!info.dir().exists()) throw error(QStringLiteral("cannot write '%1': the folder '%2' does not exist").arg(path, info.path()));
     if (info.isDir()) throw error(QStringLiteral("cannot write '%1': it is a folder").arg(path));
+}
+
+void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
+    checkFilePath(path);
     QSaveFile file(path);  // a temporary file beside the target, renamed over it by commit()
     if (!file.open(QIODevice::WriteOnly))
         throw error(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));

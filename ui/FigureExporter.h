@@ -3,6 +3,7 @@
 #include "ui/FigureOptions.h"
 
 #include <QByteArray>
+#include <QImage>
 #include <QSize>
 #include <QString>
 
@@ -50,6 +51,14 @@ public:
     // The file's bytes, as write() would store them.
     QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
 
+    // The PNG path in halves, so that a batch can encode and write on other threads while the next
+    // figure is drawn: renderImage() draws (GUI thread only; the image carries settings.dpi),
+    // encodePng() and writeFile() are thread-safe. Both throw core::Error.
+    QImage renderImage(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+    static QByteArray encodePng(const QImage& image);
+    static void writeFile(const QString& path, const QByteArray& bytes);  // atomically, as write()
+    static void checkFilePath(const QString& path);  // throws unless the folder exists and path is no folder
+
     // The figure's layout size, and the PNG's pixel size at settings.dpi.
     QSize figureSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
     QSize imageSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
@@ -63,7 +72,6 @@ public:
     static void checkWritableFolder(const QString& folder);
 
 private:
-    QByteArray renderPng(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QByteArray renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QByteArray renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QSize draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);  // builds the figure

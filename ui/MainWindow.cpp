@@ -5,11 +5,15 @@
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
 #include "ui/StepExplainedPanel.h"
+#include "ui/Lesson.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
 
 #include "core/Vocabulary.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -134,6 +138,29 @@ void MainWindow::buildMenus() {
     decode->addAction(typeAheadAction_);
     decode->addAction(teacherAction_);
 
+    auto* lessons = menuBar()->addMenu(tr("&Lessons"));
+    for (const auto& path : Lesson::shippedLessons()) {
+        try {
+            const auto lesson = Lesson::load(path);
+            lessons->addAction(lesson.title, this, [this, path] { startLesson(path); })->setToolTip(lesson.summary);
+        } catch (const std::exception& e) {
+            lessons->addAction(QFileInfo(path).fileName())->setEnabled(false);
+        }
+    }
+    lessons->addAction(tr("Open lesson file…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(), tr("Lessons (*.json)"));
+        if (!path.isEmpty()) startLesson(path);
+    });
+    lessons->addSeparator();
+    auto* nextPage = lessons->addAction(tr("Next page"), lessonPlayer_, &LessonPlayer::next);
+    nextPage->setShortcut(QKeySequence(Qt::Key_PageDown));
+    auto* previousPage = lessons->addAction(tr("Previous page"), lessonPlayer_, &LessonPlayer::previous);
+    previousPage->setShortcut(QKeySequence(Qt::Key_PageUp));
+    presenterAction_ = lessons->addAction(tr("Presenter mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
+    presenterAction_->setCheckable(true);
+    presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    lessons->addAction(tr("End lesson"), lessonPlayer_, &LessonPlayer::stop);
+
     auto* view = menuBar()->addMenu(tr("&View"));
     auto* lesson = stepDock_->toggleViewAction();
     lesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
@@ -239,6 +266,15 @@ void MainWindow::buildLayout() {
     stepDock_->setWidget(stepPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, stepDock_);
     stepDock_->hide();  // off by default: one toggle away (View menu, Ctrl+L)
+
+    lessonPlayer_ = new LessonPlayer(this, document_, this);
+    lessonPanel_ = new LessonPanel(lessonPlayer_);
+    lessonDock_ = new QDockWidget(tr("Lesson"), this);
+    lessonDock_->setObjectName(QStringLiteral("lessonDock"));
+    lessonDock_->setWidget(lessonPanel_);
+    addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
+    lessonDock_->hide();
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { lessonDock_->show(); });
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && snapshot_) stepPanel_->render(snapshot_);
     });
@@ -264,6 +300,43 @@ void MainWindow::setTargetText(const QString& text) {
 }
 
 void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
+
+void MainWindow::showStepPanel(bool visible) { stepDock_->setVisible(visible); }
+
+void MainWindow::highlightPanel(const QString& panel) {
+    if (highlighted_) highlighted_->setStyleSheet(QString());
+    highlighted_ = panel == QLatin1String("heatmap") || panel == QLatin1String("encoder") ? static_cast<QWidget*>(view_)
+                   : panel == QLatin1String("candidates")                               ? candidates_->parentWidget()
+                   : panel == QLatin1String("beam")                                     ? static_cast<QWidget*>(beamList_)
+                   : panel == QLatin1String("explain")                                  ? static_cast<QWidget*>(stepPanel_)
+                                                                                        : nullptr;
+    if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+}
+
+void MainWindow::startLesson(const QString& path) {
+    try {
+        lessonPlayer_->start(Lesson::load(path));
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    presenterAction_->setChecked(on);
+    if (on) {
+        normalFont_ = QApplication::font();
+        QFont big = normalFont_;
+        big.setPointSizeF(normalFont_.pointSizeF() * 1.6);
+        QApplication::setFont(big);
+        figureOptions_.fontSize = 16;
+        showFullScreen();
+    } else {
+        QApplication::setFont(normalFont_);
+        figureOptions_.fontSize = FigureOptions().fontSize;
+        showNormal();
+    }
+    view_->setOptions(figureOptions_);
+}
 
 void MainWindow::sourceEdited() {
     if (typeAheadAction_->isChecked()) typingTimer_->start();

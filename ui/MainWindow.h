@@ -18,6 +18,8 @@ namespace alignscope::ui {
 class AlignmentView;
 class CandidatesView;
 class StepExplainedPanel;
+class LessonPlayer;
+class LessonPanel;
 class DecodingDocument;
 
 // The main window: source (and optional target) input, decoding controls, the alignment figure,
@@ -30,6 +32,13 @@ public:
     void setSourceText(const QString& text);   // as if typed (and committed)
     void setTargetText(const QString& text);   // switches teacher forcing on (empty: off)
     void setBeamWidth(int width);
+    void showStepPanel(bool visible);
+    // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
+    void highlightPanel(const QString& panel);
+    void startLesson(const QString& path);   // errors are shown, nothing changes
+    void setPresenterMode(bool on);          // full screen, large fonts, keyboard navigation
+    LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
+    LessonPanel* lessonPanel() const { return lessonPanel_; }
 
     // Widgets and actions, for tests that drive the real window.
     AlignmentView* alignmentView() const { return view_; }
@@ -70,6 +79,12 @@ private:
     AlignmentView* view_ = nullptr;
     CandidatesView* candidates_ = nullptr;
     StepExplainedPanel* stepPanel_ = nullptr;
+    LessonPlayer* lessonPlayer_ = nullptr;
+    LessonPanel* lessonPanel_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    QAction* presenterAction_ = nullptr;
+    QFont normalFont_;
+    QWidget* highlighted_ = nullptr;
     QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;
     QLineEdit* source_ = nullptr;

@@ -69,6 +69,15 @@ private:
     Clock::time_point lastDraw_{};
 };
 
+// Qt's notes for developers (no XDG_RUNTIME_DIR, an offscreen platform that cannot do this or
+// that) are not for the user of a command-line tool; real warnings still show.
+void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:")) ||
+        message.contains(QLatin1String("does not support")))
+        return;
+    std::cerr << "export: Qt: " << message.toStdString() << '\n';
+}
+
 }  // namespace
 
 Command addExportCommand(CLI::App& app) {
@@ -106,6 +115,7 @@ Command addExportCommand(CLI::App& app) {
         if (!*c) return -1;
         // Figures need Qt's widgets; the offscreen platform needs no display.
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+        qInstallMessageHandler(qtMessages);
         static int argc = 1;
         static char name[] = "alignscope-cli";
         static char* argv[] = {name, nullptr};
@@ -162,20 +172,30 @@ Command addExportCommand(CLI::App& app) {
         auto oldInt = std::signal(SIGINT, onInterrupt);
         auto oldTerm = std::signal(SIGTERM, onInterrupt);
         ProgressBar progress(static_cast<long>(lines.size()), !o->noProgress);
-        long done = 0, written = 0, failures = 0;
+        long failures = 0;
+        auto report = [&](long lineNo, const std::string& message) {
+            progress.clear();
+            std::cerr << "line " << lineNo << ": " << message << '\n';
+            ++failures;
+        };
+        auto reportQueued = [&] {
+            for (const auto& f : exporter.takeFailures()) report(f.lineNumber, f.message.toStdString());
+        };
         progress.update(0, true);
         for (const auto& [lineNo, line] : lines) {
             if (interrupted) break;
             try {
-                exporter.exportLine(lineNo, line);
-                ++written;
+                exporter.queueLine(lineNo, line);  // PNGs are encoded and written on worker threads
             } catch (const std::exception& e) {  // core::Error, or anything else for this line
-                progress.clear();
-                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-                ++failures;
+                report(lineNo, e.what());
             }
-            progress.update(++done);
+            reportQueued();
+            progress.update(exporter.completed());
         }
+        exporter.finish();  // every queued file complete, even after an interrupt
+        reportQueued();
+        const long done = exporter.completed();
+        const long written = done - failures;
         progress.update(done, true);
         progress.clear();
         std::signal(SIGINT, oldInt);

@@ -119,6 +119,26 @@ BENCHMARK(BatchLine)
     ->Unit(benchmark::kMillisecond)
     ->MinTime(3.0);
 
+// The same, queued as the CLI runs it: PNGs are encoded and written on worker threads while the
+// next sentence is decoded and drawn.
+void BatchQueued(benchmark::State& state) {
+    const auto folder = std::filesystem::temp_directory_path() / ("alignscope-bench-q-" + std::to_string(::getpid()));
+    ui::BatchExporter::Settings settings;
+    settings.file.format = Format::Png;
+    settings.file.dpi = static_cast<int>(state.range(0));
+    long line = 0;
+    for (auto _ : state) {
+        ui::BatchExporter batch(model(), QString::fromStdString(folder.string()), settings);
+        for (int i = 0; i < 100; ++i, ++line) batch.queueLine(line + 1, sentences()[static_cast<size_t>(line % 1000)]);
+        batch.finish();
+    }
+    std::filesystem::remove_all(folder);
+    state.SetItemsProcessed(100 * state.iterations());
+    state.counters["s_per_1000"] =
+        benchmark::Counter(100.0 * static_cast<double>(state.iterations()) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BatchQueued)->ArgName("dpi")->Arg(300)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
 }  // namespace
 
 int main(int argc, char** argv) {

@@ -1,0 +1,67 @@
+#include "ui/Lesson.h"
+
+#include "core/Error.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace alignscope::ui {
+namespace {
+
+const QStringList kHighlights = {"", "heatmap", "encoder", "candidates", "beam", "explain"};
+
+core::Error fail(const QString& path, const QString& what) {
+    return core::Error(QStringLiteral("lesson '%1': %2").arg(path, what).toStdString());
+}
+
+}  // namespace
+
+Lesson Lesson::load(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) throw fail(path, QStringLiteral("cannot be read"));
+    QJsonParseError error;
+    const auto doc = QJsonDocument::fromJson(file.readAll(), &error);
+    if (doc.isNull()) throw fail(path, QStringLiteral("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
+    const auto root = doc.object();
+    Lesson lesson;
+    lesson.path = path;
+    lesson.title = root.value("title").toString();
+    lesson.summary = root.value("summary").toString();
+    if (lesson.title.isEmpty()) throw fail(path, QStringLiteral("has no \"title\""));
+    const auto pages = root.value("pages").toArray();
+    if (pages.isEmpty()) throw fail(path, QStringLiteral("has no \"pages\""));
+    for (int i = 0; i < pages.size(); ++i) {
+        const auto p = pages[i].toObject();
+        LessonPage page;
+        page.text = p.value("text").toString();
+        page.model = p.value("model").toString();
+        page.source = p.value("source").toString();
+        page.target = p.value("target").toString();
+        page.steps = p.value("steps").toInt(0);
+        page.run = p.value("run").toBool(false);
+        page.beam = p.value("beam").toInt(0);
+        page.explain = p.value("explain").toBool(false);
+        page.highlight = p.value("highlight").toString();
+        const QString where = QStringLiteral("page %1").arg(i + 1);
+        if (page.text.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"text\""));
+        if (page.source.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"source\""));
+        if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
+        if (!kHighlights.contains(page.highlight))
+            throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
+        lesson.pages.push_back(page);
+    }
+    return lesson;
+}
+
+QStringList Lesson::shippedLessons() {
+    QDir dir(QString::fromUtf8(qEnvironmentVariableIsSet("ALIGNSCOPE_LESSONS") ? qgetenv("ALIGNSCOPE_LESSONS")
+                                                                                : QByteArray(ALIGNSCOPE_LESSONS_DIR)));
+    QStringList out;
+    for (const auto& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) out << dir.filePath(name);
+    return out;
+}
+
+}  // namespace alignscope::ui

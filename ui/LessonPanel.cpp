@@ -1,0 +1,66 @@
+#include "ui/LessonPanel.h"
+
+#include "ui/LessonPlayer.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace alignscope::ui {
+
+LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent), player_(player) {
+    title_ = new QLabel;
+    QFont bold = title_->font();
+    bold.setBold(true);
+    bold.setPointSize(bold.pointSize() + 2);
+    title_->setFont(bold);
+    title_->setWordWrap(true);
+    text_ = new QLabel;
+    text_->setWordWrap(true);
+    text_->setTextFormat(Qt::RichText);
+    text_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    QFont big = text_->font();
+    big.setPointSize(big.pointSize() + 1);
+    text_->setFont(big);
+    counter_ = new QLabel;
+    previous_ = new QPushButton(tr("◀ Previous"));
+    next_ = new QPushButton(tr("Next ▶"));
+    previous_->setToolTip(tr("Previous page (Page Up)"));
+    next_->setToolTip(tr("Next page (Page Down)"));
+    connect(previous_, &QPushButton::clicked, player_, &LessonPlayer::previous);
+    connect(next_, &QPushButton::clicked, player_, &LessonPlayer::next);
+    connect(player_, &LessonPlayer::pageChanged, this, &LessonPanel::showPage);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(previous_);
+    buttons->addStretch(1);
+    buttons->addWidget(counter_);
+    buttons->addStretch(1);
+    buttons->addWidget(next_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title_);
+    layout->addWidget(text_, 1);
+    layout->addLayout(buttons);
+    setMinimumWidth(300);
+    showPage(-1, 0);
+}
+
+QString LessonPanel::pageText() const { return text_->text(); }
+
+void LessonPanel::showPage(int page, int pages) {
+    if (page < 0) {
+        title_->setText(tr("No lesson"));
+        text_->setText(tr("Choose one from the Lessons menu."));
+        counter_->clear();
+        previous_->setEnabled(false);
+        next_->setEnabled(false);
+        return;
+    }
+    title_->setText(player_->lesson().title);
+    text_->setText(player_->lesson().pages[page].text);
+    counter_->setText(tr("%1 / %2").arg(page + 1).arg(pages));
+    previous_->setEnabled(page > 0);
+    next_->setEnabled(page + 1 < pages);
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,56 @@
+#include "ui/LessonPlayer.h"
+
+#include "ui/DecodingDocument.h"
+#include "ui/MainWindow.h"
+
+#include "core/Runtime.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace alignscope::ui {
+
+LessonPlayer::LessonPlayer(MainWindow* window, DecodingDocument* document, QObject* parent)
+    : QObject(parent), window_(window), document_(document) {}
+
+QString LessonPlayer::resolveModel(const QString& model) {
+    if (model.isEmpty() || model.contains('/') || model.endsWith(QStringLiteral(".pt"))) return model;
+    return QDir(QString::fromStdString(core::Runtime::modelsDirectory())).filePath(model + QStringLiteral(".pt"));
+}
+
+void LessonPlayer::start(const Lesson& lesson) {
+    lesson_ = lesson;
+    page_ = -1;
+    goTo(0);
+}
+
+void LessonPlayer::stop() {
+    lesson_ = Lesson();
+    page_ = -1;
+    window_->highlightPanel(QString());
+    emit stopped();
+}
+
+void LessonPlayer::goTo(int page) {
+    if (page < 0 || page >= lesson_.pages.size()) return;
+    page_ = page;
+    const auto& p = lesson_.pages[page];
+    const QString model = resolveModel(p.model);
+    if (!model.isEmpty() && QFileInfo(model).absoluteFilePath() != QFileInfo(document_->modelPath()).absoluteFilePath())
+        document_->openModel(model);
+    window_->setTargetText(QString());
+    window_->setSourceText(p.source);
+    if (!p.target.isEmpty()) window_->setTargetText(p.target);
+    if (p.run) document_->runToEnd();
+    else
+        for (int i = 0; i < p.steps; ++i) document_->step();
+    if (p.beam > 0) {
+        window_->setBeamWidth(p.beam);
+        document_->runBeam(p.beam);
+    }
+    window_->showStepPanel(p.explain || p.highlight == QStringLiteral("explain"));
+    window_->highlightPanel(p.highlight);
+    emit pageChanged(page_, static_cast<int>(lesson_.pages.size()));
+}
+
+}  // namespace alignscope::ui
