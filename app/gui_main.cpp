@@ -1,6 +1,7 @@
 // alignscope: the desktop app. Command-line modes (--screenshot) are settled before any window
 // exists; the window renders a DecodingDocument.
 #include "ui/DecodingDocument.h"
+#include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
 
 #include "core/Runtime.h"
@@ -21,7 +22,8 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        int steps = -1, beam = 0;
+        std::string lesson;
+        int steps = -1, beam = 0, page = 1;
         bool run = false, explain = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
@@ -32,6 +34,8 @@ int main(int argc, char** argv) {
     cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
+    cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
+    cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
     cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
@@ -60,6 +64,10 @@ int main(int argc, char** argv) {
     if (o.beam > 0) {
         window.setBeamWidth(o.beam);
         document.runBeam(o.beam);
+    }
+    if (!o.lesson.empty()) {
+        window.startLesson(QString::fromStdString(o.lesson));
+        window.lessonPlayer()->goTo(o.page - 1);
     }
 
     if (!o.screenshot.empty()) {

@@ -1,9 +1,7 @@
 #include "core/Trainer.h"
 
-#include "core/Bleu.h"
-#include "core/EncodedSource.h"
 #include "core/Error.h"
-#include "core/GreedySearch.h"
+#include "core/Evaluator.h"
 #include "core/ModelBuilder.h"
 #include "core/Runtime.h"
 #include "core/TorchModel.h"
@@ -203,29 +201,13 @@ struct Trainer::Impl {
         return tokens > 0 ? nll / tokens : 0.0;
     }
 
+    // Greedy corpus BLEU on the first validation sources, scored exactly as `evaluate` scores.
     double validationBleu() {
-        if (o.validationBleuSentences <= 0) return 0;
-        std::map<std::string, std::vector<Bleu::Tokens>> refs;
-        std::vector<std::string> sources;
-        for (const auto& p : split.validation) {
-            auto& r = refs[p.source];
-            if (r.empty()) sources.push_back(p.source);
-            Bleu::Tokens t;
-            for (const auto& tok : model->targetTokenizer().tokenize(p.target)) t.push_back(tok.text);
-            r.push_back(std::move(t));
-        }
-        Bleu bleu;
-        Model handle(model);
-        GreedySearch greedy;
-        SearchOptions so;
-        for (size_t i = 0; i < sources.size() && static_cast<int>(i) < o.validationBleuSentences; ++i) {
-            const auto h = greedy.search(EncodedSource(handle, handle.tokenizeSource(sources[i])), so).front();
-            Bleu::Tokens hyp;
-            for (size_t k = 0; k < h.tokens.size(); ++k)
-                if (h.ids[k] != Vocabulary::kEos) hyp.push_back(h.tokens[k]);
-            bleu.add(hyp, refs[sources[i]]);
-        }
-        return bleu.score();
+        if (o.validationBleuSentences <= 0 || split.validation.empty()) return 0;
+        EvaluationOptions eo;
+        eo.beamWidth = 1;
+        eo.maxSentences = static_cast<size_t>(o.validationBleuSentences);
+        return Evaluator(Model(model), eo).evaluate(split.validation).searches.front().corpus.bleu;
     }
 
     void saveModel(double tokensPerSecond) {

@@ -205,13 +205,6 @@ void DecodingDocument::selectHypothesis(int index) {
     post([index](Worker& w) { w.selected = index < static_cast<int>(w.beam.size()) ? index : -1; });
 }
 
-void DecodingDocument::setTopK(int k) {
-    post([k](Worker& w) {
-        w.topK = k;
-        w.rebuild();
-    });
-}
-
 void DecodingDocument::cancel() { ++cancelGeneration_; }
 
 bool DecodingDocument::waitUntilIdle(int timeoutMs) {

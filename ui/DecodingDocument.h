@@ -33,7 +33,6 @@ public:
     void replaceLast(int64_t tokenId);       // undo the last step and force `tokenId` there instead
     void runBeam(int width);                 // beam search over the sentence; keeps every hypothesis
     void selectHypothesis(int index);        // show a beam hypothesis (-1: the steps)
-    void setTopK(int k);                     // candidates per step
     void cancel();                           // stops a running beam search or run-to-end
 
     SnapshotPtr snapshot() const { return snapshot_; }  // never null
