@@ -345,7 +345,6 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     auto lastCheckpoint = start;
     int64_t tokens = 0, stepsThisRun = 0;
     double recent = 0;
-    TrainingResult result;
     auto report = [&](const std::string& event) {
         if (!progress) return;
         TrainingProgress p;
@@ -385,21 +384,25 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         report("checkpoint written to " + d.checkpointDir().string());
     };
 
+    // Every way out writes a checkpoint, so a stopped or finished run can be continued.
+    auto finish = [&](bool completed) {
+        checkpoint();
+        TrainingResult result;
+        result.completed = completed;
+        result.steps = d.step;
+        result.lossHistory = d.history;
+        result.validationLoss = d.bestValidation;
+        result.validationBleu = d.bestBleu;
+        result.tokensPerSecond = tokensPerSecond();
+        result.modelPath = o.outputPath;
+        return result;
+    };
+
     bool validatedAtEnd = false;
     while (d.step < total) {
         const auto batches = d.batchesOf(d.epoch);
         while (d.batchInEpoch < static_cast<int64_t>(batches.size()) && d.step < total) {
-            if (stop && stop->load()) {
-                checkpoint();
-                result.completed = false;
-                result.steps = d.step;
-                result.lossHistory = d.history;
-                result.validationLoss = d.bestValidation;
-                result.validationBleu = d.bestBleu;
-                result.tokensPerSecond = tokensPerSecond();
-                result.modelPath = o.outputPath;
-                return result;
-            }
+            if (stop && stop->load()) return finish(false);
             auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)]);
             auto out = d.model->module().get_method("loss")(
                 {b.src, b.srcLen, b.tgtIn, b.tgtOut, o.dropout, o.labelSmoothing}).toTuple();
@@ -432,15 +435,7 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     }
     if (!validatedAtEnd) validate();
     if (!fs::exists(o.outputPath)) d.saveModel(tokensPerSecond());  // no validation data: keep the last weights
-    checkpoint();
-    result.completed = true;
-    result.steps = d.step;
-    result.lossHistory = d.history;
-    result.validationLoss = d.bestValidation;
-    result.validationBleu = d.bestBleu;
-    result.tokensPerSecond = tokensPerSecond();
-    result.modelPath = o.outputPath;
-    return result;
+    return finish(true);
 }
 
 }  // namespace alignscope::core

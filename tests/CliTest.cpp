@@ -1,4 +1,5 @@
 // alignscope-cli run as a user runs it: files in, lines out, errors on stderr with an exit code.
+#include "CommandRunner.h"
 #include "TinyModel.h"
 
 #include <gtest/gtest.h>
@@ -18,20 +19,8 @@ struct Run {
 };
 
 Run run(const std::string& args) {
-    const std::string command = std::string(ALIGNSCOPE_CLI) + " " + args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::vector<std::string> lines(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> out;
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
+    const auto r = tests::runCommand(std::string(ALIGNSCOPE_CLI) + " " + args);
+    return {r.exitCode, r.output};
 }
 
 class Cli : public ::testing::Test {
@@ -48,14 +37,14 @@ TEST_F(Cli, TranslateWritesOneLinePerInputLine) {
     auto r = run("translate " + model() + " --beam 3 --max-len 6 -i " + dir.path("in.txt") + " -o " +
                  dir.path("out.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
-    EXPECT_EQ(lines(dir.path("out.txt")).size(), 3u);
+    EXPECT_EQ(tests::readLines(dir.path("out.txt")).size(), 3u);
 }
 
 TEST_F(Cli, AlignPrintsPharaohLinksAndJson) {
     std::ofstream(dir.path("pairs.txt")) << "the red car ||| la voiture rouge\na house ||| une maison\n";
     auto r = run("align " + model() + " -i " + dir.path("pairs.txt") + " -o " + dir.path("links.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
-    const auto out = lines(dir.path("links.txt"));
+    const auto out = tests::readLines(dir.path("links.txt"));
     ASSERT_EQ(out.size(), 2u);
     const std::regex pharaoh(R"((\d+-\d+)( \d+-\d+)*)");
     for (const auto& l : out) EXPECT_TRUE(std::regex_match(l, pharaoh)) << l;
@@ -69,7 +58,7 @@ TEST_F(Cli, AlignReportsAMalformedLineAndGoesOn) {
     auto r = run("align " + model() + " -i " + dir.path("pairs.txt") + " -o " + dir.path("links.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("line 1: expected 'source ||| target'"), std::string::npos) << r.out;
-    EXPECT_EQ(lines(dir.path("links.txt")).size(), 2u);
+    EXPECT_EQ(tests::readLines(dir.path("links.txt")).size(), 2u);
 }
 
 TEST_F(Cli, InspectReportsContractAndSizes) {

@@ -1,4 +1,5 @@
 // alignscope-cli evaluate, make-dates and check-dates run as a user runs them.
+#include "CommandRunner.h"
 #include "TinyModel.h"
 
 #include <gtest/gtest.h>
@@ -19,27 +20,8 @@ struct Run {
 
 // `stderrTo`: where the command's stderr goes ("&1": into the captured output).
 Run run(const std::string& args, const std::string& stderrTo = "&1") {
-    const std::string command = std::string(ALIGNSCOPE_CLI) + " " + args + " 2>" + stderrTo;
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string read(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::string> lines(const std::string& path) {
-    std::ifstream in(path);
-    std::vector<std::string> out;
-    for (std::string l; std::getline(in, l);) out.push_back(l);
-    return out;
+    const auto r = tests::runCommand(std::string(ALIGNSCOPE_CLI) + " " + args, stderrTo);
+    return {r.exitCode, r.output};
 }
 
 class EvaluateCli : public ::testing::Test {
@@ -70,7 +52,7 @@ TEST_F(EvaluateCli, PrintsATableAndWritesJsonAndHypotheses) {
     EXPECT_NE(r.out.find("\n1-5     "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\n31+     "), std::string::npos) << r.out;
 
-    const auto j = nlohmann::json::parse(read(dir.path("scores.json")));
+    const auto j = nlohmann::json::parse(tests::readFile(dir.path("scores.json")));
     EXPECT_EQ(j["pairs"], 3);
     EXPECT_EQ(j["sentences"], 2);
     EXPECT_EQ(j["references"], 3);
@@ -82,7 +64,7 @@ TEST_F(EvaluateCli, PrintsATableAndWritesJsonAndHypotheses) {
     EXPECT_EQ(j["buckets"][0]["sentences"], 2);
     EXPECT_EQ(j["model"]["name"], "tiny-test");
 
-    const auto hyp = lines(dir.path("hyp.tsv"));
+    const auto hyp = tests::readLines(dir.path("hyp.tsv"));
     ASSERT_EQ(hyp.size(), 3u);
     EXPECT_EQ(hyp[0], "source\tgreedy\tbeam 3");
     EXPECT_EQ(hyp[1].rfind("the red car\t", 0), 0u) << hyp[1];
@@ -94,7 +76,7 @@ TEST_F(EvaluateCli, ProgressGoesToStderrAndBeamOneIsGreedyOnly) {
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_EQ(r.out.find("beam"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("2 used (--max-sentences)"), std::string::npos) << r.out;
-    EXPECT_NE(read(dir.path("err.txt")).find("greedy: 1/1 sentences"), std::string::npos) << read(dir.path("err.txt"));
+    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("greedy: 1/1 sentences"), std::string::npos) << tests::readFile(dir.path("err.txt"));
 }
 
 TEST_F(EvaluateCli, MissingTestFileAndBadLinesAreClearErrors) {
@@ -116,12 +98,12 @@ TEST(DatesCli, MakeDatesIsDeterministicAndWritesTsv) {
     ASSERT_EQ(r.exitCode, 0) << r.out;
     r = run("make-dates --out " + dir.path("b.tsv") + " --count 50 --seed 3");
     ASSERT_EQ(r.exitCode, 0) << r.out;
-    const auto a = lines(dir.path("a.tsv"));
+    const auto a = tests::readLines(dir.path("a.tsv"));
     ASSERT_EQ(a.size(), 50u);
-    EXPECT_EQ(a, lines(dir.path("b.tsv")));
+    EXPECT_EQ(a, tests::readLines(dir.path("b.tsv")));
     for (const auto& l : a) EXPECT_NE(l.find("\t"), std::string::npos) << l;
     r = run("make-dates --out " + dir.path("c.tsv") + " --count 50 --seed 4");
-    EXPECT_NE(a, lines(dir.path("c.tsv")));
+    EXPECT_NE(a, tests::readLines(dir.path("c.tsv")));
     r = run("make-dates --out /nonexistent-dir/d.tsv --count 5");
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("cannot write"), std::string::npos) << r.out;

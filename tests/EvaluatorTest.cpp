@@ -17,50 +17,12 @@ using namespace alignscope;
 namespace {
 
 // Reversal: "c a e" -> "e a c", words of one letter from a..h, 3 to 6 of them.
-std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::vector<core::SentencePair> out;
-    for (int i = 0; i < count; ++i) {
-        const int n = 3 + static_cast<int>(rng() % 4);
-        std::vector<std::string> w;
-        for (int k = 0; k < n; ++k) w.push_back(std::string(1, static_cast<char>('a' + rng() % 8)));
-        core::SentencePair p;
-        for (int k = 0; k < n; ++k) p.source += (k ? " " : "") + w[static_cast<size_t>(k)];
-        for (int k = n - 1; k >= 0; --k) p.target += w[static_cast<size_t>(k)] + (k ? " " : "");
-        p.line = i + 1;
-        out.push_back(p);
-    }
-    return out;
-}
-
 // One trained reversal model for the whole suite (a few seconds of training).
 class TrainedReversal : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
         dir_ = std::make_unique<tests::TempDir>();
-        {
-            std::ofstream out(dir_->path("reverse.tsv"));
-            for (const auto& p : reversalPairs(2000, 11)) out << p.source << '\t' << p.target << '\n';
-        }
-        core::TrainingOptions o;
-        o.corpusPath = dir_->path("reverse.tsv");
-        o.outputPath = dir_->path("reverse.pt");
-        o.spec.embeddingSize = 16;
-        o.spec.encoderHidden = 32;
-        o.spec.decoderHidden = 32;
-        o.spec.attentionSize = 16;
-        o.spec.readoutSize = 16;
-        o.sourceMinCount = o.targetMinCount = 1;
-        o.targetElision = false;
-        o.dropout = 0;
-        o.labelSmoothing = 0;
-        o.batchSize = 32;
-        o.learningRate = 0.01;
-        o.validationFraction = 0.05;
-        o.testFraction = 0;
-        o.validationBleuSentences = 0;
-        o.checkpointMinutes = 1000;
-        o.threads = 1;
+        auto o = tests::reversalTraining(*dir_);
         o.maxSteps = 600;
         core::Trainer trainer(o);
         trainer.prepare();
@@ -84,7 +46,7 @@ TEST_F(TrainedReversal, GreedyAndBeamScoreHighOnFreshData) {
     ASSERT_TRUE(model_);
     core::EvaluationOptions o;
     o.beamWidth = 3;
-    const auto test = reversalPairs(150, 99);  // not the training seed
+    const auto test = tests::reversalPairs(150, 99);  // not the training seed
     size_t calls = 0;
     const auto r = core::Evaluator(*model_, o).evaluate(test, "fresh", [&](const core::EvaluationProgress&) { ++calls; });
     ASSERT_EQ(r.searches.size(), 2u);
@@ -106,7 +68,7 @@ TEST_F(TrainedReversal, SameSourceWithTwoTargetsIsOneSegmentWithTwoReferences) {
     // Each source twice: once with its reversal, once with a wrong target. As one segment with two
     // references the right reference matches in full; as two segments BLEU would halve.
     std::vector<core::SentencePair> test;
-    for (const auto& p : reversalPairs(60, 5)) {
+    for (const auto& p : tests::reversalPairs(60, 5)) {
         test.push_back(p);
         test.push_back({p.source, "x y z", p.line});
     }

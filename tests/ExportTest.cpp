@@ -2,6 +2,7 @@
 // to the engine's alpha), batch file names are stable, an unwritable folder fails cleanly and
 // leaves nothing behind, the GUI's Export action and dialog write a file, and alignscope-cli export
 // runs end to end without a display.
+#include "CommandRunner.h"
 #include "TinyModel.h"
 
 #include "ui/AlignmentFigure.h"
@@ -48,10 +49,6 @@ namespace {
 
 const std::string kSentence = "the red car is big .";
 
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 std::vector<std::string> entries(const std::string& folder) {
     std::vector<std::string> out;
@@ -137,14 +134,8 @@ struct Run {
 
 Run run(const std::string& args) {
     // No display, no platform chosen: the subcommand picks "offscreen" itself.
-    const std::string command = "env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + std::string(ALIGNSCOPE_CLI) + " " +
-                                args + " 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    const auto r = tests::runCommand("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM " + std::string(ALIGNSCOPE_CLI) + " " + args);
+    return {r.exitCode, r.output};
 }
 
 class Export : public ::testing::Test {
@@ -202,7 +193,7 @@ TEST_F(Export, PngHasTheDpiScaledSizeAndResolution) {
     const auto path = write(Format::Png);
     QImage image;
     ASSERT_TRUE(image.load(QString::fromStdString(path), "PNG"));
-    EXPECT_EQ(readAll(path).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+    EXPECT_EQ(tests::readFile(path).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
     ui::FigureExporter::Settings settings;  // png, 300 dpi
     const QSize figure = exporter.figureSize(snapshot, {}, settings);
     EXPECT_EQ(image.size(), exporter.imageSize(snapshot, {}, settings));
@@ -225,7 +216,7 @@ TEST_F(Export, PngHasTheDpiScaledSizeAndResolution) {
 
 TEST_F(Export, PdfIsOnePageOfTheFiguresSizeWithEmbeddedText) {
     const auto path = write(Format::Pdf);
-    const std::string pdf = readAll(path);
+    const std::string pdf = tests::readFile(path);
     ASSERT_EQ(pdf.substr(0, 5), "%PDF-");
     EXPECT_NE(pdf.find("%%EOF"), std::string::npos);
     const std::regex page(R"(/Type\s*/Page[^s])");
@@ -242,7 +233,7 @@ TEST_F(Export, PdfIsOnePageOfTheFiguresSizeWithEmbeddedText) {
     if (std::system("command -v pdftotext >/dev/null 2>&1") == 0) {
         const std::string txt = out.path("figure.txt");
         ASSERT_EQ(std::system(("pdftotext " + path + " " + txt).c_str()), 0);
-        const std::string text = readAll(txt);
+        const std::string text = tests::readFile(txt);
         for (const char* word : {"red", "car", "big", "source", "attention"}) EXPECT_NE(text.find(word), std::string::npos) << word << " in\n" << text;
     }
 }
@@ -253,28 +244,29 @@ TEST_F(Export, SvgIsXmlWithTheTokensAsText) {
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&file);
     QStringList texts;
-    QString root, width;
+    QString root, width, viewBox;
     while (!xml.atEnd()) {
         if (xml.readNext() != QXmlStreamReader::StartElement) continue;
         if (root.isEmpty()) {
             root = xml.name().toString();
             width = xml.attributes().value("width").toString();
+            viewBox = xml.attributes().value("viewBox").toString();
         }
         if (xml.name() == QLatin1String("text")) texts << xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
     }
     ASSERT_FALSE(xml.hasError()) << xml.errorString().toStdString();
     EXPECT_EQ(root, QStringLiteral("svg"));
     const QSize figure = exporter.figureSize(snapshot, {}, {});
-    EXPECT_TRUE(width.startsWith(QString::number(figure.width() * 25.4 / exporter.dpi(), 'f', 0).left(2)) ||
-                width.startsWith(QString::number(figure.width())))
-        << width.toStdString();
+    EXPECT_EQ(viewBox, QStringLiteral("0 0 %1 %2").arg(figure.width()).arg(figure.height()));
+    ASSERT_TRUE(width.endsWith(QStringLiteral("mm"))) << width.toStdString();
+    EXPECT_NEAR(width.chopped(2).toDouble(), figure.width() * 25.4 / exporter.dpi(), 0.01) << "the figure's physical size";
     for (const char* token : {"the", "red", "car", "big", "</s>"}) EXPECT_TRUE(texts.contains(QString::fromUtf8(token))) << token;
     const auto alignment = snapshot.alignment();
     for (const auto& t : alignment.targetTokens()) EXPECT_TRUE(texts.contains(QString::fromStdString(t))) << t;
 }
 
 TEST_F(Export, CsvValuesEqualTheEnginesAlpha) {
-    const std::string text = readAll(write(Format::Csv));
+    const std::string text = tests::readFile(write(Format::Csv));
     EXPECT_NE(text.find("# model: tiny-test"), std::string::npos);
     EXPECT_NE(text.find("\"end_column\":\"keep\""), std::string::npos);
     const auto rows = parseCsv(text);
@@ -292,7 +284,7 @@ TEST_F(Export, CsvValuesEqualTheEnginesAlpha) {
 
 TEST_F(Export, CsvQuotesTokensWithCommasAndQuotes) {
     snapshot = ui::BatchExporter::snapshot(*model_, "the car , the \"house\" ||| la voiture , la maison");
-    const auto rows = parseCsv(readAll(write(Format::Csv)));
+    const auto rows = parseCsv(tests::readFile(write(Format::Csv)));
     ASSERT_GE(rows.size(), 2u);
     const auto& header = rows[0];
     EXPECT_EQ(std::count(header.begin(), header.end(), ","), 1) << "the ',' token is one quoted field";
@@ -302,7 +294,7 @@ TEST_F(Export, CsvQuotesTokensWithCommasAndQuotes) {
 TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
     ui::FigureOptions options;
     options.colorMap = ui::FigureOptions::ColorMap::Grayscale;
-    const auto j = nlohmann::json::parse(readAll(write(Format::Json, options)));
+    const auto j = nlohmann::json::parse(tests::readFile(write(Format::Json, options)));
     EXPECT_EQ(j.at("model"), "tiny-test");
     EXPECT_EQ(j.at("options").at("color_map"), "grey");
     EXPECT_EQ(j.at("options").at("end_column"), "keep");
@@ -322,8 +314,8 @@ TEST_F(Export, EndColumnOptionMatchesTheFigure) {
         options.endColumn = end;
         figure.show(snapshot, options);
         const auto& shown = figure.displayedWeights();
-        const auto j = nlohmann::json::parse(readAll(write(Format::Json, options)));
-        const auto rows = parseCsv(readAll(write(Format::Csv, options)));
+        const auto j = nlohmann::json::parse(tests::readFile(write(Format::Json, options)));
+        const auto rows = parseCsv(tests::readFile(write(Format::Csv, options)));
         ASSERT_EQ(j.at("alpha").size(), shown.size());
         ASSERT_EQ(j.at("source_tokens").size(), snapshot.source.size() - 1) << "no </s> column";
         ASSERT_EQ(rows[0].size(), snapshot.source.size());
@@ -338,7 +330,7 @@ TEST_F(Export, EndColumnOptionMatchesTheFigure) {
 }
 
 TEST_F(Export, PharaohLinksAreTheAlignmentsLinks) {
-    const std::string text = readAll(write(Format::Pharaoh));
+    const std::string text = tests::readFile(write(Format::Pharaoh));
     EXPECT_EQ(text, snapshot.alignment().pharaoh() + "\n");
     EXPECT_TRUE(std::regex_match(text, std::regex(R"(((\d+-\d+)( \d+-\d+)*)?\n)"))) << text;
 }
@@ -401,7 +393,7 @@ TEST_F(Export, RewritingReplacesTheFileWhole) {
     const auto path = write(Format::Json);
     snapshot = ui::BatchExporter::snapshot(*model_, "a small house");
     write(Format::Json);
-    const auto j = nlohmann::json::parse(readAll(path));
+    const auto j = nlohmann::json::parse(tests::readFile(path));
     EXPECT_EQ(j.at("source_tokens").size(), 4u);
     EXPECT_EQ(entries(out.root()).size(), 1u) << "no temporary file left beside it";
 }
@@ -444,17 +436,21 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
     QSettings().remove(QStringLiteral("export"));  // no remembered format, folder or dpi
     auto options = window.alignmentView()->options();
     ui::ExportDialog dialog(document.snapshot(), options);
+    if (const char* shot = std::getenv("ALIGNSCOPE_EXPORT_DIALOG_SHOT")) {  // a picture of the dialog, for a look
+        dialog.show();
+        dialog.grab().save(QString::fromLocal8Bit(shot));
+    }
     EXPECT_EQ(dialog.settings().dpi, 300);
     EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("the-red-car-is-big.png"))) << dialog.path().toStdString();
     dialog.setFormat(Format::Svg);
     EXPECT_TRUE(dialog.path().endsWith(QStringLiteral(".svg")));
     dialog.setPath(QString::fromStdString(out.path("from-gui.svg")));
     EXPECT_EQ(dialog.exportNow(), QString());
-    EXPECT_NE(readAll(out.path("from-gui.svg")).find("<svg"), std::string::npos);
+    EXPECT_NE(tests::readFile(out.path("from-gui.svg")).find("<svg"), std::string::npos);
     dialog.setFormat(Format::Json);
     dialog.setPath(QString::fromStdString(out.path("from-gui.json")));
     ASSERT_EQ(dialog.exportNow(), QString());
-    const auto j = nlohmann::json::parse(readAll(out.path("from-gui.json")));
+    const auto j = nlohmann::json::parse(tests::readFile(out.path("from-gui.json")));
     EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
     dialog.setPath(QString::fromStdString(out.path("missing/x.json")));
     EXPECT_NE(dialog.exportNow(), QString()) << "the error is shown, the dialog stays";
@@ -481,7 +477,7 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
 
     r = run("export --model " + dir_->path("tiny.pt") + " --format json --beam 3 --end-column drop --out " + folder +
             " -i " + out.path("in.txt"));
-    const auto j = nlohmann::json::parse(readAll(folder + "/0001-the-red-car.json"));
+    const auto j = nlohmann::json::parse(tests::readFile(folder + "/0001-the-red-car.json"));
     EXPECT_EQ(j.at("beam_hypothesis"), 0);
     EXPECT_EQ(j.at("options").at("end_column"), "drop");
     EXPECT_EQ(j.at("source_tokens").size(), 3u);

@@ -2,6 +2,8 @@
 // what the eager PyTorch model computes: alpha and log-probs within 1e-5 at every step, and the same
 // training loss. A model AlignScope built itself means the same thing to the PyTorch reference.
 // Needs Debian's /usr/bin/python3 with python3-torch; skipped with a message where it is absent.
+#include "CommandRunner.h"
+#include "CommandRunner.h"
 #include "TinyModel.h"
 
 #include "core/DecodingSession.h"
@@ -31,21 +33,11 @@ struct Run {
     std::string out;
 };
 
-// Single-quoted for the shell: build and temp paths may hold spaces.
-std::string quoted(const std::string& path) {
-    std::string out = "'";
-    for (char c : path) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
+std::string quoted(const std::string& path) { return tests::shellQuoted(path); }
 
 Run run(const std::string& command) {
-    FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-    if (!pipe) return {-1, "cannot start: " + command};
-    std::string out;
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+    const auto r = tests::runCommand(command);
+    return {r.exitCode, r.output};
 }
 
 bool haveTorch() {

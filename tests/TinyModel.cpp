@@ -3,6 +3,7 @@
 #include "core/ModelBuilder.h"
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 
 namespace alignscope::tests {
@@ -37,6 +38,50 @@ core::Model tinyModel(const core::ModelSpec& spec) {
     in.targetTokenizer = core::Tokenizer(fr);
     in.name = "tiny-test";
     return core::Model(core::ModelBuilder::build(in));
+}
+
+std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<core::SentencePair> out;
+    for (int i = 0; i < count; ++i) {
+        const int n = 3 + static_cast<int>(rng() % 4);
+        std::vector<std::string> w;
+        for (int k = 0; k < n; ++k) w.push_back(std::string(1, static_cast<char>('a' + rng() % 8)));
+        core::SentencePair p;
+        for (int k = 0; k < n; ++k) p.source += (k ? " " : "") + w[static_cast<size_t>(k)];
+        for (int k = n - 1; k >= 0; --k) p.target += w[static_cast<size_t>(k)] + (k ? " " : "");
+        p.line = i + 1;
+        out.push_back(p);
+    }
+    return out;
+}
+
+core::TrainingOptions reversalTraining(const TempDir& dir) {
+    core::TrainingOptions o;
+    o.corpusPath = dir.path("reverse.tsv");
+    {
+        std::ofstream out(o.corpusPath);
+        for (const auto& p : reversalPairs(2000, 11)) out << p.source << '\t' << p.target << '\n';
+    }
+    o.outputPath = dir.path("reverse.pt");
+    o.spec.embeddingSize = 16;
+    o.spec.encoderHidden = 32;
+    o.spec.decoderHidden = 32;
+    o.spec.attentionSize = 16;
+    o.spec.readoutSize = 16;
+    o.sourceMinCount = 1;
+    o.targetMinCount = 1;
+    o.targetElision = false;
+    o.dropout = 0;
+    o.labelSmoothing = 0;
+    o.batchSize = 32;
+    o.learningRate = 0.01;
+    o.validationFraction = 0.05;
+    o.testFraction = 0;
+    o.validationBleuSentences = 0;
+    o.checkpointMinutes = 1000;
+    o.threads = 1;
+    return o;
 }
 
 TempDir::TempDir() {

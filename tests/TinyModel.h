@@ -1,6 +1,8 @@
 #pragma once
 #include "core/Model.h"
 #include "core/ModelSpec.h"
+#include "core/SentencePair.h"
+#include "core/TrainingOptions.h"
 
 #include <string>
 
@@ -12,6 +14,15 @@ core::ModelSpec tinySpec(core::ModelSpec::Cell cell = core::ModelSpec::Cell::GRU
                          core::ModelSpec::Attention attention = core::ModelSpec::Attention::Additive,
                          bool bidirectional = true);
 core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
+
+// The reversal task, whose true alignment is known: "c a e" -> "e a c", so target token j comes
+// from source position n-1-j. Sentences of 3-6 letters a-h, the same for the same seed.
+std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed);
+
+class TempDir;
+// Options that train a tiny reversal model in a few seconds; the corpus (2,000 pairs) is written
+// into `dir`, the model goes to dir/reverse.pt. Set maxSteps before training.
+core::TrainingOptions reversalTraining(const TempDir& dir);
 
 // A fresh temporary folder, removed when the object goes.
 class TempDir {

@@ -62,14 +62,6 @@ std::string BatchExporter::sourceOf(const std::string& line) {
 }
 
 DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength) {
-    DecodingSnapshot s;
-    s.modelName = model.name();
-    s.alphaIsUniform = model.attentionIsUniform();
-    const auto& arch = model.metadata().value("architecture", nlohmann::json::object());
-    s.bidirectional = arch.value("bidirectional", true);
-    s.cell = arch.value("cell", std::string("gru"));
-    s.attention = arch.value("attention", std::string(s.alphaIsUniform ? "none" : "additive"));
-
     const auto sep = line.find("|||");
     core::SessionOptions options;
     options.topK = 1;  // candidates are not drawn
@@ -79,31 +71,23 @@ DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::st
         const std::string target = trimmed(line.substr(sep + 3));
         if (target.empty()) throw core::Error("expected a target sentence after '|||'");
         session.alignTo(target);
-        s.teacherForced = true;
-    } else if (beamWidth > 1) {
+        return DecodingSnapshot::capture(session, true);
+    }
+    if (beamWidth > 1) {
         core::SearchOptions search;
         search.beamWidth = beamWidth;
         search.maxLength = maxLength;
-        s.beam = session.search(search);
-        if (s.beam.empty()) throw core::Error("beam search found no hypothesis");
-        s.selectedHypothesis = 0;
+        auto beam = session.search(search);
+        if (beam.empty()) throw core::Error("beam search found no hypothesis");
         // Step along the best hypothesis too, so the figure's c_t and s_t are its last step's.
-        for (const auto id : s.beam.front().ids) {
+        for (const auto id : beam.front().ids) {
             if (session.finished()) break;
             session.force(id);
         }
-    } else {
-        session.runToEnd();
+        return DecodingSnapshot::capture(session, false, std::move(beam), 0);
     }
-    s.source = session.source();
-    s.encoderSize = session.encoderStateSize();
-    s.stateSize = model.stateSize();
-    s.encoderStates = session.encoderStates();
-    s.initialState = session.initialState();
-    s.steps = session.steps();
-    s.finished = session.finished();
-    s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam.front().ids) : session.translation();
-    return s;
+    session.runToEnd();
+    return DecodingSnapshot::capture(session, false);
 }
 
 QString BatchExporter::slug(const std::string& text) {

@@ -34,30 +34,9 @@ struct DecodingDocument::Worker {
     }
 
     SnapshotPtr snapshot() const {
+        if (session) return std::make_shared<DecodingSnapshot>(DecodingSnapshot::capture(*session, !target.empty(), beam, selected));
         auto s = std::make_shared<DecodingSnapshot>();
-        if (model) {
-            s->modelName = model->name();
-            s->alphaIsUniform = model->attentionIsUniform();
-            const auto& arch = model->metadata().value("architecture", nlohmann::json::object());
-            s->bidirectional = arch.value("bidirectional", true);
-            s->cell = arch.value("cell", std::string("gru"));
-            s->attention = arch.value("attention", std::string(s->alphaIsUniform ? "none" : "additive"));
-        }
-        if (session) {
-            s->source = session->source();
-            s->encoderSize = session->encoderStateSize();
-            s->stateSize = model->stateSize();
-            s->encoderStates = session->encoderStates();
-            s->initialState = session->initialState();
-            s->steps = session->steps();
-            s->finished = session->finished();
-            s->teacherForced = !target.empty();
-            s->beam = beam;
-            s->selectedHypothesis = selected;
-            s->translation = selected >= 0 && selected < static_cast<int>(beam.size())
-                                 ? model->detokenize(beam[static_cast<size_t>(selected)].ids)
-                                 : session->translation();
-        }
+        if (model) s->modelName = model->name();
         return s;
     }
 };

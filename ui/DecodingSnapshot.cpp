@@ -1,8 +1,34 @@
 #include "ui/DecodingSnapshot.h"
 
+#include "core/DecodingSession.h"
 #include "core/Vocabulary.h"
 
 namespace alignscope::ui {
+
+DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session, bool teacherForced,
+                                           std::vector<core::Hypothesis> beam, int selected) {
+    const auto& model = session.model();
+    DecodingSnapshot s;
+    s.modelName = model.name();
+    s.alphaIsUniform = model.attentionIsUniform();
+    const auto& arch = model.metadata().value("architecture", nlohmann::json::object());
+    s.bidirectional = arch.value("bidirectional", true);
+    s.cell = arch.value("cell", std::string("gru"));
+    s.attention = arch.value("attention", std::string(s.alphaIsUniform ? "none" : "additive"));
+    s.source = session.source();
+    s.encoderSize = session.encoderStateSize();
+    s.stateSize = model.stateSize();
+    s.encoderStates = session.encoderStates();
+    s.initialState = session.initialState();
+    s.steps = session.steps();
+    s.finished = session.finished();
+    s.teacherForced = teacherForced;
+    s.beam = std::move(beam);
+    s.selectedHypothesis = selected >= 0 && selected < static_cast<int>(s.beam.size()) ? selected : -1;
+    s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
+                                              : session.translation();
+    return s;
+}
 
 core::Alignment DecodingSnapshot::alignment() const {
     std::vector<std::string> tokens;

@@ -5,6 +5,10 @@
 #include "core/TokenizedSentence.h"
 
 #include <memory>
+
+namespace alignscope::core {
+class DecodingSession;
+}
 #include <string>
 #include <vector>
 
@@ -29,6 +33,10 @@ struct DecodingSnapshot {
     std::vector<core::Hypothesis> beam;    // beam-search results, best first (empty: none run)
     int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
     std::string translation;               // readable text of what is shown
+
+    // Everything a session shows, with the beam results and which one is selected (-1: the steps).
+    static DecodingSnapshot capture(const core::DecodingSession& session, bool teacherForced,
+                                    std::vector<core::Hypothesis> beam = {}, int selected = -1);
 
     // The alignment shown: the selected beam hypothesis, else the steps.
     core::Alignment alignment() const;

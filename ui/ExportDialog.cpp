@@ -64,7 +64,7 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     pathRow->addWidget(browseButton);
     QString folder = settings.value("export/folder").toString();
     if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    if (folder.isEmpty()) folder = QDir::currentPath();
+    if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
     std::string sourceText;  // the source's tokens without </s>
     if (snapshot_)
         for (size_t i = 0; i + 1 < snapshot_->source.tokens.size(); ++i) sourceText += snapshot_->source.tokens[i] + " ";

@@ -1,0 +1,261 @@
+// Core speed (no widgets), measured beside the same model in PyTorch eager: scripts/bench.sh runs
+// this binary and scripts/bench_reference.py and prints one table (docs/performance.md).
+//
+//   ModelLoad                  Model::load: read, widen float16, check the contract (probe run)
+//   Encode/tokens:N            TorchModel::encode of an N-token source (</s> included), batch 1
+//   DecoderStep/src_tokens:N   one TorchModel::step at batch 1 (the model's own `step`: attention,
+//                              GRU cell, readout, vocabulary projection, log_softmax); the source is
+//                              encoded once, outside the timing, and every iteration is one step
+//                              from the same inputs
+//   SessionStep/src_tokens:N   what the app's Step runs: DecodingSession::step (the model's step
+//                              plus top-k candidates and the copies a StepRecord keeps), then a
+//                              back(), which only pops two vectors
+//   Greedy10Words              tokenise + encode + greedy decode to </s> of a 10-word sentence
+//   Beam5_10Words              the same with beam search, width 5
+//   TrainingUpdate             one update on a fixed synthetic batch of 64 pairs of 8-11 words: the
+//                              model's TorchScript `loss` (dropout 0.2, label smoothing 0.1),
+//                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
+//
+// Threads as the app uses them: inference with 1 BLAS thread, training with 2 (OpenBLAS's pool;
+// LibTorch's intra-op pool stays at 1, see core/Runtime.h). The model is $ALIGNSCOPE_BENCH_MODEL,
+// else the bundled en-fr model. Run with --benchmark_format=json for the script; the inputs
+// (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
+// same ones.
+#include "core/DecodingSession.h"
+#include "core/EncodedSource.h"
+#include "core/Model.h"
+#include "core/Runtime.h"
+#include "core/SearchStrategy.h"
+#include "core/TorchModel.h"
+#include "core/Vocabulary.h"
+
+#include <benchmark/benchmark.h>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace alignscope;
+
+namespace {
+
+constexpr int kInferenceThreads = 1;  // as app/gui_main.cpp and the CLI decode
+constexpr int kTrainingThreads = 2;   // TrainingOptions::threads' default
+constexpr double kDropout = 0.2, kSmoothing = 0.1, kLearningRate = 1e-3, kClipNorm = 1.0;  // TrainingOptions
+constexpr int kBatchPairs = 64;
+
+// The 10-word sentence of the greedy and beam benchmarks (12 tokens with "." and </s>).
+const char* const kSentence10 = "I think my little brother is very tired this evening.";
+
+const std::string& modelPath() {
+    static const std::string path = [] {
+        const char* env = std::getenv("ALIGNSCOPE_BENCH_MODEL");
+        return env && *env ? std::string(env) : core::Runtime::defaultModelPath();
+    }();
+    return path;
+}
+
+const core::Model& model() {
+    static const core::Model m = core::Model::load(modelPath());
+    return m;
+}
+
+// n - 1 words, so n tokens with </s>: the words of the GUI benchmark, repeated.
+std::string sourceOf(int tokens) {
+    static const char* words[] = {"the", "red", "car", "is", "very", "fast", "and", "my", "house", "small"};
+    std::string s;
+    for (int i = 0; i + 1 < tokens; ++i) s += std::string(i ? " " : "") + words[i % 10];
+    return s;
+}
+
+std::string idsText(const std::vector<int64_t>& ids) {
+    std::ostringstream os;
+    for (size_t i = 0; i < ids.size(); ++i) os << (i ? " " : "") << ids[i];
+    return os.str();
+}
+
+// The synthetic training batch. scripts/bench_reference.py builds the same one with the same
+// generator (a 64-bit LCG, Knuth's MMIX constants, top 31 bits).
+struct Batch {
+    torch::Tensor src, srcLen, tgtIn, tgtOut;
+    int64_t targetTokens = 0;  // real target tokens, </s> included
+};
+
+Batch syntheticBatch(int64_t sourceVocab, int64_t targetVocab) {
+    uint64_t x = 2014;
+    auto next = [&x] {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        return static_cast<int64_t>(x >> 33);
+    };
+    std::vector<std::vector<int64_t>> srcs, tgts;
+    size_t S = 0, T = 0;
+    for (int i = 0; i < kBatchPairs; ++i) {
+        const int64_t ns = 8 + next() % 4, nt = 8 + next() % 4;
+        std::vector<int64_t> s, t;
+        for (int64_t j = 0; j < ns; ++j) s.push_back(4 + next() % (sourceVocab - 4));
+        for (int64_t j = 0; j < nt; ++j) t.push_back(4 + next() % (targetVocab - 4));
+        s.push_back(core::Vocabulary::kEos);
+        S = std::max(S, s.size());
+        T = std::max(T, t.size() + 1);
+        srcs.push_back(std::move(s));
+        tgts.push_back(std::move(t));
+    }
+    Batch b;
+    const int64_t B = kBatchPairs;
+    b.src = torch::zeros({B, static_cast<int64_t>(S)}, torch::kLong);
+    b.srcLen = torch::zeros({B}, torch::kLong);
+    b.tgtIn = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
+    b.tgtOut = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
+    auto src = b.src.accessor<int64_t, 2>();
+    auto len = b.srcLen.accessor<int64_t, 1>();
+    auto tin = b.tgtIn.accessor<int64_t, 2>();
+    auto tout = b.tgtOut.accessor<int64_t, 2>();
+    for (int64_t i = 0; i < B; ++i) {
+        const auto& s = srcs[static_cast<size_t>(i)];
+        const auto& t = tgts[static_cast<size_t>(i)];
+        for (size_t j = 0; j < s.size(); ++j) src[i][static_cast<int64_t>(j)] = s[j];
+        len[i] = static_cast<int64_t>(s.size());
+        tin[i][0] = core::Vocabulary::kBos;
+        for (size_t j = 0; j < t.size(); ++j) {
+            tin[i][static_cast<int64_t>(j + 1)] = t[j];
+            tout[i][static_cast<int64_t>(j)] = t[j];
+        }
+        tout[i][static_cast<int64_t>(t.size())] = core::Vocabulary::kEos;
+        b.targetTokens += static_cast<int64_t>(t.size() + 1);
+    }
+    return b;
+}
+
+void ModelLoad(benchmark::State& state) {
+    core::Runtime::setThreads(kInferenceThreads);
+    for (auto _ : state) benchmark::DoNotOptimize(core::Model::load(modelPath()));
+}
+BENCHMARK(ModelLoad)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void Encode(benchmark::State& state) {
+    core::Runtime::setThreads(kInferenceThreads);
+    const auto sentence = model().tokenizeSource(sourceOf(static_cast<int>(state.range(0))));
+    torch::InferenceMode guard;
+    const auto n = static_cast<int64_t>(sentence.size());
+    auto src = torch::tensor(sentence.ids, torch::kLong).unsqueeze(0);
+    auto len = torch::full({1}, n, torch::kLong);
+    for (auto _ : state) benchmark::DoNotOptimize(model().torch().encode(src, len).enc.data_ptr<float>());
+    state.counters["tokens"] = static_cast<double>(n);
+}
+BENCHMARK(Encode)->ArgName("tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void DecoderStep(benchmark::State& state) {
+    core::Runtime::setThreads(kInferenceThreads);
+    const core::EncodedSource source(model(), model().tokenizeSource(sourceOf(static_cast<int>(state.range(0)))));
+    torch::InferenceMode guard;
+    const auto& enc = source.output();
+    const auto y = torch::full({1}, core::Vocabulary::kBos, torch::kLong);
+    for (auto _ : state) {
+        auto d = model().torch().step(y, enc.state, enc);
+        benchmark::DoNotOptimize(d.logProbs.data_ptr<float>());
+    }
+    state.counters["src_tokens"] = static_cast<double>(source.length());
+}
+BENCHMARK(DecoderStep)->ArgName("src_tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void SessionStep(benchmark::State& state) {
+    core::Runtime::setThreads(kInferenceThreads);
+    core::DecodingSession session(model(), sourceOf(static_cast<int>(state.range(0))));
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(session.step().logProb);
+        session.back();
+    }
+}
+BENCHMARK(SessionStep)->ArgName("src_tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void Translate(benchmark::State& state, int beamWidth) {
+    core::Runtime::setThreads(kInferenceThreads);
+    const auto strategy = core::SearchStrategy::create(beamWidth);
+    core::SearchOptions options;
+    options.beamWidth = beamWidth;
+    size_t steps = 0;
+    std::string text;
+    for (auto _ : state) {
+        const core::EncodedSource source(model(), model().tokenizeSource(kSentence10));
+        const auto best = strategy->search(source, options);
+        steps = best.front().ids.size();
+        benchmark::DoNotOptimize(best.data());
+        if (text.empty()) text = model().detokenize(best.front().ids);
+    }
+    state.counters["output_tokens"] = static_cast<double>(steps);  // </s> included
+    state.SetLabel(text);
+}
+BENCHMARK_CAPTURE(Translate, Greedy10Words, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void TrainingUpdate(benchmark::State& state) {
+    core::Runtime::setThreads(kTrainingThreads);
+    auto trained = core::TorchModel::load(modelPath());  // its own copy: training changes the weights
+    auto& module = trained->module();
+    std::vector<torch::Tensor> params;
+    for (const auto& p : module.parameters()) {
+        p.requires_grad_(true);
+        params.push_back(p);
+    }
+    torch::optim::Adam adam(params, torch::optim::AdamOptions(kLearningRate));
+    const auto b = syntheticBatch(trained->sourceVocabulary().size(), trained->targetVocabulary().size());
+    torch::manual_seed(1);
+    auto loss = module.get_method("loss");
+    double nll = 0;
+    for (auto _ : state) {
+        auto out = loss({b.src, b.srcLen, b.tgtIn, b.tgtOut, kDropout, kSmoothing}).toTuple();
+        const auto& el = out->elements();
+        auto n = el[2].toTensor();
+        auto objective = el[0].toTensor() / n;
+        adam.zero_grad();
+        objective.backward();
+        torch::nn::utils::clip_grad_norm_(params, kClipNorm);
+        adam.step();
+        nll = el[1].toTensor().item<double>() / n.item<double>();  // the trainer reads it every update
+    }
+    benchmark::DoNotOptimize(nll);
+    state.counters["target_tokens"] = static_cast<double>(b.targetTokens);
+    state.counters["target_tokens_per_s"] = benchmark::Counter(
+        static_cast<double>(b.targetTokens) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    core::Runtime::setThreads(kInferenceThreads);
+}
+BENCHMARK(TrainingUpdate)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        core::Runtime::setThreads(kInferenceThreads);
+        const auto& m = model();
+        benchmark::AddCustomContext("alignscope_model", modelPath());
+        benchmark::AddCustomContext("alignscope_blas", core::Runtime::blasDescription());
+        benchmark::AddCustomContext("alignscope_inference_threads",
+                                    std::to_string(kInferenceThreads) + " OpenBLAS thread, LibTorch intra-op " +
+                                        std::to_string(torch::get_num_threads()));
+        benchmark::AddCustomContext("alignscope_training_threads",
+                                    std::to_string(kTrainingThreads) + " OpenBLAS threads, LibTorch intra-op " +
+                                        std::to_string(torch::get_num_threads()));
+        for (int n : {10, 100})
+            benchmark::AddCustomContext("alignscope_ids_src" + std::to_string(n),
+                                        idsText(m.tokenizeSource(sourceOf(n)).ids));
+        benchmark::AddCustomContext("alignscope_ids_sentence10", idsText(m.tokenizeSource(kSentence10).ids));
+        const auto b = syntheticBatch(m.sourceVocabulary().size(), m.targetVocabulary().size());
+        benchmark::AddCustomContext("alignscope_batch",
+                                    std::to_string(kBatchPairs) + " pairs, src " + std::to_string(b.src.size(1)) +
+                                        " x tgt " + std::to_string(b.tgtIn.size(1)) + ", " +
+                                        std::to_string(b.targetTokens) + " target tokens, checksum " +
+                                        std::to_string(b.src.sum().item<int64_t>() + b.tgtOut.sum().item<int64_t>()));
+    } catch (const std::exception& e) {
+        std::cerr << "alignscope_core_benchmark: " << e.what() << '\n';
+        return 1;
+    }
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
