@@ -325,7 +325,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     }
     layout->setColumnStretchFactor(0, 10);
     layout->setColumnStretchFactor(1, 1);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    // No replot here: the caller draws once, when it needs the pixels (a queued replot on top of
+    // the view's immediate one drew every step twice).
 }
 
 std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {

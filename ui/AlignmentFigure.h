@@ -23,7 +23,8 @@ class AlignmentFigure {
 public:
     explicit AlignmentFigure(QCustomPlot* plot);  // does not own the plot
 
-    // Rebuilds the whole figure; the snapshot is only read during the call.
+    // Rebuilds the whole figure; the snapshot is only read during the call. The caller replots
+    // (or renders with toPixmap/toPainter).
     void show(const DecodingSnapshot& snapshot, const FigureOptions& options);
 
     // Size at which no label overlaps another (token columns wide enough for their labels).
