@@ -5,7 +5,8 @@
 #include "core/Model.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
 #include <QMetaObject>
 
 #include <optional>
@@ -187,15 +188,18 @@ void DecodingDocument::selectHypothesis(int index) {
 void DecodingDocument::cancel() { ++cancelGeneration_; }
 
 bool DecodingDocument::waitUntilIdle(int timeoutMs) {
-    QElapsedTimer timer;
-    timer.start();
-    while (pending_ > 0) {
-        if (timer.elapsed() > timeoutMs) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QThread::msleep(1);
+    if (pending_ > 0) {
+        // Sleep in an event loop until the last snapshot is delivered, waking on it at once.
+        QEventLoop loop;
+        const auto done = connect(this, &DecodingDocument::busyChanged, &loop, [&loop](bool busy) {
+            if (!busy) loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+        disconnect(done);
     }
     QCoreApplication::processEvents();
-    return true;
+    return pending_ == 0;
 }
 
 }  // namespace alignscope::ui
