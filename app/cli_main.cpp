@@ -38,8 +38,10 @@ int main(int argc, char** argv) {
         cli::addEvaluateCommand(app),
         cli::addMakeDatesCommand(app),
         cli::addCheckDatesCommand(app),
+        cli::addUpdateCodeCommand(app),
 #ifdef ALIGNSCOPE_CLI_EXPORT
         cli::addExportCommand(app),
+        cli::addPlotBleuCommand(app),
 #endif
     };
     CLI11_PARSE(app, argc, argv);

@@ -99,7 +99,7 @@ std::vector<LengthBucket> Evaluator::buckets() const {
     std::vector<LengthBucket> out;
     int low = 1;
     for (int high : options_.bucketBounds) {
-        out.push_back({std::to_string(low) + "-" + std::to_string(high), low, high});
+        out.push_back({low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high), low, high});
         low = high + 1;
     }
     out.push_back({std::to_string(low) + "+", low, -1});

@@ -82,7 +82,8 @@ public:
     explicit Evaluator(Model model, EvaluationOptions options = {});
 
     const EvaluationOptions& options() const { return options_; }
-    // The buckets the options describe: "1-5", "6-10", ..., "31+" (the first also holds empty sources).
+    // The buckets the options describe: "1-5", "6-10", ..., "31+" ("7" when a bucket is one length;
+    // the first also holds empty sources).
     std::vector<LengthBucket> buckets() const;
 
     // Throws Error when no pair is given or a source cannot be tokenised (naming its line).

@@ -8,7 +8,9 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace alignscope::core {
 namespace {
@@ -106,6 +108,64 @@ std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
         throw Error(std::string("internal error: model code does not compile: ") + e.what());
     }
     return std::make_shared<TorchModel>(std::move(module), "new " + in.name + " model");
+}
+
+std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
+    const auto& meta = model.metadata();
+    if (!meta.contains("architecture"))
+        throw Error("'" + model.origin() + "' has no \"architecture\" in its metadata: its code cannot be rewritten");
+    Input in{ModelSpec::fromJson(meta["architecture"]), model.sourceVocabulary(), model.targetVocabulary(),
+             model.sourceTokenizer(), model.targetTokenizer(), meta.value("name", std::string("model")), meta};
+    in.extraMetadata["code_written_by"] = std::string("AlignScope ") + ALIGNSCOPE_VERSION;
+    auto rewritten = build(in);
+
+    std::map<std::string, torch::Tensor> old;
+    for (const auto& p : model.module().named_parameters()) old.emplace(p.name, p.value);
+    std::vector<std::string> problems;
+    {
+        torch::NoGradGuard noGrad;
+        for (const auto& p : rewritten->module().named_parameters()) {
+            const auto it = old.find(p.name);
+            if (it == old.end()) {
+                problems.push_back("missing parameter '" + p.name + "'");
+                continue;
+            }
+            if (it->second.sizes() != p.value.sizes()) {
+                problems.push_back("parameter '" + p.name + "' has the wrong shape");
+                continue;
+            }
+            p.value.copy_(it->second);
+            old.erase(it);
+        }
+    }
+    for (const auto& [name, t] : old) problems.push_back("unexpected parameter '" + name + "'");
+    if (!problems.empty()) {
+        std::string message = "'" + model.origin() + "' does not have the parameters of its architecture:";
+        for (const auto& p : problems) message += "\n  - " + p;
+        throw Error(message);
+    }
+
+    // The same numbers, or no rewrite: a padded batch of two and a few steps through both codes.
+    torch::InferenceMode guard;
+    auto src = torch::arange(4, 10, torch::kLong).clamp_max(model.sourceVocabulary().size() - 1).repeat({2, 1});
+    src.index_put_({0, 5}, Vocabulary::kEos);
+    const auto len = torch::tensor({int64_t{6}, int64_t{3}}, torch::kLong);
+    const auto a = model.encode(src, len), b = rewritten->encode(src, len);
+    double worst = (a.enc - b.enc).abs().max().item<double>();
+    auto y = torch::full({2}, Vocabulary::kBos, torch::kLong);
+    auto sa = a.state, sb = b.state;
+    for (int t = 0; t < 4; ++t) {
+        const auto da = model.step(y, sa, a), db = rewritten->step(y, sb, b);
+        for (const auto& [x, z] : {std::pair{da.logProbs, db.logProbs}, {da.alpha, db.alpha}, {da.state, db.state}})
+            worst = std::max(worst, (x - z).abs().max().item<double>());
+        y = da.logProbs.argmax(1);
+        sa = da.state;
+        sb = db.state;
+    }
+    if (!(worst <= 1e-4))
+        throw Error("'" + model.origin() + "': the rewritten code computes different numbers (max difference " +
+                    std::to_string(worst) + "); the model's code is not AlignScope's for its architecture");
+    return rewritten;
 }
 
 }  // namespace alignscope::core

@@ -27,6 +27,13 @@ public:
 
     // Throws Error for an inconsistent spec.
     static std::shared_ptr<TorchModel> build(const Input& input);
+
+    // The same model with this version's TorchScript code: weights, vocabularies, tokenizers and
+    // metadata are `model`'s. The code lives inside each file, so a model trained by an older
+    // version keeps that version's code (and speed) until rewritten. Throws Error when `model` has
+    // no "architecture" metadata, when its parameters do not match that architecture's, or when
+    // the rewritten model's encode/step outputs differ from the original's by more than 1e-4.
+    static std::shared_ptr<TorchModel> rewriteCode(const TorchModel& model);
 };
 
 }  // namespace alignscope::core

@@ -58,6 +58,7 @@ public:
     int64_t parameterCount() const;
 
     torch::jit::Module& module() { return module_; }
+    const torch::jit::Module& module() const { return module_; }
     // Writes atomically (temporary file, then rename); `half` stores weights as float16.
     void save(const std::string& path, bool half) const;
 

@@ -85,3 +85,20 @@ TEST_F(Cli, UnwritableOutputIsAClearError) {
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("cannot write"), std::string::npos) << r.out;
 }
+
+TEST_F(Cli, UpdateCodeKeepsTheTranslationsAndTheStorage) {
+    tests::tinyModel().save(dir.path("half.pt"), true);
+    auto r = run("update-code " + dir.path("half.pt") + " -o " + dir.path("new.pt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("float16 weights"), std::string::npos) << r.out;
+    std::ofstream(dir.path("in.txt")) << "the red car\na small house .\n";
+    r = run("translate --model " + dir.path("half.pt") + " --max-len 6 -i " + dir.path("in.txt") + " -o " + dir.path("a.txt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    r = run("translate --model " + dir.path("new.pt") + " --max-len 6 -i " + dir.path("in.txt") + " -o " + dir.path("b.txt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_EQ(tests::readLines(dir.path("a.txt")), tests::readLines(dir.path("b.txt")));
+
+    r = run("update-code " + dir.path("missing.pt") + " -o " + dir.path("x.pt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("does not exist"), std::string::npos) << r.out;
+}

@@ -120,3 +120,19 @@ TEST(DatesCli, CheckDatesReportsOnAModel) {
     EXPECT_EQ(j["exact"], 0);
     EXPECT_EQ(j["forms"].size(), 6u);
 }
+
+TEST_F(EvaluateCli, BucketsAreTheUsersAndBadBoundsAreRefused) {
+    auto r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --buckets 2,3 --json " +
+                     dir.path("scores.json"),
+                 "/dev/null");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const auto j = nlohmann::json::parse(tests::readFile(dir.path("scores.json")));
+    ASSERT_EQ(j["buckets"].size(), 3u);
+    EXPECT_EQ(j["buckets"][0]["label"], "1-2");
+    EXPECT_EQ(j["buckets"][1]["label"], "3");  // "the red car": 3 tokens
+    EXPECT_EQ(j["buckets"][1]["sentences"], 1);
+    EXPECT_EQ(j["buckets"][2]["label"], "4+");
+    r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --buckets 5,3");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("positive and increasing"), std::string::npos) << r.out;
+}

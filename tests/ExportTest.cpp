@@ -500,6 +500,44 @@ TEST_F(Export, CliRefusesAnUnwritableOutFolder) {
     EXPECT_NE(r.out.find("not a folder"), std::string::npos) << r.out;
 }
 
+// The BLEU-by-length figure from two models' `evaluate --json` files: one PNG of the asked size
+// and a table with a column per model and search.
+TEST_F(Export, CliPlotsBleuByLengthFromEvaluations) {
+    std::ofstream(out.path("test.tsv")) << "the red car\tla voiture rouge\na house\tune maison\n"
+                                           "the red car is in the small house\tla voiture rouge est dans la petite maison\n";
+    for (const char* name : {"a", "b"}) {
+        auto r = run("evaluate --model " + dir_->path("tiny.pt") + " --test " + out.path("test.tsv") +
+                     " --beam 2 --max-len 8 --buckets 2,4 --json " + out.path(std::string(name) + ".json"));
+        ASSERT_EQ(r.exitCode, 0) << r.out;
+    }
+    auto r = run("plot-bleu --eval " + out.path("a.json") + " --eval " + out.path("b.json") +
+                 " --name first --name second --width 800 --height 500 --dpi 100 -o " + out.path("bleu.png") +
+                 " --table " + out.path("bleu.md"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    QImage image(QString::fromStdString(out.path("bleu.png")));
+    ASSERT_FALSE(image.isNull());
+    EXPECT_EQ(image.size(), QSize(800, 500));
+    EXPECT_NEAR(image.dotsPerMeterX() * 0.0254, 100, 0.5);
+    const auto table = tests::readLines(out.path("bleu.md"));
+    ASSERT_EQ(table.size(), 2u + 3u + 1u);  // header, rule, three buckets, all
+    EXPECT_EQ(table[0], "| source length (tokens) | sentences | first, greedy | first, beam 2 | second, greedy | second, beam 2 |");
+    EXPECT_EQ(table[2].rfind("| 1-2 | 1 |", 0), 0u) << table[2];  // "a house"
+    EXPECT_EQ(table[3].rfind("| 3-4 | 1 |", 0), 0u) << table[3];
+    EXPECT_EQ(table[4].rfind("| 5+ | 1 |", 0), 0u) << table[4];
+
+    // Files scored on other buckets cannot share an axis; a file that is not a scores file is named.
+    r = run("evaluate --model " + dir_->path("tiny.pt") + " --test " + out.path("test.tsv") +
+            " --beam 1 --max-len 8 --json " + out.path("c.json"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    r = run("plot-bleu --eval " + out.path("a.json") + " --eval " + out.path("c.json") + " -o " + out.path("x.png"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("different length buckets"), std::string::npos) << r.out;
+    r = run("plot-bleu --eval " + out.path("test.tsv") + " -o " + out.path("x.png"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("is not a scores file"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(out.path("x.png")));
+}
+
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);

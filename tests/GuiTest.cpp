@@ -16,11 +16,14 @@
 #include "core/Runtime.h"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 #include <qcustomplot.h>
 
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QImage>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -253,6 +256,7 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             ASSERT_EQ(errors.count(), 0) << errors.at(0).at(0).toString().toStdString();
             const auto& p = lesson.pages[page];
             EXPECT_EQ(window.lessonPanel()->pageText(), p.text);
+            EXPECT_EQ(window.lessonPanel()->pageImage().isNull(), p.image.isEmpty());
             const auto snap = document.snapshot();
             auto model = core::Model::load(ui::LessonPlayer::resolveModel(p.model).toStdString());
             core::DecodingSession engine(model, p.source.toStdString());
@@ -288,6 +292,40 @@ TEST(Lessons, MalformedLessonFilesAreRefusedWithFileAndPage) {
     }
     std::ofstream(dir.path("broken.json")) << "{ not json";
     EXPECT_THROW(ui::Lesson::load(QString::fromStdString(dir.path("broken.json"))), core::Error);
+    std::ofstream(dir.path("noimage.json"))
+        << R"({"title": "x", "pages": [{"text": "a", "source": "b", "image": "figs/missing.png"}]})";
+    try {
+        ui::Lesson::load(QString::fromStdString(dir.path("noimage.json")));
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("page 1 shows image 'figs/missing.png', which is missing"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
+    tests::TempDir dir;
+    QImage picture(120, 80, QImage::Format_RGB32);
+    picture.fill(Qt::red);
+    std::filesystem::create_directories(dir.path("figs"));
+    ASSERT_TRUE(picture.save(QString::fromStdString(dir.path("figs/plot.png"))));
+    std::ofstream(dir.path("lesson.json"))
+        << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "image": "figs/plot.png"},
+                                      {"text": "b", "source": "the car"}]})";
+    const auto lesson = ui::Lesson::load(QString::fromStdString(dir.path("lesson.json")));
+    EXPECT_EQ(lesson.pages[0].image, QString::fromStdString(dir.path("figs/plot.png")));
+    tests::tinyModel().save(dir.path("tiny.pt"));
+    ui::DecodingDocument document;
+    document.openModel(QString::fromStdString(dir.path("tiny.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ui::MainWindow window(&document);
+    window.show();
+    window.startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(window.lessonPanel()->pageImage().size(), QSize(120, 80));
+    window.lessonPlayer()->goTo(1);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());
 }
 
 int main(int argc, char** argv) {

@@ -4,6 +4,7 @@
 
 #include "core/DecodingSession.h"
 #include "core/Error.h"
+#include "core/ModelBuilder.h"
 #include "core/TorchModel.h"
 
 #include <gtest/gtest.h>
@@ -69,6 +70,53 @@ TEST_P(EveryArchitecture, SavedAndReloadedModelGivesIdenticalOutputs) {
         if (a.finished()) break;
     }
     EXPECT_EQ(model.attentionIsUniform(), v.attention == ModelSpec::Attention::None);
+}
+
+// The code takes matrix-vector products at batch 1 and matrix products otherwise: one sentence
+// alone must get the numbers it gets as a row of a padded batch.
+TEST_P(EveryArchitecture, BatchOfOneEqualsItsRowInAPaddedBatch) {
+    const auto v = GetParam();
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    const auto& tm = model.torch();
+    torch::InferenceMode guard;
+    auto src = torch::tensor({5, 6, 7, 8, 3, 9, 10, 3, 0, 0}, torch::kLong).reshape({2, 5});
+    auto len = torch::tensor({int64_t{5}, int64_t{3}}, torch::kLong);
+    const auto batch = tm.encode(src, len);
+    const auto alone = tm.encode(src.slice(0, 1, 2).slice(1, 0, 3), len.slice(0, 1, 2));
+    EXPECT_TRUE(torch::allclose(alone.enc[0], batch.enc[1].slice(0, 0, 3), 1e-5, 1e-6));
+    auto sb = batch.state, sa = alone.state;
+    auto yb = torch::tensor({int64_t{2}, int64_t{2}}, torch::kLong), ya = torch::tensor({int64_t{2}}, torch::kLong);
+    for (int t = 0; t < 4; ++t) {
+        const auto db = tm.step(yb, sb, batch), da = tm.step(ya, sa, alone);
+        EXPECT_TRUE(torch::allclose(da.logProbs[0], db.logProbs[1], 1e-5, 1e-5)) << "step " << t;
+        EXPECT_TRUE(torch::allclose(da.alpha[0], db.alpha[1].slice(0, 0, 3), 1e-5, 1e-6)) << "step " << t;
+        EXPECT_TRUE(torch::allclose(da.state[0], db.state[1], 1e-5, 1e-6)) << "step " << t;
+        yb = db.logProbs.argmax(1);
+        ya = yb.slice(0, 1, 2);
+        sb = db.state;
+        sa = da.state;
+    }
+}
+
+// A trained model keeps the code it was written with; rewriting it with this version's code keeps
+// every number and every attribute.
+TEST_P(EveryArchitecture, RewrittenCodeKeepsWeightsAndOutputs) {
+    const auto v = GetParam();
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    const core::Model rewritten(core::ModelBuilder::rewriteCode(model.torch()));
+    EXPECT_EQ(rewritten.parameterCount(), model.parameterCount());
+    EXPECT_EQ(rewritten.sourceVocabulary().tokens(), model.sourceVocabulary().tokens());
+    EXPECT_EQ(rewritten.targetTokenizer().toJson(), model.targetTokenizer().toJson());
+    EXPECT_EQ(rewritten.metadata()["architecture"], model.metadata()["architecture"]);
+    EXPECT_TRUE(rewritten.metadata().contains("code_written_by"));
+    core::DecodingSession a(model, "the red car is big ."), b(rewritten, "the red car is big .");
+    for (int i = 0; i < 5 && !a.finished(); ++i) {
+        const auto& ra = a.step();
+        const auto& rb = b.step();
+        ASSERT_EQ(ra.tokenId, rb.tokenId);
+        for (size_t j = 0; j < ra.alpha.size(); ++j) EXPECT_NEAR(ra.alpha[j], rb.alpha[j], 1e-6);
+        EXPECT_NEAR(ra.logProb, rb.logProb, 1e-5);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -179,4 +227,21 @@ TEST(ModelFile, UnwritablePathIsAClearError) {
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos);
     }
+}
+
+TEST(ModelFile, CodeRewriteRefusesParametersThatDoNotMatchTheArchitecture) {
+    auto model = tests::tinyModel();
+    auto meta = model.metadata();
+    meta["architecture"]["attention_size"] = meta["architecture"]["attention_size"].get<int>() + 3;
+    auto torchModel = model.torchShared();
+    torchModel->setMetadata(meta);
+    try {
+        core::ModelBuilder::rewriteCode(*torchModel);
+        FAIL() << "a model whose weights do not fit its architecture was rewritten";
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("parameter 'att_W' has the wrong shape"), std::string::npos) << e.what();
+    }
+    meta.erase("architecture");
+    torchModel->setMetadata(meta);
+    EXPECT_THROW(core::ModelBuilder::rewriteCode(*torchModel), core::Error);
 }

@@ -4,6 +4,8 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QImageReader>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -45,12 +47,16 @@ Lesson Lesson::load(const QString& path) {
         page.beam = p.value("beam").toInt(0);
         page.explain = p.value("explain").toBool(false);
         page.highlight = p.value("highlight").toString();
+        const QString image = p.value("image").toString();
+        if (!image.isEmpty()) page.image = QFileInfo(path).absoluteDir().absoluteFilePath(image);
         const QString where = QStringLiteral("page %1").arg(i + 1);
         if (page.text.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"text\""));
         if (page.source.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"source\""));
         if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
         if (!kHighlights.contains(page.highlight))
             throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
+        if (!page.image.isEmpty() && !QImageReader(page.image).canRead())
+            throw fail(path, where + QStringLiteral(" shows image '%1', which is missing or not a picture").arg(image));
         lesson.pages.push_back(page);
     }
     return lesson;

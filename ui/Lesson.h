@@ -16,6 +16,7 @@ struct LessonPage {
     int beam = 0;          // > 0: run beam search of this width
     bool explain = false;  // show the Step explained panel
     QString highlight;     // panel to draw attention to: heatmap, encoder, candidates, beam, explain
+    QString image;         // picture shown under the text (absolute path; the file gives it relative to itself)
 };
 
 struct Lesson {

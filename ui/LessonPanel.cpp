@@ -7,6 +7,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace alignscope::ui {
 
 LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent), player_(player) {
@@ -23,6 +25,10 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     QFont big = text_->font();
     big.setPointSize(big.pointSize() + 1);
     text_->setFont(big);
+    picture_ = new QLabel;
+    picture_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    picture_->setMinimumSize(1, 1);  // the pixmap follows the panel's width, not the other way round
+    picture_->hide();
     counter_ = new QLabel;
     previous_ = new QPushButton(tr("◀ Previous"));
     next_ = new QPushButton(tr("Next ▶"));
@@ -39,7 +45,9 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     buttons->addWidget(next_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);
-    layout->addWidget(text_, 1);
+    layout->addWidget(text_);
+    layout->addWidget(picture_);
+    layout->addStretch(1);
     layout->addLayout(buttons);
     setMinimumWidth(300);
     showPage(-1, 0);
@@ -47,17 +55,34 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
 
 QString LessonPanel::pageText() const { return text_->text(); }
 
+void LessonPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    scaleImage();
+}
+
+void LessonPanel::scaleImage() {
+    if (image_.isNull()) return;
+    const int width = std::min(image_.width(), std::max(50, contentsRect().width() - 20));
+    picture_->setPixmap(image_.scaledToWidth(width, Qt::SmoothTransformation));
+}
+
 void LessonPanel::showPage(int page, int pages) {
     if (page < 0) {
         title_->setText(tr("No lesson"));
         text_->setText(tr("Choose one from the Lessons menu."));
         counter_->clear();
+        image_ = QPixmap();
+        picture_->hide();
         previous_->setEnabled(false);
         next_->setEnabled(false);
         return;
     }
     title_->setText(player_->lesson().title);
-    text_->setText(player_->lesson().pages[page].text);
+    const auto& p = player_->lesson().pages[page];
+    text_->setText(p.text);
+    image_ = p.image.isEmpty() ? QPixmap() : QPixmap(p.image);
+    picture_->setVisible(!image_.isNull());
+    scaleImage();
     counter_->setText(tr("%1 / %2").arg(page + 1).arg(pages));
     previous_->setEnabled(page > 0);
     next_->setEnabled(page + 1 < pages);

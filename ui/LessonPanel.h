@@ -1,4 +1,5 @@
 #pragma once
+#include <QPixmap>
 #include <QWidget>
 
 class QLabel;
@@ -14,13 +15,21 @@ class LessonPanel : public QWidget {
 public:
     explicit LessonPanel(LessonPlayer* player, QWidget* parent = nullptr);
     QString pageText() const;
+    // The page's picture as loaded (null when the page has none), before scaling to the panel.
+    QPixmap pageImage() const { return image_; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showPage(int page, int pages);
+    void scaleImage();
 
     LessonPlayer* player_;
     QLabel* title_;
     QLabel* text_;
+    QLabel* picture_;
+    QPixmap image_;
     QLabel* counter_;
     QPushButton* previous_;
     QPushButton* next_;

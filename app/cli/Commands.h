@@ -18,8 +18,10 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine);  // reco
 Command addEvaluateCommand(CLI::App& app);
 Command addMakeDatesCommand(CLI::App& app);
 Command addCheckDatesCommand(CLI::App& app);
+Command addUpdateCodeCommand(CLI::App& app);
 #ifdef ALIGNSCOPE_CLI_EXPORT
-Command addExportCommand(CLI::App& app);  // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
+Command addExportCommand(CLI::App& app);    // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
+Command addPlotBleuCommand(CLI::App& app);  // needs Qt, as export
 #endif
 
 }  // namespace alignscope::cli

@@ -93,6 +93,10 @@ Command addEvaluateCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)");
+    c->add_option("--buckets", o->e.bucketBounds,
+                  "Upper ends of the source-length buckets, increasing (an open bucket follows)")
+        ->delimiter(',')
+        ->capture_default_str();
     c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed test lines (default: stop at the first)");
     c->add_option("--json", o->json, "Also write the scores as JSON to this file");
     c->add_option("--hypotheses", o->hypotheses,

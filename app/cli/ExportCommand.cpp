@@ -2,14 +2,13 @@
 // platform), drawn by the app's own figure code (ui::FigureExporter through ui::BatchExporter).
 #include "cli/Commands.h"
 #include "cli/LineStreams.h"
+#include "cli/OffscreenQt.h"
 
 #include "ui/BatchExporter.h"
 #include "ui/FigureExporter.h"
 
 #include "core/Error.h"
 #include "core/Runtime.h"
-
-#include <QApplication>
 
 #include <chrono>
 #include <csignal>
@@ -69,15 +68,6 @@ private:
     Clock::time_point lastDraw_{};
 };
 
-// Qt's notes for developers (no XDG_RUNTIME_DIR, an offscreen platform that cannot do this or
-// that) are not for the user of a command-line tool; real warnings still show.
-void qtMessages(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtDebugMsg || type == QtInfoMsg || message.startsWith(QLatin1String("QStandardPaths:")) ||
-        message.contains(QLatin1String("does not support")))
-        return;
-    std::cerr << "export: Qt: " << message.toStdString() << '\n';
-}
-
 }  // namespace
 
 Command addExportCommand(CLI::App& app) {
@@ -114,12 +104,7 @@ Command addExportCommand(CLI::App& app) {
     return [o, c]() -> int {
         if (!*c) return -1;
         // Figures need Qt's widgets; the offscreen platform needs no display.
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-        qInstallMessageHandler(qtMessages);
-        static int argc = 1;
-        static char name[] = "alignscope-cli";
-        static char* argv[] = {name, nullptr};
-        QApplication qt(argc, argv);
+        const auto qt = startOffscreenQt("export");
 
         ui::BatchExporter::Settings settings;
         settings.file.format = *ui::FigureExporter::parseFormat(QString::fromStdString(o->format));
