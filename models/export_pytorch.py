@@ -302,12 +302,34 @@ class AlignScopeModule(nn.Module):
         for name, value in params.items():
             self.register_parameter(name, nn.Parameter(value.detach().clone().float().contiguous()))
 
-    def _cell(self, x: Tensor, s: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor, b_hh: Tensor) -> Tensor:
+    # The same code as AlignScope's core/TorchScriptSource.cpp writes (keep them in step): weight
+    # products go through _linear, a matrix-vector product at batch 1 (several times faster there
+    # than a one-row addmm); the cells take their input gates W_ih x + b_ih ready-made, so a
+    # sequence's inputs are projected in one product before the recurrence.
+    def _linear(self, x: Tensor, w: Tensor, b: Tensor) -> Tensor:
+        if x.size(0) == 1:
+            return torch.addmv(b, w, x[0]).unsqueeze(0)
+        return torch.addmm(b, x, w.t())
+
+    def _project(self, x: Tensor, w: Tensor) -> Tensor:
+        if x.size(0) == 1:
+            return torch.mv(w, x[0]).unsqueeze(0)
+        return torch.mm(x, w.t())
+
+    def _cell(self, gi: Tensor, s: Tensor, w_hh: Tensor, b_hh: Tensor) -> Tensor:
         if self.lstm:
             n = w_hh.size(1)
-            h, c = torch.lstm_cell(x, [s[:, :n], s[:, n:]], w_ih, w_hh, b_ih, b_hh)
-            return torch.cat([h, c], 1)
-        return torch.gru_cell(x, s, w_ih, w_hh, b_ih, b_hh)
+            h = s[:, :n]
+            c = s[:, n:]
+            i, f, g, o = (gi + self._linear(h, w_hh, b_hh)).chunk(4, 1)
+            c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+            return torch.cat([torch.sigmoid(o) * torch.tanh(c), c], 1)
+        i_r, i_z, i_n = gi.chunk(3, 1)
+        h_r, h_z, h_n = self._linear(s, w_hh, b_hh).chunk(3, 1)
+        r = torch.sigmoid(i_r + h_r)
+        z = torch.sigmoid(i_z + h_z)
+        n = torch.tanh(i_n + r * h_n)
+        return n + z * (s - n)
 
     def _hidden(self, s: Tensor) -> Tensor:
         if self.lstm:
@@ -327,11 +349,12 @@ class AlignScopeModule(nn.Module):
                        reverse: bool) -> Tuple[Tensor, Tensor]:
         # Padded positions leave the state untouched: the backward pass starts at each sentence's end.
         S = x.size(1)
+        gi = (torch.matmul(x, w_ih.t()) + b_ih).unbind(1)
         s = self._zero_state(x.size(0), w_hh)
         outs: List[Tensor] = []
         for i in range(S):
             t = S - 1 - i if reverse else i
-            s = torch.where(mask[:, t].unsqueeze(1), self._cell(x[:, t], s, w_ih, w_hh, b_ih, b_hh), s)
+            s = torch.where(mask[:, t].unsqueeze(1), self._cell(gi[t], s, w_hh, b_hh), s)
             outs.append(self._hidden(s))
         if reverse:
             outs.reverse()
@@ -351,7 +374,7 @@ class AlignScopeModule(nn.Module):
             enc = fwd
             summary = last_f
         enc = enc * mask.unsqueeze(2).to(enc.dtype)
-        state = self._initial_state(torch.tanh(torch.addmm(self.init_b, summary, self.init_w.t())))
+        state = self._initial_state(torch.tanh(self._linear(summary, self.init_w, self.init_b)))
         if self.additive:
             keys = torch.matmul(enc, self.att_U.t())
         elif self.general:
@@ -372,7 +395,7 @@ class AlignScopeModule(nn.Module):
             alpha = m / m.sum(1, keepdim=True)
             return alpha, keys.squeeze(1), torch.zeros_like(alpha), h
         if self.additive:
-            query = torch.matmul(h, self.att_W.t())
+            query = self._project(h, self.att_W)
             energies = torch.matmul(torch.tanh(keys + query.unsqueeze(1)), self.att_v)
         else:
             query = h
@@ -381,25 +404,34 @@ class AlignScopeModule(nn.Module):
         context = torch.bmm(alpha.unsqueeze(1), enc).squeeze(1)
         return alpha, context, energies, query
 
-    def _step(self, y: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor,
-              p: float) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    # The decoder's input weights are [W_y | W_c] over [y, c]: W_y y (gy) does not depend on the
+    # recurrence, so `loss` computes it for all steps at once, and the readout after the loop.
+    def _step(self, gy: Tensor, w_c: Tensor, state: Tensor, enc: Tensor, keys: Tensor,
+              mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         alpha, context, energies, query = self._attend(self._hidden(state), enc, keys, mask)
-        new_state = self._cell(torch.cat([y, context], 1), state, self.dec_wih, self.dec_whh, self.dec_bih,
-                               self.dec_bhh)
-        readout = torch.tanh(torch.addmm(self.out_b, torch.cat([self._hidden(new_state), context, y], 1),
-                                         self.out_w.t()))
-        readout = torch.dropout(readout, p, p > 0.0)
-        return new_state, alpha, context, energies, query, readout
+        new_state = self._cell(gy + self._project(context, w_c), state, self.dec_whh, self.dec_bhh)
+        return new_state, alpha, context, energies, query
+
+    def _input_gates(self, y: Tensor) -> Tensor:
+        return self._linear(y, self.dec_wih[:, : self.tgt_emb.size(1)], self.dec_bih)
+
+    def _context_weights(self) -> Tensor:
+        return self.dec_wih[:, self.tgt_emb.size(1):]
+
+    def _readout(self, features: Tensor, p: float) -> Tensor:
+        return torch.dropout(torch.tanh(self._linear(features, self.out_w, self.out_b)), p, p > 0.0)
 
     def _logits(self, readout: Tensor) -> Tensor:
         if self.tied:
-            return torch.addmm(self.proj_b, readout, self.tgt_emb.t())
-        return torch.addmm(self.proj_b, readout, self.proj_w.t())
+            return self._linear(readout, self.tgt_emb, self.proj_b)
+        return self._linear(readout, self.proj_w, self.proj_b)
 
     @torch.jit.export
     def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
         y = torch.embedding(self.tgt_emb, y_prev)
-        new_state, alpha, context, energies, query, readout = self._step(y, state, enc, keys, mask, 0.0)
+        new_state, alpha, context, energies, query = self._step(self._input_gates(y), self._context_weights(), state,
+                                                                enc, keys, mask)
+        readout = self._readout(torch.cat([self._hidden(new_state), context, y], 1), 0.0)
         out: Dict[str, Tensor] = {"log_probs": torch.log_softmax(self._logits(readout), 1), "state": new_state,
                                   "alpha": alpha, "context": context, "readout": readout}
         if not self.no_attention:
@@ -411,19 +443,26 @@ class AlignScopeModule(nn.Module):
     def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float,
              smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
         enc, state, mask, keys = self._encode(src, src_len, dropout)
-        # Embedding the whole target at once keeps one embedding gradient instead of one per step.
+        B = tgt_in.size(0)
+        T = tgt_in.size(1)
         ys = torch.dropout(torch.embedding(self.tgt_emb, tgt_in), dropout, dropout > 0.0)
-        readouts: List[Tensor] = []
-        for t in range(tgt_in.size(1)):
-            state, alpha, context, energies, query, readout = self._step(ys[:, t], state, enc, keys, mask, dropout)
-            readouts.append(readout)
-        r = torch.stack(readouts, 1)
-        lp = torch.log_softmax(self._logits(r.reshape([-1, r.size(2)])), 1)
+        gys = self._input_gates(ys.reshape([B * T, -1])).reshape([B, T, -1]).unbind(1)
+        w_c = self._context_weights()
+        hiddens: List[Tensor] = []
+        contexts: List[Tensor] = []
+        for t in range(T):
+            state, alpha, context, energies, query = self._step(gys[t], w_c, state, enc, keys, mask)
+            hiddens.append(self._hidden(state))
+            contexts.append(context)
+        # The readout and the vocabulary only at real target positions, not padding.
         target = tgt_out.reshape([-1])
-        valid = (target != self.pad_id).to(lp.dtype)
-        nll = -lp.gather(1, target.unsqueeze(1)).squeeze(1)
-        smoothed = (1.0 - smoothing) * nll - smoothing * lp.mean(1)
-        return (smoothed * valid).sum(), (nll * valid).sum(), valid.sum()
+        keep = (target != self.pad_id).nonzero().squeeze(1)
+        features = torch.cat([torch.stack(hiddens, 1), torch.stack(contexts, 1), ys], 2).reshape([B * T, -1])
+        readout = self._readout(features.index_select(0, keep), dropout)
+        lp = torch.log_softmax(self._logits(readout), 1)
+        nll = -lp.gather(1, target.index_select(0, keep).unsqueeze(1)).squeeze(1)
+        smoothed = (1.0 - smoothing) * nll - lp.sum(1) * (smoothing / lp.size(1))
+        return smoothed.sum(), nll.sum(), torch.full([], keep.size(0), dtype=lp.dtype)
 
 
 def _rnn_names(prefix: str, suffix: str) -> Dict[str, str]:
