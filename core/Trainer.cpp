@@ -1,6 +1,7 @@
 #include "core/Trainer.h"
 
 #include "core/Error.h"
+#include "core/TrainingBatch.h"
 #include "core/Evaluator.h"
 #include "core/ModelBuilder.h"
 #include "core/Runtime.h"
@@ -27,40 +28,13 @@ struct Example {
     std::vector<int64_t> tgt;  // without </s>
 };
 
-struct Batch {
-    torch::Tensor src, srcLen, tgtIn, tgtOut;  // [B,S], [B], [B,T], [B,T]
-    int64_t targetTokens = 0;                  // real target tokens, </s> included
-};
-
-Batch makeBatch(const std::vector<Example>& data, const std::vector<size_t>& rows) {
-    const int64_t B = static_cast<int64_t>(rows.size());
-    size_t S = 0, T = 0;
+TrainingBatch makeBatch(const std::vector<Example>& data, const std::vector<size_t>& rows) {
+    std::vector<std::vector<int64_t>> sources, targets;
     for (auto r : rows) {
-        S = std::max(S, data[r].src.size());
-        T = std::max(T, data[r].tgt.size() + 1);
+        sources.push_back(data[r].src);
+        targets.push_back(data[r].tgt);
     }
-    Batch b;
-    b.src = torch::zeros({B, static_cast<int64_t>(S)}, torch::kLong);
-    b.srcLen = torch::zeros({B}, torch::kLong);
-    b.tgtIn = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
-    b.tgtOut = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
-    auto src = b.src.accessor<int64_t, 2>();
-    auto len = b.srcLen.accessor<int64_t, 1>();
-    auto tin = b.tgtIn.accessor<int64_t, 2>();
-    auto tout = b.tgtOut.accessor<int64_t, 2>();
-    for (int64_t i = 0; i < B; ++i) {
-        const auto& e = data[rows[static_cast<size_t>(i)]];
-        for (size_t j = 0; j < e.src.size(); ++j) src[i][static_cast<int64_t>(j)] = e.src[j];
-        len[i] = static_cast<int64_t>(e.src.size());
-        tin[i][0] = Vocabulary::kBos;
-        for (size_t j = 0; j < e.tgt.size(); ++j) {
-            tin[i][static_cast<int64_t>(j + 1)] = e.tgt[j];
-            tout[i][static_cast<int64_t>(j)] = e.tgt[j];
-        }
-        tout[i][static_cast<int64_t>(e.tgt.size())] = Vocabulary::kEos;
-        b.targetTokens += static_cast<int64_t>(e.tgt.size() + 1);
-    }
-    return b;
+    return TrainingBatch::make(sources, targets);
 }
 
 void writeText(const fs::path& path, const std::string& text) {

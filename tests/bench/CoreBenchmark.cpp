@@ -27,6 +27,7 @@
 #include "core/Runtime.h"
 #include "core/SearchStrategy.h"
 #include "core/TorchModel.h"
+#include "core/TrainingBatch.h"
 #include "core/Vocabulary.h"
 
 #include <benchmark/benchmark.h>
@@ -80,54 +81,23 @@ std::string idsText(const std::vector<int64_t>& ids) {
 
 // The synthetic training batch. scripts/bench_reference.py builds the same one with the same
 // generator (a 64-bit LCG, Knuth's MMIX constants, top 31 bits).
-struct Batch {
-    torch::Tensor src, srcLen, tgtIn, tgtOut;
-    int64_t targetTokens = 0;  // real target tokens, </s> included
-};
-
-Batch syntheticBatch(int64_t sourceVocab, int64_t targetVocab) {
+core::TrainingBatch syntheticBatch(int64_t sourceVocab, int64_t targetVocab) {
     uint64_t x = 2014;
     auto next = [&x] {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
         return static_cast<int64_t>(x >> 33);
     };
     std::vector<std::vector<int64_t>> srcs, tgts;
-    size_t S = 0, T = 0;
     for (int i = 0; i < kBatchPairs; ++i) {
         const int64_t ns = 8 + next() % 4, nt = 8 + next() % 4;
         std::vector<int64_t> s, t;
         for (int64_t j = 0; j < ns; ++j) s.push_back(4 + next() % (sourceVocab - 4));
         for (int64_t j = 0; j < nt; ++j) t.push_back(4 + next() % (targetVocab - 4));
         s.push_back(core::Vocabulary::kEos);
-        S = std::max(S, s.size());
-        T = std::max(T, t.size() + 1);
         srcs.push_back(std::move(s));
         tgts.push_back(std::move(t));
     }
-    Batch b;
-    const int64_t B = kBatchPairs;
-    b.src = torch::zeros({B, static_cast<int64_t>(S)}, torch::kLong);
-    b.srcLen = torch::zeros({B}, torch::kLong);
-    b.tgtIn = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
-    b.tgtOut = torch::zeros({B, static_cast<int64_t>(T)}, torch::kLong);
-    auto src = b.src.accessor<int64_t, 2>();
-    auto len = b.srcLen.accessor<int64_t, 1>();
-    auto tin = b.tgtIn.accessor<int64_t, 2>();
-    auto tout = b.tgtOut.accessor<int64_t, 2>();
-    for (int64_t i = 0; i < B; ++i) {
-        const auto& s = srcs[static_cast<size_t>(i)];
-        const auto& t = tgts[static_cast<size_t>(i)];
-        for (size_t j = 0; j < s.size(); ++j) src[i][static_cast<int64_t>(j)] = s[j];
-        len[i] = static_cast<int64_t>(s.size());
-        tin[i][0] = core::Vocabulary::kBos;
-        for (size_t j = 0; j < t.size(); ++j) {
-            tin[i][static_cast<int64_t>(j + 1)] = t[j];
-            tout[i][static_cast<int64_t>(j)] = t[j];
-        }
-        tout[i][static_cast<int64_t>(t.size())] = core::Vocabulary::kEos;
-        b.targetTokens += static_cast<int64_t>(t.size() + 1);
-    }
-    return b;
+    return core::TrainingBatch::make(srcs, tgts);
 }
 
 void ModelLoad(benchmark::State& state) {
