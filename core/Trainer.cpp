@@ -378,16 +378,8 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         while (d.batchInEpoch < static_cast<int64_t>(batches.size()) && d.step < total) {
             if (stop && stop->load()) return finish(false);
             auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)]);
-            auto out = d.model->module().get_method("loss")(
-                {b.src, b.srcLen, b.tgtIn, b.tgtOut, o.dropout, o.labelSmoothing}).toTuple();
-            const auto& el = out->elements();
-            auto n = el[2].toTensor();
-            auto loss = el[0].toTensor() / n;
-            d.optimizer->zero_grad();
-            loss.backward();
-            if (o.clipNorm > 0) torch::nn::utils::clip_grad_norm_(d.parameters(), o.clipNorm);
-            d.optimizer->step();
-            const double nll = el[1].toTensor().item<double>() / n.item<double>();
+            const double nll =
+                b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing, o.clipNorm);
             d.history.push_back(nll);
             recent = stepsThisRun == 0 ? nll : 0.98 * recent + 0.02 * nll;
             tokens += b.targetTokens;
