@@ -114,10 +114,15 @@ std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
     const auto& meta = model.metadata();
     if (!meta.contains("architecture"))
         throw Error("'" + model.origin() + "' has no \"architecture\" in its metadata: its code cannot be rewritten");
-    Input in{ModelSpec::fromJson(meta["architecture"]), model.sourceVocabulary(), model.targetVocabulary(),
-             model.sourceTokenizer(), model.targetTokenizer(), meta.value("name", std::string("model")), meta};
-    in.extraMetadata["code_written_by"] = std::string("AlignScope ") + ALIGNSCOPE_VERSION;
-    auto rewritten = build(in);
+    std::shared_ptr<TorchModel> rewritten;
+    try {
+        Input in{ModelSpec::fromJson(meta["architecture"]), model.sourceVocabulary(), model.targetVocabulary(),
+                 model.sourceTokenizer(), model.targetTokenizer(), meta.value("name", std::string("model")), meta};
+        in.extraMetadata["code_written_by"] = std::string("AlignScope ") + ALIGNSCOPE_VERSION;
+        rewritten = build(in);
+    } catch (const std::exception& e) {  // Error from validate(), or nlohmann's type errors
+        throw Error("'" + model.origin() + "': its \"architecture\" metadata cannot be built: " + e.what());
+    }
 
     std::map<std::string, torch::Tensor> old;
     for (const auto& p : model.module().named_parameters()) old.emplace(p.name, p.value);
@@ -145,22 +150,47 @@ std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
         throw Error(message);
     }
 
-    // The same numbers, or no rewrite: a padded batch of two and a few steps through both codes.
+    // The same numbers, or no rewrite: a padded batch of two (the matrix-product code), its short
+    // row alone (the matrix-vector code the app's steps run) and, where both have it, `loss`.
     torch::InferenceMode guard;
     auto src = torch::arange(4, 10, torch::kLong).clamp_max(model.sourceVocabulary().size() - 1).repeat({2, 1});
     src.index_put_({0, 5}, Vocabulary::kEos);
+    src.index_put_({1, 2}, Vocabulary::kEos);
     const auto len = torch::tensor({int64_t{6}, int64_t{3}}, torch::kLong);
-    const auto a = model.encode(src, len), b = rewritten->encode(src, len);
-    double worst = (a.enc - b.enc).abs().max().item<double>();
-    auto y = torch::full({2}, Vocabulary::kBos, torch::kLong);
-    auto sa = a.state, sb = b.state;
-    for (int t = 0; t < 4; ++t) {
-        const auto da = model.step(y, sa, a), db = rewritten->step(y, sb, b);
-        for (const auto& [x, z] : {std::pair{da.logProbs, db.logProbs}, {da.alpha, db.alpha}, {da.state, db.state}})
-            worst = std::max(worst, (x - z).abs().max().item<double>());
-        y = da.logProbs.argmax(1);
-        sa = da.state;
-        sb = db.state;
+    double worst = 0;
+    auto compare = [&worst](const torch::Tensor& x, const torch::Tensor& y) {
+        worst = std::max(worst, (x - y).abs().max().item<double>());
+    };
+    for (const auto& [s, l] : {std::pair{src, len}, std::pair{src.slice(0, 1, 2).slice(1, 0, 3), len.slice(0, 1, 2)}}) {
+        const auto a = model.encode(s, l), b = rewritten->encode(s, l);
+        compare(a.enc, b.enc);
+        auto y = torch::full({s.size(0)}, Vocabulary::kBos, torch::kLong);
+        auto sa = a.state, sb = b.state;
+        for (int t = 0; t < 4; ++t) {
+            const auto da = model.step(y, sa, a), db = rewritten->step(y, sb, b);
+            compare(da.logProbs, db.logProbs);
+            compare(da.alpha, db.alpha);
+            compare(da.state, db.state);
+            y = da.logProbs.argmax(1);
+            sa = da.state;
+            sb = db.state;
+        }
+    }
+    if (model.module().find_method("loss")) {
+        const auto tgt = torch::arange(4, 8, torch::kLong).clamp_max(model.targetVocabulary().size() - 1).repeat({2, 1});
+        auto tgtIn = tgt.clone(), tgtOut = tgt.clone();
+        tgtIn.index_put_({torch::indexing::Slice(), 0}, Vocabulary::kBos);
+        tgtOut.index_put_({0, 3}, Vocabulary::kEos);
+        tgtOut.index_put_({1, 1}, Vocabulary::kEos);
+        tgtOut.index_put_({1, torch::indexing::Slice(2, 4)}, Vocabulary::kPad);
+        tgtIn.index_put_({1, torch::indexing::Slice(2, 4)}, Vocabulary::kPad);
+        const std::vector<c10::IValue> args = {src, len, tgtIn, tgtOut, 0.0, 0.1};
+        const auto la = model.module().get_method("loss")(args).toTuple();
+        const auto lb = rewritten->module().get_method("loss")(args).toTuple();
+        for (size_t i = 0; i < 3; ++i) {
+            const double x = la->elements()[i].toTensor().item<double>(), y = lb->elements()[i].toTensor().item<double>();
+            worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(x)));
+        }
     }
     if (!(worst <= 1e-4))
         throw Error("'" + model.origin() + "': the rewritten code computes different numbers (max difference " +

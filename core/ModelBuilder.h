@@ -32,7 +32,8 @@ public:
     // metadata are `model`'s. The code lives inside each file, so a model trained by an older
     // version keeps that version's code (and speed) until rewritten. Throws Error when `model` has
     // no "architecture" metadata, when its parameters do not match that architecture's, or when
-    // the rewritten model's encode/step outputs differ from the original's by more than 1e-4.
+    // the rewritten model's outputs differ from the original's by more than 1e-4 (encode and four
+    // steps of a padded batch and of one sentence alone; `loss` on the batch, where both have it).
     static std::shared_ptr<TorchModel> rewriteCode(const TorchModel& model);
 };
 

@@ -7,8 +7,9 @@
 # TEST.tsv is the held-out split the en-fr recipe writes (--test-out en-fr-test.tsv; the
 # en-fr-noattn recipe writes the same pairs). Needs a GUI build (scripts/build.sh).
 set -euo pipefail
+test_file=$(realpath "${1:?usage: scripts/bleu-by-length.sh TEST.tsv (the recipe's --test-out file)}")
+[[ -n ${ALIGNSCOPE_CLI:-} ]] && ALIGNSCOPE_CLI=$(realpath "$ALIGNSCOPE_CLI")
 cd "$(dirname "$0")/.."
-test_file=${1:?usage: scripts/bleu-by-length.sh TEST.tsv (the recipe's --test-out file)}
 cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}
 buckets=4,5,6,7,8,9,10,11,12,14
 work=$(mktemp -d -t alignscope-bleu.XXXXXX)

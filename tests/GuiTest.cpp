@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <qcustomplot.h>
 
@@ -24,6 +25,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -323,6 +325,11 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     window.startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(window.lessonPanel()->pageImage().size(), QSize(120, 80));
+    const auto labels = window.lessonPanel()->findChildren<QLabel*>();
+    const bool shown = std::any_of(labels.begin(), labels.end(), [](QLabel* l) {
+        return l->isVisible() && !l->pixmap().isNull() && l->pixmap().toImage().pixelColor(5, 5) == QColor(Qt::red);
+    });
+    EXPECT_TRUE(shown) << "the picture is on screen in the lesson panel";
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());

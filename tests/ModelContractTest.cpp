@@ -12,6 +12,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <array>
+#include <cmath>
 #include <random>
 
 using namespace alignscope;
@@ -117,6 +119,34 @@ TEST_P(EveryArchitecture, RewrittenCodeKeepsWeightsAndOutputs) {
         for (size_t j = 0; j < ra.alpha.size(); ++j) EXPECT_NEAR(ra.alpha[j], rb.alpha[j], 1e-6);
         EXPECT_NEAR(ra.logProb, rb.logProb, 1e-5);
     }
+}
+
+// `loss` computes the readout and the vocabulary only at real target positions: a padded batch
+// must sum to what its sentences give alone.
+TEST_P(EveryArchitecture, LossOfAPaddedBatchIsTheSumOfItsSentences) {
+    const auto v = GetParam();
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    auto& module = model.torchShared()->module();
+    torch::NoGradGuard noGrad;
+    const auto src = torch::tensor({5, 6, 7, 8, 3, 9, 10, 3, 0, 0}, torch::kLong).reshape({2, 5});
+    const auto len = torch::tensor({int64_t{5}, int64_t{3}}, torch::kLong);
+    const auto tgtIn = torch::tensor({2, 4, 5, 6, 2, 7, 0, 0}, torch::kLong).reshape({2, 4});
+    const auto tgtOut = torch::tensor({4, 5, 6, 3, 7, 3, 0, 0}, torch::kLong).reshape({2, 4});
+    auto loss = [&](const torch::Tensor& s, const torch::Tensor& l, const torch::Tensor& ti, const torch::Tensor& to) {
+        auto out = module.get_method("loss")({s, l, ti, to, 0.0, 0.1}).toTuple();
+        return std::array<double, 3>{out->elements()[0].toTensor().item<double>(),
+                                     out->elements()[1].toTensor().item<double>(),
+                                     out->elements()[2].toTensor().item<double>()};
+    };
+    const auto both = loss(src, len, tgtIn, tgtOut);
+    const auto first = loss(src.slice(0, 0, 1), len.slice(0, 0, 1), tgtIn.slice(0, 0, 1), tgtOut.slice(0, 0, 1));
+    const auto second = loss(src.slice(0, 1, 2).slice(1, 0, 3), len.slice(0, 1, 2), tgtIn.slice(0, 1, 2).slice(1, 0, 2),
+                             tgtOut.slice(0, 1, 2).slice(1, 0, 2));
+    EXPECT_EQ(both[2], 6.0);  // real target tokens, </s> included
+    for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(both[i], first[i] + second[i], 1e-4 * std::abs(both[i])) << i;
+    auto unsmoothed = module.get_method("loss")({src, len, tgtIn, tgtOut, 0.0, 0.0}).toTuple();
+    EXPECT_NEAR(unsmoothed->elements()[0].toTensor().item<double>(), both[1], 1e-4 * both[1])
+        << "without smoothing the loss is the NLL";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -244,4 +274,28 @@ TEST(ModelFile, CodeRewriteRefusesParametersThatDoNotMatchTheArchitecture) {
     meta.erase("architecture");
     torchModel->setMetadata(meta);
     EXPECT_THROW(core::ModelBuilder::rewriteCode(*torchModel), core::Error);
+}
+
+// Files written by the first version's code (torch.gru_cell / lstm_cell, addmm at every batch
+// size; made with its `train --steps 3`): rewritten, they decode to the same tokens and alphas.
+TEST(ModelFile, FirstVersionCodeIsRewrittenWithTheSameOutputs) {
+    for (const char* name : {"old-code-gru-additive.pt", "old-code-gru-none.pt", "old-code-lstm-general-uni.pt"}) {
+        SCOPED_TRACE(name);
+        const auto old = core::Model::load(std::string(ALIGNSCOPE_TEST_DATA) + "/" + name);
+        EXPECT_FALSE(old.metadata().contains("code_written_by"));
+        const core::Model rewritten(core::ModelBuilder::rewriteCode(old.torch()));
+        EXPECT_TRUE(rewritten.metadata().contains("code_written_by"));
+        EXPECT_EQ(rewritten.metadata()["training"], old.metadata()["training"]);
+        for (const char* sentence : {"march 3 , 1999", "12 june 2001"}) {
+            core::DecodingSession a(old, sentence), b(rewritten, sentence);
+            a.runToEnd();
+            b.runToEnd();
+            ASSERT_EQ(a.steps().size(), b.steps().size());
+            for (size_t t = 0; t < a.steps().size(); ++t) {
+                EXPECT_EQ(a.steps()[t].tokenId, b.steps()[t].tokenId);
+                for (size_t i = 0; i < a.steps()[t].alpha.size(); ++i)
+                    EXPECT_NEAR(a.steps()[t].alpha[i], b.steps()[t].alpha[i], 1e-5);
+            }
+        }
+    }
 }

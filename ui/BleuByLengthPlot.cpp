@@ -10,17 +10,22 @@
 namespace alignscope::ui {
 namespace {
 
-// Colour-blind-safe (Okabe-Ito), in the order lines are added.
-const QColor kColours[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167)};
+// Colour-blind-safe (Okabe-Ito, black left out), one per model; shapes tell them apart in grey.
+const QColor kColours[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
+                           QColor(230, 159, 0), QColor(86, 180, 233), QColor(240, 228, 66)};
 const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
-                                                 QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+                                                 QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
+                                                 QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
+                                                 QCPScatterStyle::ssStar};
+constexpr int kStyles = 7;
 
 }  // namespace
 
 BleuByLengthPlot::BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucketSentences, QString title)
-    : labels_(std::move(bucketLabels)), sentences_(std::move(bucketSentences)), plot_(new QCustomPlot) {
+    : labels_(std::move(bucketLabels)), sentences_(std::move(bucketSentences)) {
     if (labels_.isEmpty() || labels_.size() != sentences_.size())
         throw core::Error("BLEU-by-length plot: one sentence count per bucket is needed");
+    plot_ = std::make_unique<QCustomPlot>();
     QFont font = plot_->font();
     font.setPointSizeF(10);
     plot_->setFont(font);
@@ -29,7 +34,7 @@ BleuByLengthPlot::BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucket
         QFont titleFont = font;
         titleFont.setPointSizeF(12);
         titleFont.setBold(true);
-        plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_, title, titleFont));
+        plot_->plotLayout()->addElement(0, 0, new QCPTextElement(plot_.get(), title, titleFont));
     }
     // Bucket i sits at x = i; its label says the lengths and how many sentences it holds, so a
     // point made of few sentences can be read as such.
@@ -51,7 +56,7 @@ BleuByLengthPlot::BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucket
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
 }
 
-BleuByLengthPlot::~BleuByLengthPlot() { delete plot_; }
+BleuByLengthPlot::~BleuByLengthPlot() = default;
 
 void BleuByLengthPlot::addSeries(const BleuSeries& series) {
     if (series.bleu.size() != labels_.size())
@@ -60,7 +65,7 @@ void BleuByLengthPlot::addSeries(const BleuSeries& series) {
                               .toStdString());
     auto* graph = plot_->addGraph();
     graph->setName(series.name);
-    const int k = (series.colour >= 0 ? series.colour : seriesCount_) % 4;
+    const int k = (series.colour >= 0 ? series.colour : seriesCount_) % kStyles;
     ++seriesCount_;
     QPen pen(kColours[k], 2.0);
     if (series.dashed) pen.setStyle(Qt::DashLine);
@@ -87,11 +92,12 @@ void BleuByLengthPlot::savePng(const QString& path, int width, int height, int d
     const double scale = dpi / 96.0;
     plot_->setGeometry(0, 0, qRound(width / scale), qRound(height / scale));
     plot_->replot(QCustomPlot::rpImmediateRefresh);
+    const QFileInfo folder(QFileInfo(path).absolutePath());
+    if (!folder.isDir())
+        throw core::Error(QStringLiteral("cannot write '%1': folder '%2' does not exist").arg(path, folder.filePath()).toStdString());
     if (!plot_->savePng(path, qRound(width / scale), qRound(height / scale), scale, -1, dpi))
         throw core::Error(QStringLiteral("cannot write '%1'%2")
-                              .arg(path, QFileInfo(QFileInfo(path).absolutePath()).isWritable()
-                                             ? QString()
-                                             : QStringLiteral(": its folder is not writable"))
+                              .arg(path, folder.isWritable() ? QString() : QStringLiteral(": its folder is not writable"))
                               .toStdString());
 }
 

@@ -3,6 +3,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
+
 class QCustomPlot;
 
 namespace alignscope::ui {
@@ -22,22 +24,23 @@ class BleuByLengthPlot {
 public:
     // bucketLabels: "1-4", "5", ..., "15+"; bucketSentences: [buckets] segments in each.
     BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucketSentences, QString title);
-    ~BleuByLengthPlot();
+    ~BleuByLengthPlot();  // out of line: QCustomPlot is incomplete here
     BleuByLengthPlot(const BleuByLengthPlot&) = delete;
     BleuByLengthPlot& operator=(const BleuByLengthPlot&) = delete;
 
     // Throws core::Error when the series does not have one value per bucket.
     void addSeries(const BleuSeries& series);
-    // Writes a PNG of width x height pixels at `dpi` (recorded in the file). Throws core::Error
-    // with the reason when the file cannot be written.
+    // Writes a PNG of about width x height pixels (the layout is made at 96 dpi and scaled to
+    // `dpi`, so each side can be off by up to dpi/96 pixels) with `dpi` recorded in the file.
+    // Throws core::Error with the reason when the file cannot be written.
     void savePng(const QString& path, int width, int height, int dpi) const;
 
-    QCustomPlot* plot() const { return plot_; }
+    QCustomPlot* plot() const { return plot_.get(); }
 
 private:
     QStringList labels_;
     QVector<int> sentences_;
-    QCustomPlot* plot_;  // owned
+    std::unique_ptr<QCustomPlot> plot_;
     int seriesCount_ = 0;
 };
 

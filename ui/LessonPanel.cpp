@@ -62,8 +62,12 @@ void LessonPanel::resizeEvent(QResizeEvent* event) {
 
 void LessonPanel::scaleImage() {
     if (image_.isNull()) return;
-    const int width = std::min(image_.width(), std::max(50, contentsRect().width() - 20));
-    picture_->setPixmap(image_.scaledToWidth(width, Qt::SmoothTransformation));
+    // Scaled in device pixels, so the picture stays sharp on a high-density screen.
+    const double ratio = devicePixelRatioF();
+    const int width = std::min(image_.width(), qRound(std::max(50, contentsRect().width() - 20) * ratio));
+    QPixmap scaled = image_.scaledToWidth(width, Qt::SmoothTransformation);
+    scaled.setDevicePixelRatio(ratio);
+    picture_->setPixmap(scaled);
 }
 
 void LessonPanel::showPage(int page, int pages) {

@@ -29,7 +29,10 @@ Evaluation readEvaluation(const std::string& path) {
     try {
         in >> e.json;
         (void)e.json.at("model").at("name").get<std::string>();
-        for (const auto& b : e.json.at("buckets")) (void)b.at("label").get<std::string>();
+        for (const auto& b : e.json.at("buckets")) {
+            (void)b.at("label").get<std::string>();
+            (void)b.at("sentences").get<int>();
+        }
         for (const auto& s : e.json.at("searches")) {
             (void)s.at("name").get<std::string>();
             for (const auto& b : s.at("buckets")) (void)b.at("label");
@@ -38,6 +41,13 @@ Evaluation readEvaluation(const std::string& path) {
         throw core::Error("'" + path + "' is not a scores file of `alignscope-cli evaluate --json`");
     }
     return e;
+}
+
+// A name inside a Markdown table cell: '|' would end the cell.
+std::string cell(const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
 }
 
 std::string fixed(double value) {
@@ -89,8 +99,8 @@ Command addPlotBleuCommand(CLI::App& app) {
         QStringList labels;
         QVector<int> sentences;
         for (const auto& b : buckets) {
-            labels << QString::fromStdString(b["label"].get<std::string>());
-            sentences << b["sentences"].get<int>();
+            labels << QString::fromStdString(b.at("label").get<std::string>());
+            sentences << b.at("sentences").get<int>();
         }
 
         struct Line {
@@ -115,17 +125,30 @@ Command addPlotBleuCommand(CLI::App& app) {
         }
         if (lines.empty()) throw core::Error("no " + o->search + " search in the given files");
 
+        // Open the table before drawing, so a bad path fails before anything is written.
+        std::ofstream t;
+        if (!o->table.empty()) {
+            t.open(o->table);
+            if (!t) throw core::Error("cannot write '" + o->table + "'");
+        }
         const auto qt = startOffscreenQt("plot-bleu");
         ui::BleuByLengthPlot plot(labels, sentences, QString::fromStdString(o->title));
         for (const auto& l : lines)
             plot.addSeries({QString::fromStdString(l.name), QVector<double>(l.bleu.begin(), l.bleu.end()), l.greedy, l.model});
-        plot.savePng(QString::fromStdString(o->out), o->width, o->height, o->dpi);
+        try {
+            plot.savePng(QString::fromStdString(o->out), o->width, o->height, o->dpi);
+        } catch (const core::Error&) {
+            if (t.is_open()) {  // no half-done output: the table goes with the figure
+                t.close();
+                std::remove(o->table.c_str());
+            }
+            throw;
+        }
         std::cout << "wrote " << o->out << '\n';
 
-        if (!o->table.empty()) {
-            std::ofstream t(o->table);
+        if (t.is_open()) {
             t << "| source length (tokens) | sentences |";
-            for (const auto& l : lines) t << ' ' << l.name << " |";
+            for (const auto& l : lines) t << ' ' << cell(l.name) << " |";
             t << "\n| --- | --- |";
             for (size_t i = 0; i < lines.size(); ++i) t << " --- |";
             t << '\n';
