@@ -7,7 +7,7 @@
 # TEST.tsv is the held-out split the en-fr recipe writes (--test-out en-fr-test.tsv; the
 # en-fr-noattn recipe writes the same pairs). Needs a GUI build (scripts/build.sh).
 set -euo pipefail
-test_file=$(realpath "${1:?usage: scripts/bleu-by-length.sh TEST.tsv (the recipe's --test-out file)}")
+test_file=$(realpath "${1:?usage: scripts/bleu-by-length.sh TEST.tsv (the --test-out file of the recipe)}")
 [[ -n ${ALIGNSCOPE_CLI:-} ]] && ALIGNSCOPE_CLI=$(realpath "$ALIGNSCOPE_CLI")
 cd "$(dirname "$0")/.."
 cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}

@@ -112,23 +112,11 @@ TEST(SyntheticDates, SmallModelLearnsWhereTheMonthIs) {
         std::ofstream out(dir.path("dates.tsv"));
         for (const auto& e : SyntheticDates::generate(4000, 1)) out << e.source << '\t' << e.target << '\n';
     }
-    core::TrainingOptions o;
-    o.corpusPath = dir.path("dates.tsv");
-    o.outputPath = dir.path("dates.pt");
-    o.spec.embeddingSize = 32;
-    o.spec.encoderHidden = 64;
-    o.spec.decoderHidden = 64;
-    o.spec.attentionSize = 32;
-    o.spec.readoutSize = 32;
-    o.sourceMinCount = o.targetMinCount = 1;
-    o.labelSmoothing = 0;
+    auto o = tests::smallTraining(dir.path("dates.tsv"), dir.path("dates.pt"), 32);
     o.dropout = 0.2;
     o.batchSize = 64;
     o.learningRate = 0.005;
     o.maxSteps = 500;
-    o.validationBleuSentences = 0;
-    o.checkpointMinutes = 1000;
-    o.threads = 1;
     core::Trainer trainer(o);
     trainer.prepare();
     ASSERT_TRUE(trainer.run(nullptr).completed);

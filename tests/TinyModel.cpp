@@ -56,31 +56,36 @@ std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed) {
     return out;
 }
 
-core::TrainingOptions reversalTraining(const TempDir& dir) {
+core::TrainingOptions smallTraining(const std::string& corpus, const std::string& output, int64_t width) {
     core::TrainingOptions o;
-    o.corpusPath = dir.path("reverse.tsv");
-    {
-        std::ofstream out(o.corpusPath);
-        for (const auto& p : reversalPairs(2000, 11)) out << p.source << '\t' << p.target << '\n';
-    }
-    o.outputPath = dir.path("reverse.pt");
-    o.spec.embeddingSize = 16;
-    o.spec.encoderHidden = 32;
-    o.spec.decoderHidden = 32;
-    o.spec.attentionSize = 16;
-    o.spec.readoutSize = 16;
+    o.corpusPath = corpus;
+    o.outputPath = output;
+    o.spec.embeddingSize = width;
+    o.spec.encoderHidden = 2 * width;
+    o.spec.decoderHidden = 2 * width;
+    o.spec.attentionSize = width;
+    o.spec.readoutSize = width;
     o.sourceMinCount = 1;
     o.targetMinCount = 1;
-    o.targetElision = false;
     o.dropout = 0;
     o.labelSmoothing = 0;
+    o.validationBleuSentences = 0;
+    o.checkpointMinutes = 1000;
+    o.threads = 1;
+    return o;
+}
+
+core::TrainingOptions reversalTraining(const TempDir& dir) {
+    {
+        std::ofstream out(dir.path("reverse.tsv"));
+        for (const auto& p : reversalPairs(2000, 11)) out << p.source << '\t' << p.target << '\n';
+    }
+    auto o = smallTraining(dir.path("reverse.tsv"), dir.path("reverse.pt"), 16);
+    o.targetElision = false;
     o.batchSize = 32;
     o.learningRate = 0.01;
     o.validationFraction = 0.05;
     o.testFraction = 0;
-    o.validationBleuSentences = 0;
-    o.checkpointMinutes = 1000;
-    o.threads = 1;
     return o;
 }
 

@@ -19,6 +19,11 @@ core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
 // from source position n-1-j. Sentences of 3-6 letters a-h, the same for the same seed.
 std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed);
 
+// Options for the tests' small training runs: `corpus` to `output`, one thread, every token in the
+// vocabulary, no dropout or label smoothing, no validation BLEU, no timed checkpoints; widths
+// embedding/attention/readout = `width`, encoder and decoder = 2 * width.
+core::TrainingOptions smallTraining(const std::string& corpus, const std::string& output, int64_t width);
+
 class TempDir;
 // Options that train a tiny reversal model in a few seconds; the corpus (2,000 pairs) is written
 // into `dir`, the model goes to dir/reverse.pt. Set maxSteps before training.
