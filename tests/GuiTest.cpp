@@ -23,6 +23,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
 #include <QDockWidget>
 #include <QImage>
 #include <QLabel>
@@ -330,6 +331,13 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
         return l->isVisible() && !l->pixmap().isNull() && l->pixmap().toImage().pixelColor(5, 5) == QColor(Qt::red);
     });
     EXPECT_TRUE(shown) << "the picture is on screen in the lesson panel";
+    window.lessonPanel()->enlargeImage();
+    const auto dialogs = window.findChildren<QDialog*>();
+    ASSERT_EQ(dialogs.size(), 1);
+    const auto big = dialogs.front()->findChildren<QLabel*>();
+    ASSERT_EQ(big.size(), 1);
+    EXPECT_EQ(big.front()->pixmap().size(), QSize(120, 80)) << "full size";
+    dialogs.front()->close();
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());

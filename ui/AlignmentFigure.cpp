@@ -221,15 +221,18 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
             frame->topLeft->setCoords(-0.5, t - 0.5);
             frame->bottomRight->setCoords(S - 0.5, t + 0.5);
             frame->setPen(QPen(QColor("#ff7f0e"), 2));
-            const auto& r = weights_[static_cast<size_t>(t)];
-            const int peak = static_cast<int>(std::max_element(r.begin(), r.end()) - r.begin());
-            auto* peakFrame = new QCPItemRect(plot_);
-            peakFrame->setClipAxisRect(heatRect_);
-            peakFrame->topLeft->setAxes(x, y);
-            peakFrame->bottomRight->setAxes(x, y);
-            peakFrame->topLeft->setCoords(peak - 0.45, t - 0.45);
-            peakFrame->bottomRight->setCoords(peak + 0.45, t + 0.45);
-            peakFrame->setPen(QPen(QColor("#d62728"), 3));
+            // A uniform row has no peak: framing its first cell would point at nothing.
+            if (!s.alphaIsUniform) {
+                const auto& r = weights_[static_cast<size_t>(t)];
+                const int peak = static_cast<int>(std::max_element(r.begin(), r.end()) - r.begin());
+                auto* peakFrame = new QCPItemRect(plot_);
+                peakFrame->setClipAxisRect(heatRect_);
+                peakFrame->topLeft->setAxes(x, y);
+                peakFrame->bottomRight->setAxes(x, y);
+                peakFrame->topLeft->setCoords(peak - 0.45, t - 0.45);
+                peakFrame->bottomRight->setCoords(peak + 0.45, t + 0.45);
+                peakFrame->setPen(QPen(QColor("#d62728"), 3));
+            }
         }
     }
 

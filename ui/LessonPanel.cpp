@@ -2,9 +2,12 @@
 
 #include "ui/LessonPlayer.h"
 
+#include <QDialog>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -29,6 +32,9 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     picture_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     picture_->setMinimumSize(1, 1);  // the pixmap follows the panel's width, not the other way round
     picture_->hide();
+    picture_->setCursor(Qt::PointingHandCursor);
+    picture_->setToolTip(tr("Click to see the picture full size"));
+    picture_->installEventFilter(this);
     counter_ = new QLabel;
     previous_ = new QPushButton(tr("◀ Previous"));
     next_ = new QPushButton(tr("Next ▶"));
@@ -58,6 +64,30 @@ QString LessonPanel::pageText() const { return text_->text(); }
 void LessonPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     scaleImage();
+}
+
+bool LessonPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == picture_ && event->type() == QEvent::MouseButtonRelease) {
+        enlargeImage();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void LessonPanel::enlargeImage() {
+    if (image_.isNull()) return;
+    auto* dialog = new QDialog(window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(title_->text());
+    auto* label = new QLabel;
+    // Fit the screen (a projector may be smaller than the picture), never enlarge past 1:1.
+    const QSize room = screen() ? screen()->availableSize() * 0.9 : QSize(1600, 1000);
+    label->setPixmap(image_.size().boundedTo(room) == image_.size()
+                         ? image_
+                         : image_.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    auto* layout = new QVBoxLayout(dialog);
+    layout->addWidget(label);
+    dialog->show();
 }
 
 void LessonPanel::scaleImage() {

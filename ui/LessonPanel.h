@@ -18,8 +18,12 @@ public:
     // The page's picture as loaded (null when the page has none), before scaling to the panel.
     QPixmap pageImage() const { return image_; }
 
+    // The page's picture at full size in a window of its own (a click on the picture does this).
+    void enlargeImage();
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void showPage(int page, int pages);
