@@ -49,9 +49,9 @@ double TrainingBatch::train(torch::jit::Module& model, torch::optim::Optimizer& 
     auto out = model.get_method("loss")({src, srcLen, tgtIn, tgtOut, dropout, labelSmoothing}).toTuple();
     const auto& el = out->elements();
     const auto n = el[2].toTensor();
-    // Gradients dropped rather than zeroed: backward writes them fresh instead of adding into
-    // zero-filled buffers (measured: 249-265 ms per en-fr update against 258-272 ms with zero_grad).
-    for (auto p : parameters) p.mutable_grad().reset();
+    // Zeroed, not dropped: dropping them (so backward writes fresh buffers) measured the same
+    // (240 against 237 ms per en-fr update, back to back) and reallocates 34 MB every update.
+    optimizer.zero_grad();
     (el[0].toTensor() / n).backward();
     if (clipNorm > 0) torch::nn::utils::clip_grad_norm_(parameters, clipNorm);
     optimizer.step();
