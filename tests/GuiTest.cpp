@@ -92,6 +92,19 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
         EXPECT_EQ(map->data()->cell(static_cast<int>(i), 0), static_cast<double>(alpha[i]));
     }
     EXPECT_FALSE(map->interpolate());
+    // Drawn, not only stored: each cell of the single row shows its weight's colour (a map of one
+    // row once drew nothing at all).
+    auto* plot = map->parentPlot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
+    for (size_t i = 0; i < alpha.size(); ++i) {
+        const QPoint centre(qRound(map->keyAxis()->coordToPixel(static_cast<double>(i))),
+                            qRound(map->valueAxis()->coordToPixel(0)));
+        const QColor want = QColor::fromRgb(map->gradient().color(alpha[i], map->dataRange()));
+        const QColor got = image.pixelColor(centre);
+        EXPECT_LE(std::abs(got.red() - want.red()) + std::abs(got.green() - want.green()) + std::abs(got.blue() - want.blue()), 6)
+            << "cell " << i << ": drawn " << got.name().toStdString() << ", alpha " << alpha[i] << " is " << want.name().toStdString();
+    }
 
     trigger(window->stepAction());
     EXPECT_EQ(figure().displayedWeights().size(), 2u);

@@ -54,6 +54,12 @@ QSharedPointer<QCPAxisTickerText> textTicker(const std::vector<QString>& labels)
     return t;
 }
 
+// The data range of a colour map dimension of n cells centred on 0..n-1. QCustomPlot sizes a cell
+// from the distance between the first and last centres, so a dimension of one cell (the first
+// decoding step's single row) would get no extent and not be drawn; given -0.5..0.5 that cell
+// covers its unit like every other.
+QCPRange cellCentres(int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); }
+
 void styleAxis(QCPAxis* axis, const QFont& font) {
     axis->setTickLabelFont(font);
     axis->setLabelFont(font);
@@ -187,7 +193,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     if (T > 0 && S > 0) {
         heatmap_ = new QCPColorMap(x, y);
         heatmap_->data()->setSize(S, T);
-        heatmap_->data()->setRange(QCPRange(0, S - 1), QCPRange(0, T - 1));
+        heatmap_->data()->setRange(cellCentres(S), cellCentres(T));
         for (int t = 0; t < T; ++t)
             for (int i = 0; i < S; ++i) heatmap_->data()->setCell(i, t, weights_[static_cast<size_t>(t)][static_cast<size_t>(i)]);
         heatmap_->setInterpolate(false);  // one flat cell per weight
@@ -273,7 +279,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         auto* enc = new QCPColorMap(ex, ey);
         enc->setLayer(QStringLiteral("background"));  // under the fwd/bwd split line (made before it on "main")
         enc->data()->setSize(std::max(S, 1), E);
-        enc->data()->setRange(QCPRange(0, std::max(S, 1) - 1), QCPRange(0, E - 1));
+        enc->data()->setRange(cellCentres(std::max(S, 1)), cellCentres(E));
         for (int i = 0; i < S; ++i) {
             std::vector<float> column(s.encoderStates.begin() + static_cast<long>(i) * E,
                                       s.encoderStates.begin() + static_cast<long>(i + 1) * E);
