@@ -14,13 +14,32 @@
 using namespace alignscope;
 
 
-TEST(Trainer, TinyModelLearnsReversalAndItsAlignment) {
+namespace {
+
+// The reversal model trained for 500 steps, once per test process: the tests that need a well
+// trained model share it.
+struct TrainedReversal {
     tests::TempDir dir;
-    auto o = tests::reversalTraining(dir);
-    o.maxSteps = 500;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    const auto result = trainer.run(nullptr);
+    core::TrainingOptions options = tests::reversalTraining(dir);
+    core::TrainingResult result;
+    TrainedReversal() {
+        options.maxSteps = 500;
+        core::Trainer trainer(options);
+        trainer.prepare();
+        result = trainer.run(nullptr);
+    }
+};
+
+const TrainedReversal& trainedReversal() {
+    static const TrainedReversal trained;
+    return trained;
+}
+
+}  // namespace
+
+TEST(Trainer, TinyModelLearnsReversalAndItsAlignment) {
+    const auto& result = trainedReversal().result;
+    const auto& o = trainedReversal().options;
     ASSERT_TRUE(result.completed);
     ASSERT_EQ(result.lossHistory.size(), 500u);
     const double first = (result.lossHistory[0] + result.lossHistory[1] + result.lossHistory[2]) / 3;
@@ -101,13 +120,8 @@ TEST(Trainer, BadOptionsAndMissingCheckpointAreClearErrors) {
 TEST(Trainer, BeamSearchOnAWellTrainedModelDoesNotCutTranslationsShort) {
     // Regression: beams used to finish hypotheses on end tokens ranked below the beam width and
     // stop once `width` of those had piled up ("g f c" -> "c" with width 2).
-    tests::TempDir dir;
-    auto o = tests::reversalTraining(dir);
-    o.maxSteps = 500;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    trainer.run(nullptr);
-    auto model = core::Model::load(o.outputPath);
+    ASSERT_TRUE(trainedReversal().result.completed);
+    auto model = core::Model::load(trainedReversal().options.outputPath);
     for (int width : {2, 3, 5}) {
         int same = 0, total = 0;
         for (const auto& pair : tests::reversalPairs(60, 123)) {
