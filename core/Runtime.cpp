@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include <dlfcn.h>
+#include <malloc.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -39,6 +40,11 @@ void Runtime::setThreads(int threads) {
     if (threads <= 0) return;
     if (auto set = blasSetThreads()) set(threads);
     else torch::set_num_threads(threads);  // not OpenBLAS: LibTorch's pool is the only one
+}
+
+void Runtime::reuseFreedMemory() {
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
 int Runtime::threads() {

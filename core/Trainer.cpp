@@ -272,6 +272,7 @@ void Trainer::prepare() {
     if (!fs::is_directory(outDir)) throw Error("cannot write '" + o.outputPath + "': folder '" + outDir.string() + "' does not exist");
     o.spec.validate();
     Runtime::setThreads(o.threads);
+    Runtime::reuseFreedMemory();
 
     const auto corpus = Corpus::read(o.corpusPath, o.onBadLine);
     for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);

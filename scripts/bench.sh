@@ -12,7 +12,8 @@
 # Runs: tests/bench/CoreBenchmark.cpp (alignscope_core_benchmark), the GUI's Step -> repaint
 # benchmark (alignscope_gui_benchmark, offscreen, 30 tokens), the export benchmark's one-PNG rows
 # (alignscope_export_benchmark, when built), the GUI's cold start (alignscope --screenshot), and
-# scripts/bench_reference.py (PyTorch eager); scripts/bench_report.py assembles the table.
+# scripts/bench_reference.py (PyTorch eager; its training row a second time with AlignScope's malloc
+# settings); scripts/bench_report.py assembles the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -65,6 +66,13 @@ log "core benchmark ($reps repetitions)"
 log "PyTorch eager reference ($reps repetitions)"
 "$python" scripts/bench_reference.py --model "$model" --repetitions "$reps" --min-time "$min_time" \
   --intraop2-repetitions "$intraop2_reps" --out "$work/reference.json" >/dev/null
+
+log "PyTorch eager reference, training only, with glibc's malloc set as AlignScope's trainer sets it"
+# The same settings as core::Runtime::reuseFreedMemory, from the process's start.
+MALLOC_MMAP_THRESHOLD_=$((32 << 20)) MALLOC_TRIM_THRESHOLD_=$((512 << 20)) \
+  "$python" scripts/bench_reference.py --model "$model" --repetitions "$reps" --min-time "$min_time" \
+  --skip-inference --train-name train_reused_memory --intraop2-repetitions 0 \
+  --out "$work/reference-reused-memory.json" >/dev/null
 
 if [[ $gui == 1 ]]; then
   log "GUI: Step -> repainted window, 30 tokens, offscreen"

@@ -16,6 +16,10 @@ mode the operations tests/bench/CoreBenchmark.cpp times in AlignScope:
   train_intraop2       the same with PyTorch's intra-op pool at 2 as well (PyTorch's usual set-up;
                        --intraop2-repetitions, 3 by default, 0 skips it)
 
+--train-name renames the `train` row and --skip-inference leaves out the rows before it:
+scripts/bench.sh runs the script a second time that way, as `train_reused_memory`, in a process
+started with glibc's malloc set as AlignScope's trainer sets it (core::Runtime::reuseFreedMemory).
+
 Inference runs under torch.inference_mode(); training in train mode with autograd. Threads:
 OpenBLAS's pool is set through openblas_set_num_threads (found in the mapped OpenBLAS library),
 PyTorch's intra-op pool through torch.set_num_threads; the JSON records both for every row.
@@ -25,6 +29,7 @@ Google Benchmark's aggregates report), in milliseconds.
 
 Usage: /usr/bin/python3 scripts/bench_reference.py --model models/en-fr.pt [--repetitions 10]
        [--min-time 0.5] [--out reference.json] [--intraop2-repetitions 3] [--skip-train]
+       [--skip-inference] [--train-name train]
 """
 
 import argparse
@@ -191,6 +196,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--intraop2-repetitions", type=int, default=3,
                    help="repetitions of the training row with PyTorch's intra-op pool at 2 (0: skip it)")
     p.add_argument("--skip-train", action="store_true")
+    p.add_argument("--skip-inference", action="store_true", help="only the training rows (and the parity check)")
+    p.add_argument("--train-name", default="train", help="name of the training row in the JSON")
     p.add_argument("--out", help="write the JSON here as well as to stdout")
     a = p.parse_args(argv)
 
@@ -204,7 +211,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         results[name] = r
         print(f"  {name:18s} {r['median_ms']:10.3f} ms  (sd {r['stddev_ms']:.3f}, {r['iterations']} it)", file=sys.stderr)
 
-    timed("load", lambda: load_alignscope(a.model), threads=threads_inference)
+    if not a.skip_inference:
+        timed("load", lambda: load_alignscope(a.model), threads=threads_inference)
 
     model, src_vocab, tgt_vocab, info = load_alignscope(a.model)
     model.eval()
@@ -217,51 +225,52 @@ def main(argv: Optional[List[str]] = None) -> int:
               "not the same model", file=sys.stderr)
         return 1
 
-    with torch.inference_mode():
-        for n in (10, 100):
-            src, src_len = torch.tensor([ids[n]]), torch.tensor([len(ids[n])])
-            timed(f"encode/{n}", lambda: model.encode(src, src_len), threads=threads_inference)
-        for n in (10, 100):
-            enc, state, mask, keys = model.encode(torch.tensor([ids[n]]), torch.tensor([len(ids[n])]))
-            y = torch.tensor([BOS])
+    if not a.skip_inference:
+        with torch.inference_mode():
+            for n in (10, 100):
+                src, src_len = torch.tensor([ids[n]]), torch.tensor([len(ids[n])])
+                timed(f"encode/{n}", lambda: model.encode(src, src_len), threads=threads_inference)
+            for n in (10, 100):
+                enc, state, mask, keys = model.encode(torch.tensor([ids[n]]), torch.tensor([len(ids[n])]))
+                y = torch.tensor([BOS])
 
-            def step() -> torch.Tensor:
-                out = model.decode_step(y, state, enc, keys, mask)
-                return torch.log_softmax(model.logits(out["readout"]), 1)
+                def step() -> torch.Tensor:
+                    out = model.decode_step(y, state, enc, keys, mask)
+                    return torch.log_softmax(model.logits(out["readout"]), 1)
 
-            timed(f"step/{n}", step, threads=threads_inference)
+                timed(f"step/{n}", step, threads=threads_inference)
 
-        translation: Dict[str, Any] = {}
+            translation: Dict[str, Any] = {}
 
-        def greedy() -> None:
-            sids = source_ids(SENTENCE_10_WORDS, s_index, info["src_tokenizer"])
-            enc, state, mask, keys = model.encode(torch.tensor([sids]), torch.tensor([len(sids)]))
-            y = torch.tensor([BOS])
-            out_ids: List[int] = []
-            alphas = []
-            log_prob = 0.0
-            for _ in range(2 * len(sids) + 10):
-                out = model.decode_step(y, state, enc, keys, mask)
-                lp = torch.log_softmax(model.logits(out["readout"]), 1)
-                best = int(lp[0].argmax().item())
-                log_prob += float(lp[0, best].item())
-                alphas.append(out["alpha"][0].tolist())
-                out_ids.append(best)
-                if best == EOS:
-                    break
-                y = torch.tensor([best])
-                state = out["state"]
-            translation["ids"] = out_ids
+            def greedy() -> None:
+                sids = source_ids(SENTENCE_10_WORDS, s_index, info["src_tokenizer"])
+                enc, state, mask, keys = model.encode(torch.tensor([sids]), torch.tensor([len(sids)]))
+                y = torch.tensor([BOS])
+                out_ids: List[int] = []
+                alphas = []
+                log_prob = 0.0
+                for _ in range(2 * len(sids) + 10):
+                    out = model.decode_step(y, state, enc, keys, mask)
+                    lp = torch.log_softmax(model.logits(out["readout"]), 1)
+                    best = int(lp[0].argmax().item())
+                    log_prob += float(lp[0, best].item())
+                    alphas.append(out["alpha"][0].tolist())
+                    out_ids.append(best)
+                    if best == EOS:
+                        break
+                    y = torch.tensor([best])
+                    state = out["state"]
+                translation["ids"] = out_ids
 
-        timed("greedy_10_words", greedy, threads=threads_inference)
-        results["greedy_10_words"]["output_tokens"] = len(translation["ids"])
-        results["greedy_10_words"]["translation"] = " ".join(tgt_vocab[i] for i in translation["ids"] if i != EOS)
+            timed("greedy_10_words", greedy, threads=threads_inference)
+            results["greedy_10_words"]["output_tokens"] = len(translation["ids"])
+            results["greedy_10_words"]["translation"] = " ".join(tgt_vocab[i] for i in translation["ids"] if i != EOS)
 
     batch_description = ""
     train_threads: Dict[str, Any] = {}
     if not a.skip_train:
         batch, tokens, batch_description = synthetic_batch(len(src_vocab), len(tgt_vocab))
-        setups = [("train", 1, a.train_repetitions or a.repetitions)]
+        setups = [(a.train_name, 1, a.train_repetitions or a.repetitions)]
         if a.intraop2_repetitions > 0:
             setups.append(("train_intraop2", TRAINING_THREADS, a.intraop2_repetitions))
         for name, intra_op, reps in setups:

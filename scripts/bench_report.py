@@ -229,6 +229,7 @@ def main_table(d: str, out: str, quick: bool) -> int:
     export = Google(load(os.path.join(d, "export.json")))
     cold = load(os.path.join(d, "cold.json"))
     ref = load(os.path.join(d, "reference.json")) or {}
+    reused = load(os.path.join(d, "reference-reused-memory.json")) or {}
     machine = load(os.path.join(d, "machine.json")) or {}
     rr = ref.get("results", {})
     arch = inspect.get("metadata", {}).get("architecture", {})
@@ -318,6 +319,7 @@ def main_table(d: str, out: str, quick: bool) -> int:
     r = core.get(r"^TrainingUpdate$")
     e = rr.get("train")
     e2 = rr.get("train_intraop2")
+    e3 = reused.get("results", {}).get("train_reused_memory")
     tokens = None
     if r and "error" not in r:
         tokens = r["entry"].get("target_tokens")
@@ -337,6 +339,10 @@ def main_table(d: str, out: str, quick: bool) -> int:
         tps2 = e2["target_tokens_per_s"]
         rows.append(("  eager with PyTorch's intra-op pool at 2 as well (OpenBLAS 2)", "—",
                      f"{tps2:,.0f} tok/s ({ref_cell(e2)})", f"{as_tps / tps2:.2f}×" if as_tps else "—", "—", "—"))
+    if e3:
+        tps3 = e3["target_tokens_per_s"]
+        rows.append(("  eager with glibc's malloc set as AlignScope's trainer sets it (see below)", "—",
+                     f"{tps3:,.0f} tok/s ({ref_cell(e3)})", f"{as_tps / tps3:.2f}×" if as_tps else "—", "—", "—"))
 
     # Context
     ctx = core.context
@@ -370,21 +376,37 @@ def main_table(d: str, out: str, quick: bool) -> int:
                      f"matrices, {step_bytes / 1e6:.1f} MB in all, fit in this machine's L3 cache "
                      f"({machine.get('l3', '?')}), so a step could in principle run below it.)")
         lines.append("")
-    # Not regenerated: what a profile of the same update showed (torch.autograd.profiler on the
-    # file's TorchScript `loss`, 2026-11-21); kept beside the table because the training row misses.
-    lines.append("**Where a training update's time goes** (autograd profiler, one en-fr update of the batch above, "
-                 "2026-11-21): about 40 % matrix products of the recurrences (decoder: W_hh s, W_c c_t and the "
-                 "attention query at every target step, forward and backward; encoder: W_hh h per source step), "
-                 "35 % the vocabulary (readout-to-11,611 projection forward and backward, log-softmax and its "
-                 "backward, the loss's gather), the rest gradient accumulation of weights used at every step, "
-                 "attention, dropout and Adam. The projection runs at OpenBLAS's large-matrix speed already; the "
-                 "recurrent products are 64-row matrices, far below it, and are the same products the eager model "
-                 "computes (the eager side loses mainly on its decoder's per-step input product over [y; c], which "
-                 "AlignScope's code does once for all y). What AlignScope's code does differently: the W_ih x of every "
-                 "token in one product before each recurrence, the readout and the vocabulary only at real (not "
-                 "padding) target positions, label smoothing through a sum rather than a mean (one dense pass less), "
-                 "and no per-step slicing of gradients (unbind). The ratio moves between 1.3x and 1.5x from run to run "
-                 "on this shared machine (AlignScope 227-261 ms per update in four runs, eager 336-379 ms).")
+    # Not regenerated: what profiles of the same update showed (2026-11-21, session 3), kept beside
+    # the table because they explain the training row.
+    lines.append("**Where a training update's time goes** (measured 2026-11-21 on the batch above). By phase, timed "
+                 "inside `TrainingBatch::train`: loss forward 74 ms, backward 134 ms, gradient clipping 3 ms, Adam "
+                 "13 ms; the eager update, given the same malloc settings, 91, 188, 3 and 13 ms. Matrix products are "
+                 "most of it and run near OpenBLAS's speed here: the vocabulary's three ~700 x 256 x 11,611 products "
+                 "(forward, and the two of the backward) about 60 ms, the recurrences' 64-row products (decoder: W_hh s, "
+                 "W_c c_t and the attention query at every target step; encoder: W_hh h) about 50 ms, at ~190 GFLOP/s "
+                 "in the profile; the rest is log-softmax, attention, gradient accumulation, dropout and Adam. What "
+                 "AlignScope's code does differently from the eager model: the W_ih x of every token in one product "
+                 "before each recurrence (the eager decoder multiplies [y; c] at every step), the readout and the "
+                 "vocabulary only at real (not padding) target positions, label smoothing through a sum rather than "
+                 "a mean, and no per-step slicing of gradients (unbind).")
+    lines.append("")
+    lines.append("**Memory reuse.** 15-20 % of an AlignScope update used to be the kernel handing memory in: an update "
+                 "allocates and frees the same large tensors every time, and glibc's malloc by default maps blocks "
+                 "over its adaptive mmap threshold afresh and returns the heap's free top to the kernel, so every "
+                 "update page-faulted its buffers in again (a log-softmax over [736, 11,611] into fresh memory took "
+                 "20.7 ms, into a reused buffer 6.3 ms). `alignscope-cli train` now keeps freed memory "
+                 "(`Runtime::reuseFreedMemory`: mmap threshold 32 MB, trim threshold 512 MB): 150 updates of the "
+                 "en-fr recipe on the corpus ran at 3,000-3,190 target tokens/s against 2,540-2,560 before, with "
+                 "0.3-0.5 million page faults against 4 million, on the same loss trajectory. The main eager row runs "
+                 "with Python's default allocator, as a user would run it; the row under it gives the eager update "
+                 "the same settings from its process's start, so its ratio is what AlignScope's code alone gains. "
+                 "Tried and measured without gain once memory is reused: the vocabulary layer's backward written by "
+                 "hand (softmax - q in one pass instead of autograd's four over [N, V]: 12 % faster under the default "
+                 "allocator, within noise with reuse, since most of its gain was fewer fresh 34 MB blocks), the same "
+                 "in 256-row chunks, W_hh and the attention query as one product per decoder step, W_c c_t of every "
+                 "step as one product over the encoder states before the loop (slower: the per-step [B, S, G] "
+                 "gradients cost more than the products saved), LibTorch's intra-op pool at 2 (2x slower), dropping "
+                 "instead of zeroing gradients.")
     lines.append("")
     gb_reps = core.get(r"^DecoderStep/src_tokens:10$")
     lines.append("**Set-up.**")
@@ -444,7 +466,10 @@ def main_table(d: str, out: str, quick: bool) -> int:
     lines.append("- Training: one update (TorchScript `loss` with dropout 0.2 and label smoothing 0.1, backward, "
                  "gradient clipping at 1, Adam) on a fixed synthetic batch; target tokens count `</s>`, not padding. "
                  "The eager side runs `Seq2SeqAttention.loss` (cuDNN-free `nn.GRU` on a packed batch for the encoder, "
-                 "a Python loop of `GRUCell` for the decoder).")
+                 "a Python loop of `GRUCell` for the decoder). AlignScope's row keeps freed memory as "
+                 "`alignscope-cli train` does; the eager row of the same name runs with Python's default allocator, "
+                 "its second row in a process started with the same malloc settings (MALLOC_MMAP_THRESHOLD_, "
+                 "MALLOC_TRIM_THRESHOLD_).")
     lines.append("- GUI cold start: `alignscope --model M --screenshot PNG` launched from the script; the time runs "
                  "from just before the launch to the PNG's modification time. By then the window was shown "
                  "(offscreen), the model loaded, the start sentence encoded (the state in which Step works) and "

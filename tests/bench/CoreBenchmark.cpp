@@ -164,6 +164,7 @@ BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->U
 
 void TrainingUpdate(benchmark::State& state) {
     core::Runtime::setThreads(kTrainingThreads);
+    core::Runtime::reuseFreedMemory();  // as Trainer::run; permanent, so this row runs last
     auto trained = core::TorchModel::load(modelPath());  // its own copy: training changes the weights
     auto& module = trained->module();
     std::vector<torch::Tensor> params;
