@@ -192,6 +192,44 @@ TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
             EXPECT_EQ(figure().displayedWeights()[t][i], static_cast<double>(h.alpha[t][i]));
 }
 
+// The panels beside the heatmap show the shown hypothesis's own last step, not the steps
+// decoded before the search; its candidates cannot be clicked (a click would change the steps).
+TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
+    window->stepDock()->show();
+    type("the red car is big .");
+    trigger(window->stepAction());
+    window->setBeamWidth(3);
+    trigger(window->beamAction());
+    const int pick = window->beamList()->count() - 1;
+    window->beamList()->setCurrentRow(pick);
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto snap = document.snapshot();
+    const auto& h = snap->beam[static_cast<size_t>(pick)];
+    ASSERT_EQ(snap->hypothesisSteps.size(), h.ids.size());
+    for (size_t t = 0; t < h.ids.size(); ++t) {
+        EXPECT_EQ(snap->hypothesisSteps[t].tokenId, h.ids[t]);
+        for (size_t i = 0; i < h.alpha[t].size(); ++i)
+            EXPECT_NEAR(snap->hypothesisSteps[t].alpha[i], h.alpha[t][i], 1e-5) << "the search's own alpha, step " << t;
+    }
+    const auto& last = snap->hypothesisSteps.back();
+    EXPECT_EQ(snap->currentStep(), &last);
+    ASSERT_EQ(window->candidatesView()->candidates().size(), last.candidates.size());
+    EXPECT_EQ(window->candidatesView()->candidates()[0].id, last.candidates[0].id);
+    const auto before = snap->steps.size();
+    QTest::mouseClick(window->candidatesView(), Qt::LeftButton, Qt::NoModifier, window->candidatesView()->barRect(1).center());
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), before) << "a click on a shown hypothesis's candidates does nothing";
+    ASSERT_EQ(window->stepPanel()->shownAlpha().size(), last.alpha.size());
+    for (size_t i = 0; i < last.alpha.size(); ++i)
+        EXPECT_EQ(window->stepPanel()->shownAlpha()[i], static_cast<double>(last.alpha[i]));
+    EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Beam search kept"))) << window->stepPanel()->text(6).toStdString();
+
+    trigger(window->stepAction());  // back to the steps
+    EXPECT_EQ(document.snapshot()->selectedHypothesis, -1);
+    EXPECT_EQ(document.snapshot()->currentStep(), &document.snapshot()->steps.back());
+    EXPECT_EQ(window->candidatesView()->candidates()[0].id, document.snapshot()->steps.back().candidates[0].id);
+}
+
 TEST_F(Gui, LongSentenceGetsAWidePlotWithRotatedLabels) {
     QString text;
     for (int i = 0; i < 100; ++i) text += (i % 3 ? QStringLiteral("house ") : QStringLiteral("small "));

@@ -21,7 +21,23 @@ struct DecodingDocument::Worker {
     std::string target;  // non-empty: teacher forcing
     std::vector<core::Hypothesis> beam;
     int selected = -1;
+    std::vector<core::StepRecord> selectedSteps;  // beam[selected] replayed, for the panels
     int topK = 10;
+
+    // Beam search keeps only tokens and alpha rows; the panels (candidates, context, states, Step
+    // explained) need whole steps, so the shown hypothesis is forced through a second session of
+    // the same sentence: a millisecond or so per token.
+    void select(int index) {
+        selected = index >= 0 && index < static_cast<int>(beam.size()) ? index : -1;
+        selectedSteps.clear();
+        if (selected < 0 || !model || !session) return;
+        core::SessionOptions o;
+        o.topK = topK;
+        o.maxLength = session->maxLength();
+        core::DecodingSession replay(*model, source, o);
+        for (const auto id : beam[static_cast<size_t>(selected)].ids) replay.force(id);
+        selectedSteps = replay.steps();
+    }
 
     void rebuild() {
         session.reset();
@@ -35,7 +51,9 @@ struct DecodingDocument::Worker {
     }
 
     SnapshotPtr snapshot() const {
-        if (session) return std::make_shared<DecodingSnapshot>(DecodingSnapshot::capture(*session, !target.empty(), beam, selected));
+        if (session)
+            return std::make_shared<DecodingSnapshot>(
+                DecodingSnapshot::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
         auto s = std::make_shared<DecodingSnapshot>();
         if (model) s->modelName = model->name();
         return s;
@@ -177,12 +195,12 @@ void DecodingDocument::runBeam(int width) {
         o.beamWidth = width;
         o.cancelled = [this, generation] { return cancelGeneration_ != generation; };
         w.beam = w.session->search(o);
-        w.selected = w.beam.empty() ? -1 : 0;
+        w.select(0);
     });
 }
 
 void DecodingDocument::selectHypothesis(int index) {
-    post([index](Worker& w) { w.selected = index < static_cast<int>(w.beam.size()) ? index : -1; });
+    post([index](Worker& w) { w.select(index); });
 }
 
 void DecodingDocument::cancel() { ++cancelGeneration_; }

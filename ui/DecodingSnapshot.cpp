@@ -6,7 +6,8 @@
 namespace alignscope::ui {
 
 DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session, bool teacherForced,
-                                           std::vector<core::Hypothesis> beam, int selected) {
+                                           std::vector<core::Hypothesis> beam, int selected,
+                                           std::vector<core::StepRecord> hypothesisSteps) {
     const auto& model = session.model();
     DecodingSnapshot s;
     s.modelName = model.name();
@@ -25,6 +26,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.teacherForced = teacherForced;
     s.beam = std::move(beam);
     s.selectedHypothesis = selected >= 0 && selected < static_cast<int>(s.beam.size()) ? selected : -1;
+    if (s.selectedHypothesis >= 0) s.hypothesisSteps = std::move(hypothesisSteps);
     s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
                                               : session.translation();
     return s;

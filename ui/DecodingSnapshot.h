@@ -32,16 +32,21 @@ struct DecodingSnapshot {
     bool teacherForced = false;            // steps follow a target the user gave
     std::vector<core::Hypothesis> beam;    // beam-search results, best first (empty: none run)
     int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
+    std::vector<core::StepRecord> hypothesisSteps;  // the selected hypothesis replayed step by step
     std::string translation;               // readable text of what is shown
 
-    // Everything a session shows, with the beam results and which one is selected (-1: the steps).
+    // Everything a session shows, with the beam results, which one is selected (-1: the steps)
+    // and that one's steps (forced through the model token by token, for the panels' details).
     static DecodingSnapshot capture(const core::DecodingSession& session, bool teacherForced,
-                                    std::vector<core::Hypothesis> beam = {}, int selected = -1);
+                                    std::vector<core::Hypothesis> beam = {}, int selected = -1,
+                                    std::vector<core::StepRecord> hypothesisSteps = {});
 
     // The alignment shown: the selected beam hypothesis, else the steps.
     core::Alignment alignment() const;
+    // The steps whose details are shown: the selected hypothesis's, else the session's.
+    const std::vector<core::StepRecord>& shownSteps() const { return selectedHypothesis >= 0 ? hypothesisSteps : steps; }
     // The step whose details (candidates, context, states) are shown; nullptr before the first.
-    const core::StepRecord* currentStep() const { return steps.empty() ? nullptr : &steps.back(); }
+    const core::StepRecord* currentStep() const { return shownSteps().empty() ? nullptr : &shownSteps().back(); }
 };
 
 using SnapshotPtr = std::shared_ptr<const DecodingSnapshot>;

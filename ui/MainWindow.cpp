@@ -372,8 +372,9 @@ void MainWindow::render(SnapshotPtr snapshot) {
     view_->render(snapshot);
     if (stepDock_->isVisible()) stepPanel_->render(snapshot);
     const auto* step = s.currentStep();
+    // A shown beam hypothesis is read-only: a click would change the steps, which are not on screen.
     candidates_->setCandidates(step ? step->candidates : std::vector<core::Candidate>{}, step ? step->tokenId : -1,
-                               !s.teacherForced);
+                               !s.teacherForced && s.selectedHypothesis < 0);
     {
         QSignalBlocker block(beamList_);
         beamList_->clear();
@@ -395,11 +396,18 @@ void MainWindow::render(SnapshotPtr snapshot) {
     beamAction_->setEnabled(ready && !s.teacherForced);
     exportAction_->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
     if (!document_->busy())
-        status_->setText(tr("%1 · %2 source tokens · step %3%4")
-                             .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                             .arg(s.source.size())
-                             .arg(s.steps.size())
-                             .arg(s.finished ? tr(" · finished") : QString()));
+        status_->setText(s.selectedHypothesis >= 0
+                             ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")
+                                   .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
+                                   .arg(s.source.size())
+                                   .arg(s.selectedHypothesis + 1)
+                                   .arg(s.beam.size())
+                                   .arg(s.hypothesisSteps.size())
+                             : tr("%1 · %2 source tokens · step %3%4")
+                                   .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
+                                   .arg(s.source.size())
+                                   .arg(s.steps.size())
+                                   .arg(s.finished ? tr(" · finished") : QString()));
 }
 
 void MainWindow::openExportDialog() {

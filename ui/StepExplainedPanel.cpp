@@ -116,8 +116,9 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
         }
         return;
     }
-    const int t = static_cast<int>(s.steps.size());
-    const std::string previous = t >= 2 ? s.steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
+    const auto& steps = s.shownSteps();
+    const int t = static_cast<int>(steps.size());
+    const std::string previous = t >= 2 ? steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
     std::vector<QString> labels;
     for (const auto& x : s.source.tokens) labels.push_back(QString::fromStdString(x));
     const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
@@ -205,7 +206,8 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from [s<sub>%1</sub>; "
                           "c<sub>%1</sub>; emb(<i>%2</i>)] (top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.")
                            .arg(t).arg(tok(previous)).arg(step->candidates.size())
-                           .arg(step->forced ? tr("Forced:") : tr("Chosen:"), tok(step->token), num(std::exp(step->logProb))));
+                           .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
+                                tok(step->token), num(std::exp(step->logProb))));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
 }
 
