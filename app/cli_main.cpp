@@ -5,6 +5,8 @@
 #include "core/Error.h"
 #include "core/Runtime.h"
 
+#include <cerrno>
+#include <cstring>
 #include <iostream>
 #include <vector>
 
@@ -49,7 +51,14 @@ int main(int argc, char** argv) {
         core::Runtime::setThreads(threads);
         for (const auto& command : commands) {
             const int code = command();  // -1: not the chosen subcommand
-            if (code >= 0) return code;
+            if (code < 0) continue;
+            // What went to stdout (inspect, a piped translation) must have arrived: a full disk or
+            // a closed pipe is an error, not a success.
+            errno = 0;
+            std::cout.flush();
+            if (!std::cout)
+                throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
+            return code;
         }
     } catch (const core::Error& e) {
         std::cerr << "alignscope-cli: " << e.what() << '\n';

@@ -149,14 +149,12 @@ std::string DecodingSession::translation() const { return model().detokenize(tar
 
 Alignment DecodingSession::alignment() const {
     std::vector<std::string> tokens;
-    std::vector<int> words;
+    // A given target's words are the user's; decoded tokens belong to the words of translation().
+    std::vector<int> words = d_->targetWords.empty() ? model().targetWords(targetIds()) : d_->targetWords;
+    words.resize(d_->steps.size(), -1);
     std::vector<std::vector<float>> rows;
-    for (size_t t = 0; t < d_->steps.size(); ++t) {
-        const auto& s = d_->steps[t];
+    for (const auto& s : d_->steps) {
         tokens.push_back(s.token);
-        words.push_back(t < d_->targetWords.size()      ? d_->targetWords[t]
-                        : s.tokenId == Vocabulary::kEos ? -1
-                                                        : static_cast<int>(t));
         rows.push_back(s.alpha);
     }
     return Alignment(source().tokens, source().words, std::move(tokens), std::move(words), std::move(rows));

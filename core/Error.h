@@ -11,4 +11,10 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// LibTorch messages carry a C++ backtrace; the user needs the first line only.
+inline std::string firstLine(const std::string& text) {
+    const auto end = text.find('\n');
+    return end == std::string::npos ? text : text.substr(0, end);
+}
+
 }  // namespace alignscope::core

@@ -69,13 +69,26 @@ TokenizedSentence Model::tokenizeTarget(const std::string& text) const {
     return s;
 }
 
+namespace {
+bool isWritten(int64_t id) { return id != Vocabulary::kEos && id != Vocabulary::kPad && id != Vocabulary::kBos; }
+}  // namespace
+
 std::string Model::detokenize(const std::vector<int64_t>& ids) const {
     std::vector<std::string> tokens;
-    for (auto id : ids) {
-        if (id == Vocabulary::kEos || id == Vocabulary::kPad || id == Vocabulary::kBos) continue;
-        tokens.push_back(targetVocabulary().token(id));
-    }
+    for (auto id : ids)
+        if (isWritten(id)) tokens.push_back(targetVocabulary().token(id));
     return Tokenizer::detokenize(tokens);
+}
+
+std::vector<int> Model::targetWords(const std::vector<int64_t>& ids) const {
+    std::vector<std::string> tokens;
+    for (auto id : ids)
+        if (isWritten(id)) tokens.push_back(targetVocabulary().token(id));
+    const auto written = Tokenizer::detokenizedWords(tokens);
+    std::vector<int> words;
+    size_t k = 0;
+    for (auto id : ids) words.push_back(isWritten(id) ? written[k++] : -1);
+    return words;
 }
 
 void Model::save(const std::string& path, bool half) const { model_->save(path, half); }

@@ -39,6 +39,8 @@ public:
     TokenizedSentence tokenizeTarget(const std::string& text) const;
     // Readable text of target ids ("</s>" and padding dropped).
     std::string detokenize(const std::vector<int64_t>& targetIds) const;
+    // [T] for each target id, the word of detokenize(targetIds) it is written in; -1 for </s>.
+    std::vector<int> targetWords(const std::vector<int64_t>& targetIds) const;
 
     void save(const std::string& path, bool half = false) const;
 

@@ -122,19 +122,44 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     return tokens;
 }
 
-std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) {
+namespace {
+
+// For each token, whether detokenize writes it without a space before it (always the first).
+std::vector<bool> writtenWithoutSpace(const std::vector<std::string>& tokens) {
     static const std::vector<std::string> noSpaceBefore = {".", ",", ")", "]", "}", "%", "…"};
-    std::string out;
+    std::vector<bool> glued;
     bool glueNext = true;
     for (const auto& t : tokens) {
         bool glue = glueNext;
         for (const auto& p : noSpaceBefore)
             if (t == p) glue = true;
-        if (!glue) out += ' ';
-        out += t;
+        glued.push_back(glue);
         glueNext = t == "(" || t == "[" || (t.size() > 1 && t.back() == '\'');
     }
+    return glued;
+}
+
+}  // namespace
+
+std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) {
+    const auto glued = writtenWithoutSpace(tokens);
+    std::string out;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (!glued[i]) out += ' ';
+        out += tokens[i];
+    }
     return out;
+}
+
+std::vector<int> Tokenizer::detokenizedWords(const std::vector<std::string>& tokens) {
+    const auto glued = writtenWithoutSpace(tokens);
+    std::vector<int> words;
+    int word = -1;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        if (i == 0 || !glued[i]) ++word;
+        words.push_back(word);
+    }
+    return words;
 }
 
 nlohmann::json Tokenizer::toJson() const {

@@ -32,6 +32,9 @@ public:
     std::vector<Token> tokenize(const std::string& text) const;
     // Joins tokens into readable text (no space before closing punctuation or after an elision).
     static std::string detokenize(const std::vector<std::string>& tokens);
+    // [T] for each token, the whitespace-separated word of detokenize(tokens) it is written in
+    // ("qu'" "il" -> one word; "rapide" "." -> one word), so links can be given over those words.
+    static std::vector<int> detokenizedWords(const std::vector<std::string>& tokens);
 
     // Returns the byte offset of the first invalid UTF-8 sequence, or -1 when `text` is valid.
     static long invalidUtf8Offset(const std::string& text);

@@ -1,29 +1,54 @@
 #include "core/TorchModel.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 
+#include <caffe2/serialize/inline_container.h>
 #include <torch/torch.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace alignscope::core {
 namespace {
 
-// LibTorch messages carry a C++ backtrace; the user needs the first line only.
-std::string firstLine(const std::string& text) {
-    const auto end = text.find('\n');
-    return end == std::string::npos ? text : text.substr(0, end);
-}
-
 std::string shapeOf(const torch::Tensor& t) {
     std::ostringstream os;
     os << t.sizes();
     return os.str();
+}
+
+// LibTorch takes a storage's bytes from its record in the archive without checking that the
+// record is as long as the storage the pickle declares: a file cut short inside a record loads,
+// and is then read past the end of its data. So the records' bytes are counted against the
+// storages' before anything reads the weights (re-reading the file: ~10 ms for en-fr).
+void checkTensorData(const std::string& path, const torch::jit::Module& module) {
+    size_t recorded = 0;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path);
+        for (const auto& name : reader.getAllRecords())
+            if (name.rfind("data/", 0) == 0) recorded += std::get<1>(reader.getRecord(name));
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "' is damaged: " + firstLine(e.what()));
+    }
+    std::set<const void*> seen;
+    size_t declared = 0;
+    auto count = [&](const torch::Tensor& t) {
+        if (t.defined() && t.has_storage() && seen.insert(t.storage().unsafeGetStorageImpl()).second)
+            declared += t.storage().nbytes();
+    };
+    for (const auto& p : module.named_parameters()) count(p.value);
+    for (const auto& b : module.named_buffers()) count(b.value);
+    for (const auto& a : module.named_attributes())
+        if (a.value.isTensor()) count(a.value.toTensor());
+    if (declared > recorded)
+        throw Error("'" + path + "' is damaged: its weights need " + std::to_string(declared) +
+                    " bytes of data and the file holds " + std::to_string(recorded) + " (cut short?)");
 }
 
 }  // namespace
@@ -58,6 +83,7 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     } catch (const std::exception& e) {
         throw Error("'" + path + "' is not a readable TorchScript model file: " + firstLine(e.what()));
     }
+    checkTensorData(path, module);
     try {
         module.eval();
         module.to(torch::kFloat);  // files may store float16 weights; compute is always float32
@@ -252,13 +278,10 @@ int64_t TorchModel::parameterCount() const {
 }
 
 void TorchModel::save(const std::string& path, bool half) const {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const auto dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) throw Error("cannot write '" + path + "': folder '" + dir.string() + "' does not exist");
-    std::random_device rd;
-    const auto tmp = dir / (target.filename().string() + ".tmp" + std::to_string(rd()));
+    AtomicFile::checkWritable(path);
+    // Serialised in memory first: LibTorch's file writer finishes the archive in its destructor
+    // and aborts the process when that fails (a full disk); AtomicFile reports it instead.
+    std::ostringstream bytes;
     try {
         // A copy, so saving never changes the module other threads may be decoding with.
         auto copy = module_.deepcopy();
@@ -266,16 +289,11 @@ void TorchModel::save(const std::string& path, bool half) const {
         meta["stored_dtype"] = half ? "float16" : "float32";
         copy.setattr("metadata", meta.dump());
         if (half) copy.to(torch::kHalf);
-        copy.save(tmp.string());
+        copy.save(bytes);
     } catch (const std::exception& e) {
-        fs::remove(tmp, ec);
         throw Error("cannot write model to '" + path + "': " + firstLine(e.what()));
     }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw Error("cannot write model to '" + path + "': " + ec.message());
-    }
+    AtomicFile::write(path, bytes.str());
 }
 
 }  // namespace alignscope::core

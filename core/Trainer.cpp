@@ -1,5 +1,6 @@
 #include "core/Trainer.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/TrainingBatch.h"
 #include "core/Evaluator.h"
@@ -15,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <random>
 
 namespace alignscope::core {
@@ -37,10 +39,12 @@ TrainingBatch makeBatch(const std::vector<Example>& data, const std::vector<size
     return TrainingBatch::make(sources, targets);
 }
 
-void writeText(const fs::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    if (!out) throw Error("cannot write '" + path.string() + "'");
+// LibTorch's serialisation into memory, then to disk through AtomicFile (see TorchModel::save).
+template <typename T>
+void saveTorch(const T& value, const fs::path& path) {
+    std::ostringstream bytes;
+    torch::save(value, bytes);
+    AtomicFile::write(path.string(), bytes.str());
 }
 
 }  // namespace
@@ -208,14 +212,14 @@ struct Trainer::Impl {
         fs::create_directories(tmp, ec);
         if (ec) throw Error("cannot create checkpoint folder '" + tmp.string() + "': " + ec.message());
         model->save((tmp / "model.pt").string(), false);
-        torch::save(*optimizer, (tmp / "optimizer.pt").string());
-        torch::save(at::detail::getDefaultCPUGenerator().get_state(), (tmp / "rng.pt").string());
+        saveTorch(*optimizer, tmp / "optimizer.pt");
+        saveTorch(at::detail::getDefaultCPUGenerator().get_state(), tmp / "rng.pt");
         nlohmann::json state = {{"step", step},          {"epoch", epoch},
                                 {"batch_in_epoch", batchInEpoch}, {"history", history},
                                 {"best_validation", std::isfinite(bestValidation) ? bestValidation : -1.0},
                                 {"best_bleu", bestBleu}, {"learning_rate", learningRate},
                                 {"train_seconds", trainSeconds}, {"options", o.toJson()}};
-        writeText(tmp / "state.json", state.dump(1));
+        AtomicFile::write((tmp / "state.json").string(), state.dump(1));
         const auto old = fs::path(dir.string() + ".old");
         fs::remove_all(old, ec);
         if (fs::exists(dir)) fs::rename(dir, old);
@@ -229,7 +233,9 @@ struct Trainer::Impl {
             throw Error("no checkpoint to resume in '" + dir.string() + "'");
         model = TorchModel::load((dir / "model.pt").string());
         std::ifstream in(dir / "state.json");
-        const auto state = nlohmann::json::parse(in);
+        const auto state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (state.is_discarded() || !state.is_object() || !state.contains("options") || !state.contains("history"))
+            throw Error("the checkpoint in '" + dir.string() + "' is damaged (state.json); train without --resume to start again");
         const auto saved = state["options"];
         const auto now = o.toJson();
         for (const char* key : {"seed", "batch_size", "max_length", "corpus", "threads"})
@@ -264,12 +270,19 @@ const std::vector<std::string>& Trainer::corpusProblems() const { return d_->pro
 void Trainer::prepare() {
     auto& o = d_->o;
     if (o.outputPath.empty()) throw Error("no output model file given");
-    if (o.batchSize < 1 || o.epochs < 1 || o.maxLength < 1 || o.learningRate <= 0)
-        throw Error("batch size, epochs, max length and learning rate must be positive");
+    if (o.batchSize < 1 || o.epochs < 1 || o.maxLength < 1 || !(o.learningRate > 0) || !std::isfinite(o.learningRate))
+        throw Error("batch size, epochs, max length and learning rate must be positive (and finite)");
     if (o.validationFraction < 0 || o.testFraction < 0 || o.validationFraction + o.testFraction >= 1)
         throw Error("validation and test fractions must be >= 0 and leave data to train on");
-    const auto outDir = fs::path(o.outputPath).has_parent_path() ? fs::path(o.outputPath).parent_path() : fs::path(".");
-    if (!fs::is_directory(outDir)) throw Error("cannot write '" + o.outputPath + "': folder '" + outDir.string() + "' does not exist");
+    if (!(o.dropout >= 0 && o.dropout < 1)) throw Error("dropout must be in [0, 1)");
+    if (!(o.labelSmoothing >= 0 && o.labelSmoothing < 1)) throw Error("label smoothing must be in [0, 1)");
+    if (!(o.clipNorm >= 0) || !std::isfinite(o.clipNorm)) throw Error("the gradient norm cap must be >= 0 (0: none)");
+    if (o.maxSteps < 0 || o.sourceVocabSize < 0 || o.targetVocabSize < 0 || o.validationBleuSentences < 0 ||
+        !(o.checkpointMinutes >= 0))
+        throw Error("steps, vocabulary caps, validation BLEU sentences and checkpoint minutes must not be negative");
+    // Before any work: a run that cannot write its model would be lost at the end.
+    AtomicFile::checkWritable(o.outputPath);
+    if (!o.testSplitPath.empty()) AtomicFile::checkWritable(o.testSplitPath);
     o.spec.validate();
     Runtime::setThreads(o.threads);
     Runtime::reuseFreedMemory();
@@ -281,7 +294,7 @@ void Trainer::prepare() {
     if (!o.testSplitPath.empty()) {
         std::string text;
         for (const auto& p : d_->split.test) text += p.source + "\t" + p.target + "\n";
-        writeText(o.testSplitPath, text);
+        AtomicFile::write(o.testSplitPath, text);
     }
 
     if (o.resume) d_->readCheckpoint();
@@ -297,9 +310,14 @@ void Trainer::prepare() {
     d_->optimizer = std::make_unique<torch::optim::Adam>(d_->parameters(), torch::optim::AdamOptions(o.learningRate));
     if (o.resume) {
         const auto dir = d_->checkpointDir();
-        torch::load(*d_->optimizer, (dir / "optimizer.pt").string());
         torch::Tensor rng;
-        torch::load(rng, (dir / "rng.pt").string());
+        try {
+            torch::load(*d_->optimizer, (dir / "optimizer.pt").string());
+            torch::load(rng, (dir / "rng.pt").string());
+        } catch (const std::exception& e) {
+            throw Error("the checkpoint in '" + dir.string() + "' is damaged (optimizer.pt or rng.pt): " + firstLine(e.what()) +
+                        "; train without --resume to start again");
+        }
         d_->rngState = rng;
         d_->setLearningRate(d_->learningRate);
     } else {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -37,7 +38,10 @@ TEST_F(Cli, TranslateWritesOneLinePerInputLine) {
     auto r = run("translate " + model() + " --beam 3 --max-len 6 -i " + dir.path("in.txt") + " -o " +
                  dir.path("out.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
-    EXPECT_EQ(tests::readLines(dir.path("out.txt")).size(), 3u);
+    const auto out = tests::readLines(dir.path("out.txt"));
+    ASSERT_EQ(out.size(), 3u);
+    EXPECT_EQ(out[1], "") << "a blank line has nothing to translate";
+    EXPECT_NE(out[0], "");
 }
 
 TEST_F(Cli, AlignPrintsPharaohLinksAndJson) {
@@ -84,6 +88,46 @@ TEST_F(Cli, UnwritableOutputIsAClearError) {
     auto r = run("translate " + model() + " -i " + dir.path("in.txt") + " -o /nonexistent-dir/out.txt");
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("cannot write"), std::string::npos) << r.out;
+}
+
+// Output that cannot be written in full (a full disk; here a file-size limit) is an error, and
+// the file that was there stays as it was, with no partial file beside it.
+TEST_F(Cli, OutputThatCannotBeWrittenInFullLeavesTheOldFile) {
+    {
+        std::ofstream in(dir.path("in.txt"));
+        for (int i = 0; i < 500; ++i) in << "the red car\n";
+    }
+    std::ofstream(dir.path("out.txt")) << "old\n";
+    auto r = tests::runCommand("trap '' XFSZ; ulimit -f 2; " + std::string(ALIGNSCOPE_CLI) + " translate " + model() +
+                               " --max-len 6 -i " + dir.path("in.txt") + " -o " + dir.path("out.txt"));
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_NE(r.output.find("cannot write '" + dir.path("out.txt") + "': File too large"), std::string::npos) << r.output;
+    EXPECT_EQ(tests::readFile(dir.path("out.txt")), "old\n");
+    size_t files = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.root())) ++files;
+    EXPECT_EQ(files, 3u) << "tiny.pt, in.txt, out.txt: no temporary file left";
+}
+
+TEST_F(Cli, StandardOutputThatCannotBeWrittenIsAnError) {
+    std::ofstream(dir.path("in.txt")) << "the red car\n";
+    auto r = tests::runCommand(std::string(ALIGNSCOPE_CLI) + " translate " + model() + " -i " + dir.path("in.txt") +
+                                   " > /dev/full",
+                               dir.path("err.txt"));
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("cannot write to standard output: No space left on device"),
+              std::string::npos)
+        << tests::readFile(dir.path("err.txt"));
+}
+
+TEST_F(Cli, InputAsOutputAndFolderAsInputAreRefused) {
+    std::ofstream(dir.path("x.txt")) << "the red car\n";
+    auto r = run("translate " + model() + " -i " + dir.path("x.txt") + " -o " + dir.path("x.txt"));
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.out.find("is the input file"), std::string::npos) << r.out;
+    EXPECT_EQ(tests::readFile(dir.path("x.txt")), "the red car\n");
+    r = run("align " + model() + " -i " + dir.root());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.out.find("it is a folder"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, UpdateCodeKeepsTheTranslationsAndTheStorage) {

@@ -38,6 +38,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <regex>
 #include <sstream>
 
@@ -333,6 +335,38 @@ TEST_F(Export, PharaohLinksAreTheAlignmentsLinks) {
     const std::string text = tests::readFile(write(Format::Pharaoh));
     EXPECT_EQ(text, snapshot.alignment().pharaoh() + "\n");
     EXPECT_TRUE(std::regex_match(text, std::regex(R"(((\d+-\d+)( \d+-\d+)*)?\n)"))) << text;
+}
+
+// Links number the words of the given target as `alignscope-cli align` does ("rouge." is one
+// word), and the words of the translation when decoding: never a token index past the last word.
+TEST_F(Export, LinksNumberTheGivenTargetsWordsAsAlignDoes) {
+    snapshot = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge.");
+    core::DecodingSession session(*model_, "the red car");
+    session.alignTo("la voiture rouge.");
+    EXPECT_EQ(snapshot.alignment().targetWords(), (std::vector<int>{0, 1, 2, 2, -1}));
+    EXPECT_EQ(snapshot.alignment().targetWords(), session.alignment().targetWords());
+    EXPECT_EQ(tests::readFile(write(Format::Pharaoh)), session.alignment().pharaoh() + "\n");
+}
+
+TEST_F(Export, LinksOfADecodedSentenceNumberTheTranslationsWords) {
+    for (int beam : {1, 3}) {
+        snapshot = ui::BatchExporter::snapshot(*model_, kSentence, beam);
+        std::istringstream in(snapshot.translation);
+        const auto count = std::distance(std::istream_iterator<std::string>(in), std::istream_iterator<std::string>());
+        const auto alignment = snapshot.alignment();
+        const auto& words = alignment.targetWords();
+        ASSERT_EQ(words.size(), alignment.targetTokens().size());
+        int last = -1;
+        for (size_t t = 0; t < words.size(); ++t) {
+            if (alignment.targetTokens()[t] == "</s>") {
+                EXPECT_EQ(words[t], -1);
+                continue;
+            }
+            EXPECT_TRUE(words[t] == last || words[t] == last + 1) << "beam " << beam << ", token " << t;
+            last = words[t];
+        }
+        EXPECT_EQ(last + 1, count) << "beam " << beam << ": " << snapshot.translation;
+    }
 }
 
 TEST_F(Export, BatchFileNamesAreStable) {

@@ -8,6 +8,7 @@
 #include "core/TorchModel.h"
 
 #include <gtest/gtest.h>
+#include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
 
 #include <filesystem>
@@ -203,6 +204,26 @@ TEST(ModelFile, TruncatedFilesAreRefused) {
         writeBytes(dir.path("cut.pt"), bytes.substr(0, static_cast<size_t>(bytes.size() * fraction)));
         EXPECT_FALSE(loadError(dir.path("cut.pt")).empty()) << "fraction " << fraction;
     }
+}
+
+// A zip archive whole in itself, but one weight record holds half the bytes its tensor needs:
+// LibTorch would load it and read past the record's end.
+TEST(ModelFile, AWeightRecordCutShortIsRefused) {
+    auto model = tests::tinyModel();
+    tests::TempDir dir;
+    model.save(dir.path("m.pt"));
+    {
+        caffe2::serialize::PyTorchStreamReader reader(dir.path("m.pt"));
+        caffe2::serialize::PyTorchStreamWriter writer(dir.path("short.pt"));
+        for (const auto& name : reader.getAllRecords()) {
+            if (name == "version" || name == ".data/version") continue;  // the writer adds its own
+            auto [data, size] = reader.getRecord(name);
+            writer.writeRecord(name, data.get(), name == "data/0" ? size / 2 : size);
+        }
+        writer.writeEndOfFile();
+    }
+    EXPECT_NE(loadError(dir.path("short.pt")).find("is damaged"), std::string::npos) << loadError(dir.path("short.pt"));
+    EXPECT_TRUE(loadError(dir.path("m.pt")).empty());
 }
 
 TEST(ModelFile, NonConformingModuleIsRefusedWithEveryProblemNamed) {

@@ -67,6 +67,13 @@ TEST(Tokenizer, DetokenizeGluesPunctuationAndElision) {
     EXPECT_EQ(Tokenizer::detokenize({"oui", ",", "va", "!"}), "oui, va !");
 }
 
+TEST(Tokenizer, DetokenizedWordsAreTheWordsBetweenTheSpaces) {
+    EXPECT_EQ(Tokenizer::detokenizedWords({"l'", "homme", "est", "là", "."}), (std::vector<int>{0, 0, 1, 2, 2}));
+    EXPECT_EQ(Tokenizer::detokenizedWords({"oui", ",", "va", "!"}), (std::vector<int>{0, 0, 1, 2}));
+    EXPECT_EQ(Tokenizer::detokenizedWords({"(", "oui", ")"}), (std::vector<int>{0, 0, 0}));
+    EXPECT_TRUE(Tokenizer::detokenizedWords({}).empty());
+}
+
 TEST(Tokenizer, SettingsRoundTripThroughJson) {
     Tokenizer::Settings s;
     s.lowercase = false;

@@ -1,8 +1,10 @@
 #include "ui/BleuByLengthPlot.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 
-#include <QFileInfo>
+#include <QBuffer>
+#include <QImage>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -92,13 +94,17 @@ void BleuByLengthPlot::savePng(const QString& path, int width, int height, int d
     const double scale = dpi / 96.0;
     plot_->setGeometry(0, 0, qRound(width / scale), qRound(height / scale));
     plot_->replot(QCustomPlot::rpImmediateRefresh);
-    const QFileInfo folder(QFileInfo(path).absolutePath());
-    if (!folder.isDir())
-        throw core::Error(QStringLiteral("cannot write '%1': folder '%2' does not exist").arg(path, folder.filePath()).toStdString());
-    if (!plot_->savePng(path, qRound(width / scale), qRound(height / scale), scale, -1, dpi))
-        throw core::Error(QStringLiteral("cannot write '%1'%2")
-                              .arg(path, folder.isWritable() ? QString() : QStringLiteral(": its folder is not writable"))
-                              .toStdString());
+    core::AtomicFile::checkWritable(path.toStdString());
+    // Encoded in memory and written through AtomicFile: a full disk leaves no truncated PNG.
+    QImage image = plot_->toPixmap(qRound(width / scale), qRound(height / scale), scale).toImage();
+    const int dotsPerMeter = qRound(dpi / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) throw core::Error("cannot encode the BLEU-by-length plot as PNG");
+    core::AtomicFile::write(path.toStdString(), png.toStdString());
 }
 
 }  // namespace alignscope::ui

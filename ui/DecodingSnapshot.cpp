@@ -29,27 +29,26 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     if (s.selectedHypothesis >= 0) s.hypothesisSteps = std::move(hypothesisSteps);
     s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
                                               : session.translation();
+    s.targetWords = s.selectedHypothesis >= 0 ? model.targetWords(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
+                                              : session.alignment().targetWords();
     return s;
 }
 
 core::Alignment DecodingSnapshot::alignment() const {
     std::vector<std::string> tokens;
-    std::vector<int> words;
     std::vector<std::vector<float>> rows;
     if (selectedHypothesis >= 0 && selectedHypothesis < static_cast<int>(beam.size())) {
         const auto& h = beam[static_cast<size_t>(selectedHypothesis)];
-        for (size_t t = 0; t < h.ids.size(); ++t) {
-            tokens.push_back(h.tokens[t]);
-            words.push_back(h.ids[t] == core::Vocabulary::kEos ? -1 : static_cast<int>(t));
-        }
+        tokens = h.tokens;
         rows = h.alpha;
     } else {
-        for (size_t t = 0; t < steps.size(); ++t) {
-            tokens.push_back(steps[t].token);
-            words.push_back(steps[t].tokenId == core::Vocabulary::kEos ? -1 : static_cast<int>(t));
-            rows.push_back(steps[t].alpha);
+        for (const auto& s : steps) {
+            tokens.push_back(s.token);
+            rows.push_back(s.alpha);
         }
     }
+    auto words = targetWords;
+    words.resize(tokens.size(), -1);
     return core::Alignment(source.tokens, source.words, std::move(tokens), std::move(words), std::move(rows));
 }
 

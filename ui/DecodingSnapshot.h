@@ -34,6 +34,8 @@ struct DecodingSnapshot {
     int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
     std::vector<core::StepRecord> hypothesisSteps;  // the selected hypothesis replayed step by step
     std::string translation;               // readable text of what is shown
+    std::vector<int> targetWords;          // [T] word of each shown target token (-1: </s>): the
+                                           // user's target's words, else the translation's
 
     // Everything a session shows, with the beam results, which one is selected (-1: the steps)
     // and that one's steps (forced through the model token by token, for the panels' details).

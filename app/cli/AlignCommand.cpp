@@ -40,7 +40,7 @@ Command addAlignCommand(CLI::App& app) {
                 ++failures;
             }
         }
-        io.out().flush();
+        io.finish();
         return failures ? 1 : 0;
     };
 }

@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 
 #include "core/Corpus.h"
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Evaluator.h"
 #include "core/Runtime.h"
@@ -111,35 +112,28 @@ Command addEvaluateCommand(CLI::App& app) {
             core::Corpus::read(o->test, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
         for (const auto& p : corpus.problems())
             std::cerr << "skipped " << o->test << ":" << p.line << ": " << p.reason << '\n';
-        // Open the outputs before the long part, so a bad path fails at once.
-        std::ofstream json, hypotheses;
-        if (!o->json.empty()) {
-            json.open(o->json);
-            if (!json) throw core::Error("cannot write '" + o->json + "'");
-        }
-        if (!o->hypotheses.empty()) {
-            hypotheses.open(o->hypotheses);
-            if (!hypotheses) throw core::Error("cannot write '" + o->hypotheses + "'");
-        }
+        // Check the outputs before the long part, so a bad path fails at once; they are written
+        // (atomically) only at the end, so an interrupted run leaves old files as they were.
+        if (!o->json.empty()) core::AtomicFile::checkWritable(o->json);
+        if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
         const core::Evaluator evaluator(model, o->e);
         ProgressLine progress;
         const auto result = evaluator.evaluate(corpus.pairs(), o->test, std::ref(progress));
         printReport(result, std::cout);
         std::cout.flush();
-        if (json.is_open()) {
-            json << result.toJson().dump(2) << '\n';
-            if (!json.flush()) throw core::Error("cannot write '" + o->json + "'");
-        }
-        if (hypotheses.is_open()) {
-            hypotheses << "source";
-            for (const auto& s : result.searches) hypotheses << '\t' << s.name;
-            hypotheses << '\n';
+        if (!o->json.empty()) core::AtomicFile::write(o->json, result.toJson().dump(2) + "\n");
+        if (!o->hypotheses.empty()) {
+            core::AtomicFile file(o->hypotheses);
+            auto& out = file.stream();
+            out << "source";
+            for (const auto& s : result.searches) out << '\t' << s.name;
+            out << '\n';
             for (size_t i = 0; i < result.sources.size(); ++i) {
-                hypotheses << result.sources[i];
-                for (const auto& s : result.searches) hypotheses << '\t' << s.hypotheses[i];
-                hypotheses << '\n';
+                out << result.sources[i];
+                for (const auto& s : result.searches) out << '\t' << s.hypotheses[i];
+                out << '\n';
             }
-            if (!hypotheses.flush()) throw core::Error("cannot write '" + o->hypotheses + "'");
+            file.commit();
         }
         return 0;
     };

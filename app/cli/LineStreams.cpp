@@ -2,19 +2,41 @@
 
 #include "core/Error.h"
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
 namespace alignscope::cli {
+namespace fs = std::filesystem;
+
+namespace {
+bool isFile(const std::string& path) { return !path.empty() && path != "-"; }
+}  // namespace
 
 LineStreams::LineStreams(const std::string& input, const std::string& output) {
-    if (!input.empty() && input != "-") {
+    std::error_code ec;
+    if (isFile(input)) {
+        if (fs::is_directory(input, ec)) throw core::Error("cannot read '" + input + "': it is a folder");
         inFile_ = std::make_unique<std::ifstream>(input);
-        if (!*inFile_) throw core::Error("cannot read '" + input + "'");
+        if (!*inFile_) throw core::Error("cannot read '" + input + "': " + std::strerror(errno));
         in_ = inFile_.get();
     }
-    if (!output.empty() && output != "-") {
-        outFile_ = std::make_unique<std::ofstream>(output);
-        if (!*outFile_) throw core::Error("cannot write '" + output + "'");
-        out_ = outFile_.get();
+    if (isFile(output)) {
+        if (isFile(input) && fs::equivalent(input, output, ec))
+            throw core::Error("the output '" + output + "' is the input file; write the output elsewhere");
+        outFile_ = std::make_unique<core::AtomicFile>(output);
+        out_ = &outFile_->stream();
     }
+}
+
+void LineStreams::finish() {
+    if (outFile_) {
+        outFile_->commit();
+        return;
+    }
+    errno = 0;
+    std::cout.flush();
+    if (!std::cout) throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
 }
 
 }  // namespace alignscope::cli

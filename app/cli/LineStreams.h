@@ -1,4 +1,6 @@
 #pragma once
+#include "core/AtomicFile.h"
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -6,18 +8,24 @@
 
 namespace alignscope::cli {
 
-// Input lines from a file or stdin ("" or "-"), output to a file or stdout.
+// Input lines from a file or stdin ("" or "-"), output to a file or stdout. A file output is
+// written beside its target and put in place by finish(): a failed or interrupted run leaves the
+// old file as it was.
 class LineStreams {
 public:
-    // Throws core::Error when the input cannot be read or the output cannot be created.
+    // Throws core::Error when the input cannot be read (or is a folder), the output cannot be
+    // created, or the output is the input.
     LineStreams(const std::string& input, const std::string& output);
 
     std::istream& in() { return *in_; }
     std::ostream& out() { return *out_; }
+    // Puts the output file in place, or flushes stdout; throws core::Error when writing failed
+    // (a full disk, a closed pipe).
+    void finish();
 
 private:
     std::unique_ptr<std::ifstream> inFile_;
-    std::unique_ptr<std::ofstream> outFile_;
+    std::unique_ptr<core::AtomicFile> outFile_;
     std::istream* in_ = &std::cin;
     std::ostream* out_ = &std::cout;
 };

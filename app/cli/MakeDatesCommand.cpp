@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/SyntheticDates.h"
 
@@ -22,14 +23,13 @@ Command addMakeDatesCommand(CLI::App& app) {
     c->add_option("--seed", o->seed, "Seed: the same seed and count give the same file")->capture_default_str();
     return [o, c]() -> int {
         if (!*c) return -1;
-        std::ofstream out(o->out, std::ios::binary);
-        if (!out) throw core::Error("cannot write '" + o->out + "'");
+        core::AtomicFile file(o->out);
         core::SyntheticDates dates(o->seed);
         for (size_t i = 0; i < o->count; ++i) {
             const auto e = dates.next();
-            out << e.source << '\t' << e.target << '\n';
+            file.stream() << e.source << '\t' << e.target << '\n';
         }
-        if (!out.flush()) throw core::Error("cannot write '" + o->out + "'");
+        file.commit();
         std::cerr << "wrote " << o->count << " date pairs (seed " << o->seed << ") to " << o->out << '\n';
         return 0;
     };

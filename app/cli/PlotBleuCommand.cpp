@@ -5,6 +5,7 @@
 
 #include "ui/BleuByLengthPlot.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 
 #include <cmath>
@@ -125,28 +126,18 @@ Command addPlotBleuCommand(CLI::App& app) {
         }
         if (lines.empty()) throw core::Error("no " + o->search + " search in the given files");
 
-        // Open the table before drawing, so a bad path fails before anything is written.
-        std::ofstream t;
-        if (!o->table.empty()) {
-            t.open(o->table);
-            if (!t) throw core::Error("cannot write '" + o->table + "'");
-        }
+        // Check the table's path before drawing, so a bad path fails before anything is written.
+        if (!o->table.empty()) core::AtomicFile::checkWritable(o->table);
         const auto qt = startOffscreenQt("plot-bleu");
         ui::BleuByLengthPlot plot(labels, sentences, QString::fromStdString(o->title));
         for (const auto& l : lines)
             plot.addSeries({QString::fromStdString(l.name), QVector<double>(l.bleu.begin(), l.bleu.end()), l.greedy, l.model});
-        try {
-            plot.savePng(QString::fromStdString(o->out), o->width, o->height, o->dpi);
-        } catch (const core::Error&) {
-            if (t.is_open()) {  // no half-done output: the table goes with the figure
-                t.close();
-                std::remove(o->table.c_str());
-            }
-            throw;
-        }
+        plot.savePng(QString::fromStdString(o->out), o->width, o->height, o->dpi);  // the table only after it
         std::cout << "wrote " << o->out << '\n';
 
-        if (t.is_open()) {
+        if (!o->table.empty()) {
+            core::AtomicFile file(o->table);
+            auto& t = file.stream();
             t << "| source length (tokens) | sentences |";
             for (const auto& l : lines) t << ' ' << cell(l.name) << " |";
             t << "\n| --- | --- |";
@@ -160,7 +151,7 @@ Command addPlotBleuCommand(CLI::App& app) {
             t << "| all | " << evals.front().json.value("sentences", 0) << " |";
             for (const auto& l : lines) t << ' ' << fixed(l.all) << " |";
             t << '\n';
-            if (!t.flush()) throw core::Error("cannot write '" + o->table + "'");
+            file.commit();
             std::cout << "wrote " << o->table << '\n';
         }
         return 0;

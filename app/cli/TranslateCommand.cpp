@@ -30,6 +30,10 @@ Command addTranslateCommand(CLI::App& app) {
         int failures = 0;
         for (std::string line; std::getline(io.in(), line);) {
             ++lineNo;
+            if (line.find_first_not_of(" \t\r") == std::string::npos) {
+                io.out() << '\n';  // nothing to translate; output lines stay parallel to input lines
+                continue;
+            }
             try {
                 core::DecodingSession session(model, line);
                 io.out() << model.detokenize(session.search(options).front().ids) << '\n';
@@ -39,7 +43,7 @@ Command addTranslateCommand(CLI::App& app) {
                 ++failures;
             }
         }
-        io.out().flush();
+        io.finish();
         return failures ? 1 : 0;
     };
 }

@@ -1,0 +1,57 @@
+#pragma once
+#include <ostream>
+#include <streambuf>
+#include <string>
+#include <vector>
+
+namespace alignscope::core {
+
+// A file written beside its target and renamed over it only once complete: a failed, interrupted
+// or disk-full write leaves the old file as it was and no partial one. Errors are core::Error
+// with the system's reason ("No space left on device").
+// Threading: one writer per object.
+class AtomicFile {
+public:
+    // Refuses a folder, a missing folder or an unwritable one before anything is written.
+    explicit AtomicFile(std::string path);
+    ~AtomicFile();  // removes the temporary file unless committed
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    std::ostream& stream() { return out_; }
+    // Flushes to disk and renames the file over the target; throws Error when any write failed.
+    void commit();
+
+    // Checks that `path` could be written (its folder exists, it is not a folder, the folder
+    // takes files), without touching it: for long jobs that write at the end.
+    static void checkWritable(const std::string& path);
+    // Writes `bytes` as the whole content of `path`, atomically.
+    static void write(const std::string& path, const std::string& bytes);
+
+private:
+    // Buffered writes to a file descriptor that keep the errno of the first failure (an
+    // std::ofstream loses it: later calls overwrite errno long before anyone looks).
+    class DescriptorBuffer : public std::streambuf {
+    public:
+        explicit DescriptorBuffer(int fd);
+        int error() const { return error_; }
+
+    protected:
+        int_type overflow(int_type c) override;
+        int sync() override;
+
+    private:
+        bool drain();
+        int fd_;
+        int error_ = 0;
+        std::vector<char> buffer_;
+    };
+
+    std::string path_, temporary_;
+    int fd_ = -1;
+    DescriptorBuffer buffer_;
+    std::ostream out_;
+    bool committed_ = false;
+};
+
+}  // namespace alignscope::core

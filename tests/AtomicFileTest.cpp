@@ -1,0 +1,112 @@
+// Files written whole or not at all: what the CLI, the trainer and model saving rely on.
+#include "TinyModel.h"
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace alignscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string contentOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const core::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+size_t filesIn(const std::string& folder) {
+    return static_cast<size_t>(std::distance(fs::directory_iterator(folder), fs::directory_iterator()));
+}
+
+// Writes fail past `bytes` with EFBIG (as a full disk fails with ENOSPC) while the object lives.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        old_ = std::signal(SIGXFSZ, SIG_IGN);  // else the kernel ends the process at the limit
+        getrlimit(RLIMIT_FSIZE, &saved_);
+        rlimit limit = saved_;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &saved_);
+        std::signal(SIGXFSZ, old_);
+    }
+
+private:
+    rlimit saved_{};
+    void (*old_)(int) = nullptr;
+};
+
+}  // namespace
+
+TEST(AtomicFile, CommitReplacesTheFileWithTheUsualPermissions) {
+    tests::TempDir dir;
+    const auto path = dir.path("out.txt");
+    std::ofstream(path) << "old\n";
+    core::AtomicFile::write(path, "new\n");
+    EXPECT_EQ(contentOf(path), "new\n");
+    EXPECT_EQ(filesIn(dir.root()), 1u) << "no temporary file left";
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    const mode_t mask = umask(022);
+    umask(mask);
+    EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask) << "as a newly created file, not mkstemp's 0600";
+}
+
+TEST(AtomicFile, AnUncommittedWriteLeavesTheOldFile) {
+    tests::TempDir dir;
+    const auto path = dir.path("out.txt");
+    std::ofstream(path) << "old\n";
+    {
+        core::AtomicFile file(path);
+        file.stream() << "half of the new content";
+    }  // stopped before commit, as by an error
+    EXPECT_EQ(contentOf(path), "old\n");
+    EXPECT_EQ(filesIn(dir.root()), 1u);
+}
+
+TEST(AtomicFile, AWriteThatRunsOutOfSpaceSaysWhyAndLeavesTheOldFile) {
+    tests::TempDir dir;
+    const auto path = dir.path("out.txt");
+    std::ofstream(path) << "old\n";
+    std::string message;
+    {
+        FileSizeLimit limit(4096);
+        message = errorOf([&] { core::AtomicFile::write(path, std::string(200000, 'x')); });
+    }
+    EXPECT_NE(message.find("cannot write '" + path + "': File too large"), std::string::npos) << message;
+    EXPECT_EQ(contentOf(path), "old\n");
+    EXPECT_EQ(filesIn(dir.root()), 1u);
+}
+
+TEST(AtomicFile, FoldersAreRefusedBeforeAnythingIsWritten) {
+    tests::TempDir dir;
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("missing/out.txt")); }).find("does not exist"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.root()); }).find("it is a folder"), std::string::npos);
+    std::ofstream(dir.path("file.txt")) << "x";
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("file.txt") + "/out.txt"); }).find("is not a folder"),
+              std::string::npos);
+}
