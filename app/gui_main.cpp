@@ -1,14 +1,17 @@
 // alignscope: the desktop app. Command-line modes (--screenshot) are settled before any window
 // exists; the window renders a DecodingDocument.
 #include "ui/DecodingDocument.h"
+#include "ui/Lesson.h"
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
 
+#include "core/AtomicFile.h"
 #include "core/Runtime.h"
 
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QBuffer>
 #include <QDockWidget>
 #include <QScreen>
 #include <QTimer>
@@ -36,13 +39,46 @@ int main(int argc, char** argv) {
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
-    cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
+    auto* screenshot =
+        cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
     CLI11_PARSE(cli, argc, argv);
+    // Settled before any window: a screenshot run reports every problem on stderr with an exit code.
+    if (screenshot->count() > 0 && o.screenshot.empty()) {
+        std::cerr << "alignscope: --screenshot needs a file name\n";
+        return 2;
+    }
+    int width = 1400, height = 900;
+    if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200 || width > 8192 ||
+        height > 8192) {
+        std::cerr << "alignscope: --size must look like 1400x900, each side 200 to 8192 pixels\n";
+        return 2;
+    }
+    if (!o.screenshot.empty()) {
+        try {
+            alignscope::core::AtomicFile::checkWritable(o.screenshot);
+        } catch (const std::exception& e) {
+            std::cerr << "alignscope: " << e.what() << '\n';
+            return 2;
+        }
+    }
 
     if (!o.screenshot.empty() && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    if (!o.lesson.empty()) {
+        try {
+            const auto lesson = ui::Lesson::load(QString::fromStdString(o.lesson));
+            if (o.page > lesson.pages.size()) {
+                std::cerr << "alignscope: --page " << o.page << ": '" << o.lesson << "' has " << lesson.pages.size()
+                          << " pages\n";
+                return 2;
+            }
+        } catch (const std::exception& e) {
+            std::cerr << "alignscope: " << e.what() << '\n';
+            return 2;
+        }
+    }
     QApplication::setOrganizationName(QStringLiteral("AlignScope"));
     QApplication::setApplicationName(QStringLiteral("AlignScope"));
     core::Runtime::setThreads(1);  // one step is small: a second BLAS thread only adds hand-offs
@@ -51,10 +87,10 @@ int main(int argc, char** argv) {
     ui::MainWindow window(&document);
     if (o.explain) window.stepDock()->show();
     const QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
-    bool modelFailed = false;
+    bool failed = false;  // a screenshot of a state that went wrong is not a success
     QObject::connect(&document, &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
         std::cerr << "alignscope: " << message.toStdString() << '\n';
-        if (!document.hasModel()) modelFailed = true;
+        failed = true;
     });
     document.openModel(model);
     window.setSourceText(QString::fromStdString(o.source));
@@ -71,23 +107,27 @@ int main(int argc, char** argv) {
     }
 
     if (!o.screenshot.empty()) {
-        int w = 1400, h = 900;
-        if (std::sscanf(o.size.c_str(), "%dx%d", &w, &h) != 2 || w < 200 || h < 200) {
-            std::cerr << "alignscope: --size must look like 1400x900\n";
-            return 2;
-        }
-        window.resize(w, h);
+        window.resize(width, height);
         window.show();
         if (!document.waitUntilIdle()) {
             std::cerr << "alignscope: decoding did not finish in time\n";
             return 3;
         }
         QApplication::processEvents();
-        if (!window.grab().save(QString::fromStdString(o.screenshot))) {
-            std::cerr << "alignscope: cannot write '" << o.screenshot << "'\n";
+        QByteArray png;
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        if (!window.grab().save(&buffer, "PNG")) {
+            std::cerr << "alignscope: cannot encode the window as PNG\n";
             return 2;
         }
-        return modelFailed ? 1 : 0;
+        try {
+            alignscope::core::AtomicFile::write(o.screenshot, png.toStdString());
+        } catch (const std::exception& e) {
+            std::cerr << "alignscope: " << e.what() << '\n';
+            return 2;
+        }
+        return failed ? 1 : 0;
     }
     window.show();
     return app.exec();

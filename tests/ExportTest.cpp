@@ -369,6 +369,55 @@ TEST_F(Export, LinksOfADecodedSentenceNumberTheTranslationsWords) {
     }
 }
 
+// A figure too long for QCustomPlot's 3x vector-export pixmap (past the raster limit) still holds
+// its heatmaps: they were empty images, with a Qt warning, in a file reported as written.
+QStringList* qtWarnings = nullptr;
+void collectQtWarnings(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (qtWarnings && type >= QtWarningMsg) qtWarnings->push_back(message);
+}
+
+TEST_F(Export, PdfOfAVeryLongSentenceHoldsItsHeatmaps) {
+    std::string words;
+    for (int i = 0; i < 997; ++i) words += "car ";  // 998 tokens: 3 x the heatmap's width is past 65,500 pixels
+    snapshot = ui::BatchExporter::snapshot(*model_, words, 1, 5);
+    QStringList warnings;
+    qtWarnings = &warnings;
+    const auto previous = qInstallMessageHandler(collectQtWarnings);
+    const auto path = write(Format::Pdf);
+    qInstallMessageHandler(previous);
+    qtWarnings = nullptr;
+    EXPECT_TRUE(warnings.isEmpty()) << warnings.join(QStringLiteral("; ")).toStdString();
+    const std::string pdf = tests::readFile(path);
+    size_t images = 0;
+    for (size_t at = pdf.find("/Subtype /Image"); at != std::string::npos; at = pdf.find("/Subtype /Image", at + 1)) ++images;
+    EXPECT_GE(images, 3u) << "the heatmap, the encoder states and the colour scale";
+}
+
+// The app's --screenshot mode runs from scripts: every problem is on stderr with an exit code,
+// and no picture is written for a run that could not start.
+TEST_F(Export, ScreenshotModeReportsProblemsWithAnExitCode) {
+    const std::string app = std::string(ALIGNSCOPE_APP) + " --model " + dir_->path("tiny.pt");
+    const auto shot = dir_->path("shot.png");
+    auto r = tests::runCommand(app + " --source 'the red car' --steps 2 --screenshot " + shot);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_FALSE(QImage(QString::fromStdString(shot)).isNull());
+    fs::remove(shot);
+    r = tests::runCommand(app + " --lesson " + dir_->path("missing.json") + " --screenshot " + shot);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.output.find("missing.json"), std::string::npos) << r.output;
+    r = tests::runCommand(app + " --screenshot " + shot + " --size 100000x100000");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.output.find("--size"), std::string::npos) << r.output;
+    r = tests::runCommand(app + " --screenshot ''");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_FALSE(fs::exists(shot));
+    std::string words;
+    for (int i = 0; i < 1200; ++i) words += "car ";
+    r = tests::runCommand(app + " --source '" + words + "' --screenshot " + shot);
+    EXPECT_EQ(r.exitCode, 1) << "the window is drawn, but the sentence was refused";
+    EXPECT_NE(r.output.find("at most"), std::string::npos) << r.output;
+}
+
 TEST_F(Export, BatchFileNamesAreStable) {
     using ui::BatchExporter;
     EXPECT_EQ(BatchExporter::fileName(1, "The red car is very fast.", Format::Png), "0001-the-red-car-is-very-fast.png");

@@ -16,6 +16,8 @@
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
+
+#include <algorithm>
 #include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
@@ -300,7 +302,11 @@ QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOpti
         pdf.setPageLayout(layout);
         QCPPainter painter;
         if (!painter.begin(&pdf)) throw error(QStringLiteral("could not start the PDF"));
-        painter.setMode(QCPPainter::pmVectorized);
+        // pmVectorized makes QCustomPlot draw each colour map into a 3x pixmap of its whole area,
+        // crisp in any viewer; for a figure so long that pixmap could not exist (the raster limit),
+        // the maps' own small images are embedded instead, drawn without smoothing, as in the SVG.
+        if (3 * std::max(size.width(), size.height()) <= kMaxImageSide) painter.setMode(QCPPainter::pmVectorized);
+        painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
         painter.setMode(QCPPainter::pmNoCaching);
         painter.setWindow(QRect(QPoint(0, 0), size));
         plot_->toPainter(&painter, size.width(), size.height());
