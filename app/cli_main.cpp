@@ -46,7 +46,25 @@ int main(int argc, char** argv) {
         cli::addPlotBleuCommand(app),
 #endif
     };
-    CLI11_PARSE(app, argc, argv);
+    if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say "A subcommand is required"
+        std::string names;
+        bool known = false;
+        for (const auto* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+            known = known || sub->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        }
+        if (!known) {
+            std::cerr << "alignscope-cli: unknown command '" << argv[1] << "'; the commands are " << names << '\n';
+            return 2;
+        }
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        // --help and --version exit 0; a mistake on the command line exits 2, as every other error
+        // a user can cause does (CLI11's own codes are 100 and up).
+        return app.exit(e) == 0 ? 0 : 2;
+    }
     try {
         core::Runtime::setThreads(threads);
         for (const auto& command : commands) {

@@ -43,7 +43,11 @@ int main(int argc, char** argv) {
         cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
-    CLI11_PARSE(cli, argc, argv);
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e) == 0 ? 0 : 2;  // as alignscope-cli: a command-line mistake exits 2
+    }
     // Settled before any window: a screenshot run reports every problem on stderr with an exit code.
     if (screenshot->count() > 0 && o.screenshot.empty()) {
         std::cerr << "alignscope: --screenshot needs a file name\n";

@@ -131,7 +131,9 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
             source = model_.tokenizeSource(p.source);
             for (const auto& t : model_.targetTokenizer().tokenize(p.target)) reference.push_back(t.text);
         } catch (const Error& e) {
-            throw Error(where(testName, p, k) + ": " + e.what());
+            if (!options_.skipUnusablePairs) throw Error(where(testName, p, k) + ": " + e.what());
+            r.skipped.push_back(where(testName, p, k) + ": " + e.what());
+            continue;
         }
         std::string key;
         for (const auto& t : source.tokens) key += t + ' ';

@@ -16,6 +16,7 @@ struct EvaluationOptions {
     float lengthPenalty = 1.0f;        // beams rank by logProb / length^lengthPenalty
     int maxLength = 0;                 // cap on target tokens; 0: 2 * source length + 10
     size_t maxSentences = 0;           // evaluate the first N distinct sources only (0: all)
+    bool skipUnusablePairs = false;    // leave out pairs the model cannot take (too long); else stop at the first
     std::vector<int> bucketBounds = {5, 10, 15, 20, 30};  // upper ends of the source-length buckets; one open bucket follows
 };
 
@@ -53,6 +54,7 @@ struct EvaluationResult {
     std::string testName;                   // e.g. the test file
     size_t pairs = 0;                       // test pairs given
     size_t pairsUsed = 0;                   // pairs whose source was evaluated (maxSentences may leave some out)
+    std::vector<std::string> skipped;       // "test.tsv:12: reason" of pairs left out (skipUnusablePairs)
     std::vector<std::string> sources;       // [sentences] distinct sources, first-appearance order
     std::vector<int> sourceLengths;         // [sentences] tokens, </s> not counted
     std::vector<size_t> referenceCounts;    // [sentences] references of each source

@@ -7,6 +7,7 @@
 #include <caffe2/serialize/inline_container.h>
 #include <torch/torch.h>
 
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -81,7 +82,11 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     try {
         module = torch::jit::load(path, torch::kCPU);
     } catch (const std::exception& e) {
-        throw Error("'" + path + "' is not a readable TorchScript model file: " + firstLine(e.what()));
+        // LibTorch's reason, unless it is empty or an assertion about its own internals.
+        std::string why = firstLine(e.what());
+        while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+        if (why.empty() || why.find("INTERNAL ASSERT") != std::string::npos) why = "its code or data is missing or damaged";
+        throw Error("'" + path + "' is not a readable TorchScript model file: " + why);
     }
     checkTensorData(path, module);
     try {

@@ -563,8 +563,11 @@ def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequenc
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
     try:  # temporary file, then rename: a reader never sees half a model
         scripted.save(tmp)
+        os.chmod(tmp, 0o666 & ~umask)  # as a newly created file, not mkstemp's 0600
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

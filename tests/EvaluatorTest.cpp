@@ -165,3 +165,20 @@ TEST(Evaluator, BadInputIsAClearError) {
         EXPECT_NE(std::string(e.what()).find("test.tsv:2"), std::string::npos) << e.what();
     }
 }
+
+TEST(Evaluator, UnusablePairsAreLeftOutWhenAskedAndNamed) {
+    const auto model = tests::tinyModel();
+    core::EvaluationOptions o;
+    o.beamWidth = 1;
+    o.maxLength = 3;
+    std::string tooLong;
+    for (int i = 0; i < 1200; ++i) tooLong += "car ";
+    const std::vector<core::SentencePair> test = {
+        {"the car", "la voiture", 1}, {tooLong, "la voiture", 2}, {"a house", "une maison", 3}};
+    EXPECT_THROW(core::Evaluator(model, o).evaluate(test, "test.tsv"), core::Error);
+    o.skipUnusablePairs = true;
+    const auto r = core::Evaluator(model, o).evaluate(test, "test.tsv");
+    EXPECT_EQ(r.sources, (std::vector<std::string>{"the car", "a house"}));
+    ASSERT_EQ(r.skipped.size(), 1u);
+    EXPECT_EQ(r.skipped[0].rfind("test.tsv:2: ", 0), 0u) << r.skipped[0];
+}

@@ -30,6 +30,10 @@ Command addAlignCommand(CLI::App& app) {
             try {
                 const auto sep = line.find("|||");
                 if (sep == std::string::npos) throw core::Error("expected 'source ||| target'");
+                if (line.find("|||", sep + 3) != std::string::npos) throw core::Error("more than one '|||' in the line");
+                const auto blank = [](const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; };
+                if (blank(line.substr(0, sep)) || blank(line.substr(sep + 3)))
+                    throw core::Error("the source and the target must both have words");
                 core::DecodingSession session(model, line.substr(0, sep));
                 session.alignTo(line.substr(sep + 3));
                 const auto alignment = session.alignment();

@@ -93,12 +93,14 @@ Command addEvaluateCommand(CLI::App& app) {
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
     c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
-    c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)");
+    c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)")
+        ->check(CLI::NonNegativeNumber);
     c->add_option("--buckets", o->e.bucketBounds,
                   "Upper ends of the source-length buckets, increasing (an open bucket follows)")
         ->delimiter(',')
         ->capture_default_str();
-    c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed test lines (default: stop at the first)");
+    c->add_flag("--skip-bad-lines", o->skipBad,
+                "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
     c->add_option("--json", o->json, "Also write the scores as JSON to this file");
     c->add_option("--hypotheses", o->hypotheses,
                   "Write the translations here: a header line, then source<TAB>greedy<TAB>beam per distinct source");
@@ -116,9 +118,11 @@ Command addEvaluateCommand(CLI::App& app) {
         // (atomically) only at the end, so an interrupted run leaves old files as they were.
         if (!o->json.empty()) core::AtomicFile::checkWritable(o->json);
         if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
+        o->e.skipUnusablePairs = o->skipBad;
         const core::Evaluator evaluator(model, o->e);
         ProgressLine progress;
         const auto result = evaluator.evaluate(corpus.pairs(), o->test, std::ref(progress));
+        for (const auto& s : result.skipped) std::cerr << "skipped " << s << '\n';
         printReport(result, std::cout);
         std::cout.flush();
         if (!o->json.empty()) core::AtomicFile::write(o->json, result.toJson().dump(2) + "\n");

@@ -131,6 +131,7 @@ Command addExportCommand(CLI::App& app) {
         settings.maxLength = o->maxLen;
 
         // The folder first: an unwritable --out fails before any work.
+        if (o->out.empty()) throw core::Error("--out needs a folder name");
         const QString folder = QString::fromStdString(o->out);
         ui::FigureExporter::checkWritableFolder(folder);
 
