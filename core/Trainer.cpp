@@ -334,6 +334,10 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     auto generator = at::detail::getDefaultCPUGenerator();
     generator.set_state(d.rngState);  // this run's dropout continues this trainer's own sequence
     const int64_t total = o.maxSteps > 0 ? o.maxSteps : o.epochs * d.batchesPerEpoch();
+    // Validating again would find the same loss and halve the learning rate for nothing.
+    if (o.resume && d.step >= total)
+        throw Error("the checkpoint's run has already done " + std::to_string(d.step) + " of its " + std::to_string(total) +
+                    " updates; give a larger --epochs or --steps to train longer");
     const auto start = Clock::now();
     auto lastCheckpoint = start;
     int64_t tokens = 0, stepsThisRun = 0;

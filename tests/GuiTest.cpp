@@ -113,6 +113,17 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
     EXPECT_EQ(figure().displayedWeights()[0], row);
 }
 
+TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
+    type("the red car");
+    EXPECT_TRUE(window->stepAction()->isEnabled());
+    type("   ");
+    EXPECT_FALSE(window->stepAction()->isEnabled());
+    EXPECT_FALSE(window->runAction()->isEnabled());
+    EXPECT_FALSE(window->beamAction()->isEnabled());
+    EXPECT_TRUE(document.snapshot()->source.tokens.empty());
+    EXPECT_TRUE(document.snapshot()->steps.empty());
+}
+
 TEST_F(Gui, KeyboardArrowsStepAndGoBack) {
     type("a small house");
     window->alignmentView()->setFocus();

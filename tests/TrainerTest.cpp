@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
+#include <iterator>
+#include <limits>
 #include <random>
 
 using namespace alignscope;
@@ -89,6 +92,46 @@ TEST(Trainer, ResumedRunFollowsTheSameLossTrajectory) {
     ASSERT_EQ(resumed.lossHistory.size(), full.lossHistory.size());
     for (size_t i = 0; i < full.lossHistory.size(); ++i)
         EXPECT_EQ(resumed.lossHistory[i], full.lossHistory[i]) << "step " << i;
+}
+
+std::string contentOf(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+TEST(Trainer, ResumingAFinishedRunSaysSoAndChangesNothing) {
+    tests::TempDir dir;
+    auto o = tests::reversalTraining(dir);
+    o.maxSteps = 4;
+    {
+        core::Trainer t(o);
+        t.prepare();
+        ASSERT_TRUE(t.run(nullptr).completed);
+    }
+    const auto state = contentOf(o.outputPath + ".ckpt/state.json");
+    o.resume = true;
+    core::Trainer again(o);
+    again.prepare();
+    try {
+        again.run(nullptr);
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("already done 4 of its 4 updates"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(contentOf(o.outputPath + ".ckpt/state.json"), state) << "the checkpoint is untouched";
+}
+
+TEST(Trainer, OptionsOutOfRangeAndAFolderAsOutputAreRefusedBeforeTraining) {
+    tests::TempDir dir;
+    for (auto change : std::vector<std::function<void(core::TrainingOptions&)>>{
+             [](auto& o) { o.dropout = 1.5; }, [](auto& o) { o.labelSmoothing = -0.1; },
+             [](auto& o) { o.learningRate = std::numeric_limits<double>::infinity(); },
+             [](auto& o) { o.clipNorm = -1; }, [](auto& o) { o.maxSteps = -3; },
+             [&](auto& o) { o.outputPath = dir.root(); }}) {
+        auto o = tests::reversalTraining(dir);
+        change(o);
+        EXPECT_THROW(core::Trainer(o).prepare(), core::Error);
+    }
 }
 
 TEST(Trainer, SameSeedGivesTheSameModel) {

@@ -43,7 +43,8 @@ struct DecodingDocument::Worker {
         session.reset();
         beam.clear();
         selected = -1;
-        if (!model) return;
+        // A blank sentence has nothing to translate: no session, so Step and the rest stay off.
+        if (!model || source.find_first_not_of(" \t\r\n") == std::string::npos) return;
         core::SessionOptions o;
         o.topK = topK;
         session.emplace(*model, source, o);
