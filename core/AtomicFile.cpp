@@ -21,8 +21,10 @@ fs::path folderOf(const std::string& path) {
     return p.has_parent_path() ? p.parent_path() : fs::path(".");
 }
 
-Error cannotWrite(const std::string& path, int error) {
-    return Error("cannot write '" + path + "': " + (error ? std::strerror(error) : "write failed"));
+[[noreturn]] void failToWrite(const std::string& path, int error) {
+    const std::string message = "cannot write '" + path + "': " + (error ? std::strerror(error) : "write failed");
+    if (error == ENOSPC || error == EDQUOT) throw StorageFullError(message);
+    throw Error(message);
 }
 
 // The process's umask, read without changing it (umask() can only be read by setting it).
@@ -41,7 +43,7 @@ int createTemporaryBeside(const std::string& path, std::string* name) {
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
     const int fd = mkstemp(buffer.data());
-    if (fd < 0) throw cannotWrite(path, errno);
+    if (fd < 0) failToWrite(path, errno);
     fchmod(fd, 0666 & ~currentUmask());
     *name = buffer.data();
     return fd;
@@ -103,12 +105,12 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::commit() {
     out_.flush();
-    if (!out_ || buffer_.error()) throw cannotWrite(path_, buffer_.error());
+    if (!out_ || buffer_.error()) failToWrite(path_, buffer_.error());
     // The bytes reach the disk before the rename, so a crash never leaves an empty file in place.
-    if (fsync(fd_) != 0) throw cannotWrite(path_, errno);
+    if (fsync(fd_) != 0) failToWrite(path_, errno);
     const int closed = close(fd_);
     fd_ = -1;
-    if (closed != 0) throw cannotWrite(path_, errno);
+    if (closed != 0) failToWrite(path_, errno);
     std::error_code ec;
     fs::rename(temporary_, path_, ec);
     if (ec) throw Error("cannot write '" + path_ + "': " + ec.message());

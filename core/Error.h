@@ -11,6 +11,13 @@ public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// Writing failed because the disk (or the user's quota) is full: every further write would fail
+// too, so a batch stops at the first.
+class StorageFullError : public Error {
+public:
+    using Error::Error;
+};
+
 // LibTorch messages carry a C++ backtrace; the user needs the first line only.
 inline std::string firstLine(const std::string& text) {
     const auto end = text.find('\n');

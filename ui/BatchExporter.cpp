@@ -163,13 +163,17 @@ QString BatchExporter::queueLine(long lineNumber, const std::string& line) {
         }
         q.pool.start([&q, lineNumber, path, image = std::move(image)] {
             QString failure;
+            bool storageFull = false;
             try {
                 FigureExporter::writeFile(path, FigureExporter::encodePng(image));
+            } catch (const core::StorageFullError& e) {
+                failure = QString::fromStdString(e.what());
+                storageFull = true;
             } catch (const std::exception& e) {
                 failure = QString::fromStdString(e.what());
             }
             std::lock_guard<std::mutex> lock(q.mutex);
-            if (!failure.isEmpty()) q.failures.push_back({lineNumber, failure});
+            if (!failure.isEmpty()) q.failures.push_back({lineNumber, failure, storageFull});
             ++q.completed;
             --q.inFlight;
             q.changed.notify_all();

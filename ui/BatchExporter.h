@@ -48,6 +48,7 @@ public:
     struct Failure {
         long lineNumber;
         QString message;
+        bool storageFull = false;  // the disk is full: later lines would fail the same way
     };
     std::vector<Failure> takeFailures();  // failures on the workers since the last call
     void finish();                        // waits until every queued file is written or failed

@@ -3,6 +3,7 @@
 #include "ui/AlignmentFigure.h"
 
 #include "core/Alignment.h"
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 
@@ -18,7 +19,6 @@
 #include <QPdfWriter>
 
 #include <algorithm>
-#include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
 #include <QTemporaryFile>
@@ -342,15 +342,8 @@ void FigureExporter::checkFilePath(const QString& path) {
 
 void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
     checkFilePath(path);
-    QSaveFile file(path);  // a temporary file beside the target, renamed over it by commit()
-    if (!file.open(QIODevice::WriteOnly))
-        throw error(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
-    if (file.write(bytes) != bytes.size()) {
-        const QString why = file.errorString();
-        file.cancelWriting();
-        throw error(QStringLiteral("cannot write '%1': %2").arg(path, why));
-    }
-    if (!file.commit()) throw error(QStringLiteral("cannot write '%1': %2").arg(path, file.errorString()));
+    // Whole or not at all, with the system's reason on failure ("No space left on device").
+    core::AtomicFile::write(path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
 }
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {

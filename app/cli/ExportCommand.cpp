@@ -159,19 +159,26 @@ Command addExportCommand(CLI::App& app) {
         auto oldTerm = std::signal(SIGTERM, onInterrupt);
         ProgressBar progress(static_cast<long>(lines.size()), !o->noProgress);
         long failures = 0;
+        bool storageFull = false;  // no use decoding more lines: none could be written
         auto report = [&](long lineNo, const std::string& message) {
             progress.clear();
             std::cerr << "line " << lineNo << ": " << message << '\n';
             ++failures;
         };
         auto reportQueued = [&] {
-            for (const auto& f : exporter.takeFailures()) report(f.lineNumber, f.message.toStdString());
+            for (const auto& f : exporter.takeFailures()) {
+                report(f.lineNumber, f.message.toStdString());
+                storageFull = storageFull || f.storageFull;
+            }
         };
         progress.update(0, true);
         for (const auto& [lineNo, line] : lines) {
-            if (interrupted) break;
+            if (interrupted || storageFull) break;
             try {
                 exporter.queueLine(lineNo, line);  // PNGs are encoded and written on worker threads
+            } catch (const core::StorageFullError& e) {
+                report(lineNo, e.what());
+                storageFull = true;
             } catch (const std::exception& e) {  // core::Error, or anything else for this line
                 report(lineNo, e.what());
             }
@@ -195,6 +202,10 @@ Command addExportCommand(CLI::App& app) {
         if (interrupted) {
             std::cerr << "export: interrupted; every file written is complete\n";
             return 130;
+        }
+        if (storageFull) {
+            std::cerr << "export: stopped: the disk is full; every file written is complete\n";
+            return 2;
         }
         return failures ? 1 : 0;
     };
