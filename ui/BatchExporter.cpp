@@ -1,6 +1,7 @@
 #include "ui/BatchExporter.h"
 
 #include "core/DecodingSession.h"
+#include "core/PairLine.h"
 #include "core/Error.h"
 
 #include <QThread>
@@ -58,19 +59,17 @@ long BatchExporter::completed() const {
 
 std::string BatchExporter::sourceOf(const std::string& line) {
     const auto sep = line.find("|||");
-    return sep == std::string::npos ? line : line.substr(0, sep);
+    return sep == std::string::npos ? line : line.substr(0, sep);  // for file names: never throws
 }
 
 DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength) {
-    const auto sep = line.find("|||");
+    const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
     options.topK = 1;  // candidates are not drawn
     options.maxLength = maxLength;
-    core::DecodingSession session(model, sourceOf(line), options);
-    if (sep != std::string::npos) {
-        const std::string target = trimmed(line.substr(sep + 3));
-        if (target.empty()) throw core::Error("expected a target sentence after '|||'");
-        session.alignTo(target);
+    core::DecodingSession session(model, pair.source, options);
+    if (pair.target) {
+        session.alignTo(*pair.target);
         return DecodingSnapshot::capture(session, true);
     }
     if (beamWidth > 1) {

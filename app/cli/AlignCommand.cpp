@@ -3,6 +3,7 @@
 
 #include "core/Alignment.h"
 #include "core/DecodingSession.h"
+#include "core/PairLine.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 
@@ -28,14 +29,10 @@ Command addAlignCommand(CLI::App& app) {
         for (std::string line; std::getline(io.in(), line);) {
             ++lineNo;
             try {
-                const auto sep = line.find("|||");
-                if (sep == std::string::npos) throw core::Error("expected 'source ||| target'");
-                if (line.find("|||", sep + 3) != std::string::npos) throw core::Error("more than one '|||' in the line");
-                const auto blank = [](const std::string& s) { return s.find_first_not_of(" \t\r") == std::string::npos; };
-                if (blank(line.substr(0, sep)) || blank(line.substr(sep + 3)))
-                    throw core::Error("the source and the target must both have words");
-                core::DecodingSession session(model, line.substr(0, sep));
-                session.alignTo(line.substr(sep + 3));
+                const auto pair = core::PairLine::parse(line);
+                if (!pair.target) throw core::Error("expected 'source ||| target'");
+                core::DecodingSession session(model, pair.source);
+                session.alignTo(*pair.target);
                 const auto alignment = session.alignment();
                 io.out() << (o->format == "json" ? alignment.toJson().dump() : alignment.pharaoh()) << '\n';
             } catch (const core::Error& e) {

@@ -1,0 +1,17 @@
+#pragma once
+#include <optional>
+#include <string>
+
+namespace alignscope::core {
+
+// One input line of `align` and `export`: a source sentence, or "source ||| target" for the
+// teacher-forced alignment of a pair.
+struct PairLine {
+    std::string source;                 // the text before "|||" (the whole line without one)
+    std::optional<std::string> target;  // the text after "|||", trimmed; none without "|||"
+
+    // Throws Error for a second "|||" or a side with no words.
+    static PairLine parse(const std::string& line);
+};
+
+}  // namespace alignscope::core
