@@ -78,8 +78,30 @@ AtomicFile::DescriptorBuffer::int_type AtomicFile::DescriptorBuffer::overflow(in
 
 int AtomicFile::DescriptorBuffer::sync() { return drain() ? 0 : -1; }
 
-void AtomicFile::checkWritable(const std::string& path) {
-    if (path.empty()) throw Error("no output file given");
+namespace {
+
+// Where the bytes go: a symbolic link is written through (its target replaced, the link kept).
+std::string resolvedTarget(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_symlink(path, ec)) return path;
+    const auto target = fs::weakly_canonical(path, ec);
+    return ec ? path : target.string();
+}
+
+// Devices, pipes and /dev/stdout-like names cannot be replaced by a rename: they are written
+// directly, appending (so `-o /dev/stdout > log` adds to log as printing would).
+bool isSpecial(const std::string& path) {
+    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return true;
+    std::error_code ec;
+    return fs::exists(path, ec) && !fs::is_regular_file(path, ec) && !fs::is_directory(path, ec);
+}
+
+}  // namespace
+
+void AtomicFile::checkWritable(const std::string& given) {
+    if (given.empty()) throw Error("no output file given");
+    if (isSpecial(given)) return;
+    const std::string path = resolvedTarget(given);
     std::error_code ec;
     const auto folder = folderOf(path);
     if (!fs::exists(folder, ec)) throw Error("cannot write '" + path + "': the folder '" + folder.string() + "' does not exist");
@@ -90,15 +112,23 @@ void AtomicFile::checkWritable(const std::string& path) {
     fs::remove(name, ec);
 }
 
+namespace {
+int openDirectly(const std::string& path) {
+    const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) failToWrite(path, errno);
+    return fd;
+}
+}  // namespace
+
 AtomicFile::AtomicFile(std::string path)
-    : path_((checkWritable(path), std::move(path))),
-      fd_(createTemporaryBeside(path_, &temporary_)),
+    : path_((checkWritable(path), isSpecial(path) ? path : resolvedTarget(path))),
+      fd_(isSpecial(path_) ? openDirectly(path_) : createTemporaryBeside(path_, &temporary_)),
       buffer_(fd_),
       out_(&buffer_) {}
 
 AtomicFile::~AtomicFile() {
-    if (committed_) return;
     if (fd_ >= 0) close(fd_);
+    if (committed_ || temporary_.empty()) return;
     std::error_code ec;
     fs::remove(temporary_, ec);
 }
@@ -106,6 +136,13 @@ AtomicFile::~AtomicFile() {
 void AtomicFile::commit() {
     out_.flush();
     if (!out_ || buffer_.error()) failToWrite(path_, buffer_.error());
+    if (temporary_.empty()) {  // a device or a pipe, written directly
+        const int closed = close(fd_);
+        fd_ = -1;
+        if (closed != 0) failToWrite(path_, errno);
+        committed_ = true;
+        return;
+    }
     // The bytes reach the disk before the rename, so a crash never leaves an empty file in place.
     if (fsync(fd_) != 0) failToWrite(path_, errno);
     const int closed = close(fd_);

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace alignscope;
 namespace fs = std::filesystem;
@@ -109,4 +110,26 @@ TEST(AtomicFile, FoldersAreRefusedBeforeAnythingIsWritten) {
     std::ofstream(dir.path("file.txt")) << "x";
     EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("file.txt") + "/out.txt"); }).find("is not a folder"),
               std::string::npos);
+}
+
+TEST(AtomicFile, ASymbolicLinkIsWrittenThroughAndKept) {
+    tests::TempDir dir;
+    std::ofstream(dir.path("real.txt")) << "old\n";
+    fs::create_symlink(dir.path("real.txt"), dir.path("link.txt"));
+    core::AtomicFile::write(dir.path("link.txt"), "new\n");
+    EXPECT_TRUE(fs::is_symlink(dir.path("link.txt")));
+    EXPECT_EQ(contentOf(dir.path("real.txt")), "new\n");
+    EXPECT_EQ(filesIn(dir.root()), 2u);
+}
+
+TEST(AtomicFile, APipeIsWrittenDirectly) {
+    tests::TempDir dir;
+    const auto fifo = dir.path("pipe");
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    std::string received;
+    std::thread reader([&] { received = contentOf(fifo); });
+    core::AtomicFile::write(fifo, "through the pipe\n");
+    reader.join();
+    EXPECT_EQ(received, "through the pipe\n");
+    EXPECT_EQ(filesIn(dir.root()), 1u) << "no temporary file beside a pipe";
 }
