@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QFileInfo>
 #include <QDockWidget>
 #include <QScreen>
 #include <QTimer>
@@ -121,8 +122,11 @@ int main(int argc, char** argv) {
         QByteArray png;
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);
-        if (!window.grab().save(&buffer, "PNG")) {
-            std::cerr << "alignscope: cannot encode the window as PNG\n";
+        // The file name's suffix says the format (png, jpg, ...), as QImage::save(path) would.
+        const QByteArray format = QFileInfo(QString::fromStdString(o.screenshot)).suffix().toLower().toLatin1();
+        if (!window.grab().save(&buffer, format.isEmpty() ? "PNG" : format.constData())) {
+            std::cerr << "alignscope: cannot write the window as '" << format.toStdString()
+                      << "' (use .png, or another format Qt's image plugins know)\n";
             return 2;
         }
         try {

@@ -36,17 +36,118 @@ mode_t currentUmask() {
     return 022;
 }
 
-// A new empty file beside `path` (mkstemp: a unique name, so two writers never share it), with
-// the permissions a newly created file would have (mkstemp gives 0600). Returns its descriptor.
+// /dev/stdout and the like name a stream the process already has: never replaced, only written.
+bool isStreamName(const std::string& p) {
+    return p == "/dev/stdout" || p == "/dev/stderr" || p.rfind("/dev/fd/", 0) == 0 ||
+           (p.rfind("/proc/", 0) == 0 && p.find("/fd/") != std::string::npos);
+}
+
+// Where the bytes of `given` go: the end of its chain of symbolic links (so a link is written
+// through and kept), and whether that is a stream, a device, a pipe or a socket, written directly.
+struct Target {
+    std::string path;
+    bool direct = false;
+};
+
+Target resolve(const std::string& given) {
+    fs::path p(given);
+    for (int i = 0; i < 40; ++i) {
+        if (isStreamName(p.string())) return {p.string(), true};
+        std::error_code ec;
+        if (!fs::is_symlink(p, ec)) break;
+        const auto next = fs::read_symlink(p, ec);
+        if (ec) break;
+        p = next.is_absolute() ? next : p.parent_path() / next;
+    }
+    struct stat st {};
+    const bool special = stat(p.c_str(), &st) == 0 &&
+                         (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+    return {p.lexically_normal().string(), special};
+}
+
+// A new empty file beside `path` (mkostemp: a unique name, so two writers never share it), with
+// the permissions and owner of the file it will replace, else those a new file would get
+// (mkostemp gives 0600). -1 with errno set when the folder takes no new file.
 int createTemporaryBeside(const std::string& path, std::string* name) {
     const std::string pattern = (folderOf(path) / ("." + fs::path(path).filename().string() + ".XXXXXX")).string();
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
-    const int fd = mkstemp(buffer.data());
-    if (fd < 0) failToWrite(path, errno);
-    fchmod(fd, 0666 & ~currentUmask());
+    const int fd = mkostemp(buffer.data(), O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat st {};
+    if (stat(path.c_str(), &st) == 0) {
+        fchmod(fd, st.st_mode & 07777);
+        [[maybe_unused]] const int owned = fchown(fd, st.st_uid, st.st_gid);  // only root may; else ours
+    } else {
+        fchmod(fd, 0666 & ~currentUmask());
+    }
     *name = buffer.data();
     return fd;
+}
+
+// Whether a file that cannot get a temporary file beside it (a folder we may not write, a file
+// bind-mounted on its own) can still be written in place: then it is, without the whole-file guarantee.
+bool writableInPlace(const std::string& path, int error) {
+    std::error_code ec;
+    return (error == EACCES || error == EPERM || error == EROFS) && fs::is_regular_file(path, ec) &&
+           access(path.c_str(), W_OK) == 0;
+}
+
+// The process's own descriptor a stream name stands for (/dev/stdout: 1), or -1.
+int descriptorOf(const std::string& p) {
+    if (p == "/dev/stdout") return 1;
+    if (p == "/dev/stderr") return 2;
+    for (const char* prefix : {"/dev/fd/", "/proc/self/fd/"})
+        if (p.rfind(prefix, 0) == 0 && p.size() > std::strlen(prefix) &&
+            p.find_first_not_of("0123456789", std::strlen(prefix)) == std::string::npos)
+            return std::stoi(p.substr(std::strlen(prefix)));
+    return -1;
+}
+
+// The descriptor the bytes are written to, and the temporary file's name when there is one.
+int openOutput(const std::string& given, std::string* path, std::string* temporary) {
+    const auto target = resolve(given);
+    *path = target.path;
+    int fd = -1;
+    if (target.direct) {
+        // A copy of the process's own descriptor shares its position: `-o /dev/stdout > log`
+        // writes where the shell's next line would go, as printing does.
+        const int own = descriptorOf(*path);
+        fd = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 0) : open(path->c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    } else {
+        fd = createTemporaryBeside(*path, temporary);
+        if (fd < 0 && writableInPlace(*path, errno)) fd = open(path->c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    }
+    if (fd < 0) failToWrite(*path, errno);
+    return fd;
+}
+
+// Copies the temporary file over a target that cannot be renamed over (a bind mount, another
+// file system), then removes it.
+void copyInto(const std::string& from, const std::string& to) {
+    std::ifstream in(from, std::ios::binary);
+    const int fd = open(to.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) failToWrite(to, errno);
+    std::vector<char> chunk(1 << 16);
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+        const char* p = chunk.data();
+        auto left = static_cast<size_t>(in.gcount());
+        while (left > 0) {
+            const ssize_t n = ::write(fd, p, left);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                const int error = n < 0 ? errno : EIO;
+                close(fd);
+                failToWrite(to, error);
+            }
+            p += n;
+            left -= static_cast<size_t>(n);
+        }
+    }
+    const bool ok = fsync(fd) == 0 && close(fd) == 0;
+    if (!ok) failToWrite(to, errno);
+    std::error_code ec;
+    fs::remove(from, ec);
 }
 
 }  // namespace
@@ -78,53 +179,29 @@ AtomicFile::DescriptorBuffer::int_type AtomicFile::DescriptorBuffer::overflow(in
 
 int AtomicFile::DescriptorBuffer::sync() { return drain() ? 0 : -1; }
 
-namespace {
-
-// Where the bytes go: a symbolic link is written through (its target replaced, the link kept).
-std::string resolvedTarget(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_symlink(path, ec)) return path;
-    const auto target = fs::weakly_canonical(path, ec);
-    return ec ? path : target.string();
-}
-
-// Devices, pipes and /dev/stdout-like names cannot be replaced by a rename: they are written
-// directly, appending (so `-o /dev/stdout > log` adds to log as printing would).
-bool isSpecial(const std::string& path) {
-    if (path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0) return true;
-    std::error_code ec;
-    return fs::exists(path, ec) && !fs::is_regular_file(path, ec) && !fs::is_directory(path, ec);
-}
-
-}  // namespace
-
 void AtomicFile::checkWritable(const std::string& given) {
     if (given.empty()) throw Error("no output file given");
-    if (isSpecial(given)) return;
-    const std::string path = resolvedTarget(given);
+    const auto target = resolve(given);
+    if (target.direct) return;
+    const std::string& path = target.path;
     std::error_code ec;
     const auto folder = folderOf(path);
-    if (!fs::exists(folder, ec)) throw Error("cannot write '" + path + "': the folder '" + folder.string() + "' does not exist");
-    if (!fs::is_directory(folder, ec)) throw Error("cannot write '" + path + "': '" + folder.string() + "' is not a folder");
-    if (fs::is_directory(path, ec)) throw Error("cannot write '" + path + "': it is a folder");
+    if (!fs::exists(folder, ec)) throw Error("cannot write '" + given + "': the folder '" + folder.string() + "' does not exist");
+    if (!fs::is_directory(folder, ec)) throw Error("cannot write '" + given + "': '" + folder.string() + "' is not a folder");
+    if (fs::is_directory(path, ec)) throw Error("cannot write '" + given + "': it is a folder");
+    if (fs::exists(path, ec) && access(path.c_str(), W_OK) != 0) failToWrite(given, errno);  // a read-only file stays
     std::string name;
-    close(createTemporaryBeside(path, &name));
+    const int fd = createTemporaryBeside(path, &name);
+    if (fd < 0) {
+        if (!writableInPlace(path, errno)) failToWrite(given, errno);
+        return;
+    }
+    close(fd);
     fs::remove(name, ec);
 }
 
-namespace {
-int openDirectly(const std::string& path) {
-    const int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd < 0) failToWrite(path, errno);
-    return fd;
-}
-}  // namespace
-
 AtomicFile::AtomicFile(std::string path)
-    : path_((checkWritable(path), isSpecial(path) ? path : resolvedTarget(path))),
-      fd_(isSpecial(path_) ? openDirectly(path_) : createTemporaryBeside(path_, &temporary_)),
-      buffer_(fd_),
-      out_(&buffer_) {}
+    : fd_((checkWritable(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) close(fd_);
@@ -136,21 +213,18 @@ AtomicFile::~AtomicFile() {
 void AtomicFile::commit() {
     out_.flush();
     if (!out_ || buffer_.error()) failToWrite(path_, buffer_.error());
-    if (temporary_.empty()) {  // a device or a pipe, written directly
-        const int closed = close(fd_);
-        fd_ = -1;
-        if (closed != 0) failToWrite(path_, errno);
-        committed_ = true;
-        return;
-    }
-    // The bytes reach the disk before the rename, so a crash never leaves an empty file in place.
-    if (fsync(fd_) != 0) failToWrite(path_, errno);
+    // The bytes reach the disk before the rename, so a crash never leaves an empty file in place
+    // (devices and pipes have nothing to sync).
+    if (fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) failToWrite(path_, errno);
     const int closed = close(fd_);
     fd_ = -1;
     if (closed != 0) failToWrite(path_, errno);
-    std::error_code ec;
-    fs::rename(temporary_, path_, ec);
-    if (ec) throw Error("cannot write '" + path_ + "': " + ec.message());
+    if (!temporary_.empty()) {
+        if (rename(temporary_.c_str(), path_.c_str()) != 0) {
+            if (errno != EBUSY && errno != EXDEV) failToWrite(path_, errno);
+            copyInto(temporary_, path_);
+        }
+    }
     committed_ = true;
 }
 

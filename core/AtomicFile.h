@@ -7,8 +7,11 @@
 namespace alignscope::core {
 
 // A file written beside its target and renamed over it only once complete: a failed, interrupted
-// or disk-full write leaves the old file as it was and no partial one. Errors are core::Error
-// with the system's reason ("No space left on device").
+// or disk-full write leaves the old file as it was and no partial one. The new file keeps the
+// old one's permissions; a symbolic link is written through. Devices, pipes and /dev/stdout are
+// written directly, and so is a file that can be written but gets no temporary file beside it
+// (its folder is read-only, it is bind-mounted): those lose the whole-file guarantee. Errors are
+// core::Error with the system's reason ("No space left on device"); StorageFullError when full.
 // Threading: one writer per object.
 class AtomicFile {
 public:
@@ -47,7 +50,8 @@ private:
         std::vector<char> buffer_;
     };
 
-    std::string path_, temporary_;
+    std::string path_;       // where the bytes go (a symbolic link's target)
+    std::string temporary_;  // the file renamed over path_ by commit(); empty: written in place
     int fd_ = -1;
     DescriptorBuffer buffer_;
     std::ostream out_;

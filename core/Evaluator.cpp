@@ -156,6 +156,9 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         ++r.pairsUsed;
     }
 
+    if (r.sources.empty())
+        throw Error("no pair of " + (testName.empty() ? std::string("the test set") : "'" + testName + "'") +
+                    " could be evaluated (" + std::to_string(r.skipped.size()) + " left out)");
     std::vector<int> widths = {1};
     if (options_.beamWidth > 1) widths.push_back(options_.beamWidth);
     for (int width : widths) {

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -76,6 +77,17 @@ TEST(AtomicFile, CommitReplacesTheFileWithTheUsualPermissions) {
     EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask) << "as a newly created file, not mkstemp's 0600";
 }
 
+TEST(AtomicFile, TheReplacedFileKeepsItsPermissions) {
+    tests::TempDir dir;
+    const auto path = dir.path("private.txt");
+    std::ofstream(path) << "old\n";
+    ASSERT_EQ(chmod(path.c_str(), 0600), 0);
+    core::AtomicFile::write(path, "new\n");
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u) << "private output stays private";
+}
+
 TEST(AtomicFile, AnUncommittedWriteLeavesTheOldFile) {
     tests::TempDir dir;
     const auto path = dir.path("out.txt");
@@ -128,8 +140,11 @@ TEST(AtomicFile, APipeIsWrittenDirectly) {
     ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
     std::string received;
     std::thread reader([&] { received = contentOf(fifo); });
-    core::AtomicFile::write(fifo, "through the pipe\n");
+    std::string error = errorOf([&] { core::AtomicFile::write(fifo, "through the pipe\n"); });
+    const int release = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // a reader still waiting gets its end of file
+    if (release >= 0) close(release);
     reader.join();
+    EXPECT_EQ(error, "");
     EXPECT_EQ(received, "through the pipe\n");
     EXPECT_EQ(filesIn(dir.root()), 1u) << "no temporary file beside a pipe";
 }

@@ -181,4 +181,6 @@ TEST(Evaluator, UnusablePairsAreLeftOutWhenAskedAndNamed) {
     EXPECT_EQ(r.sources, (std::vector<std::string>{"the car", "a house"}));
     ASSERT_EQ(r.skipped.size(), 1u);
     EXPECT_EQ(r.skipped[0].rfind("test.tsv:2: ", 0), 0u) << r.skipped[0];
+    EXPECT_THROW(core::Evaluator(model, o).evaluate({{tooLong, "la voiture", 1}}, "test.tsv"), core::Error)
+        << "nothing left to score is an error, not BLEU 0";
 }

@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
 #include "core/Alignment.h"
@@ -26,7 +27,9 @@ Command addAlignCommand(CLI::App& app) {
         LineStreams io(o->input, o->output);
         long lineNo = 0;
         int failures = 0;
+        const InterruptGuard interrupt;
         for (std::string line; std::getline(io.in(), line);) {
+            if (interrupt.raised()) return io.stopAfterInterrupt("align", lineNo);
             ++lineNo;
             try {
                 const auto pair = core::PairLine::parse(line);

@@ -50,7 +50,11 @@ void printReport(const core::EvaluationResult& r, std::ostream& out) {
     for (auto n : r.referenceCounts) references += n;
     out << "model:    " << r.modelName << " (" << r.modelFile << ")\n"
         << "test:     " << r.testName << ": " << r.pairs << (r.pairs == 1 ? " pair" : " pairs");
-    if (r.pairsUsed != r.pairs) out << ", " << r.pairsUsed << " used (--max-sentences)";
+    if (r.pairsUsed != r.pairs) {
+        out << ", " << r.pairsUsed << " used";
+        if (!r.skipped.empty()) out << " (" << r.skipped.size() << " left out by --skip-bad-lines)";
+        if (r.pairsUsed + r.skipped.size() != r.pairs) out << " (--max-sentences)";
+    }
     out << "; " << r.sources.size() << " distinct sources with " << references << " references\n"
         << "metric:   corpus BLEU-4, no smoothing, every reference of a source counts;\n"
         << "          compared as " << r.tokenization << "\n\n";

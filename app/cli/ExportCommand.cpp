@@ -1,6 +1,7 @@
 // alignscope-cli export: one figure or data file per input line, headless (Qt's offscreen
 // platform), drawn by the app's own figure code (ui::FigureExporter through ui::BatchExporter).
 #include "cli/Commands.h"
+#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 #include "cli/OffscreenQt.h"
 
@@ -11,7 +12,6 @@
 #include "core/Runtime.h"
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -19,14 +19,6 @@
 
 namespace alignscope::cli {
 namespace {
-
-volatile std::sig_atomic_t interrupted = 0;
-
-extern "C" void onInterrupt(int) {
-    interrupted = 1;
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C stops at once
-    std::signal(SIGTERM, SIG_DFL);
-}
 
 // "[#########...........]  412/1000  41%  12.3 s, about 17 s left" on one redrawn stderr line,
 // drawn only when stderr is a terminal.
@@ -154,9 +146,7 @@ Command addExportCommand(CLI::App& app) {
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         ui::BatchExporter exporter(model, folder, settings);
 
-        interrupted = 0;
-        auto oldInt = std::signal(SIGINT, onInterrupt);
-        auto oldTerm = std::signal(SIGTERM, onInterrupt);
+        const InterruptGuard interrupt;
         ProgressBar progress(static_cast<long>(lines.size()), !o->noProgress);
         long failures = 0;
         bool storageFull = false;  // no use decoding more lines: none could be written
@@ -173,7 +163,7 @@ Command addExportCommand(CLI::App& app) {
         };
         progress.update(0, true);
         for (const auto& [lineNo, line] : lines) {
-            if (interrupted || storageFull) break;
+            if (interrupt.raised() || storageFull) break;
             try {
                 exporter.queueLine(lineNo, line);  // PNGs are encoded and written on worker threads
             } catch (const core::StorageFullError& e) {
@@ -191,15 +181,13 @@ Command addExportCommand(CLI::App& app) {
         const long written = done - failures;
         progress.update(done, true);
         progress.clear();
-        std::signal(SIGINT, oldInt);
-        std::signal(SIGTERM, oldTerm);
         std::cerr << "exported " << written << " of " << lines.size() << " sentences as "
                   << ui::FigureExporter::formatName(settings.file.format).toStdString() << " to " << o->out;
         if (failures) std::cerr << " (" << failures << " failed)";
         char seconds[32];
         std::snprintf(seconds, sizeof seconds, " in %.1f s", progress.seconds());
         std::cerr << seconds << '\n';
-        if (interrupted) {
+        if (interrupt.raised()) {
             std::cerr << "export: interrupted; every file written is complete\n";
             return 130;
         }

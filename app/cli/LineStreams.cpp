@@ -25,8 +25,16 @@ LineStreams::LineStreams(const std::string& input, const std::string& output) {
         if (isFile(input) && fs::equivalent(input, output, ec))
             throw core::Error("the output '" + output + "' is the input file; write the output elsewhere");
         outFile_ = std::make_unique<core::AtomicFile>(output);
+        outputName_ = output;
         out_ = &outFile_->stream();
     }
+}
+
+int LineStreams::stopAfterInterrupt(const std::string& command, long linesDone) {
+    std::cerr << command << ": interrupted after line " << linesDone << "; "
+              << (outFile_ ? "'" + outputName_ + "' is left as it was" : std::string("the lines so far are printed")) << '\n';
+    if (!outFile_) finish();
+    return 130;
 }
 
 void LineStreams::finish() {

@@ -22,10 +22,14 @@ public:
     // Puts the output file in place, or flushes stdout; throws core::Error when writing failed
     // (a full disk, a closed pipe).
     void finish();
+    // After Ctrl-C: says what was kept (the lines printed so far; an output file left as it was,
+    // since it is only put in place by finish()) and returns the exit code, 130.
+    int stopAfterInterrupt(const std::string& command, long linesDone);
 
 private:
     std::unique_ptr<std::ifstream> inFile_;
     std::unique_ptr<core::AtomicFile> outFile_;
+    std::string outputName_;
     std::istream* in_ = &std::cin;
     std::ostream* out_ = &std::cout;
 };

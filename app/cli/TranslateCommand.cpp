@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
 #include "core/DecodingSession.h"
@@ -28,7 +29,9 @@ Command addTranslateCommand(CLI::App& app) {
         options.maxLength = o->maxLen;
         long lineNo = 0;
         int failures = 0;
+        const InterruptGuard interrupt;
         for (std::string line; std::getline(io.in(), line);) {
+            if (interrupt.raised()) return io.stopAfterInterrupt("translate", lineNo);
             ++lineNo;
             if (line.find_first_not_of(" \t\r") == std::string::npos) {
                 io.out() << '\n';  // nothing to translate; output lines stay parallel to input lines
