@@ -179,10 +179,13 @@ AtomicFile::DescriptorBuffer::int_type AtomicFile::DescriptorBuffer::overflow(in
 
 int AtomicFile::DescriptorBuffer::sync() { return drain() ? 0 : -1; }
 
-void AtomicFile::checkWritable(const std::string& given) {
+namespace {
+
+// What can be told about `given` without writing: the folder, a folder in the way, a read-only file.
+Target checkTarget(const std::string& given) {
     if (given.empty()) throw Error("no output file given");
     const auto target = resolve(given);
-    if (target.direct) return;
+    if (target.direct) return target;
     const std::string& path = target.path;
     std::error_code ec;
     const auto folder = folderOf(path);
@@ -190,6 +193,16 @@ void AtomicFile::checkWritable(const std::string& given) {
     if (!fs::is_directory(folder, ec)) throw Error("cannot write '" + given + "': '" + folder.string() + "' is not a folder");
     if (fs::is_directory(path, ec)) throw Error("cannot write '" + given + "': it is a folder");
     if (fs::exists(path, ec) && access(path.c_str(), W_OK) != 0) failToWrite(given, errno);  // a read-only file stays
+    return target;
+}
+
+}  // namespace
+
+void AtomicFile::checkWritable(const std::string& given) {
+    const auto target = checkTarget(given);
+    if (target.direct) return;
+    const std::string& path = target.path;
+    std::error_code ec;
     std::string name;
     const int fd = createTemporaryBeside(path, &name);
     if (fd < 0) {
@@ -201,7 +214,7 @@ void AtomicFile::checkWritable(const std::string& given) {
 }
 
 AtomicFile::AtomicFile(std::string path)
-    : fd_((checkWritable(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
+    : fd_((checkTarget(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) close(fd_);

@@ -12,17 +12,16 @@ std::string trimmed(const std::string& s) {
 }
 }  // namespace
 
+std::string PairLine::sourceText(const std::string& line) { return trimmed(line.substr(0, line.find("|||"))); }
+
 PairLine PairLine::parse(const std::string& line) {
     PairLine p;
+    p.source = sourceText(line);
     const auto sep = line.find("|||");
-    if (sep == std::string::npos) {
-        p.source = line;
-        return p;
-    }
+    if (sep == std::string::npos) return p;
     if (line.find("|||", sep + 3) != std::string::npos) throw Error("more than one '|||' in the line");
-    p.source = line.substr(0, sep);
     p.target = trimmed(line.substr(sep + 3));
-    if (trimmed(p.source).empty() || p.target->empty())
+    if (p.source.empty() || p.target->empty())
         throw Error("expected 'source ||| target' with words on both sides");
     return p;
 }

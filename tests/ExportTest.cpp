@@ -14,6 +14,7 @@
 #include "ui/MainWindow.h"
 
 #include "core/DecodingSession.h"
+#include "core/PairLine.h"
 #include "core/Error.h"
 
 #include <gtest/gtest.h>
@@ -431,7 +432,7 @@ TEST_F(Export, BatchFileNamesAreStable) {
     const QString words = BatchExporter::slug("one two three four five six seven eight nine ten eleven twelve");
     EXPECT_EQ(words, "one-two-three-four-five-six-seven-eight") << "cut at a word boundary";
     EXPECT_EQ(BatchExporter::fileName(1, "The red car", Format::Png), BatchExporter::fileName(1, "The red car", Format::Png));
-    EXPECT_EQ(BatchExporter::sourceOf("the car ||| la voiture"), "the car ");
+    EXPECT_EQ(core::PairLine::sourceText("the car ||| la voiture"), "the car") << "what the file name and {source} come from";
 }
 
 TEST_F(Export, ReadOnlyFolderFailsCleanlyAndLeavesNothing) {

@@ -14,9 +14,14 @@ TEST(PairLine, ASentenceAloneHasNoTarget) {
 }
 
 TEST(PairLine, APairIsSplitAndItsTargetTrimmed) {
-    const auto p = PairLine::parse("the red car |||  la voiture rouge ");
-    EXPECT_EQ(p.source, "the red car ");
+    const auto p = PairLine::parse(" the red car |||  la voiture rouge ");
+    EXPECT_EQ(p.source, "the red car");
     EXPECT_EQ(p.target, "la voiture rouge");
+}
+
+TEST(PairLine, TheSourceTextOfAnyLineIsThere) {
+    EXPECT_EQ(PairLine::sourceText("  a house ||| b ||| c"), "a house");
+    EXPECT_EQ(PairLine::sourceText("a house"), "a house");
 }
 
 TEST(PairLine, EmptySidesAndASecondSeparatorAreRefused) {

@@ -15,12 +15,6 @@ namespace {
 
 constexpr int kMaxSlug = 40;
 
-std::string trimmed(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r\n");
-    if (b == std::string::npos) return {};
-    return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 }  // namespace
 
 struct BatchExporter::Queue {
@@ -55,11 +49,6 @@ std::vector<BatchExporter::Failure> BatchExporter::takeFailures() {
 long BatchExporter::completed() const {
     std::lock_guard<std::mutex> lock(queue_->mutex);
     return queue_->completed;
-}
-
-std::string BatchExporter::sourceOf(const std::string& line) {
-    const auto sep = line.find("|||");
-    return sep == std::string::npos ? line : line.substr(0, sep);  // for file names: never throws
 }
 
 DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength) {
@@ -122,11 +111,11 @@ QString BatchExporter::prepare(long lineNumber, const std::string& line, Decodin
     if (!settings_.titleTemplate.isEmpty()) {
         options->title = QString(settings_.titleTemplate)
                              .replace(QStringLiteral("{line}"), QString::number(lineNumber))
-                             .replace(QStringLiteral("{source}"), QString::fromStdString(trimmed(sourceOf(line))))
+                             .replace(QStringLiteral("{source}"), QString::fromStdString(core::PairLine::sourceText(line)))
                              .replace(QStringLiteral("{translation}"), QString::fromStdString(snap->translation))
                              .replace(QStringLiteral("{model}"), QString::fromStdString(snap->modelName));
     }
-    return folder_.filePath(fileName(lineNumber, sourceOf(line), settings_.file.format, settings_.digits));
+    return folder_.filePath(fileName(lineNumber, core::PairLine::sourceText(line), settings_.file.format, settings_.digits));
 }
 
 QString BatchExporter::exportLine(long lineNumber, const std::string& line) {

@@ -62,8 +62,6 @@ public:
     // The first words of `text` as lowercase ASCII letters and digits joined by '-', at most 40
     // characters; accents dropped ("Ça va?" -> "ca-va"); other scripts dropped.
     static QString slug(const std::string& text);
-    // The source part of a line ("source ||| target" -> "source").
-    static std::string sourceOf(const std::string& line);
 
     const Settings& settings() const { return settings_; }
     FigureExporter& exporter() { return exporter_; }
