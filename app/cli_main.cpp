@@ -1,12 +1,11 @@
 // alignscope-cli: the command-line companion. Thin: parses arguments and runs one subcommand;
 // the work is in core/.
 #include "cli/Commands.h"
+#include "cli/LineStreams.h"
 
 #include "core/Error.h"
 #include "core/Runtime.h"
 
-#include <cerrno>
-#include <cstring>
 #include <iostream>
 #include <vector>
 
@@ -72,10 +71,7 @@ int main(int argc, char** argv) {
             if (code < 0) continue;
             // What went to stdout (inspect, a piped translation) must have arrived: a full disk or
             // a closed pipe is an error, not a success.
-            errno = 0;
-            std::cout.flush();
-            if (!std::cout)
-                throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
+            cli::LineStreams::flushStandardOutput();
             return code;
         }
     } catch (const core::Error& e) {

@@ -42,6 +42,10 @@ void LineStreams::finish() {
         outFile_->commit();
         return;
     }
+    flushStandardOutput();
+}
+
+void LineStreams::flushStandardOutput() {
     errno = 0;
     std::cout.flush();
     if (!std::cout) throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));

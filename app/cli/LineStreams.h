@@ -25,6 +25,9 @@ public:
     // After Ctrl-C: says what was kept (the lines printed so far; an output file left as it was,
     // since it is only put in place by finish()) and returns the exit code, 130.
     int stopAfterInterrupt(const std::string& command, long linesDone);
+    // Flushes stdout; throws core::Error when what was printed did not arrive (a full disk, a
+    // closed pipe). Every command's printing is checked with it on the way out.
+    static void flushStandardOutput();
 
 private:
     std::unique_ptr<std::ifstream> inFile_;
