@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
         cli::addMakeDatesCommand(app),
         cli::addCheckDatesCommand(app),
         cli::addUpdateCodeCommand(app),
+        cli::addTraceCommand(app),
 #ifdef ALIGNSCOPE_CLI_EXPORT
         cli::addExportCommand(app),
         cli::addPlotBleuCommand(app),

@@ -25,8 +25,8 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
     std::vector<Hypothesis> finished;
     EncoderOutput enc = source.output();         // rows follow `alive`
     auto state = enc.state;                      // [n,D]
-    auto y = torch::full({1}, Vocabulary::kBos, torch::kLong);  // [n]
-    const int limit = options.lengthLimit(source.length());
+    auto y = torch::full({1}, vocab.startId(), torch::kLong);  // [n]
+    const int limit = options.lengthLimit(source.length(), model.maxLength());
     for (int t = 0; t < limit && !alive.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
         auto d = model.torch().step(y, state, enc);
@@ -48,7 +48,7 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
             h.logProb = values[j].item<float>();
             const float* a = alpha.data_ptr<float>() + row * S;
             h.alpha.emplace_back(a, a + S);
-            if (token == Vocabulary::kEos) {
+            if (token == vocab.eos()) {
                 // Only an end among the `width` best candidates finishes a hypothesis; ends ranked
                 // lower would fill the finished list with unlikely short outputs and stop early.
                 if (j >= width) continue;

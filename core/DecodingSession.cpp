@@ -16,6 +16,7 @@ std::vector<float> toVector(const torch::Tensor& t) {
 
 struct DecodingSession::Impl {
     SessionOptions options;
+    std::string text;
     EncodedSource encoded;
     std::vector<float> encoderStates;  // [S*E]
     std::vector<float> initialState;   // [D]
@@ -24,8 +25,10 @@ struct DecodingSession::Impl {
     std::vector<int> targetWords;       // [T] words of a teacher-forced target; empty when decoding
 
     Impl(Model model, const std::string& text, SessionOptions o)
-        : options(o), encoded(model, model.tokenizeSource(text)) {
+        : options(o), text(text), encoded(model, model.tokenizeSource(text)) {
         encoderStates = toVector(encoded.output().enc[0]);
+        // The padding column (a model attending its own padding) has no encoder state: zeros.
+        encoderStates.resize(static_cast<size_t>(encoded.length() * encoded.output().enc.size(2)), 0.0f);
         initialState = toVector(encoded.output().state[0]);
         states.push_back(encoded.output().state);
     }
@@ -40,6 +43,7 @@ DecodingSession& DecodingSession::operator=(DecodingSession&&) noexcept = defaul
 const Model& DecodingSession::model() const { return d_->encoded.model(); }
 const SessionOptions& DecodingSession::options() const { return d_->options; }
 const TokenizedSentence& DecodingSession::source() const { return d_->encoded.sentence(); }
+const std::string& DecodingSession::sourceText() const { return d_->text; }
 int64_t DecodingSession::sourceLength() const { return d_->encoded.length(); }
 int64_t DecodingSession::encoderStateSize() const { return d_->encoded.output().enc.size(2); }
 const std::vector<float>& DecodingSession::encoderStates() const { return d_->encoderStates; }
@@ -47,11 +51,13 @@ const std::vector<float>& DecodingSession::initialState() const { return d_->ini
 const std::vector<StepRecord>& DecodingSession::steps() const { return d_->steps; }
 
 int DecodingSession::maxLength() const {
-    return d_->options.maxLength > 0 ? d_->options.maxLength : static_cast<int>(2 * sourceLength() + 10);
+    SearchOptions o;
+    o.maxLength = d_->options.maxLength;
+    return o.lengthLimit(sourceLength(), model().maxLength());
 }
 
 bool DecodingSession::finished() const {
-    return (!d_->steps.empty() && d_->steps.back().tokenId == Vocabulary::kEos) ||
+    return (!d_->steps.empty() && d_->steps.back().tokenId == model().targetVocabulary().eos()) ||
            static_cast<int>(d_->steps.size()) >= maxLength();
 }
 
@@ -67,7 +73,7 @@ const StepRecord& DecodingSession::advance(int64_t forcedId, const std::string* 
     if (finished()) throw Error("the translation is complete: go back or reset to continue");
     torch::InferenceMode guard;
     const auto& vocab = model().targetVocabulary();
-    const int64_t prev = d_->steps.empty() ? Vocabulary::kBos : d_->steps.back().tokenId;
+    const int64_t prev = d_->steps.empty() ? vocab.startId() : d_->steps.back().tokenId;
     const auto& before = d_->states.back();
     auto out = model().torch().step(torch::full({1}, prev, torch::kLong), before, d_->encoded.output());
     auto logProbs = out.logProbs[0];
@@ -84,6 +90,7 @@ const StepRecord& DecodingSession::advance(int64_t forcedId, const std::string* 
         r.candidates.push_back({id, vocab.token(id), std::exp(values[i].item<float>())});
     }
     r.alpha = toVector(out.alpha[0]);
+    if (d_->options.keepLogProbs) r.logProbs = toVector(logProbs);
     r.context = toVector(out.context[0]);
     r.previousState = toVector(before[0]);
     r.state = toVector(out.state[0]);
@@ -118,17 +125,17 @@ void DecodingSession::alignTo(const std::string& target) {
     reset();
     SessionOptions& o = d_->options;
     const int saved = o.maxLength;
-    o.maxLength = std::max<int>(maxLength(), static_cast<int>(t.size()) + 1);  // the target decides the length
+    o.maxLength = static_cast<int>(t.size()) + 1;  // the target decides the length
     try {
         for (size_t i = 0; i < t.size(); ++i) advance(t.ids[i], &t.tokens[i]);
-        advance(Vocabulary::kEos, nullptr);
+        if (model().targetVocabulary().eos() >= 0) advance(model().targetVocabulary().eos(), nullptr);
     } catch (...) {
         o.maxLength = saved;
         throw;
     }
     o.maxLength = saved;
     d_->targetWords = t.words;
-    d_->targetWords.push_back(-1);
+    d_->targetWords.resize(d_->steps.size(), -1);
 }
 
 std::vector<Hypothesis> DecodingSession::search(const SearchOptions& options) const {

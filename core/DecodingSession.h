@@ -16,7 +16,8 @@ class Alignment;
 // Options of a step-by-step decoding session.
 struct SessionOptions {
     int topK = 10;      // candidates reported per step
-    int maxLength = 0;  // cap on target tokens; 0: 2 * source length + 10
+    int maxLength = 0;  // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
+    bool keepLogProbs = false;  // StepRecord::logProbs filled (V floats a step: for tracing, not the app)
 };
 
 // One source sentence, encoded once, decoded one step at a time. Every step keeps the state it
@@ -34,6 +35,7 @@ public:
     const Model& model() const;
     const SessionOptions& options() const;
     const TokenizedSentence& source() const;
+    const std::string& sourceText() const;              // the text as given (token offsets point into it)
     int64_t sourceLength() const;                         // S, including </s>
     int64_t encoderStateSize() const;                     // E
     const std::vector<float>& encoderStates() const;      // [S][E] row-major: h_i for each source position
@@ -48,7 +50,7 @@ public:
     bool back();                               // undoes the last step; false when there is none
     void runToEnd();                           // greedy steps until finished()
     void reset();                              // back to step 0, encoding kept
-    // Teacher forcing: reset, then force the tokens of `target` and a final </s>.
+    // Teacher forcing: reset, then force the tokens of `target` and a final </s> (where the model has one).
     void alignTo(const std::string& target);
 
     // Searches from scratch over this session's encoding (width 1: greedy).

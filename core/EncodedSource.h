@@ -7,13 +7,14 @@ namespace alignscope::core {
 
 class EncodedSource {
 public:
-    // Encodes `sentence` (ids ending in </s>) with `model`, batch 1.
+    // Encodes `sentence` (ids as Model::tokenizeSource gives them) with `model`, batch 1.
     EncodedSource(Model model, TokenizedSentence sentence);
 
     const Model& model() const { return model_; }
     const TokenizedSentence& sentence() const { return sentence_; }
     const EncoderOutput& output() const { return output_; }  // batch 1
-    int64_t length() const { return static_cast<int64_t>(sentence_.size()); }  // S
+    // S: the columns of alpha (the source tokens, and the padding column of a model that attends its padding).
+    int64_t length() const { return static_cast<int64_t>(sentence_.size()); }
 
 private:
     Model model_;

@@ -37,7 +37,9 @@ std::string where(const std::string& testName, const SentencePair& p, size_t ind
     return "pair " + std::to_string(index + 1);
 }
 
-std::string describe(const Tokenizer::Settings& s) {
+std::string describe(const Tokenizer& tokenizer) {
+    if (tokenizer.kind() != Tokenizer::Kind::Word) return "tokens of the model's target tokenizer (" + tokenizer.describe() + ")";
+    const auto& s = tokenizer.settings();
     std::string out = "tokens of the model's target tokenizer (NFKC";
     if (s.lowercase) out += ", lower-cased";
     if (s.splitPunctuation) out += ", punctuation split off";
@@ -116,7 +118,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
     r.pairs = pairs.size();
     r.buckets = buckets();
     r.bucketSentences.assign(r.buckets.size(), 0);
-    r.tokenization = describe(model_.targetTokenizer().settings());
+    r.tokenization = describe(model_.targetTokenizer());
 
     // Group by the source as the model sees it: sources that differ only in case or spacing get
     // the same translation, so they are one segment.
@@ -182,7 +184,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
             if (!found.empty()) {
                 ids = found.front().ids;
                 for (size_t t = 0; t < ids.size(); ++t)
-                    if (ids[t] != Vocabulary::kEos) hypothesis.push_back(found.front().tokens[t]);
+                    if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found.front().tokens[t]);
             }
             s.hypotheses.push_back(model_.detokenize(ids));
             all.add(hypothesis, references[i]);

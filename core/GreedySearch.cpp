@@ -18,8 +18,9 @@ std::vector<Hypothesis> GreedySearch::search(const EncodedSource& source, const 
     const auto& enc = source.output();
     Hypothesis h;
     auto state = enc.state;
-    auto y = torch::full({1}, Vocabulary::kBos, torch::kLong);
-    const int limit = options.lengthLimit(source.length());
+    const auto& vocab = model.targetVocabulary();
+    auto y = torch::full({1}, vocab.startId(), torch::kLong);
+    const int limit = options.lengthLimit(source.length(), model.maxLength());
     for (int t = 0; t < limit; ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
         auto d = model.torch().step(y, state, enc);
@@ -28,8 +29,8 @@ std::vector<Hypothesis> GreedySearch::search(const EncodedSource& source, const 
         auto alpha = d.alpha[0].contiguous();
         h.alpha.emplace_back(alpha.data_ptr<float>(), alpha.data_ptr<float>() + alpha.numel());
         h.ids.push_back(best);
-        h.tokens.push_back(model.targetVocabulary().token(best));
-        if (best == Vocabulary::kEos) {
+        h.tokens.push_back(vocab.token(best));
+        if (best == vocab.eos()) {  // never, for a model without eos: it runs to the length limit
             h.finished = true;
             break;
         }

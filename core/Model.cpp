@@ -8,14 +8,19 @@
 namespace alignscope::core {
 namespace {
 
-TokenizedSentence tokenizeWith(const Tokenizer& tokenizer, const Vocabulary& vocab, const std::string& text) {
+TokenizedSentence tokenizeWith(const Tokenizer& tokenizer, const Vocabulary& vocab, const std::string& text,
+                               const char* side) {
     TokenizedSentence s;
     for (const auto& t : tokenizer.tokenize(text)) {
-        const auto id = vocab.id(t.text);
+        const bool known = vocab.contains(t.text);
+        if (!known && vocab.unk() < 0)
+            throw Error("'" + t.text + "' is not in the model's " + side +
+                        " vocabulary, and the model has no unknown-word token to stand for it");
         s.tokens.push_back(t.text);
-        s.ids.push_back(id);
-        s.unknown.push_back(id == Vocabulary::kUnk);
+        s.ids.push_back(vocab.id(t.text));
+        s.unknown.push_back(!known);
         s.words.push_back(t.word);
+        s.offsets.emplace_back(t.begin, t.end);
     }
     return s;
 }
@@ -50,41 +55,56 @@ bool Model::attentionIsUniform() const {
 }
 
 TokenizedSentence Model::tokenizeSource(const std::string& text) const {
-    auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text);
-    if (s.size() + 1 > kMaxSourceTokens)
-        throw Error("the sentence has " + std::to_string(s.size()) + " tokens; at most " +
-                    std::to_string(kMaxSourceTokens - 1) + " are accepted");
-    s.tokens.push_back(Vocabulary::specialTokens()[Vocabulary::kEos]);
-    s.ids.push_back(Vocabulary::kEos);
-    s.unknown.push_back(false);
-    s.words.push_back(-1);
+    auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text, "source");
+    const bool eos = model_->sourceEos();
+    const size_t limit = model_->maxSourceLength() > 0 ? static_cast<size_t>(model_->maxSourceLength()) : kMaxSourceTokens;
+    if (s.size() + (eos ? 1 : 0) > limit)
+        throw Error("the sentence has " + std::to_string(s.size()) + " tokens; this model takes at most " +
+                    std::to_string(limit - (eos ? 1 : 0)) +
+                    (model_->maxSourceLength() > 0 ? " (its declared max_source_length)" : ""));
+    if (eos) {
+        const auto id = sourceVocabulary().eos();
+        s.tokens.push_back(sourceVocabulary().token(id));
+        s.ids.push_back(id);
+        s.unknown.push_back(false);
+        s.words.push_back(-1);
+        s.offsets.emplace_back(text.size(), text.size());
+    }
+    if (s.ids.empty()) throw Error("the sentence has no tokens this model reads");
     return s;
 }
 
 TokenizedSentence Model::tokenizeTarget(const std::string& text) const {
-    auto s = tokenizeWith(targetTokenizer(), targetVocabulary(), text);
+    auto s = tokenizeWith(targetTokenizer(), targetVocabulary(), text, "target");
     if (s.size() > kMaxSourceTokens)
         throw Error("the target has " + std::to_string(s.size()) + " tokens; at most " +
                     std::to_string(kMaxSourceTokens) + " are accepted");
     return s;
 }
 
-namespace {
-bool isWritten(int64_t id) { return id != Vocabulary::kEos && id != Vocabulary::kPad && id != Vocabulary::kBos; }
-}  // namespace
+ArchitectureSummary Model::architecture() const { return ArchitectureSummary::fromMetadata(metadata()); }
+
+int64_t Model::formatVersion() const { return model_->formatVersion(); }
+int64_t Model::maxLength() const { return model_->maxLength(); }
+bool Model::attendsPadding() const { return model_->attendsPadding(); }
+
+bool Model::isWritten(int64_t id) const {
+    const auto& v = targetVocabulary();
+    return id != v.eos() && id != v.pad() && id != v.bos();
+}
 
 std::string Model::detokenize(const std::vector<int64_t>& ids) const {
     std::vector<std::string> tokens;
     for (auto id : ids)
         if (isWritten(id)) tokens.push_back(targetVocabulary().token(id));
-    return Tokenizer::detokenize(tokens);
+    return targetTokenizer().detokenize(tokens);
 }
 
 std::vector<int> Model::targetWords(const std::vector<int64_t>& ids) const {
     std::vector<std::string> tokens;
     for (auto id : ids)
         if (isWritten(id)) tokens.push_back(targetVocabulary().token(id));
-    const auto written = Tokenizer::detokenizedWords(tokens);
+    const auto written = targetTokenizer().detokenizedWords(tokens);
     std::vector<int> words;
     size_t k = 0;
     for (auto id : ids) words.push_back(isWritten(id) ? written[k++] : -1);

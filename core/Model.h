@@ -1,4 +1,5 @@
 #pragma once
+#include "core/ArchitectureSummary.h"
 #include "core/TokenizedSentence.h"
 #include "core/Tokenizer.h"
 #include "core/Vocabulary.h"
@@ -33,11 +34,18 @@ public:
     int64_t stateSize() const;          // D
     int64_t parameterCount() const;
     bool attentionIsUniform() const;    // models without attention report uniform alpha
+    ArchitectureSummary architecture() const;  // what the metadata declares, for panels
+    int64_t formatVersion() const;      // of the file: 1 or 2
+    int64_t maxLength() const;          // decoder steps the file declares (0: none declared)
+    bool attendsPadding() const;        // alpha rows end with one column: the model's own padding
+    static constexpr const char* kPaddingColumn = "<padding>";  // that column's label
 
-    // Throws Error for invalid UTF-8 or more than kMaxSourceTokens tokens. Ends with "</s>".
+    // Throws Error for invalid UTF-8, more tokens than the model takes (kMaxSourceTokens, or its
+    // declared max_source_length), or a token outside a vocabulary that has no unknown-word token.
+    // Ends with the source eos where the model's sources have one.
     TokenizedSentence tokenizeSource(const std::string& text) const;
     TokenizedSentence tokenizeTarget(const std::string& text) const;
-    // Readable text of target ids ("</s>" and padding dropped).
+    // Readable text of target ids (eos, bos and padding dropped), by the target tokenizer's decoder.
     std::string detokenize(const std::vector<int64_t>& targetIds) const;
     // [T] for each target id, the word of detokenize(targetIds) it is written in; -1 for </s>.
     std::vector<int> targetWords(const std::vector<int64_t>& targetIds) const;
@@ -48,6 +56,8 @@ public:
     const std::shared_ptr<TorchModel>& torchShared() const { return model_; }
 
 private:
+    bool isWritten(int64_t targetId) const;  // false for the target's eos, bos and pad
+
     std::shared_ptr<TorchModel> model_;
 };
 

@@ -2,7 +2,7 @@
 
 #include "core/Error.h"
 #include "core/TorchModel.h"
-#include "core/TorchScriptSource.h"
+#include "core/ModelCode.h"
 
 #include <torch/torch.h>
 
@@ -97,16 +97,15 @@ std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
     module.register_attribute("unk_id", c10::IntType::get(), Vocabulary::kUnk);
     module.register_attribute("bos_id", c10::IntType::get(), Vocabulary::kBos);
     module.register_attribute("eos_id", c10::IntType::get(), Vocabulary::kEos);
+    // Format 2 declares each vocabulary's specials; the model's own code reads pad_id.
+    module.register_attribute("src_specials", c10::StringType::get(), in.sourceVocabulary.specials().toJson().dump());
+    module.register_attribute("tgt_specials", c10::StringType::get(), in.targetVocabulary.specials().toJson().dump());
     module.register_attribute("src_vocab", c10::ListType::ofStrings(), toList(in.sourceVocabulary));
     module.register_attribute("tgt_vocab", c10::ListType::ofStrings(), toList(in.targetVocabulary));
     module.register_attribute("src_tokenizer", c10::StringType::get(), in.sourceTokenizer.toJson().dump());
     module.register_attribute("tgt_tokenizer", c10::StringType::get(), in.targetTokenizer.toJson().dump());
     module.register_attribute("metadata", c10::StringType::get(), meta.dump());
-    try {
-        module.define(torchScriptSource(s));
-    } catch (const std::exception& e) {
-        throw Error(std::string("internal error: model code does not compile: ") + e.what());
-    }
+    defineModelCode(module, s);
     return std::make_shared<TorchModel>(std::move(module), "new " + in.name + " model");
 }
 

@@ -12,12 +12,14 @@ class EncodedSource;
 // How a search runs; every field is optional.
 struct SearchOptions {
     int beamWidth = 1;             // 1: greedy
-    int maxLength = 0;             // cap on target tokens; 0: 2 * source length + 10
+    int maxLength = 0;             // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
     float lengthPenalty = 1.0f;    // beams rank by logProb / length^lengthPenalty
     std::function<bool()> cancelled;  // polled before each step; true stops with Error("cancelled")
 
-    int lengthLimit(int64_t sourceLength) const {
-        return maxLength > 0 ? maxLength : static_cast<int>(2 * sourceLength + 10);
+    // `declared`: the model's own max_length (0: none).
+    int lengthLimit(int64_t sourceLength, int64_t declared) const {
+        if (maxLength > 0) return maxLength;
+        return declared > 0 ? static_cast<int>(declared) : static_cast<int>(2 * sourceLength + 10);
     }
 };
 

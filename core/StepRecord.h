@@ -25,6 +25,7 @@ struct StepRecord {
     std::vector<float> previousState;      // [D] s_{t-1}, the attention query's input
     std::vector<float> state;              // [D] s_t
     std::map<std::string, std::vector<float>> extras;  // model's optional outputs, e.g. "energies" [S]
+    std::vector<float> logProbs;           // [V] the whole distribution; only with SessionOptions::keepLogProbs
 };
 
 }  // namespace alignscope::core

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alignscope::core {
@@ -12,6 +13,7 @@ struct TokenizedSentence {
     std::vector<int64_t> ids;         // [S] vocabulary ids
     std::vector<bool> unknown;        // [S] true where the vocabulary lacks the token
     std::vector<int> words;           // [S] whitespace word of the input; -1 for "</s>"
+    std::vector<std::pair<size_t, size_t>> offsets;  // [S] [begin, end) bytes of the input text each came from
 
     size_t size() const { return ids.size(); }
 };

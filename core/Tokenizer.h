@@ -1,49 +1,59 @@
 #pragma once
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 namespace alignscope::core {
 
-// One token as the model sees it, with the whitespace word of the (normalised) input it came from,
-// so alignments can be reported over the user's words even when a word splits into pieces.
+// One token as the model sees it, with where it came from in the user's text.
 struct Token {
     std::string text;  // normalised token text
-    int word = 0;      // index of the whitespace-delimited word it belongs to
+    int word = 0;      // index of the whitespace-delimited word it belongs to; -1 for a space token
+    size_t begin = 0;  // [begin, end): byte offsets of the characters it came from in the input
+    size_t end = 0;
 };
 
-// Word-level tokeniser: Unicode NFKC normalisation (which also turns the corpus's no-break spaces
-// into plain spaces), optional case folding, punctuation split into tokens of its own.
-// Stateless and thread-safe.
+// Text -> tokens, built from a description as Hugging Face tokenizers builds one (normalisers ->
+// pre-tokenizer -> model -> decoder): the kinds are "word" (AlignScope's own), "whitespace"
+// (pre-tokenized text), "char" and "sentencepiece"; normalisers reproduce other toolkits'
+// preprocessing (d2l, the PyTorch tutorial's normalizeString, Keras). The JSON is stored in the
+// model file (docs/model-format.md, "Tokenizers"). Immutable and thread-safe; copies share state.
 class Tokenizer {
 public:
+    enum class Kind { Word, Whitespace, Char, SentencePiece };
+    // The word kind's switches (v1 files' keys).
     struct Settings {
         bool lowercase = true;         // case-fold every token
         bool splitPunctuation = true;  // punctuation becomes tokens of its own
         bool splitElision = false;     // French elision: "l'homme" -> "l'" "homme"
     };
 
-    Tokenizer() = default;
-    explicit Tokenizer(Settings settings) : settings_(settings) {}
+    Tokenizer();  // the word kind with default settings
+    explicit Tokenizer(Settings settings);
 
-    const Settings& settings() const { return settings_; }
+    Kind kind() const;
+    const Settings& settings() const;  // meaningful for the word kind
+    std::string describe() const;      // one line for reports, e.g. "word, NFKC, lower-cased"
 
-    // Throws Error naming the byte offset when `text` is not valid UTF-8.
+    // Throws Error naming the byte offset when `text` is not valid UTF-8, or for a NUL character.
     std::vector<Token> tokenize(const std::string& text) const;
-    // Joins tokens into readable text (no space before closing punctuation or after an elision).
-    static std::string detokenize(const std::vector<std::string>& tokens);
-    // [T] for each token, the whitespace-separated word of detokenize(tokens) it is written in
-    // ("qu'" "il" -> one word; "rapide" "." -> one word), so links can be given over those words.
-    static std::vector<int> detokenizedWords(const std::vector<std::string>& tokens);
+    // Joins tokens into readable text with this tokenizer's decoder.
+    std::string detokenize(const std::vector<std::string>& tokens) const;
+    // [T] for each token, the word of detokenize(tokens) it is written in (-1 for a space token),
+    // so links can be given over the words a reader sees.
+    std::vector<int> detokenizedWords(const std::vector<std::string>& tokens) const;
 
     // Returns the byte offset of the first invalid UTF-8 sequence, or -1 when `text` is valid.
     static long invalidUtf8Offset(const std::string& text);
 
     nlohmann::json toJson() const;
+    // Throws Error naming the first problem of the description.
     static Tokenizer fromJson(const nlohmann::json& json);
 
 private:
-    Settings settings_;
+    struct Impl;
+    std::shared_ptr<const Impl> d_;
 };
 
 }  // namespace alignscope::core

@@ -52,6 +52,28 @@ void checkTensorData(const std::string& path, const torch::jit::Module& module) 
                     " bytes of data and the file holds " + std::to_string(recorded) + " (cut short?)");
 }
 
+// The whole of an error's message (a TorchScript error's cause is on its last lines), without
+// LibTorch's C++ backtrace.
+std::string wholeMessage(const std::exception& e) {
+    const auto* c10error = dynamic_cast<const c10::Error*>(&e);
+    std::string why = c10error ? c10error->what_without_backtrace() : e.what();
+    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+    return why;
+}
+
+// Files may store float16 (or float64) weights; compute is float32. Only floating tensors change:
+// an integer buffer (an id map, say) keeps its type, which Module::to(dtype) would not.
+void floatingToFloat32(torch::jit::Module& module) {
+    torch::NoGradGuard noGrad;
+    for (auto m : module.modules())
+        for (const auto& a : m.named_attributes(/*recurse=*/false)) {
+            if (!a.value.isTensor()) continue;
+            const auto t = a.value.toTensor();
+            if (!t.defined() || !t.is_floating_point() || t.scalar_type() == torch::kFloat) continue;
+            m.setattr(a.name, t.to(torch::kFloat).detach().requires_grad_(t.requires_grad()));
+        }
+}
+
 }  // namespace
 
 EncoderOutput EncoderOutput::select(const torch::Tensor& index) const {
@@ -83,17 +105,16 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
         module = torch::jit::load(path, torch::kCPU);
     } catch (const std::exception& e) {
         // LibTorch's reason, unless it is empty or an assertion about its own internals.
-        std::string why = firstLine(e.what());
-        while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+        std::string why = wholeMessage(e);
         if (why.empty() || why.find("INTERNAL ASSERT") != std::string::npos) why = "its code or data is missing or damaged";
         throw Error("'" + path + "' is not a readable TorchScript model file: " + why);
     }
     checkTensorData(path, module);
     try {
         module.eval();
-        module.to(torch::kFloat);  // files may store float16 weights; compute is always float32
+        floatingToFloat32(module);
     } catch (const std::exception& e) {
-        throw Error("'" + path + "' could not be prepared: " + firstLine(e.what()));
+        throw Error("'" + path + "' could not be prepared: " + wholeMessage(e));
     }
     return std::make_shared<TorchModel>(std::move(module), path);
 }
@@ -155,87 +176,151 @@ void TorchModel::checkContract() {
         }
     };
 
-    const auto version = intAttr("format_version");
+    const auto version = formatVersion_ = intAttr("format_version");
     if (version == 0 || version < -1) problems.push_back("format_version must be 1 or more");
     if (version > kFormatVersion)
         problems.push_back("format_version " + std::to_string(version) + " is newer than this AlignScope reads (" +
                            std::to_string(kFormatVersion) + ")");
-    const int64_t ids[4] = {intAttr("pad_id"), intAttr("unk_id"), intAttr("bos_id"), intAttr("eos_id")};
-    const int64_t expected[4] = {Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
-    for (int i = 0; i < 4; ++i)
-        if (ids[i] >= 0 && ids[i] != expected[i]) {
-            problems.push_back("special ids must be pad=0 unk=1 bos=2 eos=3");
-            break;
-        }
     auto src = listAttr("src_vocab");
     auto tgt = listAttr("tgt_vocab");
     metadata_ = jsonAttr("metadata");
+    if (!metadata_.is_object()) {
+        problems.push_back("attribute 'metadata' must be a JSON object");
+        metadata_ = nlohmann::json::object();
+    }
     auto srcTok = jsonAttr("src_tokenizer");
     auto tgtTok = jsonAttr("tgt_tokenizer");
+    // Format v1: the specials are ids 0..3 of both vocabularies; v2 declares them per vocabulary.
+    SpecialIds srcSpecials, tgtSpecials;
+    bool specialsKnown = true;
+    if (version == 1) {
+        const char* names[4] = {"pad_id", "unk_id", "bos_id", "eos_id"};
+        const int64_t expected[4] = {Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
+        for (int i = 0; i < 4; ++i) {
+            const bool present = module_.hasattr(names[i]) && module_.attr(names[i]).isInt();
+            if (intAttr(names[i]) != expected[i] && present) {
+                problems.push_back("special ids must be pad=0 unk=1 bos=2 eos=3 in a format 1 file "
+                                   "(format 2 declares them per vocabulary: src_specials, tgt_specials)");
+                break;
+            }
+        }
+        srcSpecials = tgtSpecials = SpecialIds{Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
+    } else if (version >= 2) {
+        for (auto [name, slot] : {std::pair<const char*, SpecialIds*>{"src_specials", &srcSpecials}, {"tgt_specials", &tgtSpecials}}) {
+            try {
+                *slot = SpecialIds::fromJson(jsonAttr(name));
+            } catch (const Error& e) {
+                problems.push_back(std::string("attribute '") + name + "': " + e.what());
+                specialsKnown = false;
+            }
+        }
+    }
+    auto metaInt = [&](const char* key, int64_t& slot) {
+        if (!metadata_.contains(key) || metadata_[key].is_null()) return;
+        if (!metadata_[key].is_number_integer() || metadata_[key].get<int64_t>() < 1 || metadata_[key].get<int64_t>() > 100000)
+            problems.push_back(std::string("metadata '") + key + "' must be an integer from 1 to 100000");
+        else
+            slot = metadata_[key].get<int64_t>();
+    };
+    auto metaBool = [&](const char* key, bool& slot) {
+        if (!metadata_.contains(key) || metadata_[key].is_null()) return;
+        if (!metadata_[key].is_boolean()) problems.push_back(std::string("metadata '") + key + "' must be true or false");
+        else slot = metadata_[key].get<bool>();
+    };
+    metaInt("max_length", maxLength_);
+    metaInt("max_source_length", maxSourceLength_);
+    metaBool("source_eos", sourceEos_);
+    metaBool("attends_padding", attendsPadding_);
     try {
-        if (!src.empty()) srcVocab_ = Vocabulary(src);
-        if (!tgt.empty()) tgtVocab_ = Vocabulary(tgt);
-        srcTokenizer_ = Tokenizer::fromJson(srcTok);
-        tgtTokenizer_ = Tokenizer::fromJson(tgtTok);
+        if (version == 1) {
+            if (!src.empty()) srcVocab_ = Vocabulary(src);
+            if (!tgt.empty()) tgtVocab_ = Vocabulary(tgt);
+        } else if (specialsKnown) {
+            if (!src.empty()) srcVocab_ = Vocabulary(src, srcSpecials);
+            if (!tgt.empty()) tgtVocab_ = Vocabulary(tgt, tgtSpecials);
+        }
     } catch (const Error& e) {
         problems.push_back(e.what());
     }
+    for (auto [name, json, slot] : {std::tuple<const char*, const nlohmann::json*, Tokenizer*>{"src_tokenizer", &srcTok, &srcTokenizer_},
+                                    {"tgt_tokenizer", &tgtTok, &tgtTokenizer_}}) {
+        try {
+            *slot = Tokenizer::fromJson(*json);
+        } catch (const Error& e) {
+            problems.push_back(std::string("attribute '") + name + "': " + e.what());
+        }
+    }
+    if (sourceEos_ && srcVocab_.eos() < 0 && problems.empty())
+        problems.push_back("sources end in </s> (metadata source_eos) but the source vocabulary has no eos");
     for (const char* method : {"encode", "step"}) {
         if (!module_.find_method(method)) problems.push_back(std::string("missing method '") + method + "'");
     }
-    if (problems.empty()) {
-        // One-token probe: the methods must run and return what the contract says.
-        try {
-            torch::InferenceMode guard;
-            auto srcIds = torch::tensor({Vocabulary::kUnk, Vocabulary::kEos}, torch::kLong).unsqueeze(0);
-            auto srcLen = torch::tensor({int64_t{2}}, torch::kLong);
-            auto e = encode(srcIds, srcLen);
-            if (e.enc.dim() != 3 || e.enc.size(0) != 1 || e.enc.size(1) != 2)
-                problems.push_back("encode: enc must be [B,S,E], got " + shapeOf(e.enc));
-            if (e.state.dim() != 2 || e.state.size(0) != 1)
-                problems.push_back("encode: state must be [B,D], got " + shapeOf(e.state));
-            if (e.mask.dim() != 2 || e.mask.size(1) != 2 || e.mask.scalar_type() != torch::kBool)
-                problems.push_back("encode: mask must be bool [B,S], got " + shapeOf(e.mask));
-            if (e.keys.dim() < 1 || e.keys.size(0) != 1) problems.push_back("encode: keys must have batch first");
-            if (problems.empty()) {
-                encoderOutputSize_ = e.enc.size(2);
-                stateSize_ = e.state.size(1);
-                auto d = step(torch::tensor({Vocabulary::kBos}, torch::kLong), e.state, e);
-                if (d.logProbs.sizes() != torch::IntArrayRef({1, tgtVocab_.size()}))
-                    problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) +
-                                       ", got " + shapeOf(d.logProbs));
-                if (d.state.sizes() != e.state.sizes())
-                    problems.push_back("step: state must keep encode's shape " + shapeOf(e.state) + ", got " +
-                                       shapeOf(d.state));
-                if (d.alpha.sizes() != torch::IntArrayRef({1, 2}))
-                    problems.push_back("step: alpha must be [B,S], got " + shapeOf(d.alpha));
-                else if (std::abs(d.alpha.sum().item<double>() - 1.0) > 1e-4)
-                    problems.push_back("step: alpha must sum to 1");
-                if (d.context.sizes() != torch::IntArrayRef({1, encoderOutputSize_}))
-                    problems.push_back("step: context must be [B,E], got " + shapeOf(d.context));
-                if (problems.empty() && std::abs(d.logProbs.exp().sum().item<double>() - 1.0) > 1e-3)
-                    problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
-            }
-            if (problems.empty()) {
-                // A padded batch: the short sentence's padding must get exactly zero.
-                auto pair = torch::tensor({Vocabulary::kUnk, Vocabulary::kEos, Vocabulary::kEos, Vocabulary::kPad},
-                                          torch::kLong).reshape({2, 2});
-                auto e = encode(pair, torch::tensor({int64_t{2}, int64_t{1}}, torch::kLong));
-                auto d = step(torch::full({2}, Vocabulary::kBos, torch::kLong), e.state, e);
-                if (e.mask[1][1].item<bool>()) problems.push_back("encode: mask must be false on padding");
-                if (!torch::all(e.enc[1][1] == 0).item<bool>()) problems.push_back("encode: enc must be 0 on padding");
-                if (d.alpha[1][1].item<float>() != 0.0f) problems.push_back("step: alpha must be exactly 0 on padding");
-            }
-        } catch (const Error& e) {
-            problems.push_back(e.what());
-        } catch (const std::exception& e) {
-            problems.push_back(std::string("probe run failed: ") + firstLine(e.what()));
-        }
-    }
+    if (problems.empty()) probe(problems);
     if (!problems.empty()) {
         std::string message = "'" + origin_ + "' does not meet the AlignScope model contract (docs/model-format.md):";
         for (const auto& p : problems) message += "\n  - " + p;
         throw Error(message);
+    }
+}
+
+// A one-sentence probe and a padded batch of two: the methods must run and return what the
+// contract says, and a padded row must get nothing from its padding.
+void TorchModel::probe(std::vector<std::string>& problems) {
+    try {
+        torch::InferenceMode guard;
+        // An ordinary source token (the first id that is not special), then </s> where sources have one.
+        int64_t word = 0;
+        while (word < srcVocab_.size() - 1 && srcVocab_.isSpecial(word)) ++word;
+        std::vector<int64_t> one = {word};
+        if (sourceEos_) one.push_back(srcVocab_.eos());
+        const int64_t S = static_cast<int64_t>(one.size());
+        const int64_t A = attendsPadding_ ? S + 1 : S;  // alpha's columns
+        auto e = encode(torch::tensor(one, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
+        if (e.enc.dim() != 3 || e.enc.size(0) != 1 || e.enc.size(1) != S)
+            problems.push_back("encode: enc must be [B,S,E], got " + shapeOf(e.enc));
+        if (e.state.dim() != 2 || e.state.size(0) != 1)
+            problems.push_back("encode: state must be [B,D], got " + shapeOf(e.state));
+        if (e.mask.dim() != 2 || e.mask.size(1) != S || e.mask.scalar_type() != torch::kBool)
+            problems.push_back("encode: mask must be bool [B,S], got " + shapeOf(e.mask));
+        if (e.keys.dim() < 1 || e.keys.size(0) != 1) problems.push_back("encode: keys must have batch first");
+        if (!problems.empty()) return;
+        encoderOutputSize_ = e.enc.size(2);
+        stateSize_ = e.state.size(1);
+        auto d = step(torch::tensor({tgtVocab_.startId()}, torch::kLong), e.state, e);
+        if (d.logProbs.sizes() != torch::IntArrayRef({1, tgtVocab_.size()}))
+            problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) +
+                               ", got " + shapeOf(d.logProbs));
+        if (d.state.sizes() != e.state.sizes())
+            problems.push_back("step: state must keep encode's shape " + shapeOf(e.state) + ", got " + shapeOf(d.state));
+        if (d.alpha.sizes() != torch::IntArrayRef({1, A}))
+            problems.push_back(attendsPadding_ ? "step: alpha must be [B,S] and alpha_padding [B] (metadata attends_padding)"
+                                               : "step: alpha must be [B,S], got " + shapeOf(d.alpha));
+        else if (!(std::abs(d.alpha.sum().item<double>() - 1.0) <= 1e-4))
+            problems.push_back(attendsPadding_ ? "step: alpha and alpha_padding must sum to 1"
+                                               : "step: alpha must sum to 1 (a model that attends over its own padding "
+                                                 "declares attends_padding and returns alpha_padding: docs/model-format.md)");
+        if (d.context.sizes() != torch::IntArrayRef({1, encoderOutputSize_}))
+            problems.push_back("step: context must be [B,E], got " + shapeOf(d.context));
+        if (problems.empty() && !(std::abs(d.logProbs.exp().sum().item<double>() - 1.0) <= 1e-3))
+            problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
+        if (!problems.empty()) return;
+
+        // A padded batch: the short sentence's padding must get exactly zero.
+        std::vector<int64_t> two = {word, word};
+        if (sourceEos_) two.push_back(srcVocab_.eos());
+        const int64_t L = static_cast<int64_t>(two.size());
+        auto pair = torch::full({2, L}, srcVocab_.paddingId(), torch::kLong);
+        pair[0] = torch::tensor(two, torch::kLong);
+        pair[1].slice(0, 0, S) = torch::tensor(one, torch::kLong);
+        auto b = encode(pair, torch::tensor({L, S}, torch::kLong));
+        auto db = step(torch::full({2}, tgtVocab_.startId(), torch::kLong), b.state, b);
+        if (b.mask[1][L - 1].item<bool>()) problems.push_back("encode: mask must be false on padding");
+        if (!torch::all(b.enc[1][L - 1] == 0).item<bool>()) problems.push_back("encode: enc must be 0 on padding");
+        if (db.alpha[1][L - 1].item<float>() != 0.0f) problems.push_back("step: alpha must be exactly 0 on padding");
+    } catch (const Error& e) {
+        problems.push_back(e.what());
+    } catch (const std::exception& e) {
+        problems.push_back("probe run failed: " + wholeMessage(e));
     }
 }
 
@@ -255,6 +340,7 @@ DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& 
     auto out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
     if (!out.isGenericDict()) throw Error("step must return a Dict[str, Tensor]");
     DecoderOutput d;
+    torch::Tensor padding;  // [B]
     for (const auto& item : out.toGenericDict()) {
         if (!item.key().isString() || !item.value().isTensor()) throw Error("step must return a Dict[str, Tensor]");
         const auto& key = item.key().toStringRef();
@@ -263,11 +349,18 @@ DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& 
         else if (key == "state") d.state = t;
         else if (key == "alpha") d.alpha = t;
         else if (key == "context") d.context = t;
+        else if (key == "alpha_padding") padding = t;
         else d.extras.emplace(key, t);
     }
     for (const auto& [name, t] : {std::pair<const char*, torch::Tensor&>{"log_probs", d.logProbs},
                                   {"state", d.state}, {"alpha", d.alpha}, {"context", d.context}})
         if (!t.defined()) throw Error(std::string("step's result has no '") + name + "'");
+    if (attendsPadding_) {
+        // One more column: the mass on the model's own padding, shown and exported, never renormalised away.
+        if (!padding.defined() || padding.dim() != 1 || padding.size(0) != d.alpha.size(0))
+            throw Error("step must return \"alpha_padding\" [B] (the model's metadata says it attends over its padding)");
+        d.alpha = torch::cat({d.alpha, padding.unsqueeze(1).to(d.alpha.dtype())}, 1);
+    }
     return d;
 }
 

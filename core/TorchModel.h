@@ -27,7 +27,7 @@ struct EncoderOutput {
 struct DecoderOutput {
     torch::Tensor logProbs;  // [B,V]
     torch::Tensor state;     // [B,D]
-    torch::Tensor alpha;     // [B,S]
+    torch::Tensor alpha;     // [B,S], or [B,S+1] with the model's own padding as the last column (attendsPadding)
     torch::Tensor context;   // [B,E]
     std::map<std::string, torch::Tensor> extras;  // optional named outputs, first dim B
 };
@@ -36,7 +36,7 @@ struct DecoderOutput {
 // through module() (the trainer's access); encode/step may run from several threads at once.
 class TorchModel {
 public:
-    static constexpr int64_t kFormatVersion = 1;
+    static constexpr int64_t kFormatVersion = 2;  // v1 files open unchanged
 
     // Checks the contract; throws Error listing every problem, prefixed by `origin` (a path).
     TorchModel(torch::jit::Module module, std::string origin);
@@ -53,6 +53,12 @@ public:
     const Tokenizer& targetTokenizer() const { return tgtTokenizer_; }
     const nlohmann::json& metadata() const { return metadata_; }
     void setMetadata(nlohmann::json metadata);  // also rewrites the attribute inside the module
+    // Declared by the file's metadata (docs/model-format.md); 0 / true / false where it declares nothing.
+    int64_t formatVersion() const { return formatVersion_; }      // 1 or 2
+    int64_t maxLength() const { return maxLength_; }              // decoder steps the model was made for
+    int64_t maxSourceLength() const { return maxSourceLength_; }  // longest source it takes, </s> included
+    bool sourceEos() const { return sourceEos_; }                 // sources end in the source vocabulary's eos
+    bool attendsPadding() const { return attendsPadding_; }       // alpha's last column is its own padding's mass
     int64_t encoderOutputSize() const { return encoderOutputSize_; }  // E
     int64_t stateSize() const { return stateSize_; }                  // D
     int64_t parameterCount() const;
@@ -64,6 +70,7 @@ public:
 
 private:
     void checkContract();
+    void probe(std::vector<std::string>& problems);
 
     mutable torch::jit::Module module_;  // jit methods are not const-callable
     std::string origin_;
@@ -72,6 +79,11 @@ private:
     nlohmann::json metadata_;
     int64_t encoderOutputSize_ = 0;
     int64_t stateSize_ = 0;
+    int64_t formatVersion_ = 0;
+    int64_t maxLength_ = 0;
+    int64_t maxSourceLength_ = 0;
+    bool sourceEos_ = true;
+    bool attendsPadding_ = false;
 };
 
 }  // namespace alignscope::core

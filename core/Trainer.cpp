@@ -305,7 +305,7 @@ void Trainer::prepare() {
 
     if (!d_->model->module().find_method("loss"))
         throw Error("'" + d_->model->origin() + "' has no 'loss' method, so it cannot be trained here "
-                    "(models exported by models/export_pytorch.py and AlignScope's own have one)");
+                    "(AlignScope's own models and those the Python package alignscope exports or trains have one)");
     for (auto& p : d_->parameters()) p.requires_grad_(true);
     d_->optimizer = std::make_unique<torch::optim::Adam>(d_->parameters(), torch::optim::AdamOptions(o.learningRate));
     if (o.resume) {

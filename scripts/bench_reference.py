@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """PyTorch-eager reference timings for scripts/bench.sh (run with /usr/bin/python3: Debian's, with torch).
 
-Loads an AlignScope model file into the eager reference model of models/export_pytorch.py
-(`load_alignscope` -> `Seq2SeqAttention`), checks once that the eager step's log-probs equal the
+Loads an AlignScope model file into the eager reference model of the Python package python/alignscope
+(`alignscope.load` -> `Seq2SeqAttention`), checks once that the eager step's log-probs equal the
 file's own TorchScript `step` within 1e-4 (so both sides run the same model), and times in eager
 mode the operations tests/bench/CoreBenchmark.cpp times in AlignScope:
 
-  load                 load_alignscope(path): torch.jit.load + eager model + load_state_dict
+  load                 alignscope.load(path): torch.jit.load + eager model + load_state_dict
   encode/N             model.encode of the same N-token source (N = 10, 100), batch 1
   step/N               one decoder step at batch 1 from the same inputs: decode_step, logits,
                        log_softmax (what the file's `step` computes); the source encoded once
@@ -42,12 +42,13 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "models"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
-from export_pytorch import BOS, EOS, PAD, UNK, load_alignscope, tokenize  # noqa: E402
+import alignscope  # noqa: E402
+from alignscope import BOS, EOS, PAD, UNK, tokenize  # noqa: E402
 
 INFERENCE_THREADS = 1  # as AlignScope decodes (app/gui_main.cpp)
 TRAINING_THREADS = 2   # as AlignScope trains (TrainingOptions::threads)
@@ -212,9 +213,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"  {name:18s} {r['median_ms']:10.3f} ms  (sd {r['stddev_ms']:.3f}, {r['iterations']} it)", file=sys.stderr)
 
     if not a.skip_inference:
-        timed("load", lambda: load_alignscope(a.model), threads=threads_inference)
+        timed("load", lambda: alignscope.load(a.model), threads=threads_inference)
 
-    model, src_vocab, tgt_vocab, info = load_alignscope(a.model)
+    model, src_vocab, tgt_vocab, info = alignscope.load(a.model)
     model.eval()
     s_index = {t: i for i, t in enumerate(src_vocab)}
     ids = {n: source_ids(source_of(n), s_index, info["src_tokenizer"]) for n in (10, 100)}
@@ -274,7 +275,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if a.intraop2_repetitions > 0:
             setups.append(("train_intraop2", TRAINING_THREADS, a.intraop2_repetitions))
         for name, intra_op, reps in setups:
-            trained, _, _, _ = load_alignscope(a.model)  # fresh weights for each set-up
+            trained, _, _, _ = alignscope.load(a.model)  # fresh weights for each set-up
             trained.dropout = DROPOUT
             trained.train()
             optimizer = torch.optim.Adam(trained.parameters(), lr=LEARNING_RATE)

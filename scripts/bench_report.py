@@ -455,9 +455,9 @@ def main_table(d: str, out: str, quick: bool) -> int:
                  "`tests/bench/StepRepaintBenchmark.cpp` (Step → repaint: `DecodingDocument::step` on its thread, "
                  "then the main window and the heatmap repainted, offscreen), `tests/bench/ExportBenchmark.cpp` "
                  "(`BatchLine`: `BatchExporter::exportLine`, one sentence from text to a PNG on disk). All wall time.")
-    lines.append("- PyTorch eager: `scripts/bench_reference.py`, the eager `Seq2SeqAttention` of "
-                 "`models/export_pytorch.py` loaded from the same file by `load_alignscope`; inference under "
-                 "`torch.inference_mode()`. Its load row is `load_alignscope` (TorchScript load + eager model + "
+    lines.append("- PyTorch eager: `scripts/bench_reference.py`, the eager `Seq2SeqAttention` of the Python package "
+                 "`python/alignscope` loaded from the same file by `alignscope.load`; inference under "
+                 "`torch.inference_mode()`. Its load row is `alignscope.load` (TorchScript load + eager model + "
                  "`load_state_dict`), not the same work as AlignScope's load, which also runs the contract probe.")
     lines.append("- One decoder step: the model's `step` at batch 1 from `<s>` and s_0, the source encoded once outside "
                  "the timing (AlignScope: `TorchModel::step`, the file's TorchScript; eager: `decode_step` + `logits` + "

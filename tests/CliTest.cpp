@@ -68,7 +68,7 @@ TEST_F(Cli, AlignReportsAMalformedLineAndGoesOn) {
 TEST_F(Cli, InspectReportsContractAndSizes) {
     auto r = run("inspect " + model());
     EXPECT_EQ(r.exitCode, 0) << r.out;
-    EXPECT_NE(r.out.find("meets AlignScope model format v1"), std::string::npos);
+    EXPECT_NE(r.out.find("meets AlignScope model format v2"), std::string::npos);
     EXPECT_NE(r.out.find("target vocabulary: 15"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("BLAS:"), std::string::npos);
 }

@@ -1,4 +1,4 @@
-// Models from PyTorch (models/export_pytorch.py): AlignScope loads the exported file and computes
+// Models from PyTorch (the Python package python/alignscope): AlignScope loads the exported file and computes
 // what the eager PyTorch model computes: alpha and log-probs within 1e-5 at every step, and the same
 // training loss. A model AlignScope built itself means the same thing to the PyTorch reference.
 // Needs Debian's /usr/bin/python3 with python3-torch; skipped with a message where it is absent.
@@ -25,7 +25,10 @@ using nlohmann::json;
 namespace {
 
 const std::string kPython = "/usr/bin/python3";  // the PATH python may lack torch
-const std::string kScript = std::string(ALIGNSCOPE_SOURCE_DIR) + "/models/export_pytorch.py";
+// `python3 -m alignscope`, the package from this source tree.
+const std::string kAlignScopePython = "PYTHONPATH=" +
+                                      tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") + " " +
+                                      kPython + " -m alignscope";
 constexpr double kTolerance = 1e-5;
 
 struct Run {
@@ -136,7 +139,7 @@ void expectSessionMatchesReference(const core::Model& model, const json& ref) {
 
 struct Variant {
     const char* name;
-    const char* args;  // architecture flags of `export_pytorch.py demo`
+    const char* args;  // architecture flags of `python3 -m alignscope demo`
 };
 
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }  // readable test names in ctest
@@ -145,7 +148,7 @@ class PyTorchExport : public ::testing::TestWithParam<Variant> {
 protected:
     // Exports the demo model of this variant; model.pt and reference.json land in dir.
     void exportDemo(const std::string& args) {
-        const auto r = run(kPython + " " + quoted(kScript) + " demo --out " + quoted(dir.root()) + " " + args);
+        const auto r = run(kAlignScopePython + " demo --out " + quoted(dir.root()) + " " + args);
         ASSERT_EQ(r.exitCode, 0) << r.out;
     }
     tests::TempDir dir;
@@ -185,7 +188,7 @@ INSTANTIATE_TEST_SUITE_P(Variants, PyTorchExport,
 TEST(PyTorchExportPadding, PaddedBatchGivesZeroAlphaOnPaddingAndSameRowsAsAlone) {
     SKIP_WITHOUT_TORCH();
     tests::TempDir dir;
-    const auto r = run(kPython + " " + quoted(kScript) + " demo --out " + quoted(dir.root()));
+    const auto r = run(kAlignScopePython + " demo --out " + quoted(dir.root()));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto model = core::Model::load(dir.path("model.pt"));
     const auto& m = model.torch();
@@ -214,14 +217,14 @@ TEST(PyTorchExportPadding, PaddedBatchGivesZeroAlphaOnPaddingAndSameRowsAsAlone)
     }
 }
 
-// The other direction: a model AlignScope built (core/TorchScriptSource.cpp) read into the eager
+// The other direction: a model AlignScope built (core/ModelBuilder.cpp) read into the eager
 // PyTorch reference computes the same numbers, so both sides implement one model.
 TEST(PyTorchReference, AlignScopeBuiltModelEqualsEagerPyTorch) {
     SKIP_WITHOUT_TORCH();
     tests::TempDir dir;
     const auto model = tests::tinyModel();
     model.save(dir.path("tiny.pt"));
-    const auto r = run(kPython + " " + quoted(kScript) + " reference --model " + quoted(dir.path("tiny.pt")) +
+    const auto r = run(kAlignScopePython + " reference --model " + quoted(dir.path("tiny.pt")) +
                        " --out " + quoted(dir.path("reference.json")));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto ref = readJson(dir.path("reference.json"));

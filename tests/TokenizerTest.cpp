@@ -2,6 +2,7 @@
 #include "core/Tokenizer.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 using alignscope::core::Error;
 using alignscope::core::Tokenizer;
@@ -63,15 +64,15 @@ TEST(Tokenizer, InvalidUtf8IsAnErrorNamingTheOffset) {
 }
 
 TEST(Tokenizer, DetokenizeGluesPunctuationAndElision) {
-    EXPECT_EQ(Tokenizer::detokenize({"l'", "homme", "est", "là", "."}), "l'homme est là.");
-    EXPECT_EQ(Tokenizer::detokenize({"oui", ",", "va", "!"}), "oui, va !");
+    EXPECT_EQ(Tokenizer().detokenize({"l'", "homme", "est", "là", "."}), "l'homme est là.");
+    EXPECT_EQ(Tokenizer().detokenize({"oui", ",", "va", "!"}), "oui, va !");
 }
 
 TEST(Tokenizer, DetokenizedWordsAreTheWordsBetweenTheSpaces) {
-    EXPECT_EQ(Tokenizer::detokenizedWords({"l'", "homme", "est", "là", "."}), (std::vector<int>{0, 0, 1, 2, 2}));
-    EXPECT_EQ(Tokenizer::detokenizedWords({"oui", ",", "va", "!"}), (std::vector<int>{0, 0, 1, 2}));
-    EXPECT_EQ(Tokenizer::detokenizedWords({"(", "oui", ")"}), (std::vector<int>{0, 0, 0}));
-    EXPECT_TRUE(Tokenizer::detokenizedWords({}).empty());
+    EXPECT_EQ(Tokenizer().detokenizedWords({"l'", "homme", "est", "là", "."}), (std::vector<int>{0, 0, 1, 2, 2}));
+    EXPECT_EQ(Tokenizer().detokenizedWords({"oui", ",", "va", "!"}), (std::vector<int>{0, 0, 1, 2}));
+    EXPECT_EQ(Tokenizer().detokenizedWords({"(", "oui", ")"}), (std::vector<int>{0, 0, 0}));
+    EXPECT_TRUE(Tokenizer().detokenizedWords({}).empty());
 }
 
 TEST(Tokenizer, SettingsRoundTripThroughJson) {
@@ -82,4 +83,66 @@ TEST(Tokenizer, SettingsRoundTripThroughJson) {
     EXPECT_FALSE(back.lowercase);
     EXPECT_TRUE(back.splitElision);
     EXPECT_THROW(Tokenizer::fromJson({{"kind", "bpe"}}), Error);
+}
+
+namespace {
+
+Tokenizer described(const std::string& json) { return Tokenizer::fromJson(nlohmann::json::parse(json)); }
+
+// The text each token came from, read back through its offsets.
+std::vector<std::string> spans(const std::string& text, const std::vector<alignscope::core::Token>& tokens) {
+    std::vector<std::string> out;
+    for (const auto& t : tokens) out.push_back(text.substr(t.begin, t.end - t.begin));
+    return out;
+}
+
+}  // namespace
+
+TEST(Tokenizer, WordTokensPointBackIntoTheTypedText) {
+    const std::string text = "L\u2019homme  est\u00a0là\u202f!";
+    const auto tokens = Tokenizer().tokenize(text);
+    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"l'homme", "est", "là", "!"}));
+    EXPECT_EQ(spans(text, tokens), (std::vector<std::string>{"L\u2019homme", "est", "là", "!"}));
+}
+
+TEST(Tokenizer, NormalisersReproduceThePyTorchTutorialsNormalizeString) {
+    // lower, strip, unicodeToAscii, re.sub(r"([.!?])", r" \1"), re.sub(r"[^a-zA-Z!?]+", " "), strip
+    const auto t = described(R"J({"kind": "whitespace", "normalizers": [
+        {"type": "lowercase"}, {"type": "strip"}, {"type": "nfd"}, {"type": "strip_accents"},
+        {"type": "replace", "pattern": "([.!?])", "content": " $1"},
+        {"type": "replace", "pattern": "[^a-zA-Z!?]+", "content": " "}, {"type": "strip"}]})J");
+    const std::string text = "  Je suis très, TRÈS content! Ça va.";
+    const auto tokens = t.tokenize(text);
+    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"je", "suis", "tres", "tres", "content", "!", "ca", "va"}));
+    EXPECT_EQ(spans(text, tokens), (std::vector<std::string>{"Je", "suis", "très", "TRÈS", "content", "!", "Ça", "va"}));
+    EXPECT_EQ(t.detokenize({"je", "suis", "content", "!"}), "je suis content !");
+}
+
+TEST(Tokenizer, CharactersWithSpacesAsTokensLikeTheKerasCourse) {
+    const auto t = described(R"J({"kind": "char", "keep_spaces": true,
+        "normalizers": [{"type": "lowercase"}, {"type": "replace", "pattern": ",", "content": ""}]})J");
+    const auto tokens = t.tokenize("3 May, 1979");
+    EXPECT_EQ(texts(tokens), (std::vector<std::string>{"3", " ", "m", "a", "y", " ", "1", "9", "7", "9"}));
+    EXPECT_EQ(tokens[1].word, -1);
+    EXPECT_EQ(tokens[2].word, 1);
+    EXPECT_EQ(t.detokenize({"1", "9", "7", "9", "-", "0", "5"}), "1979-05");
+    EXPECT_EQ(t.detokenizedWords({"a", "b", " ", "c"}), (std::vector<int>{0, 0, -1, 1}));
+}
+
+TEST(Tokenizer, BadDescriptionsAreRefusedWithTheReason) {
+    auto refused = [](const std::string& json) {
+        try {
+            described(json);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(refused(R"J({"kind": "bpe"})J").find("unsupported tokenizer kind 'bpe'"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "upper"}]})J").find("unknown normaliser 'upper'"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-"}]})J").find("\"pattern\" and \"content\""), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-", "content": ""}]})J").find("not a valid regular expression"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "word", "lowercase": 1})J").find("'lowercase' must be true or false"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "sentencepiece", "model": "AAAA"})J").find("SentencePiece model cannot be read"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "word", "detokenizer": "moses"})J").find("unknown detokenizer 'moses'"), std::string::npos);
 }

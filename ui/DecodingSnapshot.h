@@ -18,10 +18,14 @@ namespace alignscope::ui {
 // views on the UI thread: views never touch the session itself.
 struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
+    std::string sourceText;                // the sentence as typed (the tokens' offsets point into it)
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)
     bool bidirectional = true;             // encoder states are [forward; backward] halves
     std::string cell = "gru";              // decoder cell, from the model's metadata ("gru", "lstm")
-    std::string attention = "additive";    // attention kind, from the metadata ("additive", "dot", "general", "none")
+    std::string attention = "additive";    // attention kind, from the metadata ("additive", "mlp", "dot", "general", "none")
+    bool attentionAfterCell = false;       // Luong's order: the cell runs first and alpha_t comes from s_t
+    bool inputFeeding = false;             // the cell's input includes the previous attentional output
+    bool ownReadout = true;                // AlignScope's readout over [s_t; c_t; emb(y_{t-1})]
     core::TokenizedSentence source;        // [S] tokens, ending in </s>
     int64_t encoderSize = 0;               // E
     int64_t stateSize = 0;                 // D

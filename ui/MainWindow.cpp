@@ -21,7 +21,10 @@
 #include <QFormLayout>
 #include <QGuiApplication>
 #include <QLabel>
+#include <QCoreApplication>
+#include <QInputMethodEvent>
 #include <QLineEdit>
+#include <QTextCharFormat>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -362,6 +365,28 @@ void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
                                       : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
     tokens_->setText(parts.join(QStringLiteral(" ")));
+    underlineTokens(s);
+}
+
+// Each token underlined in the typed text, alternating colours so neighbours stay apart, unknown
+// ones wavy red (a QLineEdit takes character formats through an input-method event).
+void MainWindow::underlineTokens(const DecodingSnapshot& s) {
+    QList<QInputMethodEvent::Attribute> formats;
+    if (source_->text().toStdString() == s.sourceText) {
+        auto position = [&s](size_t byte) { return static_cast<int>(QString::fromStdString(s.sourceText.substr(0, byte)).size()); };
+        for (size_t i = 0; i < s.source.size() && i < s.source.offsets.size(); ++i) {
+            const auto [begin, end] = s.source.offsets[i];
+            if (end <= begin || end > s.sourceText.size()) continue;  // </s>, the padding column
+            QTextCharFormat f;
+            f.setFontUnderline(true);
+            f.setUnderlineStyle(s.source.unknown[i] ? QTextCharFormat::WaveUnderline : QTextCharFormat::SingleUnderline);
+            f.setUnderlineColor(s.source.unknown[i] ? QColor("#c00") : i % 2 ? QColor("#2a6fdb") : QColor("#2ca02c"));
+            const int from = position(begin) - source_->cursorPosition();  // relative to the cursor
+            formats << QInputMethodEvent::Attribute(QInputMethodEvent::TextFormat, from, position(end) - position(begin), f);
+        }
+    }
+    QInputMethodEvent event(QString(), formats);
+    QCoreApplication::sendEvent(source_, &event);
 }
 
 void MainWindow::render(SnapshotPtr snapshot) {

@@ -70,6 +70,7 @@ private:
     void rememberModel(const QString& path);
     void updateRecentMenu();
     void sourceEdited();
+    void underlineTokens(const DecodingSnapshot& s);
     void targetEdited();
     void applyFigureOptions();
     void updateTokenPreview(const DecodingSnapshot& s);

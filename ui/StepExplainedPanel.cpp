@@ -70,7 +70,7 @@ void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::
 
 StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
     auto* inner = new QWidget;
-    auto* layout = new QVBoxLayout(inner);
+    auto* layout = layout_ = new QVBoxLayout(inner);
     for (int i = 0; i < 6; ++i) {
         parts_[i] = new QLabel;
         parts_[i]->setWordWrap(true);
@@ -118,37 +118,49 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     }
     const auto& steps = s.shownSteps();
     const int t = static_cast<int>(steps.size());
+    // Bahdanau's order (attention from s_{t-1}, then the cell) or Luong's (the cell, then attention
+    // from s_t): the panel reads in the model's own order, numbered as it runs.
+    const bool after = s.attentionAfterCell;
+    layout_->removeWidget(parts_[4]);
+    layout_->insertWidget(after ? 0 : layout_->indexOf(parts_[3]) + 1, parts_[4]);
+    auto n = [after](int part) { return after ? (part == 5 ? 1 : part <= 4 ? part + 1 : part) : part; };
+    const QString qs = after ? QStringLiteral("s<sub>t</sub>") : QStringLiteral("s<sub>t-1</sub>");
+    const auto& queryState = after ? step->state : step->previousState;
     const std::string previous = t >= 2 ? steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
     std::vector<QString> labels;
     for (const auto& x : s.source.tokens) labels.push_back(QString::fromStdString(x));
     const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
 
     // 1. the query
-    QString q = tr("<b>1. Query</b>: the previous decoder state s<sub>%1</sub> (%2 numbers, length %3).")
-                    .arg(t - 1).arg(step->previousState.size()).arg(num(norm(step->previousState)));
+    QString q = after ? tr("<b>%1. Query</b>: the new decoder state s<sub>%2</sub> (%3 numbers, length %4): this model "
+                           "attends after its recurrent cell.")
+                            .arg(n(1)).arg(t).arg(queryState.size()).arg(num(norm(queryState)))
+                      : tr("<b>%1. Query</b>: the previous decoder state s<sub>%2</sub> (%3 numbers, length %4).")
+                            .arg(n(1)).arg(t - 1).arg(queryState.size()).arg(num(norm(queryState)));
     if (step->extras.count("query") && s.attention == "additive")
-        q += tr(" Projected: W s<sub>%1</sub> has length %2.").arg(t - 1).arg(num(norm(step->extras.at("query"))));
+        q += tr(" Projected: W %1 has length %2.").arg(qs).arg(num(norm(step->extras.at("query"))));
     parts_[0]->setText(q);
 
     // 2. the energies
     const bool hasEnergies = step->extras.count("energies") && s.attention != "none";
-    QString formula = s.attention == "dot"       ? tr("e<sub>t,i</sub> = s<sub>t-1</sub><sup>T</sup> h<sub>i</sub>")
-                      : s.attention == "general" ? tr("e<sub>t,i</sub> = s<sub>t-1</sub><sup>T</sup> W<sub>a</sub> h<sub>i</sub>")
-                                                 : tr("e<sub>t,i</sub> = v<sup>T</sup> tanh(W s<sub>t-1</sub> + U h<sub>i</sub>)");
+    QString formula = s.attention == "dot"       ? tr("e<sub>t,i</sub> = %1<sup>T</sup> h<sub>i</sub>").arg(qs)
+                      : s.attention == "general" ? tr("e<sub>t,i</sub> = %1<sup>T</sup> W<sub>a</sub> h<sub>i</sub>").arg(qs)
+                      : s.attention == "mlp"     ? tr("e<sub>t,i</sub> = MLP([h<sub>i</sub>; %1]), a small network over the pair").arg(qs)
+                                                 : tr("e<sub>t,i</sub> = v<sup>T</sup> tanh(W %1 + U h<sub>i</sub>)").arg(qs);
     if (s.attention == "none") {
-        parts_[1]->setText(tr("<b>2. Energies</b>: this model has no attention; every step uses the same context, "
-                              "the encoder's final state."));
+        parts_[1]->setText(tr("<b>%1. Energies</b>: this model has no attention; every step uses the same context, "
+                              "the encoder's final state.").arg(n(2)));
         energyPlot_->clearPlottables();
         energyPlot_->replot();
     } else if (!hasEnergies) {
-        parts_[1]->setText(tr("<b>2. Energies</b> %1: this model does not report its energies.").arg(formula));
+        parts_[1]->setText(tr("<b>%1. Energies</b> %2: this model does not report its energies.").arg(n(2)).arg(formula));
         energyPlot_->clearPlottables();
         energyPlot_->replot();
     } else {
         const auto& e = step->extras.at("energies");
         energies_.assign(e.begin(), e.end());
-        parts_[1]->setText(tr("<b>2. Energies</b> %1, one per source token: e<sub>%2,%3</sub> = %4 is the largest.")
-                               .arg(formula).arg(t).arg(tok(s.source.tokens[static_cast<size_t>(peak)])).arg(num(energies_[static_cast<size_t>(peak)])));
+        parts_[1]->setText(tr("<b>%5. Energies</b> %1, one per source token: e<sub>%2,%3</sub> = %4 is the largest.")
+                               .arg(formula).arg(t).arg(tok(s.source.tokens[static_cast<size_t>(peak)])).arg(num(energies_[static_cast<size_t>(peak)])).arg(n(2)));
         showBars(energyPlot_, labels, energies_, QColor("#9467bd"), peak);
     }
 
@@ -189,10 +201,18 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     double change = 0;
     for (size_t k = 0; k < std::min(step->state.size(), step->previousState.size()); ++k)
         change += std::pow(static_cast<double>(step->state[k]) - step->previousState[k], 2);
-    parts_[4]->setText(tr("<b>5. Decoder update</b> (%1): s<sub>%2</sub> = %1(s<sub>%3</sub>, [emb(<i>%4</i>); c<sub>%2</sub>]): "
-                          "the state moves by %5 (length %6 → %7).")
-                           .arg(QString::fromStdString(s.cell).toUpper()).arg(t).arg(t - 1).arg(tok(previous))
-                           .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+    const QString cell = QString::fromStdString(s.cell).toUpper();
+    if (after)
+        parts_[4]->setText(tr("<b>1. Decoder update</b> (%1), before any attention: s<sub>%2</sub> = %1(s<sub>%3</sub>, "
+                              "[emb(<i>%4</i>)%5]): the state moves by %6 (length %7 → %8).")
+                               .arg(cell).arg(t).arg(t - 1).arg(tok(previous))
+                               .arg(s.inputFeeding ? tr("; the previous step's attentional output") : QString())
+                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+    else
+        parts_[4]->setText(tr("<b>5. Decoder update</b> (%1): s<sub>%2</sub> = %1(s<sub>%3</sub>, [emb(<i>%4</i>); c<sub>%2</sub>]): "
+                              "the state moves by %5 (length %6 → %7).")
+                               .arg(cell).arg(t).arg(t - 1).arg(tok(previous))
+                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
 
     // 6. the output
     std::vector<QString> names;
@@ -203,12 +223,18 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
         names.push_back(QString::fromStdString(c.token));
         probs.push_back(c.probability);
     }
-    parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from [s<sub>%1</sub>; "
-                          "c<sub>%1</sub>; emb(<i>%2</i>)] (top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.")
-                           .arg(t).arg(tok(previous)).arg(step->candidates.size())
+    const QString from = s.ownReadout ? tr("[s<sub>%1</sub>; c<sub>%1</sub>; emb(<i>%2</i>)]").arg(t).arg(tok(previous))
+                         : after     ? tr("s<sub>%1</sub> and c<sub>%1</sub>").arg(t)
+                                     : tr("the new state s<sub>%1</sub>").arg(t);
+    parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from %1 "
+                          "(top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.")
+                           .arg(from).arg(step->candidates.size())
                            .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
                                 tok(step->token), num(std::exp(step->logProb))));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
+    if (after)  // the attention parts come one later in Luong's order
+        for (int part : {3, 4})
+            parts_[part - 1]->setText(parts_[part - 1]->text().replace(QStringLiteral("<b>%1.").arg(part), QStringLiteral("<b>%1.").arg(part + 1)));
 }
 
 }  // namespace alignscope::ui

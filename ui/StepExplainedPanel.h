@@ -5,6 +5,7 @@
 
 class QCustomPlot;
 class QLabel;
+class QVBoxLayout;
 
 namespace alignscope::ui {
 
@@ -25,6 +26,7 @@ public:
 
 private:
     QLabel* parts_[6];
+    QVBoxLayout* layout_ = nullptr;  // the parts in reading order (the decoder update moves for Luong-style models)
     QCustomPlot* energyPlot_;
     QCustomPlot* alphaPlot_;
     QCustomPlot* outputPlot_;

@@ -19,6 +19,7 @@ Command addEvaluateCommand(CLI::App& app);
 Command addMakeDatesCommand(CLI::App& app);
 Command addCheckDatesCommand(CLI::App& app);
 Command addUpdateCodeCommand(CLI::App& app);
+Command addTraceCommand(CLI::App& app);
 #ifdef ALIGNSCOPE_CLI_EXPORT
 Command addExportCommand(CLI::App& app);    // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
 Command addPlotBleuCommand(CLI::App& app);  // needs Qt, as export

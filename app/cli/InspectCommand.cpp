@@ -22,7 +22,11 @@ Command addInspectCommand(CLI::App& app) {
         if (o->json) {
             nlohmann::json j = {{"file", model.origin()},
                                 {"name", model.name()},
-                                {"contract", "meets AlignScope model format v1"},
+                                {"contract", "meets AlignScope model format v" + std::to_string(model.formatVersion())},
+                                {"format_version", model.formatVersion()},
+                                {"max_length", model.maxLength()},
+                                {"source_tokenizer", model.sourceTokenizer().describe()},
+                                {"target_tokenizer", model.targetTokenizer().describe()},
                                 {"source_vocabulary", model.sourceVocabulary().size()},
                                 {"target_vocabulary", model.targetVocabulary().size()},
                                 {"parameters", model.parameterCount()},
@@ -36,7 +40,9 @@ Command addInspectCommand(CLI::App& app) {
         }
         std::cout << "file:              " << model.origin() << '\n'
                   << "name:              " << model.name() << '\n'
-                  << "contract:          meets AlignScope model format v1\n"
+                  << "contract:          meets AlignScope model format v" << model.formatVersion() << '\n'
+                  << "tokenizers:        " << model.sourceTokenizer().describe() << " -> " << model.targetTokenizer().describe() << '\n'
+                  << "max length:        " << (model.maxLength() > 0 ? std::to_string(model.maxLength()) + " (declared)" : std::string("2 x source + 10")) << '\n'
                   << "source vocabulary: " << model.sourceVocabulary().size() << '\n'
                   << "target vocabulary: " << model.targetVocabulary().size() << '\n'
                   << "parameters:        " << model.parameterCount() << '\n'

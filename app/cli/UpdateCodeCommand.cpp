@@ -15,7 +15,7 @@ Command addUpdateCodeCommand(CLI::App& app) {
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("update-code",
                                  "Rewrite a model's TorchScript code with this version's (same weights, checked)");
-    c->add_option("model", o->model, "Model file written by AlignScope or models/export_pytorch.py")->required();
+    c->add_option("model", o->model, "Model file written by AlignScope or the Python package alignscope (export, train)")->required();
     c->add_option("-o,--out", o->out, "File to write (may be the input file)")->required();
     return [o, c]() -> int {
         if (!*c) return -1;

@@ -1,33 +1,60 @@
-#include "core/TorchScriptSource.h"
+"""The decoding and training code of AlignScope's own models, in TorchScript.
 
-namespace alignscope::core {
-namespace {
+This one file is the model's math for both languages: the C++ core embeds it at build time
+(core/ModelCode.cpp) and the Python package reads it (alignscope.scripted); each compiles the
+methods below onto a module that holds the weights and these Final constants, so the two cannot
+drift. The constants pick the architecture (core/ModelSpec.h): before compiling, both sides write
+each `self.<constant>` below as the literal True or False, and TorchScript resolves an `if` on a
+literal when it compiles, so a model's code holds only its own branches and a branch may name a
+weight that other architectures lack.
 
-void replaceAll(std::string& s, const std::string& from, const std::string& to) {
-    for (size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
-        s.replace(pos, from.size(), to);
-}
+  lstm: bool                 LSTM cells (else GRU); an LSTM's (h, c) is one state [B, 2H]
+  bidirectional: bool        the encoder reads the source both ways
+  attention_additive: bool   e = v^T tanh(W s + U h)        (Bahdanau et al. 2014)
+  attention_general: bool    e = s^T W_a h
+  attention_dot: bool        e = s^T h
+  attention_none: bool       the context is the encoder's final state at every step
+  tied: bool                 the output projection is the target embedding matrix
 
-// Every matrix product with a weight goes through _linear: at one row (the app's batch-1 step) a
-// matrix-vector product streams the weight once and is several times faster than addmm's 1-row
-// matrix product in this BLAS.
-// The cells take their input's gate pre-activations `gi` (W_ih x + b_ih) ready-made, so a
-// sequence's inputs are projected in one product before the recurrence instead of one per step.
-// The state of an LSTM is [h, c] side by side in one tensor, so every model has one state tensor.
-const char* kLinear = R"(
+Written for speed on a CPU: at batch 1 (the app's steps) every weight product is a
+matrix-vector product (addmv), several times faster there than a one-row addmm; the inputs of a
+recurrence are projected in one product before its loop; `loss` runs the readout and the
+vocabulary only at real target positions (docs/performance.md).
+"""
+
+from typing import Dict, List, Tuple
+
+import torch
+from torch import Tensor
+
+MARKER = "# --- TorchScript methods: everything below is compiled as it stands ---"
+CONSTANTS = ("lstm", "bidirectional", "attention_additive", "attention_general", "attention_dot", "attention_none", "tied")
+
+# --- TorchScript methods: everything below is compiled as it stands ---
+
+
 def _linear(self, x: Tensor, w: Tensor, b: Tensor) -> Tensor:
     if x.size(0) == 1:
         return torch.addmv(b, w, x[0]).unsqueeze(0)
     return torch.addmm(b, x, w.t())
 
+
 def _project(self, x: Tensor, w: Tensor) -> Tensor:
     if x.size(0) == 1:
         return torch.mv(w, x[0]).unsqueeze(0)
     return torch.mm(x, w.t())
-)";
 
-const char* kGruCell = R"(
+
+# A cell takes its input's gate pre-activations `gi` (W_ih x + b_ih) ready-made, so a sequence's
+# inputs are projected in one product before the recurrence instead of one per step.
 def _cell(self, gi: Tensor, s: Tensor, w_hh: Tensor, b_hh: Tensor) -> Tensor:
+    if self.lstm:
+        n = w_hh.size(1)
+        h = s[:, :n]
+        c = s[:, n:]
+        i, f, g, o = (gi + self._linear(h, w_hh, b_hh)).chunk(4, 1)
+        c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+        return torch.cat([torch.sigmoid(o) * torch.tanh(c), c], 1)
     i_r, i_z, i_n = gi.chunk(3, 1)
     h_r, h_z, h_n = self._linear(s, w_hh, b_hh).chunk(3, 1)
     r = torch.sigmoid(i_r + h_r)
@@ -35,39 +62,28 @@ def _cell(self, gi: Tensor, s: Tensor, w_hh: Tensor, b_hh: Tensor) -> Tensor:
     n = torch.tanh(i_n + r * h_n)
     return n + z * (s - n)
 
+
 def _hidden(self, s: Tensor) -> Tensor:
+    if self.lstm:
+        return s[:, : s.size(1) // 2]
     return s
 
+
 def _zero_state(self, batch: int, w_hh: Tensor) -> Tensor:
+    if self.lstm:
+        return torch.zeros([batch, 2 * w_hh.size(1)], dtype=w_hh.dtype)
     return torch.zeros([batch, w_hh.size(1)], dtype=w_hh.dtype)
 
+
 def _initial_state(self, h0: Tensor) -> Tensor:
+    if self.lstm:
+        return torch.cat([h0, torch.zeros_like(h0)], 1)
     return h0
-)";
 
-const char* kLstmCell = R"(
-def _cell(self, gi: Tensor, s: Tensor, w_hh: Tensor, b_hh: Tensor) -> Tensor:
-    n = w_hh.size(1)
-    h = s[:, :n]
-    c = s[:, n:]
-    i, f, g, o = (gi + self._linear(h, w_hh, b_hh)).chunk(4, 1)
-    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-    return torch.cat([torch.sigmoid(o) * torch.tanh(c), c], 1)
 
-def _hidden(self, s: Tensor) -> Tensor:
-    return s[:, : s.size(1) // 2]
-
-def _zero_state(self, batch: int, w_hh: Tensor) -> Tensor:
-    return torch.zeros([batch, 2 * w_hh.size(1)], dtype=w_hh.dtype)
-
-def _initial_state(self, h0: Tensor) -> Tensor:
-    return torch.cat([h0, torch.zeros_like(h0)], 1)
-)";
-
-// One encoder direction over a padded batch: padded positions leave the state untouched, so the
-// backward direction starts at each sentence's own last token and a padded batch equals the
-// sentences run alone.
-const char* kEncoder = R"(
+# One encoder direction over a padded batch: padded positions leave the state untouched, so the
+# backward direction starts at each sentence's own last token and a padded batch equals the
+# sentences run alone.
 def _run_direction(self, x: Tensor, mask: Tensor, w_ih: Tensor, w_hh: Tensor, b_ih: Tensor, b_hh: Tensor, reverse: bool) -> Tuple[Tensor, Tensor]:
     S = x.size(1)
     # unbind: one backward node for all steps (x[:, t] would zero-fill a [B,S,G] gradient per step)
@@ -82,87 +98,93 @@ def _run_direction(self, x: Tensor, mask: Tensor, w_ih: Tensor, w_hh: Tensor, b_
         outs.reverse()
     return torch.stack(outs, 1), self._hidden(s)
 
+
 def _encode(self, src: Tensor, src_len: Tensor, p: float) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
     x = torch.dropout(torch.embedding(self.src_emb, src), p, p > 0.0)
     fwd, last_f = self._run_direction(x, mask, self.enc_f_wih, self.enc_f_whh, self.enc_f_bih, self.enc_f_bhh, False)
-@BIDIRECTIONAL@
+    if self.bidirectional:
+        bwd, last_b = self._run_direction(x, mask, self.enc_b_wih, self.enc_b_whh, self.enc_b_bih, self.enc_b_bhh, True)
+        enc = torch.cat([fwd, bwd], 2)
+        summary = torch.cat([last_f, last_b], 1)
+    else:
+        enc = fwd
+        summary = last_f
     enc = enc * mask.unsqueeze(2).to(enc.dtype)
     state = self._initial_state(torch.tanh(self._linear(summary, self.init_w, self.init_b)))
-    keys = @KEYS@
+    # keys: what _attend needs of the source, computed once per sentence
+    if self.attention_additive:
+        keys = torch.matmul(enc, self.att_U.t())
+    elif self.attention_general:
+        keys = torch.matmul(enc, self.att_Wa.t())
+    elif self.attention_none:
+        keys = summary.unsqueeze(1)
+    else:
+        keys = enc
     return enc, state, mask, keys
+
 
 def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     return self._encode(src, src_len, 0.0)
-)";
 
-const char* kBidirectional = R"(
-    bwd, last_b = self._run_direction(x, mask, self.enc_b_wih, self.enc_b_whh, self.enc_b_bih, self.enc_b_bhh, True)
-    enc = torch.cat([fwd, bwd], 2)
-    summary = torch.cat([last_f, last_b], 1)
-)";
 
-const char* kUnidirectional = R"(
-    enc = fwd
-    summary = last_f
-)";
-
-// _attend returns (alpha [B,S], context [B,E], energies [B,S], query [B,*]).
-const char* kAdditive = R"(
+# Returns (alpha [B,S], context [B,E], energies [B,S], query [B,*]). Without attention, alpha is
+# reported as uniform over the real source positions (the metadata says so) and the context is
+# the encoder's final state, which keys holds ([B,1,E]).
 def _attend(self, h: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    query = self._project(h, self.att_W)
-    energies = torch.matmul(torch.tanh(keys + query.unsqueeze(1)), self.att_v)
+    if self.attention_none:
+        m = mask.to(enc.dtype)
+        alpha = m / m.sum(1, keepdim=True)
+        return alpha, keys.squeeze(1), torch.zeros_like(alpha), h
+    if self.attention_additive:
+        query = self._project(h, self.att_W)
+        energies = torch.matmul(torch.tanh(keys + query.unsqueeze(1)), self.att_v)
+    else:
+        query = h
+        energies = torch.bmm(keys, h.unsqueeze(2)).squeeze(2)
     alpha = torch.softmax(energies.masked_fill(torch.logical_not(mask), float("-inf")), 1)
     context = torch.bmm(alpha.unsqueeze(1), enc).squeeze(1)
     return alpha, context, energies, query
-)";
 
-const char* kBilinear = R"(
-def _attend(self, h: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    energies = torch.bmm(keys, h.unsqueeze(2)).squeeze(2)
-    alpha = torch.softmax(energies.masked_fill(torch.logical_not(mask), float("-inf")), 1)
-    context = torch.bmm(alpha.unsqueeze(1), enc).squeeze(1)
-    return alpha, context, energies, h
-)";
 
-// No attention: the context is the encoder's final state at every step (keys holds it, [B,1,E]);
-// alpha is reported as uniform over the real source positions, and the metadata says so.
-const char* kNoAttention = R"(
-def _attend(self, h: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    m = mask.to(enc.dtype)
-    alpha = m / m.sum(1, keepdim=True)
-    return alpha, keys.squeeze(1), torch.zeros_like(alpha), h
-)";
-
-// The decoder's input weights are [W_y | W_c] over [y, c]: the W_y y part (gy) does not depend on
-// the recurrence, so `loss` computes it for all steps in one product; the readout likewise runs once
-// over all steps after the loop.
-const char* kDecoder = R"(
+# The decoder's input weights are [W_y | W_c] over [y, c]: the W_y y part (gy) does not depend on
+# the recurrence, so `loss` computes it for all steps in one product; the readout likewise runs once
+# over all steps after the loop.
 def _step(self, gy: Tensor, w_c: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
     alpha, context, energies, query = self._attend(self._hidden(state), enc, keys, mask)
     gi = gy + self._project(context, w_c)
     new_state = self._cell(gi, state, self.dec_whh, self.dec_bhh)
     return new_state, alpha, context, energies, query
 
+
 def _input_gates(self, y: Tensor) -> Tensor:
     return self._linear(y, self.dec_wih[:, : self.tgt_emb.size(1)], self.dec_bih)
+
 
 def _context_weights(self) -> Tensor:
     return self.dec_wih[:, self.tgt_emb.size(1) :]
 
+
 def _readout(self, features: Tensor, p: float) -> Tensor:
     return torch.dropout(torch.tanh(self._linear(features, self.out_w, self.out_b)), p, p > 0.0)
 
+
 def _logits(self, readout: Tensor) -> Tensor:
-    return self._linear(readout, self.@PROJECTION@, self.proj_b)
+    if self.tied:
+        return self._linear(readout, self.tgt_emb, self.proj_b)
+    return self._linear(readout, self.proj_w, self.proj_b)
+
 
 def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
     y = torch.embedding(self.tgt_emb, y_prev)
     new_state, alpha, context, energies, query = self._step(self._input_gates(y), self._context_weights(), state, enc, keys, mask)
     readout = self._readout(torch.cat([self._hidden(new_state), context, y], 1), 0.0)
     out: Dict[str, Tensor] = {"log_probs": torch.log_softmax(self._logits(readout), 1), "state": new_state, "alpha": alpha, "context": context, "readout": readout}
-@EXTRAS@
+    if not self.attention_none:
+        out["energies"] = energies
+        out["query"] = query
     return out
+
 
 def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
     enc, state, mask, keys = self._encode(src, src_len, dropout)
@@ -187,40 +209,3 @@ def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dr
     # sum, not mean: mean's backward writes one more [N,V] tensor
     smoothed = (1.0 - smoothing) * nll - lp.sum(1) * (smoothing / lp.size(1))
     return smoothed.sum(), nll.sum(), torch.full([], keep.size(0), dtype=lp.dtype)
-)";
-
-}  // namespace
-
-std::string torchScriptSource(const ModelSpec& spec) {
-    std::string code = kLinear;
-    code += spec.cell == ModelSpec::Cell::GRU ? kGruCell : kLstmCell;
-    code += kEncoder;
-    replaceAll(code, "@BIDIRECTIONAL@", spec.bidirectional ? kBidirectional : kUnidirectional);
-    std::string keys = "enc";
-    std::string extras = "    out[\"energies\"] = energies\n    out[\"query\"] = query";
-    switch (spec.attention) {
-    case ModelSpec::Attention::Additive:
-        code += kAdditive;
-        keys = "torch.matmul(enc, self.att_U.t())";
-        break;
-    case ModelSpec::Attention::General:
-        code += kBilinear;
-        keys = "torch.matmul(enc, self.att_Wa.t())";
-        break;
-    case ModelSpec::Attention::Dot:
-        code += kBilinear;
-        break;
-    case ModelSpec::Attention::None:
-        code += kNoAttention;
-        keys = "summary.unsqueeze(1)";
-        extras = "    pass";
-        break;
-    }
-    replaceAll(code, "@KEYS@", keys);
-    code += kDecoder;
-    replaceAll(code, "@EXTRAS@", extras);
-    replaceAll(code, "@PROJECTION@", spec.tieOutput ? "tgt_emb" : "proj_w");
-    return code;
-}
-
-}  // namespace alignscope::core

@@ -1,0 +1,264 @@
+"""python3 -m alignscope: the command line of the package (see --help and docs/pytorch-export.md).
+
+  demo       small random model -> DIR/model.pt and DIR/reference.json (eager outputs, for tests)
+  reference  an existing model file's outputs, computed by the eager model (checks AlignScope's math)
+  train      train the eager model on a TSV corpus (CPU, CUDA, or several processes under torchrun)
+  export     checkpoint (from `train --save`, a training checkpoint or save_checkpoint()) -> model file
+  import     AlignScope model file -> checkpoint, to fine-tune a model in PyTorch
+  convert    someone else's trained model file (Keras .h5, OpenNMT-py .pt) -> AlignScope model file
+"""
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, List, Optional
+
+import torch
+
+from .architecture import Architecture
+from .checkpoint import load_checkpoint, save_checkpoint
+from .demo import DEMO_SOURCE, DEMO_TARGET, demo, demo_architecture, eager_reference, write_json
+from .export import export, load
+from .training import DEFAULT_STEPS, TrainingOptions, train
+
+PROG = "alignscope"
+
+
+class InputError(Exception):
+    """A file the user named cannot be used (missing, unreadable, not JSON): exit status 2."""
+
+
+def _add_arch_args(p: argparse.ArgumentParser, small: bool = False) -> None:
+    d = demo_architecture() if small else Architecture()
+    p.add_argument("--cell", choices=["gru", "lstm"], default=d.cell)
+    p.add_argument("--attention", choices=["additive", "dot", "general", "none"], default=d.attention)
+    p.add_argument("--unidirectional", action="store_true", help="forward-only encoder")
+    if not small:
+        p.add_argument("--embedding-size", type=int, default=d.embedding_size)
+        p.add_argument("--encoder-hidden", type=int, default=d.encoder_hidden, help="per direction")
+        p.add_argument("--decoder-hidden", type=int, default=d.decoder_hidden)
+        p.add_argument("--attention-size", type=int, default=d.attention_size)
+        p.add_argument("--readout-size", type=int, default=d.readout_size)
+        p.add_argument("--untied", action="store_true", help="own output projection instead of tied embeddings")
+
+
+def _arch_from_args(a: argparse.Namespace) -> Architecture:
+    return Architecture(cell=a.cell, bidirectional=not a.unidirectional, attention=a.attention,
+                        embedding_size=a.embedding_size, encoder_hidden=a.encoder_hidden,
+                        decoder_hidden=a.decoder_hidden, attention_size=a.attention_size,
+                        readout_size=a.readout_size, tie_output=not a.untied)
+
+
+def _read_lines(path: str) -> List[str]:
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\r\n") for line in f if line.rstrip("\r\n")]
+
+
+def _existing_file(path: str, what: str) -> str:
+    if not os.path.isfile(path):
+        reason = "no such file" if not os.path.exists(path) else "not a file"
+        raise InputError(f"cannot read the {what} '{path}': {reason}")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"cannot read the {what} '{path}': permission denied")
+    return path
+
+
+def _read_vocab_json(path: str, what: str) -> Any:
+    """A vocabulary as JSON: a list of tokens, or an object token -> id (or id -> token)."""
+    _existing_file(path, what)
+    try:
+        with open(path, encoding="utf-8") as f:
+            value = json.load(f)
+    except json.JSONDecodeError as e:
+        raise InputError(f"the {what} '{path}' is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read the {what} '{path}': {e}") from None
+    if not isinstance(value, (list, dict)) or not value:
+        raise InputError(f"the {what} '{path}' must hold a JSON list of tokens or an object token -> id")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="PyTorch reference of AlignScope's attention model: training, export to AlignScope's "
+                    "model format and back, and conversion of other toolkits' models.",
+        epilog="Examples (PYTHONPATH=python from the repository, Debian's /usr/bin/python3):\n"
+               "  python3 -m alignscope train --data corpus.tsv --epochs 10 --batch-tokens 4000 "
+               "--checkpoint-dir ckpt --out model.pt\n"
+               "  torchrun --standalone --nproc_per_node 2 -m alignscope train --data corpus.tsv --device cpu "
+               "--steps 1000 --out model.pt\n"
+               "  python3 -m alignscope export --checkpoint ckpt/step-00001000.pt --out model.pt --name my-en-fr\n"
+               "  alignscope-cli inspect --model model.pt\n"
+               "  python3 -m alignscope import --model model.pt --out ckpt.pt\n"
+               "  python3 -m alignscope convert keras --h5 model.h5 --src-vocab human.json "
+               "--tgt-vocab machine.json -o dates.pt\n"
+               "  python3 -m alignscope demo --out /tmp/demo\n"
+               "Details: docs/pytorch-export.md",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, default=0, help="intra-op threads (default: PyTorch's)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("demo", help="tiny random model + eager reference outputs (for the parity test)")
+    p.add_argument("--out", required=True, help="folder for model.pt and reference.json")
+    p.add_argument("--seed", type=int, default=7)
+    _add_arch_args(p, small=True)
+
+    p = sub.add_parser("reference", help="an AlignScope model file's outputs computed by the eager model (JSON)")
+    p.add_argument("--model", required=True, help="model file, made here or by AlignScope")
+    p.add_argument("--out", required=True, help="JSON file to write (same layout as demo's reference.json)")
+    p.add_argument("--source", default=DEMO_SOURCE)
+    p.add_argument("--target", default=DEMO_TARGET, help="forced target (</s> is appended)")
+
+    p = sub.add_parser("export", help="checkpoint -> AlignScope model file")
+    p.add_argument("--checkpoint", required=True, help="file from `train --save`, `train --checkpoint-dir` "
+                                                       "or save_checkpoint()")
+    p.add_argument("--out", required=True, help="model file to write (.pt)")
+    p.add_argument("--name", help="model name shown in AlignScope (default: the checkpoint's)")
+    p.add_argument("--src-vocab", help="source tokens, one per line, specials first (default: the checkpoint's)")
+    p.add_argument("--tgt-vocab", help="target tokens, one per line, specials first (default: the checkpoint's)")
+    p.add_argument("--metadata", default="{}", help="JSON object merged into the model's metadata")
+    p.add_argument("--no-check", action="store_true", help="skip comparing the exported code with the eager model")
+
+    p = sub.add_parser("import", help="AlignScope model file -> checkpoint")
+    p.add_argument("--model", required=True)
+    p.add_argument("--out", required=True)
+
+    p = sub.add_parser("train", help="train the eager model on a TSV corpus; prints target tokens/s",
+                       description="Trains on length-bucketed batches with Adam. Under torchrun (WORLD_SIZE > 1) "
+                                   "every process takes its share of the batches (DistributedDataParallel: gloo "
+                                   "on CPU, NCCL on CUDA) and rank 0 writes checkpoints and files.")
+    p.add_argument("--data", required=True, help="source<TAB>target per line")
+    p.add_argument("--steps", type=int, help=f"updates in all (default: {DEFAULT_STEPS} unless --epochs is given)")
+    p.add_argument("--epochs", type=int, help="passes over the corpus (with --steps: whichever ends first)")
+    p.add_argument("--batch-size", type=int, help="pairs per batch at most (default: 32 unless --batch-tokens)")
+    p.add_argument("--batch-tokens", type=int, help="padded tokens per batch at most (pairs x longest side)")
+    p.add_argument("--pool-size", type=int, default=10000, help="pairs shuffled, then sorted by length together")
+    p.add_argument("--device", help="cpu, cuda or cuda:N (default: cuda where available)")
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--dropout", type=float, default=0.0)
+    p.add_argument("--smoothing", type=float, default=0.0, help="label smoothing")
+    p.add_argument("--clip", type=float, default=5.0, help="gradient norm clip (0: none)")
+    p.add_argument("--max-len", type=int, default=50, help="tokens kept per sentence")
+    p.add_argument("--min-count", type=int, default=1)
+    p.add_argument("--max-vocab", type=int, default=0, help="vocabulary cap incl. specials (0: none)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--warmup", type=int, default=1, help="first steps left out of the timing")
+    p.add_argument("--log-every", type=int, default=50, help="progress line on stderr every N steps (0: none)")
+    p.add_argument("--checkpoint-dir", help="write training checkpoints (DIR/step-N.pt) here")
+    p.add_argument("--checkpoint-every", type=int, default=1000, help="steps between training checkpoints")
+    p.add_argument("--keep-checkpoints", type=int, default=3, help="newest training checkpoints kept (0: all)")
+    p.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --checkpoint-dir")
+    p.add_argument("--save", help="write a checkpoint here at the end")
+    p.add_argument("--out", "--export", dest="out", help="write an AlignScope model file here at the end")
+    p.add_argument("--name", default="pytorch-model")
+    p.add_argument("--json", action="store_true", help="print the speed as JSON")
+    _add_arch_args(p)
+
+    p = sub.add_parser("convert", help="another toolkit's trained model -> AlignScope model file (format v2)",
+                       description="Converts a model file, checks the result against the original on a padded "
+                                   "batch, and writes it. Exit status 2 when an input file is missing or unreadable.")
+    kinds = p.add_subparsers(dest="kind", required=True)
+    k = kinds.add_parser("keras", help="the Keras attention course's date translator (.h5)")
+    k.add_argument("--h5", required=True, help="Keras model.save or save_weights file")
+    k.add_argument("--src-vocab", required=True, help="JSON: human_vocab (object token -> id) or a token list")
+    k.add_argument("--tgt-vocab", required=True, help="JSON: machine_vocab (object token -> id) or a token list")
+    k.add_argument("--tx", type=int, help="padded input length (the course: 30); read from a model.save file, "
+                                          "needed for a save_weights file")
+    k.add_argument("--ty", type=int, help="output steps (the course: 10); as --tx")
+    k.add_argument("--recurrent-activation", choices=["sigmoid", "hard_sigmoid"], default="sigmoid",
+                   help="the LSTMs' gate activation (old Keras: hard_sigmoid)")
+    k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
+    k = kinds.add_parser("opennmt", help="an OpenNMT-py RNN checkpoint (.pt)")
+    k.add_argument("--checkpoint", required=True, help="OpenNMT-py model_step_N.pt")
+    k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
+    return parser
+
+
+def _train(a: argparse.Namespace) -> None:
+    batch_size = a.batch_size if a.batch_size is not None or a.batch_tokens is not None else 32
+    options = TrainingOptions(
+        steps=a.steps, epochs=a.epochs, batch_size=batch_size, batch_tokens=a.batch_tokens, pool_size=a.pool_size,
+        lr=a.lr, dropout=a.dropout, smoothing=a.smoothing, clip=a.clip, max_len=a.max_len, min_count=a.min_count,
+        max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
+        checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
+        resume=a.resume, name=a.name, out=a.out, save=a.save)
+    result = train(a.data, _arch_from_args(a), options)
+    stats = result.stats
+    stats["threads"] = torch.get_num_threads()
+    if int(os.environ.get("RANK", "0")) != 0:
+        return  # rank 0 speaks for the run
+    if a.json:
+        print(json.dumps(stats))
+    else:
+        size = stats["batch_size"] if stats["batch_size"] else f"<= {stats['batch_tokens']} tokens"
+        procs = f", {stats['world_size']} processes" if stats["world_size"] > 1 else ""
+        print(f"{stats['timed_steps']} timed steps of {size}: {stats['target_tokens']} target tokens in "
+              f"{stats['seconds']:.2f} s = {stats['target_tokens_per_second']:.0f} target tokens/s "
+              f"({stats['threads']} threads{procs}, {stats['device']})")
+
+
+def _convert(a: argparse.Namespace) -> None:
+    from . import from_keras_h5, from_opennmt  # the package's lazy wrappers: adapters load on first use
+    if a.kind == "keras":
+        h5 = _existing_file(a.h5, "Keras file")
+        src_vocab = _read_vocab_json(a.src_vocab, "source vocabulary")
+        tgt_vocab = _read_vocab_json(a.tgt_vocab, "target vocabulary")
+        adapted = from_keras_h5(h5, src_vocab, tgt_vocab, Tx=a.tx, Ty=a.ty,
+                                recurrent_activation=a.recurrent_activation)
+    else:
+        adapted = from_opennmt(_existing_file(a.checkpoint, "OpenNMT-py checkpoint"))
+    adapted.save(a.out)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    a = _parser().parse_args(argv)
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
+    prog = f"{PROG} {a.command}" if a.command == "convert" else PROG
+    try:
+        if a.command == "demo":
+            arch = demo_architecture(a.cell, a.attention, not a.unidirectional)
+            demo(a.out, arch, a.seed)
+            print(os.path.join(a.out, "model.pt"))
+        elif a.command == "reference":
+            model, src_vocab, tgt_vocab, info = load(a.model)
+            write_json(a.out, eager_reference(model, src_vocab, tgt_vocab, a.source, a.target,
+                                              info["src_tokenizer"], info["tgt_tokenizer"]))
+            print(a.out)
+        elif a.command == "export":
+            model, ckpt = load_checkpoint(a.checkpoint)
+            src_vocab = _read_lines(a.src_vocab) if a.src_vocab else ckpt.get("src_vocab")
+            tgt_vocab = _read_lines(a.tgt_vocab) if a.tgt_vocab else ckpt.get("tgt_vocab")
+            if src_vocab is None or tgt_vocab is None:
+                raise ValueError("the checkpoint holds no vocabularies: give --src-vocab and --tgt-vocab")
+            extra = json.loads(a.metadata)
+            if not isinstance(extra, dict):
+                raise ValueError("--metadata must be a JSON object")
+            export(model.eval(), src_vocab, tgt_vocab, a.out, name=a.name or ckpt.get("name", "pytorch-model"),
+                   metadata=extra, src_tokenizer=ckpt.get("src_tokenizer"), tgt_tokenizer=ckpt.get("tgt_tokenizer"),
+                   check=not a.no_check)
+            print(a.out)
+        elif a.command == "import":
+            model, src_vocab, tgt_vocab, info = load(a.model)
+            save_checkpoint(a.out, model, src_vocab, tgt_vocab, info["metadata"].get("name", "imported"),
+                            info["src_tokenizer"], info["tgt_tokenizer"])
+            print(a.out)
+        elif a.command == "train":
+            _train(a)
+        elif a.command == "convert":
+            _convert(a)
+            print(a.out)
+    except InputError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
+    except (ValueError, OSError, RuntimeError, KeyError, ImportError) as e:
+        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

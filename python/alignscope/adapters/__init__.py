@@ -1,0 +1,1 @@
+"""Adapters: other people's trained models turned into AlignScope model files (format v2)."""

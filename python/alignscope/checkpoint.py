@@ -1,0 +1,104 @@
+"""Checkpoints: a PyTorch-side file of the eager model (weights, architecture, vocabularies,
+tokenizers), what `train --save`, `import` and save_checkpoint() write and `export --checkpoint`
+reads. A training checkpoint (`train --checkpoint-dir`) is the same dict plus the optimizer, the
+random generators and the position in the data, so `export --checkpoint` reads it too."""
+
+import dataclasses
+import os
+import pickle
+import re
+import tempfile
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import torch
+
+from .architecture import Architecture
+from .reference import Seq2SeqAttention
+from .text import DEFAULT_TOKENIZER
+
+TRAINING_CHECKPOINT = re.compile(r"^step-(\d+)\.pt$")
+
+
+def checkpoint_dict(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str],
+                    name: str = "pytorch-model", src_tokenizer: Optional[Dict[str, Any]] = None,
+                    tgt_tokenizer: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """What save_checkpoint writes (weights on the CPU, so any machine can read them)."""
+    return {"architecture": dataclasses.asdict(model.arch),
+            "state_dict": {k: v.detach().cpu() for k, v in model.state_dict().items()},
+            "src_vocab": list(src_vocab), "tgt_vocab": list(tgt_vocab), "name": name,
+            "src_tokenizer": src_tokenizer or DEFAULT_TOKENIZER,
+            "tgt_tokenizer": tgt_tokenizer or DEFAULT_TOKENIZER}
+
+
+def save_atomically(value: Any, path: str) -> None:
+    """torch.save to a temporary name, then rename: a run killed mid-write leaves the old file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        torch.save(value, tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def save_checkpoint(path: str, model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str],
+                    name: str = "pytorch-model", src_tokenizer: Optional[Dict[str, Any]] = None,
+                    tgt_tokenizer: Optional[Dict[str, Any]] = None) -> None:
+    save_atomically(checkpoint_dict(model, src_vocab, tgt_vocab, name, src_tokenizer, tgt_tokenizer), path)
+
+
+def read_checkpoint(path: str) -> Dict[str, Any]:
+    """The checkpoint dict at `path`, or ValueError naming the file."""
+    try:
+        ckpt = torch.load(path, map_location="cpu")
+    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
+        raise ValueError(f"cannot read checkpoint '{path}': {e}") from None
+    if not isinstance(ckpt, dict) or "state_dict" not in ckpt or "architecture" not in ckpt:
+        raise ValueError(f"'{path}' is not an alignscope checkpoint (a dict with 'architecture' and 'state_dict')")
+    return ckpt
+
+
+def load_checkpoint(path: str) -> Tuple[Seq2SeqAttention, Dict[str, Any]]:
+    """(eager model with the checkpoint's weights, the checkpoint dict)."""
+    ckpt = read_checkpoint(path)
+    arch = Architecture.from_json(ckpt["architecture"])
+    sd = ckpt["state_dict"]
+    model = Seq2SeqAttention(sd["src_emb.weight"].size(0), sd["tgt_emb.weight"].size(0), arch)
+    model.load_state_dict(sd)
+    return model, ckpt
+
+
+# --------------------------------------------------------------------------------------------------
+# Training checkpoints: DIR/step-NNNNNNNN.pt, the newest `keep` kept.
+
+
+def training_checkpoints(folder: str) -> List[Tuple[int, str]]:
+    """(step, path) of the training checkpoints in `folder`, oldest first."""
+    if not os.path.isdir(folder):
+        return []
+    found = []
+    for entry in os.listdir(folder):
+        m = TRAINING_CHECKPOINT.match(entry)
+        if m:
+            found.append((int(m.group(1)), os.path.join(folder, entry)))
+    return sorted(found)
+
+
+def latest_training_checkpoint(folder: str) -> Optional[str]:
+    found = training_checkpoints(folder)
+    return found[-1][1] if found else None
+
+
+def write_training_checkpoint(folder: str, step: int, value: Dict[str, Any], keep: int = 3) -> str:
+    """Writes DIR/step-<step>.pt and removes all but the newest `keep` (0: keep all)."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"step-{step:08d}.pt")
+    save_atomically(value, path)
+    if keep > 0:
+        for _, old in training_checkpoints(folder)[:-keep]:
+            os.remove(old)
+    return path

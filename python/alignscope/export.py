@@ -1,0 +1,92 @@
+"""Writing and reading AlignScope model files: export() (eager model -> file, checked), load()."""
+
+import copy
+import json
+import os
+import tempfile
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import torch
+
+from .architecture import Architecture
+from .reference import Seq2SeqAttention
+from .scripted import format_parameter_names, to_script
+from .text import BOS, EOS, PAD
+
+
+def check_export(model: Seq2SeqAttention, scripted: torch.jit.ScriptModule, tolerance: float = 1e-4) -> None:
+    """Raises when the scripted module disagrees with the eager model on a random padded batch."""
+    gen = torch.Generator().manual_seed(0)
+    lengths = torch.tensor([5, 3])
+    src = torch.randint(4, model.src_emb.num_embeddings, (2, 5), generator=gen)
+    src[1, 3:] = PAD
+    src[torch.arange(2), lengths - 1] = EOS
+    y = torch.tensor([BOS, BOS])
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        e_enc, e_state, e_mask, e_keys = model.encode(src, lengths)
+        s_enc, s_state, s_mask, s_keys = scripted.encode(src, lengths)
+        for t in range(3):
+            e = model.decode_step(y, e_state, e_enc, e_keys, e_mask)
+            s = scripted.step(y, s_state, s_enc, s_keys, s_mask)
+            e_lp = torch.log_softmax(model.logits(e["readout"]), 1)
+            diff = max((e_lp - s["log_probs"]).abs().max().item(), (e["alpha"] - s["alpha"]).abs().max().item())
+            if not diff <= tolerance:
+                raise RuntimeError(f"exported model differs from the eager one by {diff:g} at step {t}")
+            e_state, s_state = e["state"], s["state"]
+            y = e_lp.argmax(1)
+    model.train(was_training)
+
+
+def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str], path: str,
+           name: str = "pytorch-model", metadata: Optional[Dict[str, Any]] = None,
+           src_tokenizer: Optional[Dict[str, Any]] = None, tgt_tokenizer: Optional[Dict[str, Any]] = None,
+           check: bool = True) -> torch.jit.ScriptModule:
+    """Writes `model` as an AlignScope model file (TorchScript) at `path`.
+
+    Vocabularies are token lists starting with "<pad>", "<unk>", "<s>", "</s>"; tokenizers are
+    AlignScope tokenizer settings (default: DEFAULT_TOKENIZER); `metadata` is merged into the
+    file's metadata. With `check`, the file's code is first compared with the eager model.
+    """
+    if any(p.device.type != "cpu" for p in model.parameters()):
+        model = copy.deepcopy(model).cpu()  # the file's code runs on the CPU, and so does the check
+    scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer)
+    if check:
+        check_export(model, scripted)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:  # temporary file, then rename: a reader never sees half a model
+        scripted.save(tmp)
+        os.chmod(tmp, 0o666 & ~umask)  # as a newly created file, not mkstemp's 0600
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+    return scripted
+
+
+def load(path: str) -> Tuple[Seq2SeqAttention, List[str], List[str], Dict[str, Any]]:
+    """Reads an AlignScope model file (made here or by AlignScope) into the eager model.
+
+    Returns (model, src_vocab, tgt_vocab, info) with info holding "metadata", "src_tokenizer"
+    and "tgt_tokenizer" as dicts.
+    """
+    module = torch.jit.load(path, map_location="cpu")
+    meta = json.loads(module.metadata)
+    if "architecture" not in meta:
+        raise ValueError(f"'{path}' has no architecture in its metadata: not an RNN encoder-decoder AlignScope model")
+    arch = Architecture.from_json(meta["architecture"])
+    src_vocab, tgt_vocab = list(module.src_vocab), list(module.tgt_vocab)
+    model = Seq2SeqAttention(len(src_vocab), len(tgt_vocab), arch)
+    params = dict(module.named_parameters())
+    state = {v: params[k].detach().float() for k, v in format_parameter_names(arch).items()}
+    model.load_state_dict(state)
+    info = {"metadata": meta, "src_tokenizer": json.loads(module.src_tokenizer),
+            "tgt_tokenizer": json.loads(module.tgt_tokenizer)}
+    return model, src_vocab, tgt_vocab, info
+

@@ -1,0 +1,100 @@
+"""Text as AlignScope reads it: the word tokenizer of core/Tokenizer.cpp (NFKC, case folding,
+punctuation split off), vocabularies as Vocabulary::fromCounts builds them, and TSV corpora.
+
+The tokenizer must stay the mirror of the C++ one: a model trained on tokens from here is fed
+tokens from there."""
+
+import unicodedata
+from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+# Special tokens of a version-1 model: these four, first, with these ids.
+PAD, UNK, BOS, EOS = 0, 1, 2, 3
+SPECIALS = ["<pad>", "<unk>", "<s>", "</s>"]
+
+DEFAULT_TOKENIZER: Dict[str, Any] = {
+    "kind": "word",
+    "normalization": "NFKC",
+    "lowercase": True,
+    "split_punctuation": True,
+    "split_elision": False,
+}
+
+
+def _is_space(ch: str) -> bool:
+    return ch in "\t\n\r\v\f" or unicodedata.category(ch) in ("Zs", "Zl", "Zp")
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cf")
+
+
+def _is_punct(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in ("P", "S")
+
+
+def _is_word_char(ch: str) -> bool:
+    return not (_is_space(ch) or _is_punct(ch) or _is_control(ch))
+
+
+def tokenize(text: str, settings: Optional[Dict[str, Any]] = None) -> List[str]:
+    """Tokens of `text` under AlignScope tokenizer `settings` (default: DEFAULT_TOKENIZER)."""
+    s = settings or DEFAULT_TOKENIZER
+    text = unicodedata.normalize("NFKC", text)
+    if s.get("lowercase", True):
+        text = unicodedata.normalize("NFKC", text.casefold())
+    split_punct, split_elision = s.get("split_punctuation", True), s.get("split_elision", False)
+    tokens: List[str] = []
+    current = ""
+    for i, ch in enumerate(text):
+        if ch in "\u2019\u02bc":  # typographic apostrophes
+            ch = "'"
+        if _is_space(ch):
+            if current:
+                tokens.append(current)
+            current = ""
+            continue
+        if _is_control(ch):
+            continue
+        if not split_punct or _is_word_char(ch):
+            current += ch
+            continue
+        between = bool(current) and i + 1 < len(text) and _is_word_char(text[i + 1])
+        if between and ch == "'":
+            current += ch
+            if split_elision:
+                tokens.append(current)
+                current = ""
+            continue
+        if between and ch == "-":
+            current += ch
+            continue
+        if current:
+            tokens.append(current)
+        current = ""
+        tokens.append(ch)
+    if current:
+        tokens.append(current)
+    return tokens
+
+
+def build_vocab(sentences: Iterable[List[str]], min_count: int = 1, max_size: int = 0) -> List[str]:
+    """As Vocabulary::fromCounts: most frequent first, ties by token text, specials first."""
+    counts: Dict[str, int] = {}
+    for sentence in sentences:
+        for tok in sentence:
+            counts[tok] = counts.get(tok, 0) + 1
+    words = sorted((t for t, c in counts.items() if c >= min_count and t not in SPECIALS),
+                   key=lambda t: (-counts[t], t.encode("utf-8")))
+    vocab = SPECIALS + words
+    return vocab[:max_size] if max_size > 0 else vocab
+
+
+def read_tsv(path: str) -> List[Tuple[str, str]]:
+    """`source<TAB>target[<TAB>...]` lines; malformed lines are skipped."""
+    pairs = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            cols = line.rstrip("\r\n").split("\t")
+            if len(cols) >= 2 and cols[0] and cols[1]:
+                pairs.append((cols[0], cols[1]))
+    return pairs

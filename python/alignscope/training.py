@@ -1,0 +1,303 @@
+"""Training the eager reference model: `python3 -m alignscope train`, or train() from Python.
+
+Adam with label smoothing and gradient clipping on length-bucketed batches, on the CPU or a GPU;
+under torchrun, several processes or GPUs through DistributedDataParallel, each rank taking its
+share of every epoch's batches. Training checkpoints hold everything a resumed run needs to
+continue exactly (weights, optimizer, random generators, epoch and position in it); the result is
+written as an AlignScope model file by export(), the same file as any other export.
+"""
+
+import dataclasses
+import gc
+import hashlib
+import sys
+import time
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+from torch import Tensor, nn
+from torch.nn.parallel import DistributedDataParallel
+
+from .architecture import Architecture
+from .batching import LengthBuckets, make_batch
+from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_checkpoint, save_checkpoint,
+                         write_training_checkpoint)
+from .corpus import Corpus
+from .distributed import Distributed
+from .export import export
+from .reference import Seq2SeqAttention
+
+DEFAULT_STEPS = 100  # when neither steps nor epochs are given (what `train` always did)
+
+
+@dataclasses.dataclass
+class TrainingOptions:
+    steps: Optional[int] = None  # stop after this many updates in all (resumed runs count the earlier ones)
+    epochs: Optional[int] = None  # stop after this many passes over the corpus; neither: DEFAULT_STEPS
+    batch_size: Optional[int] = 32  # pairs per batch at most (per process)
+    batch_tokens: Optional[int] = None  # padded tokens per batch at most: pairs x longest side
+    pool_size: int = 10000  # pairs sorted by length together
+    lr: float = 1e-3
+    dropout: float = 0.0
+    smoothing: float = 0.0  # label smoothing
+    clip: float = 5.0  # gradient norm clip (0: none)
+    max_len: int = 50  # tokens kept per sentence
+    min_count: int = 1
+    max_vocab: int = 0  # vocabulary cap incl. specials (0: none)
+    seed: int = 1
+    warmup: int = 1  # first steps of this run left out of the timing
+    log_every: int = 50  # progress line on stderr every N steps (0: none)
+    device: Optional[str] = None  # cpu | cuda | cuda:N (default: cuda where available)
+    checkpoint_dir: Optional[str] = None
+    checkpoint_every: int = 1000  # steps between training checkpoints
+    keep_checkpoints: int = 3  # newest training checkpoints kept (0: all)
+    resume: bool = False  # continue from the newest checkpoint in checkpoint_dir, if any
+    name: str = "pytorch-model"  # model name in the written files
+    out: Optional[str] = None  # AlignScope model file written at the end
+    save: Optional[str] = None  # plain checkpoint (save_checkpoint) written at the end
+
+
+@dataclasses.dataclass
+class TrainingResult:
+    model: Seq2SeqAttention  # on the training device, in eval mode
+    src_vocab: List[str]
+    tgt_vocab: List[str]
+    stats: Dict[str, Any]
+
+
+class LossOf(nn.Module):
+    """The model's loss as forward(), so DistributedDataParallel sees the call it synchronises."""
+
+    def __init__(self, model: Seq2SeqAttention) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor,
+                smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
+        return self.model.loss(src, src_len, tgt_in, tgt_out, smoothing)
+
+
+def _file_digest(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _rng_state(device: torch.device) -> Dict[str, Any]:
+    state = {"cpu": torch.get_rng_state()}
+    if device.type == "cuda":
+        state["cuda"] = torch.cuda.get_rng_state(device)
+    return state
+
+
+def _set_rng_state(state: Dict[str, Any], device: torch.device) -> None:
+    torch.set_rng_state(state["cpu"])
+    if device.type == "cuda" and "cuda" in state:
+        torch.cuda.set_rng_state(state["cuda"], device)
+
+
+def _log(dist: Distributed, message: str) -> None:
+    if dist.is_main:
+        print(message, file=sys.stderr, flush=True)
+
+
+class Trainer:
+    """One training run; run() trains until the steps or epochs are done."""
+
+    def __init__(self, data: str, arch: Optional[Architecture], options: TrainingOptions,
+                 dist: Optional[Distributed] = None) -> None:
+        o = self.options = options
+        if o.steps is None and o.epochs is None:
+            o.steps = DEFAULT_STEPS
+        if (o.steps is not None and o.steps < 0) or (o.epochs is not None and o.epochs < 0):
+            raise ValueError("steps and epochs cannot be negative")
+        if o.resume and not o.checkpoint_dir:
+            raise ValueError("--resume needs --checkpoint-dir")
+        self.dist = dist or Distributed.start(o.device)
+        self.device = self.dist.device
+        resume_from = latest_training_checkpoint(o.checkpoint_dir) if o.resume and o.checkpoint_dir else None
+        if o.resume and resume_from is None:
+            _log(self.dist, f"no training checkpoint in '{o.checkpoint_dir}' yet: starting afresh")
+        ckpt = read_checkpoint(resume_from) if resume_from else None
+
+        # What must not change under a resumed run: the corpus and how it is cut into batches.
+        self.data_fingerprint = {"pairs_file_sha256": _file_digest(data), "max_len": o.max_len,
+                                 "min_count": o.min_count, "max_vocab": o.max_vocab}
+        self.batching = {"batch_size": o.batch_size, "batch_tokens": o.batch_tokens, "pool_size": o.pool_size,
+                         "seed": o.seed}
+        if ckpt is not None:
+            for key, mine in (("data", self.data_fingerprint), ("batching", self.batching)):
+                if ckpt.get(key) != mine:
+                    raise ValueError(f"'{resume_from}' was written with other {key} settings ({ckpt.get(key)}); "
+                                     f"resume with the same corpus and batching, or start a new --checkpoint-dir")
+            saved = Architecture.from_json(ckpt["architecture"])
+            if arch is not None and arch != saved:
+                _log(self.dist, f"note: resuming with the checkpoint's architecture ({saved}), not the one given")
+            arch = saved
+            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
+                                          ckpt["tgt_vocab"])
+        else:
+            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab)
+        self.arch = arch or Architecture()
+        self.buckets = LengthBuckets(self.corpus.pairs, o.batch_size, o.batch_tokens, o.pool_size, o.seed)
+
+        # The same initial weights on every rank (and DDP broadcasts rank 0's anyway).
+        self.model = Seq2SeqAttention(len(self.corpus.src_vocab), len(self.corpus.tgt_vocab), self.arch,
+                                      dropout=o.dropout, seed=o.seed)
+        self.model.to(self.device)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=o.lr)
+        self.step, self.epoch, self.batches_done = 0, 0, 0  # batches_done: of this epoch's list, all ranks
+        torch.manual_seed(o.seed + self.dist.rank)  # dropout: one stream per rank
+        if self.device.type == "cuda":
+            torch.cuda.manual_seed(o.seed + self.dist.rank)
+        if ckpt is not None:
+            self._restore(ckpt, resume_from)
+        loss = LossOf(self.model)
+        self.net: Optional[nn.Module] = loss
+        if self.dist.active:
+            ids = [self.device.index] if self.device.type == "cuda" else None
+            self.net = DistributedDataParallel(loss, device_ids=ids)
+
+    def _restore(self, ckpt: Dict[str, Any], path: str) -> None:
+        self.model.load_state_dict(ckpt["state_dict"])
+        self.optimizer.load_state_dict(ckpt["optimizer"])
+        self.step, self.epoch, self.batches_done = ckpt["step"], ckpt["epoch"], ckpt["batches_done"]
+        rng = ckpt.get("rng") or []
+        if len(rng) == self.dist.world_size:
+            _set_rng_state(rng[self.dist.rank], self.device)
+        else:  # another number of processes: the data position holds, the dropout streams start anew
+            _log(self.dist, f"note: '{path}' was written by {len(rng)} processes, this run has "
+                            f"{self.dist.world_size}: dropout noise is reseeded")
+        _log(self.dist, f"resumed from '{path}' at step {self.step} (epoch {self.epoch + 1}, "
+                        f"batch {self.batches_done} of the epoch)")
+
+    def _checkpoint(self) -> None:
+        """All ranks call this (their random states are gathered); rank 0 writes."""
+        rng = self.dist.gather(_rng_state(self.device))
+        if not self.dist.is_main:
+            return
+        value = checkpoint_dict(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, self.options.name)
+        value.update({"kind": "alignscope-training-checkpoint", "optimizer": self.optimizer.state_dict(),
+                      "rng": rng, "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
+                      "world_size": self.dist.world_size, "data": self.data_fingerprint, "batching": self.batching,
+                      "options": dataclasses.asdict(self.options)})
+        write_training_checkpoint(self.options.checkpoint_dir, self.step, value, self.options.keep_checkpoints)
+
+    def _done(self) -> bool:
+        o = self.options
+        return (o.steps is not None and self.step >= o.steps) or (o.epochs is not None and self.epoch >= o.epochs)
+
+    def _update(self, indices: List[int]) -> Tensor:
+        """One Adam step on this rank's batch; returns [target tokens, nll sum] summed over ranks."""
+        o = self.options
+        src, src_len, tgt_in, tgt_out = make_batch([self.corpus.pairs[i] for i in indices], self.device)
+        loss_sum, nll_sum, n = self.net(src, src_len, tgt_in, tgt_out, o.smoothing)
+        totals = self.dist.sum_(torch.stack([n.detach(), nll_sum.detach()]))  # [2]: all ranks' tokens, nll
+        self.optimizer.zero_grad(set_to_none=True)
+        # DDP averages gradients over ranks: scaled so that the result is the mean over all tokens.
+        (loss_sum * self.dist.world_size / totals[0]).backward()
+        if o.clip > 0:
+            nn.utils.clip_grad_norm_(self.model.parameters(), o.clip)
+        self.optimizer.step()
+        return totals
+
+    def _sync(self) -> None:
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+
+    def run(self) -> TrainingResult:
+        o, dist = self.options, self.dist
+        W = dist.world_size
+        self.model.train()
+        run_steps = 0
+        tokens = torch.zeros((), dtype=torch.float64, device=self.device)  # all ranks', timed steps
+        window = torch.zeros(2, dtype=torch.float64, device=self.device)  # tokens, nll since the last log line
+        start = window_start = time.perf_counter()
+        last_checkpoint = self.step
+        while not self._done():
+            batches = self.buckets.epoch(self.epoch)
+            # Every rank takes the same number of steps (DDP needs it): the last len % W batches wait.
+            if len(batches) < W:
+                raise ValueError(f"the corpus gives {len(batches)} batches an epoch, fewer than the "
+                                 f"{W} processes: use smaller batches or fewer processes")
+            while self.batches_done + W <= len(batches) and not self._done():
+                if run_steps == o.warmup and run_steps > 0:  # timing starts after the warm-up steps
+                    self._sync()
+                    tokens.zero_()
+                    start = time.perf_counter()
+                totals = self._update(batches[self.batches_done + dist.rank])
+                self.batches_done += W
+                self.step += 1
+                run_steps += 1
+                tokens += totals[0]
+                window += totals
+                if o.log_every > 0 and (self.step % o.log_every == 0 or self._done()):
+                    seconds = time.perf_counter() - window_start
+                    n, nll = window.tolist()
+                    total = f"/{o.steps}" if o.steps is not None else ""
+                    _log(dist, f"step {self.step}{total}  epoch {self.epoch + 1}  nll/token {nll / max(n, 1):.3f}  "
+                               f"{n / seconds if seconds > 0 else 0:.0f} target tokens/s")
+                    window.zero_()
+                    window_start = time.perf_counter()
+                if o.checkpoint_dir and self.step % o.checkpoint_every == 0:
+                    self._checkpoint()
+                    last_checkpoint = self.step
+            if self.batches_done + W > len(batches):  # this epoch's share of every rank is done
+                self.epoch += 1
+                self.batches_done = 0
+        if o.log_every > 0 and window[0].item() > 0:  # a run that ended with its epochs, between log lines
+            n, nll = window.tolist()
+            _log(dist, f"step {self.step}  epochs {self.epoch}  nll/token {nll / n:.3f}")
+        self._sync()
+        seconds = time.perf_counter() - start
+        timed_steps = run_steps - o.warmup if run_steps > o.warmup else run_steps
+        if o.checkpoint_dir and last_checkpoint != self.step:
+            self._checkpoint()
+        self.model.eval()
+        n_tokens = int(tokens.item())
+        stats: Dict[str, Any] = {
+            "steps": self.step, "run_steps": run_steps, "timed_steps": timed_steps, "epochs_done": self.epoch,
+            "batch_size": o.batch_size, "batch_tokens": o.batch_tokens, "target_tokens": n_tokens,
+            "seconds": seconds, "target_tokens_per_second": n_tokens / seconds if seconds > 0 else 0.0,
+            "world_size": W, "device": str(self.device)}
+        if dist.is_main:
+            self._write_outputs()
+        return TrainingResult(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, stats)
+
+    def _write_outputs(self) -> None:
+        o = self.options
+        if o.save:
+            save_checkpoint(o.save, self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.name)
+        if o.out:
+            export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.out, name=o.name,
+                   metadata={"trained_with": "python3 -m alignscope train", "train_steps": self.step,
+                             "train_world_size": self.dist.world_size})
+
+    def close(self, finished: bool = True) -> None:
+        """Frees DDP before the process group: a Reducer holding the group's last reference destroys it
+        with the GIL held, and gloo's threads, which need the GIL to free Python tensors, deadlock."""
+        self.net = None
+        gc.collect()
+        self.dist.close(barrier=finished)
+
+
+def train(data: str, arch: Optional[Architecture] = None, options: Optional[TrainingOptions] = None,
+          **overrides: Any) -> TrainingResult:
+    """Trains a Seq2SeqAttention on the `source<TAB>target` file `data`.
+
+    `options` (or keyword overrides of TrainingOptions' fields, e.g. steps=500, out="model.pt") say
+    how long, on which device and what to write. Under torchrun every process calls this; rank 0
+    writes the checkpoints and files. Returns the model, the vocabularies and the speed (target
+    tokens, </s> included and padding not, of the steps after the warm-up, summed over processes).
+    """
+    o = dataclasses.replace(options or TrainingOptions(), **overrides)
+    trainer = Trainer(data, arch, o)
+    finished = False
+    try:
+        result = trainer.run()
+        finished = True
+        return result
+    finally:
+        trainer.close(finished)  # after a failure no barrier: the other ranks may be inside a collective

@@ -1,0 +1,171 @@
+"""The trainer: length-bucketed batches, learning, checkpoints a resumed run continues from exactly,
+and several processes under torchrun (gloo on the CPU) writing the same model file."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import alignscope
+from alignscope.batching import LengthBuckets, make_batch
+from alignscope.checkpoint import load_checkpoint, training_checkpoints
+from alignscope.corpus import Corpus
+
+ARCH = alignscope.Architecture(embedding_size=12, encoder_hidden=10, decoder_hidden=16, attention_size=8,
+                               readout_size=12)
+FAST = dict(batch_size=16, log_every=0, device="cpu")
+
+
+def same_parameters(a: torch.nn.Module, b: torch.nn.Module) -> bool:
+    sa, sb = a.state_dict(), b.state_dict()
+    return sa.keys() == sb.keys() and all(torch.equal(sa[k].cpu(), sb[k].cpu()) for k in sa)
+
+
+# --------------------------------------------------------------------------------------------------
+# Batches
+
+
+def test_buckets_take_every_pair_once_an_epoch_within_the_limits(toy_tsv):
+    pairs = Corpus.from_tsv(str(toy_tsv)).pairs
+    for size, tokens in ((16, None), (None, 60), (8, 40)):
+        buckets = LengthBuckets(pairs, size, tokens, pool_size=50, seed=4)
+        batches = buckets.epoch(0)
+        assert sorted(i for b in batches for i in b) == list(range(len(pairs)))
+        for b in batches:
+            longest = max(max(buckets.lengths[i]) for i in b)
+            assert size is None or len(b) <= size
+            assert tokens is None or len(b) == 1 or len(b) * longest <= tokens
+        assert buckets.epoch(0) == batches  # a function of (seed, epoch): ranks and resumed runs agree
+        assert buckets.epoch(1) != batches
+
+
+def test_buckets_pad_less_than_random_batches(toy_tsv):
+    pairs = Corpus.from_tsv(str(toy_tsv)).pairs
+    bucketed = LengthBuckets(pairs, 16, pool_size=10000, seed=1).epoch(0)
+    shuffled = [list(range(len(pairs)))[i: i + 16] for i in range(0, len(pairs), 16)]
+
+    def padding(batches):
+        return sum(make_batch([pairs[i] for i in b])[3].eq(0).sum().item() for b in batches)
+
+    assert padding(bucketed) < padding(shuffled) / 2
+
+
+# --------------------------------------------------------------------------------------------------
+# One process
+
+
+def test_training_learns_and_writes_a_model_file(toy_tsv, tmp_path):
+    out = tmp_path / "toy.pt"
+    result = alignscope.train(str(toy_tsv), ARCH, steps=40, lr=1e-2, out=str(out), name="toy", **FAST)
+    assert result.stats["steps"] == 40 and result.stats["world_size"] == 1
+    assert result.stats["target_tokens"] > 0 and result.stats["target_tokens_per_second"] > 0
+
+    corpus = Corpus.from_tsv(str(toy_tsv))
+    fresh = alignscope.Seq2SeqAttention(len(corpus.src_vocab), len(corpus.tgt_vocab), ARCH, seed=1).eval()
+    batch = make_batch(corpus.pairs)
+    with torch.no_grad():
+        before = fresh.loss(*batch)
+        after = result.model.loss(*batch)
+    assert after[1].item() / after[2].item() < 0.85 * before[1].item() / before[2].item()
+
+    m = torch.jit.load(str(out))  # the file C++ reads: TorchScript with the format's attributes
+    assert m.format_version == 2 and list(m.tgt_vocab) == result.tgt_vocab
+    meta = json.loads(m.metadata)
+    assert meta["name"] == "toy" and meta["train_steps"] == 40
+    loaded, src_vocab, _, _ = alignscope.load(str(out))
+    assert src_vocab == result.src_vocab and same_parameters(loaded, result.model)
+
+
+def test_resumed_training_reaches_the_same_parameters(toy_tsv, tmp_path):
+    """Stopped at step 13 (mid-epoch: 120 pairs give 8 batches of 16) and resumed to 30, with dropout
+    on, the run ends where an uninterrupted one ends, bit for bit."""
+    options = dict(FAST, lr=3e-3, dropout=0.2, smoothing=0.1, checkpoint_every=5)
+    whole = alignscope.train(str(toy_tsv), ARCH, steps=30, checkpoint_dir=str(tmp_path / "whole"), **options)
+
+    folder = str(tmp_path / "parts")
+    first = alignscope.train(str(toy_tsv), ARCH, steps=13, checkpoint_dir=folder, keep_checkpoints=2, **options)
+    assert [s for s, _ in training_checkpoints(folder)] == [10, 13]  # every 5, the last, the newest 2 kept
+    assert not same_parameters(first.model, whole.model)
+    resumed = alignscope.train(str(toy_tsv), ARCH, steps=30, checkpoint_dir=folder, resume=True, **options)
+    assert resumed.stats["run_steps"] == 17 and resumed.stats["steps"] == 30
+    assert same_parameters(resumed.model, whole.model)
+
+    # The training checkpoint is also an ordinary checkpoint (export --checkpoint reads it).
+    model, ckpt = load_checkpoint(os.path.join(folder, "step-00000030.pt"))
+    assert ckpt["step"] == 30 and ckpt["epoch"] == 3 and ckpt["batches_done"] == 6
+    assert same_parameters(model, whole.model)
+
+    # A resumed run refuses another corpus rather than continue at a meaningless position.
+    other = tmp_path / "other.tsv"
+    other.write_text(toy_tsv.read_text(encoding="utf-8") + "one more\tpair\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="other data settings"):
+        alignscope.train(str(other), ARCH, steps=40, checkpoint_dir=folder, resume=True, **options)
+
+
+def test_epochs_and_token_budget(toy_tsv, tmp_path):
+    result = alignscope.train(str(toy_tsv), ARCH, epochs=2, batch_size=None, batch_tokens=100, log_every=0,
+                              device="cpu")
+    batches = LengthBuckets(Corpus.from_tsv(str(toy_tsv)).pairs, None, 100, seed=1)
+    assert result.stats["steps"] == len(batches.epoch(0)) + len(batches.epoch(1))
+    assert result.stats["epochs_done"] == 2
+
+
+# --------------------------------------------------------------------------------------------------
+# Several processes
+
+
+def torchrun_command(nproc: int):
+    """torchrun as a module of this Python. Debian 12's torch 1.13 on Python 3.11 cannot parse its own
+    default --redirects/--tee ("0": Python 3.11's enum.Flag treats 0 as no member): pass a value it parses."""
+    from torch.distributed.elastic.multiprocessing.api import Std
+
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", str(nproc),
+           "--monitor_interval", "0.5"]  # the default 5 s is mostly waiting, here
+    if Std.from_str("0") is None:
+        cmd += ["--redirects", "2", "--tee", "2"]
+    return cmd
+
+
+def test_two_processes_on_gloo_equal_one_process_on_both_batches(toy_tsv, tmp_path, repo_root):
+    out = tmp_path / "ddp.pt"
+    steps = 6
+    env = dict(os.environ, PYTHONPATH=str(repo_root / "python"), OMP_NUM_THREADS="1")
+    r = subprocess.run(torchrun_command(2) + ["-m", "alignscope", "--threads", "1", "train", "--data", str(toy_tsv),
+                                              "--device", "cpu", "--steps", str(steps), "--batch-size", "16",
+                                              "--lr", "3e-3", "--embedding-size", "12", "--encoder-hidden", "10",
+                                              "--decoder-hidden", "16", "--attention-size", "8", "--readout-size",
+                                              "12", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out),
+                                              "--json"],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    stats = json.loads(r.stdout.strip().splitlines()[-1])  # rank 0 alone prints
+    assert stats["world_size"] == 2 and stats["steps"] == steps
+    assert [s for s, _ in training_checkpoints(str(tmp_path / "ckpt"))] == [steps]
+    assert len(torch.load(str(tmp_path / "ckpt" / f"step-{steps:08d}.pt"))["rng"]) == 2  # every rank's
+
+    m = torch.jit.load(str(out))
+    assert m.format_version == 2 and json.loads(m.metadata)["train_world_size"] == 2
+    ddp_model, _, _, _ = alignscope.load(str(out))
+
+    # The same updates in one process: rank r of step i takes batch 2i + r; DDP's gradient is that of
+    # both batches together, every target token weighted alike.
+    corpus = Corpus.from_tsv(str(toy_tsv))
+    model = alignscope.Seq2SeqAttention(len(corpus.src_vocab), len(corpus.tgt_vocab), ARCH, seed=1)
+    model.train()
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    buckets = LengthBuckets(corpus.pairs, 16, seed=1)
+    batches = buckets.epoch(0) + buckets.epoch(1)  # 8 batches an epoch: 4 steps of 2 ranks
+    assert len(buckets.epoch(0)) == 8
+    for i in range(steps):
+        both = make_batch([corpus.pairs[j] for j in batches[2 * i] + batches[2 * i + 1]])
+        loss_sum, _, n = model.loss(*both)
+        optimizer.zero_grad()
+        (loss_sum / n).backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        optimizer.step()
+    worst = max((a - b).abs().max().item() for a, b in zip(model.state_dict().values(),
+                                                           ddp_model.state_dict().values()))
+    assert worst <= 1e-5
