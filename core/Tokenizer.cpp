@@ -2,8 +2,8 @@
 
 #include "core/Error.h"
 #include "core/NormalizedText.h"
+#include "core/SentencePieceModel.h"
 
-#include <sentencepiece_processor.h>
 #include <utf8proc.h>
 
 namespace alignscope::core {
@@ -212,7 +212,7 @@ struct Tokenizer::Impl {
     bool keepSpaces = false;    // char kind
     enum class Decoder { Word, Spaces, Concat, SentencePiece } decoder = Decoder::Word;
     std::string pieceModel;     // sentencepiece: the serialised model, as stored (base64)
-    std::shared_ptr<sentencepiece::SentencePieceProcessor> processor;
+    std::shared_ptr<const SentencePieceModel> processor;
 };
 
 Tokenizer::Tokenizer() : Tokenizer(Settings{}) {}
@@ -258,14 +258,13 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     case Kind::SentencePiece: break;
     }
     const auto& s = normalized.text();
-    const auto pieces = d_->processor->EncodeAsImmutableProto(s);
     std::vector<Token> tokens;
     int word = -1;
-    for (const auto& p : pieces.pieces()) {
-        if (startsWord(p.piece()) || word < 0) ++word;
-        Token t{p.piece(), word, 0, 0};
+    for (const auto& p : d_->processor->encode(s)) {
+        if (startsWord(p.text) || word < 0) ++word;
+        Token t{p.text, word, 0, 0};
         // SentencePiece's offsets are bytes of the text it was given; map them back to the input.
-        const size_t b = std::min<size_t>(p.begin(), s.size()), e = std::min<size_t>(p.end(), s.size());
+        const size_t b = std::min<size_t>(p.begin, s.size()), e = std::min<size_t>(p.end, s.size());
         if (b < e) {
             t.begin = normalized.originalBegin(b);
             t.end = normalized.originalEnd(e - 1);
@@ -359,7 +358,7 @@ std::string Tokenizer::describe() const {
     case Kind::Whitespace: return "whitespace tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
     case Kind::Char: return "character tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
     case Kind::SentencePiece:
-        return "SentencePiece (" + std::to_string(d_->processor->GetPieceSize()) + " pieces)";
+        return "SentencePiece (" + std::to_string(d_->processor->pieceCount()) + " pieces)";
     }
     return "";
 }
@@ -419,9 +418,7 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
         d->decoder = Impl::Decoder::SentencePiece;
         d->pieceModel = text("model", "");
         if (d->pieceModel.empty()) throw Error("a sentencepiece tokenizer needs its \"model\" (base64 of the .model file)");
-        d->processor = std::make_shared<sentencepiece::SentencePieceProcessor>();
-        const auto status = d->processor->LoadFromSerializedProto(base64Decode(d->pieceModel));
-        if (!status.ok()) throw Error("the SentencePiece model cannot be read: " + status.ToString());
+        d->processor = std::make_shared<const SentencePieceModel>(base64Decode(d->pieceModel));
     } else {
         throw Error("unsupported tokenizer kind '" + kind + "' (word, whitespace, char or sentencepiece)");
     }

@@ -1,0 +1,35 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace alignscope::core {
+
+// A SentencePiece model (the serialised .model file a tokenizer description stores), run by the
+// alignscope_sentencepiece module, which this class loads on first use in a symbol scope of its
+// own (SentencePieceModule.h says why). Thread-safe: SentencePiece's encoder is const.
+class SentencePieceModel {
+public:
+    struct Piece {
+        std::string text;    // the piece, "▁" marking a word start
+        size_t begin, end;   // [begin, end) bytes of the encoded text it came from
+    };
+
+    // Throws Error when the module cannot be loaded or the model cannot be read.
+    explicit SentencePieceModel(const std::string& serialized);
+    ~SentencePieceModel();
+    SentencePieceModel(const SentencePieceModel&) = delete;
+    SentencePieceModel& operator=(const SentencePieceModel&) = delete;
+
+    std::vector<Piece> encode(const std::string& text) const;  // throws Error
+    int pieceCount() const;
+
+    // Where the module is looked for: $ALIGNSCOPE_SENTENCEPIECE_MODULE, beside the program, then
+    // where the build put it.
+    static std::string modulePath();
+
+private:
+    void* processor_ = nullptr;
+};
+
+}  // namespace alignscope::core
