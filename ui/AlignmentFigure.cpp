@@ -39,13 +39,12 @@ QCPColorGradient stateGradient() {
 }
 
 QString label(const std::string& token, bool unknown) {
-    QString s = QString::fromStdString(token);
+    QString s = FigureOptions::tokenLabel(token);
     return unknown ? s + QStringLiteral("?") : s;
 }
 
 int columnCount(const DecodingSnapshot& s, const FigureOptions& o) {
-    const int S = static_cast<int>(s.source.size());
-    return (o.endColumn != FigureOptions::EndColumn::Keep && S > 1) ? S - 1 : S;
+    return static_cast<int>(o.shownColumns(s.source.tokens, s.source.words));
 }
 
 QSharedPointer<QCPAxisTickerText> textTicker(const std::vector<QString>& labels) {
@@ -138,7 +137,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     const int S = columnCount(s, o);
     const int T = static_cast<int>(alignment.targetTokens().size());
     for (int i = 0; i < S; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
-    for (const auto& t : alignment.targetTokens()) rows_.push_back(QString::fromStdString(t));
+    for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
     for (const auto& row : alignment.weights()) {
         std::vector<double> r(row.begin(), row.begin() + S);
         if (o.endColumn == FigureOptions::EndColumn::Renormalize && S < static_cast<int>(row.size())) {

@@ -1,5 +1,7 @@
 #include "ui/CandidatesView.h"
 
+#include "ui/FigureOptions.h"
+
 #include <QMouseEvent>
 #include <QPainter>
 
@@ -47,7 +49,7 @@ void CandidatesView::paintEvent(QPaintEvent*) {
         f.setBold(chosen);
         p.setFont(f);
         p.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight,
-                   fm.elidedText(QString::fromStdString(c.token), Qt::ElideRight, kLabelWidth - 8));
+                   fm.elidedText(FigureOptions::tokenLabel(c.token), Qt::ElideRight, kLabelWidth - 8));
         p.fillRect(bar, palette().color(QPalette::AlternateBase));
         QRect filled = bar;
         filled.setWidth(std::max(1, static_cast<int>(bar.width() * c.probability)));

@@ -68,7 +68,7 @@ struct Matrix {
 Matrix displayedMatrix(const core::Alignment& a, const FigureOptions& o) {
     Matrix m;
     const size_t S = a.sourceTokens().size();
-    const size_t kept = (o.endColumn != FigureOptions::EndColumn::Keep && S > 1) ? S - 1 : S;
+    const size_t kept = o.shownColumns(a.sourceTokens(), a.sourceWords());
     m.columns.assign(a.sourceTokens().begin(), a.sourceTokens().begin() + static_cast<long>(kept));
     m.columnWords.assign(a.sourceWords().begin(), a.sourceWords().begin() + static_cast<long>(kept));
     m.renormalized = o.endColumn == FigureOptions::EndColumn::Renormalize && kept < S;
@@ -143,7 +143,7 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
 QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
     const auto alignment = s.alignment();
     auto j = alignment.toJson();
-    if (o.endColumn != FigureOptions::EndColumn::Keep) {
+    if (o.shownColumns(alignment.sourceTokens(), alignment.sourceWords()) < alignment.sourceTokens().size()) {
         const auto m = displayedMatrix(alignment, o);
         j["source_tokens"] = m.columns;
         j["source_words"] = m.columnWords;

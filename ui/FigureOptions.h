@@ -1,6 +1,9 @@
 #pragma once
 #include <QString>
 
+#include <string>
+#include <vector>
+
 namespace alignscope::ui {
 
 // How an alignment figure is drawn, in the app and in exported files alike.
@@ -15,6 +18,13 @@ struct FigureOptions {
     EndColumn endColumn = EndColumn::Keep;
     QString title;                     // empty: no title
     bool highlightCurrentStep = true;  // frame the newest row and its peak
+
+    // The source columns the figure shows: all, or all but the </s> column that endColumn drops.
+    // endColumn only acts where the last column is the model's </s> (not where a model's sources
+    // have none, nor on a model's own <padding> column).
+    size_t shownColumns(const std::vector<std::string>& sourceTokens, const std::vector<int>& sourceWords) const;
+    // A token as a label: a whitespace token (a character model's space) shows as "␣".
+    static QString tokenLabel(const std::string& token);
 };
 
 }  // namespace alignscope::ui

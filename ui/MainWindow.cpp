@@ -360,7 +360,7 @@ void MainWindow::applyFigureOptions() {
 void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
     QStringList parts;
     for (size_t i = 0; i < s.source.size(); ++i) {
-        const QString t = QString::fromStdString(s.source.tokens[i]).toHtmlEscaped();
+        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).toHtmlEscaped();
         parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
                                       : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }

@@ -1,5 +1,7 @@
 #include "ui/StepExplainedPanel.h"
 
+#include "ui/FigureOptions.h"
+
 #include <qcustomplot.h>
 
 #include <QLabel>
@@ -21,7 +23,7 @@ double norm(const std::vector<float>& v) {
     return std::sqrt(s);
 }
 
-QString tok(const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); }
+QString tok(const std::string& t) { return FigureOptions::tokenLabel(t).toHtmlEscaped(); }
 
 QCustomPlot* barPlot(int height) {
     auto* p = new QCustomPlot;
@@ -128,7 +130,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     const auto& queryState = after ? step->state : step->previousState;
     const std::string previous = t >= 2 ? steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
     std::vector<QString> labels;
-    for (const auto& x : s.source.tokens) labels.push_back(QString::fromStdString(x));
+    for (const auto& x : s.source.tokens) labels.push_back(FigureOptions::tokenLabel(x));
     const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
 
     // 1. the query
@@ -220,7 +222,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     int chosen = -1;
     for (const auto& c : step->candidates) {
         if (c.id == step->tokenId) chosen = static_cast<int>(names.size());
-        names.push_back(QString::fromStdString(c.token));
+        names.push_back(FigureOptions::tokenLabel(c.token));
         probs.push_back(c.probability);
     }
     const QString from = s.ownReadout ? tr("[s<sub>%1</sub>; c<sub>%1</sub>; emb(<i>%2</i>)]").arg(t).arg(tok(previous))
