@@ -1,4 +1,4 @@
-#include "core/Alignment.h"
+#include "core/decoding/Alignment.h"
 #include "core/Error.h"
 
 #include <gtest/gtest.h>
@@ -28,4 +28,10 @@ TEST(Alignment, PeakOnEndOfSentenceGivesNoLink) {
 
 TEST(Alignment, InconsistentShapesAreRefused) {
     EXPECT_THROW(Alignment({"a"}, {0}, {"b"}, {0}, {{0.5f, 0.5f}}), alignscope::core::Error);
+}
+
+TEST(Alignment, AModelsOwnPaddingColumnNeverTakesALink) {
+    // The Keras course model's softmax covers its padding: its share is the last column.
+    Alignment a({"3", "m", "<padding>"}, {0, 1, -1}, {"0", "5"}, {0, 0}, {{0.3f, 0.1f, 0.6f}, {0.1f, 0.2f, 0.7f}});
+    EXPECT_EQ(a.pharaoh(), "0-0 1-0");
 }

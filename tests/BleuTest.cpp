@@ -1,5 +1,5 @@
 // BLEU against examples worked by hand.
-#include "core/Bleu.h"
+#include "core/evaluation/Bleu.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/Corpus.h"
+#include "core/training/Corpus.h"
 #include "core/Error.h"
 
 #include <gtest/gtest.h>

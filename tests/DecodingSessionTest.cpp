@@ -2,10 +2,10 @@
 // nothing, back is exact, forcing continues from the forced token, and bad input never crashes.
 #include "TinyModel.h"
 
-#include "core/Alignment.h"
-#include "core/DecodingSession.h"
+#include "core/decoding/Alignment.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/TorchModel.h"
+#include "core/model/TorchModel.h"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 #include "TinyModel.h"
 
 #include "core/Error.h"
-#include "core/Evaluator.h"
-#include "core/Trainer.h"
+#include "core/evaluation/Evaluator.h"
+#include "core/training/Trainer.h"
 
 #include <gtest/gtest.h>
 

@@ -13,8 +13,8 @@
 #include "ui/FigureExporter.h"
 #include "ui/MainWindow.h"
 
-#include "core/DecodingSession.h"
-#include "core/PairLine.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/text/PairLine.h"
 #include "core/Error.h"
 
 #include <gtest/gtest.h>

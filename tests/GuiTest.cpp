@@ -11,7 +11,7 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 

@@ -2,10 +2,10 @@
 // bit for bit, and every kind of bad file is refused with a clear message.
 #include "TinyModel.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/ModelBuilder.h"
-#include "core/TorchModel.h"
+#include "core/model/ModelBuilder.h"
+#include "core/model/TorchModel.h"
 
 #include <gtest/gtest.h>
 #include <caffe2/serialize/inline_container.h>
@@ -318,5 +318,56 @@ TEST(ModelFile, FirstVersionCodeIsRewrittenWithTheSameOutputs) {
                     EXPECT_NEAR(a.steps()[t].alpha[i], b.steps()[t].alpha[i], 1e-5);
             }
         }
+    }
+}
+
+TEST(ModelFile, IntegerBuffersKeepTheirTypeWhenHalfWeightsAreWidened) {
+    // A converted model may carry an id map; widening float16 weights must leave it an integer tensor.
+    auto model = tests::tinyModel();
+    auto torchModel = model.torchShared();
+    torchModel->module().register_buffer("id_map", torch::tensor({7, 3, 5, 1, 0}, torch::kLong));
+    tests::TempDir dir;
+    model.save(dir.path("half.pt"), true);
+    const auto loaded = core::Model::load(dir.path("half.pt"));
+    const auto map = loaded.torch().module().attr("id_map").toTensor();
+    EXPECT_EQ(map.scalar_type(), torch::kLong);
+    EXPECT_TRUE(torch::equal(map, torch::tensor({7, 3, 5, 1, 0}, torch::kLong)));
+    for (const auto& p : loaded.torch().module().parameters()) EXPECT_EQ(p.scalar_type(), torch::kFloat);
+}
+
+TEST(ModelFile, MisspeltArchitectureDescriptionsAndMetadataTypesAreRefused) {
+    auto model = tests::tinyModel();
+    auto meta = model.metadata();
+    meta["attention"] = {{"kind", "additive"}, {"when", "after"}};
+    meta["encoder"] = {{"layers", 0}};
+    meta["max_length"] = "ten";
+    meta["source_eos"] = 1;
+    model.torchShared()->setMetadata(meta);
+    tests::TempDir dir;
+    model.save(dir.path("m.pt"));
+    const auto message = loadError(dir.path("m.pt"));
+    EXPECT_NE(message.find("'attention.when' must be \"before_cell\" or \"after_cell\""), std::string::npos) << message;
+    EXPECT_NE(message.find("'encoder.layers' must be an integer from 1 to 64"), std::string::npos) << message;
+    EXPECT_NE(message.find("'max_length' must be an integer"), std::string::npos) << message;
+    EXPECT_NE(message.find("'source_eos' must be true or false"), std::string::npos) << message;
+}
+
+TEST(ModelFile, DeclaredMaxLengthIsTheDefaultCapAndMaxSourceLengthIsEnforced) {
+    auto model = tests::tinyModel();  // untrained: decodes to the length cap
+    auto meta = model.metadata();
+    meta["max_length"] = 4;
+    meta["max_source_length"] = 3;
+    model.torchShared()->setMetadata(meta);
+    tests::TempDir dir;
+    model.save(dir.path("m.pt"));
+    const auto loaded = core::Model::load(dir.path("m.pt"));
+    core::DecodingSession session(loaded, "a b");
+    EXPECT_EQ(session.maxLength(), 4);
+    EXPECT_LE(session.search(core::SearchOptions{}).front().ids.size(), 4u);
+    try {
+        core::DecodingSession tooLong(loaded, "a b c");
+        ADD_FAILURE() << "a source over max_source_length was accepted";
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("at most 2 (its declared max_source_length)"), std::string::npos) << e.what();
     }
 }

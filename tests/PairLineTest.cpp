@@ -1,6 +1,6 @@
 // The "source ||| target" lines that `align` and `export` read.
 #include "core/Error.h"
-#include "core/PairLine.h"
+#include "core/text/PairLine.h"
 
 #include <gtest/gtest.h>
 

@@ -6,9 +6,9 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/TorchModel.h"
+#include "core/model/TorchModel.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,10 +1,10 @@
 // Greedy and beam search share one interface; width 1 is exactly greedy.
 #include "TinyModel.h"
 
-#include "core/BeamSearch.h"
-#include "core/DecodingSession.h"
+#include "core/decoding/BeamSearch.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/GreedySearch.h"
+#include "core/decoding/GreedySearch.h"
 
 #include <gtest/gtest.h>
 

@@ -4,11 +4,11 @@
 #include "TinyModel.h"
 
 #include "core/Error.h"
-#include "core/Model.h"
+#include "core/model/Model.h"
 #include "core/Runtime.h"
-#include "core/SyntheticDates.h"
-#include "core/Tokenizer.h"
-#include "core/Trainer.h"
+#include "core/training/SyntheticDates.h"
+#include "core/text/Tokenizer.h"
+#include "core/training/Trainer.h"
 
 #include <gtest/gtest.h>
 

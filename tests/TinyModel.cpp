@@ -1,6 +1,6 @@
 #include "TinyModel.h"
 
-#include "core/ModelBuilder.h"
+#include "core/model/ModelBuilder.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,8 +1,8 @@
 #pragma once
-#include "core/Model.h"
-#include "core/ModelSpec.h"
-#include "core/SentencePair.h"
-#include "core/TrainingOptions.h"
+#include "core/model/Model.h"
+#include "core/model/ModelSpec.h"
+#include "core/training/SentencePair.h"
+#include "core/training/TrainingOptions.h"
 
 #include <string>
 

@@ -1,5 +1,5 @@
 #include "core/Error.h"
-#include "core/Tokenizer.h"
+#include "core/text/Tokenizer.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -145,4 +145,19 @@ TEST(Tokenizer, BadDescriptionsAreRefusedWithTheReason) {
     EXPECT_NE(refused(R"J({"kind": "word", "lowercase": 1})J").find("'lowercase' must be true or false"), std::string::npos);
     EXPECT_NE(refused(R"J({"kind": "sentencepiece", "model": "AAAA"})J").find("SentencePiece model cannot be read"), std::string::npos);
     EXPECT_NE(refused(R"J({"kind": "word", "detokenizer": "moses"})J").find("unknown detokenizer 'moses'"), std::string::npos);
+}
+
+TEST(Tokenizer, PatternsThatCutACharacterAndOverlongLinesAreRefused) {
+    const auto cuts = described(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "\\xA9", "content": ""}]})J");
+    EXPECT_THROW(cuts.tokenize("café"), Error);  // "é" is C3 A9: removing A9 leaves half a character
+    const auto t = described(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "[^a-z]+", "content": " "}]})J");
+    EXPECT_THROW(t.tokenize(std::string(Tokenizer::kMaxPatternInput + 1, ' ')), Error);  // no stack overflow
+    EXPECT_EQ(texts(t.tokenize(std::string(5000, ' ') + "ok")), (std::vector<std::string>{"ok"}));
+}
+
+TEST(Tokenizer, WordKindWithoutNfkcStillLowercasesAndSaysSo) {
+    const auto t = described(R"J({"kind": "word", "normalization": "none", "lowercase": true})J");
+    EXPECT_EQ(texts(t.tokenize("Hello World")), (std::vector<std::string>{"hello", "world"}));
+    EXPECT_EQ(t.toJson()["normalization"], "none");
+    EXPECT_EQ(t.describe().find("NFKC"), std::string::npos);
 }

@@ -2,9 +2,9 @@
 // alignment is known, and an interrupted run resumes onto the same loss trajectory.
 #include "TinyModel.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Trainer.h"
+#include "core/training/Trainer.h"
 
 #include <gtest/gtest.h>
 

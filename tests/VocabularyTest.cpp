@@ -1,5 +1,5 @@
 #include "core/Error.h"
-#include "core/Vocabulary.h"
+#include "core/text/Vocabulary.h"
 
 #include <gtest/gtest.h>
 

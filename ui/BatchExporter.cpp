@@ -1,7 +1,7 @@
 #include "ui/BatchExporter.h"
 
-#include "core/DecodingSession.h"
-#include "core/PairLine.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/text/PairLine.h"
 #include "core/Error.h"
 
 #include <QThread>

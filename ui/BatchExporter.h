@@ -3,7 +3,7 @@
 #include "ui/FigureExporter.h"
 #include "ui/FigureOptions.h"
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <QDir>
 #include <QString>

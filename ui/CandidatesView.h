@@ -1,5 +1,5 @@
 #pragma once
-#include "core/StepRecord.h"
+#include "core/decoding/StepRecord.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 #include "ui/DecodingDocument.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

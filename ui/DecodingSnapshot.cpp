@@ -1,7 +1,7 @@
 #include "ui/DecodingSnapshot.h"
 
-#include "core/DecodingSession.h"
-#include "core/Vocabulary.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/text/Vocabulary.h"
 
 namespace alignscope::ui {
 
@@ -21,6 +21,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.ownReadout = model.metadata().contains("architecture");
     s.source = session.source();
     s.sourceText = session.sourceText();
+    s.eosId = model.targetVocabulary().eos();
     s.encoderSize = session.encoderStateSize();
     s.stateSize = model.stateSize();
     s.encoderStates = session.encoderStates();

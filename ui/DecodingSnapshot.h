@@ -1,8 +1,8 @@
 #pragma once
-#include "core/Alignment.h"
-#include "core/Hypothesis.h"
-#include "core/StepRecord.h"
-#include "core/TokenizedSentence.h"
+#include "core/decoding/Alignment.h"
+#include "core/decoding/Hypothesis.h"
+#include "core/decoding/StepRecord.h"
+#include "core/text/TokenizedSentence.h"
 
 #include <memory>
 
@@ -19,6 +19,7 @@ namespace alignscope::ui {
 struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
     std::string sourceText;                // the sentence as typed (the tokens' offsets point into it)
+    int64_t eosId = -1;                    // the model's target eos (-1: it has none)
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)
     bool bidirectional = true;             // encoder states are [forward; backward] halves
     std::string cell = "gru";              // decoder cell, from the model's metadata ("gru", "lstm")

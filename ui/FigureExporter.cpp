@@ -2,7 +2,7 @@
 
 #include "ui/AlignmentFigure.h"
 
-#include "core/Alignment.h"
+#include "core/decoding/Alignment.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/Runtime.h"

@@ -1,6 +1,6 @@
 #include "ui/FigureOptions.h"
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 
 namespace alignscope::ui {
 

@@ -9,7 +9,7 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
-#include "core/Vocabulary.h"
+#include "core/text/Vocabulary.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -230,6 +230,7 @@ void MainWindow::buildLayout() {
     });
     connect(source_, &QLineEdit::textEdited, this, [this] {
         if (typeAheadAction_->isChecked()) typingTimer_->start();
+        if (snapshot_) underlineTokens(*snapshot_);  // the text no longer matches its tokens: underlines go
     });
     connect(source_, &QLineEdit::returnPressed, this, [this] {
         typingTimer_->stop();
@@ -406,7 +407,7 @@ void MainWindow::render(SnapshotPtr snapshot) {
         for (const auto& h : s.beam) {
             std::vector<std::string> words;
             for (size_t k = 0; k < h.tokens.size(); ++k)
-                if (h.ids[k] != core::Vocabulary::kEos) words.push_back(h.tokens[k]);
+                if (h.ids[k] != snapshot_->eosId) words.push_back(h.tokens[k]);
             QStringList w;
             for (const auto& x : words) w << QString::fromStdString(x);
             beamList_->addItem(QStringLiteral("%1  %2").arg(h.score, 7, 'f', 3).arg(w.join(' ')));

@@ -1,6 +1,7 @@
 #include "ui/StepExplainedPanel.h"
 
 #include "ui/FigureOptions.h"
+#include "core/model/Model.h"
 
 #include <qcustomplot.h>
 
@@ -132,6 +133,9 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     std::vector<QString> labels;
     for (const auto& x : s.source.tokens) labels.push_back(FigureOptions::tokenLabel(x));
     const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
+    // A model's own <padding> column (the last) has a weight but no energy of its own.
+    const bool paddingColumn = !s.source.tokens.empty() && s.source.tokens.back() == core::Model::kPaddingColumn;
+    const size_t energyCount = s.source.size() - (paddingColumn ? 1 : 0);
 
     // 1. the query
     QString q = after ? tr("<b>%1. Query</b>: the new decoder state s<sub>%2</sub> (%3 numbers, length %4): this model "
@@ -160,27 +164,33 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
         energyPlot_->replot();
     } else {
         const auto& e = step->extras.at("energies");
-        energies_.assign(e.begin(), e.end());
+        energies_.assign(e.begin(), e.begin() + static_cast<long>(std::min(e.size(), energyCount)));
+        const auto top = static_cast<size_t>(std::max_element(energies_.begin(), energies_.end()) - energies_.begin());
         parts_[1]->setText(tr("<b>%5. Energies</b> %1, one per source token: e<sub>%2,%3</sub> = %4 is the largest.")
-                               .arg(formula).arg(t).arg(tok(s.source.tokens[static_cast<size_t>(peak)])).arg(num(energies_[static_cast<size_t>(peak)])).arg(n(2)));
-        showBars(energyPlot_, labels, energies_, QColor("#9467bd"), peak);
+                               .arg(formula).arg(t).arg(tok(s.source.tokens[top])).arg(num(energies_[top])).arg(n(2)));
+        showBars(energyPlot_, labels, energies_, QColor("#9467bd"), static_cast<int>(top));
     }
 
     // 3. the softmax
     alpha_.assign(step->alpha.begin(), step->alpha.end());
     const double sum = std::accumulate(alpha_.begin(), alpha_.end(), 0.0);
     if (s.attention == "none") {
-        parts_[2]->setText(tr("<b>3. Softmax</b>: not used; alpha is shown uniform (1/%1 each) only as a placeholder.").arg(alpha_.size()));
-    } else if (hasEnergies) {
+        parts_[2]->setText(tr("<b>%2. Softmax</b>: not used; alpha is shown uniform (1/%1 each) only as a placeholder.").arg(alpha_.size()).arg(n(3)));
+    } else if (hasEnergies && !paddingColumn && energies_.size() == alpha_.size()) {
         double z = 0;
         for (double v : energies_) z += std::exp(v);
-        parts_[2]->setText(tr("<b>3. Softmax</b>: alpha<sub>t,i</sub> = exp(e<sub>t,i</sub>) / &Sigma;<sub>j</sub> exp(e<sub>t,j</sub>). "
+        parts_[2]->setText(tr("<b>%6. Softmax</b>: alpha<sub>t,i</sub> = exp(e<sub>t,i</sub>) / &Sigma;<sub>j</sub> exp(e<sub>t,j</sub>). "
                               "For <i>%1</i>: exp(%2) / %3 = <b>%4</b>. The weights sum to %5.")
                                .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(energies_[static_cast<size_t>(peak)]), num(z, 2),
-                                    num(alpha_[static_cast<size_t>(peak)]), num(sum, 4)));
+                                    num(alpha_[static_cast<size_t>(peak)]), num(sum, 4))
+                               .arg(n(3)));
     } else {
-        parts_[2]->setText(tr("<b>3. Softmax</b>: alpha<sub>t,%1</sub> = <b>%2</b> is the largest weight; the weights sum to %3.")
-                               .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(alpha_[static_cast<size_t>(peak)]), num(sum, 4)));
+        parts_[2]->setText(tr("<b>%4. Softmax</b>: alpha<sub>t,%1</sub> = <b>%2</b> is the largest weight; the weights sum to %3.%5")
+                               .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(alpha_[static_cast<size_t>(peak)]), num(sum, 4))
+                               .arg(n(3))
+                               .arg(paddingColumn ? tr(" The model's softmax also covers its own padding positions: their share "
+                                                       "is the <i>&lt;padding&gt;</i> column, %1.").arg(num(alpha_.back()))
+                                                  : QString()));
     }
     showBars(alphaPlot_, labels, alpha_, QColor("#1f77b4"), peak);
 
@@ -192,12 +202,12 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
         terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)").arg(num(alpha_[order[k]], 2)).arg(order[k]).arg(tok(s.source.tokens[order[k]]));
     if (s.attention == "none")
-        parts_[3]->setText(tr("<b>4. Context</b>: c = the encoder's final state, the same at every step (length %1).").arg(num(norm(step->context))));
+        parts_[3]->setText(tr("<b>%2. Context</b>: c = the encoder's final state, the same at every step (length %1).").arg(num(norm(step->context))).arg(n(4)));
     else
-        parts_[3]->setText(tr("<b>4. Context</b>: c<sub>%1</sub> = &Sigma;<sub>i</sub> alpha<sub>%1,i</sub> h<sub>i</sub> = %2%3 "
+        parts_[3]->setText(tr("<b>%6. Context</b>: c<sub>%1</sub> = &Sigma;<sub>i</sub> alpha<sub>%1,i</sub> h<sub>i</sub> = %2%3 "
                               "(%4 numbers, length %5; the c_t column beside the encoder states).")
                                .arg(t).arg(terms.join(QStringLiteral(" + "))).arg(order.size() > 3 ? QStringLiteral(" + …") : QString())
-                               .arg(step->context.size()).arg(num(norm(step->context))));
+                               .arg(step->context.size()).arg(num(norm(step->context))).arg(n(4)));
 
     // 5. the decoder update
     double change = 0;
@@ -234,9 +244,6 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
                            .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
                                 tok(step->token), num(std::exp(step->logProb))));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
-    if (after)  // the attention parts come one later in Luong's order
-        for (int part : {3, 4})
-            parts_[part - 1]->setText(parts_[part - 1]->text().replace(QStringLiteral("<b>%1.").arg(part), QStringLiteral("<b>%1.").arg(part + 1)));
 }
 
 }  // namespace alignscope::ui

@@ -2,9 +2,9 @@
 #include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
-#include "core/Alignment.h"
-#include "core/DecodingSession.h"
-#include "core/PairLine.h"
+#include "core/decoding/Alignment.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/text/PairLine.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 

@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 
-#include "core/Model.h"
-#include "core/SyntheticDates.h"
+#include "core/model/Model.h"
+#include "core/training/SyntheticDates.h"
 
 #include <cstdio>
 #include <iostream>

@@ -1,9 +1,9 @@
 #include "cli/Commands.h"
 
-#include "core/Corpus.h"
+#include "core/training/Corpus.h"
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/Evaluator.h"
+#include "core/evaluation/Evaluator.h"
 #include "core/Runtime.h"
 
 #include <unistd.h>
@@ -96,7 +96,7 @@ Command addEvaluateCommand(CLI::App& app) {
     c->add_option("-b,--beam", o->e.beamWidth, "Beam width, run after greedy (1: greedy only)")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
-    c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)")
         ->check(CLI::NonNegativeNumber);
     c->add_option("--buckets", o->e.bucketBounds,

@@ -80,7 +80,7 @@ Command addExportCommand(CLI::App& app) {
     c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
     c->add_option("-i,--input", o->input, "Input file, one sentence or 'source ||| target' per line (default stdin)");
     c->add_option("-b,--beam", o->beam, "Beam width; the best hypothesis is drawn (1 = greedy)")->check(CLI::Range(1, 64));
-    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (default 300)")->check(CLI::Range(10, 4800));
     c->add_option("--size", o->size, "Figure size WxH in layout pixels of 1/96 inch (default: fitted to the tokens)");
     c->add_option("--colormap", o->colorMap, "viridis (perceptually uniform, default) or grey (for print)")

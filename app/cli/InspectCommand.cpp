@@ -1,6 +1,6 @@
 #include "cli/Commands.h"
 
-#include "core/Model.h"
+#include "core/model/Model.h"
 #include "core/Runtime.h"
 
 #include <iostream>

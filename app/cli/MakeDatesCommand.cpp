@@ -2,7 +2,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
-#include "core/SyntheticDates.h"
+#include "core/training/SyntheticDates.h"
 
 #include <fstream>
 #include <iostream>

@@ -2,9 +2,9 @@
 #include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/PairLine.h"
+#include "core/text/PairLine.h"
 #include "core/Runtime.h"
 
 #include <nlohmann/json.hpp>
@@ -74,6 +74,10 @@ Command addTraceCommand(CLI::App& app) {
         for (std::string line; std::getline(io.in(), line);) {
             if (interrupt.raised()) return io.stopAfterInterrupt("trace", lineNo);
             ++lineNo;
+            if (line.find_first_not_of(" \t\r") == std::string::npos) {
+                io.out() << "null\n";  // nothing to trace; output lines stay parallel to input lines
+                continue;
+            }
             try {
                 const auto pair = core::PairLine::parse(line);
                 core::DecodingSession session(model, pair.source, options);

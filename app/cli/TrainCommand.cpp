@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 
 #include "core/Runtime.h"
-#include "core/Trainer.h"
+#include "core/training/Trainer.h"
 
 #include <unistd.h>
 

@@ -2,7 +2,7 @@
 #include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
-#include "core/DecodingSession.h"
+#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 
@@ -17,7 +17,7 @@ Command addTranslateCommand(CLI::App& app) {
     auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
     c->add_option("-b,--beam", o->beam, "Beam width (1 = greedy)")->check(CLI::Range(1, 64));
-    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     return [o, c]() -> int {

@@ -1,7 +1,7 @@
 #include "cli/Commands.h"
 
-#include "core/Model.h"
-#include "core/ModelBuilder.h"
+#include "core/model/Model.h"
+#include "core/model/ModelBuilder.h"
 
 #include <iostream>
 

@@ -16,7 +16,8 @@ from .architecture import Architecture
 from .checkpoint import load_checkpoint, save_checkpoint
 from .export import check_export, export, load
 from .reference import Seq2SeqAttention
-from .scripted import FORMAT_VERSION, format_parameter_names, to_script
+from .files import FORMAT_VERSION
+from .scripted import format_parameter_names, to_script
 from .text import BOS, DEFAULT_TOKENIZER, EOS, PAD, SPECIALS, UNK, build_vocab, read_tsv, tokenize
 from .training import TrainingOptions, TrainingResult, train
 
@@ -30,30 +31,36 @@ __all__ = [
 
 # The adapters are imported when first called: the package works without their optional
 # dependencies (h5py for Keras files), and each adapter's import cost is paid only by its users.
+# Each wrapper keeps its adapter's documented positional arguments and hands the adapter's
+# keyword-only options (name=, and max_length= for OpenNMT-py) through `**options`.
 
-def from_d2l(net: Any, src_vocab: Any, tgt_vocab: Any = None, num_steps: Optional[int] = None) -> Any:
+def from_d2l(net: Any, src_vocab: Any, tgt_vocab: Any = None, num_steps: Optional[int] = None,
+             **options: Any) -> Any:
     """A d2l.ai Bahdanau-attention EncoderDecoder and its two Vocab objects -> AdaptedModel;
     num_steps is d2l's fixed length (its encoder reads the padding up to it). from_d2l(net, data) takes
-    both vocabularies and num_steps from a d2l MTFraEng data module."""
+    both vocabularies and num_steps from a d2l MTFraEng data module. Options: name=."""
     from .adapters.d2l import from_d2l as adapter
-    return adapter(net, src_vocab, tgt_vocab, num_steps=num_steps)
+    return adapter(net, src_vocab, tgt_vocab, num_steps=num_steps, **options)
 
 
-def from_pytorch_tutorial(encoder: Any, decoder: Any, input_lang: Any, output_lang: Any, max_length: int = 10) -> Any:
-    """The PyTorch seq2seq tutorial's EncoderRNN, AttnDecoderRNN and Lang objects -> AdaptedModel."""
+def from_pytorch_tutorial(encoder: Any, decoder: Any, input_lang: Any, output_lang: Any, max_length: int = 10,
+                          **options: Any) -> Any:
+    """The PyTorch seq2seq tutorial's EncoderRNN, AttnDecoderRNN and Lang objects -> AdaptedModel.
+    Options: name=."""
     from .adapters.pytorch_tutorial import from_pytorch_tutorial as adapter
-    return adapter(encoder, decoder, input_lang, output_lang, max_length=max_length)
+    return adapter(encoder, decoder, input_lang, output_lang, max_length=max_length, **options)
 
 
 def from_keras_h5(path: str, src_vocab: Any, tgt_vocab: Any, Tx: Optional[int] = None, Ty: Optional[int] = None,
-                  recurrent_activation: str = "sigmoid") -> Any:
+                  recurrent_activation: str = "sigmoid", **options: Any) -> Any:
     """The Keras attention course's weights (.h5, read with h5py; no TensorFlow) -> AdaptedModel;
     vocabularies are dicts token -> id; Tx and Ty are the padded input and the output lengths."""
     from .adapters.keras import from_keras_h5 as adapter
-    return adapter(path, src_vocab, tgt_vocab, Tx=Tx, Ty=Ty, recurrent_activation=recurrent_activation)
+    return adapter(path, src_vocab, tgt_vocab, Tx=Tx, Ty=Ty, recurrent_activation=recurrent_activation, **options)
 
 
-def from_opennmt(checkpoint: Any) -> Any:
-    """An OpenNMT-py RNN checkpoint (a path, or the loaded dict) -> AdaptedModel."""
+def from_opennmt(checkpoint: Any, **options: Any) -> Any:
+    """An OpenNMT-py RNN checkpoint (a path, or the loaded dict) -> AdaptedModel.
+    Options: name=, max_length= (default: the checkpoint's translate option, else 100)."""
     from .adapters.opennmt import from_opennmt as adapter
-    return adapter(checkpoint)
+    return adapter(checkpoint, **options)

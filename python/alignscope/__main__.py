@@ -254,7 +254,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     except (ValueError, OSError, RuntimeError, KeyError, ImportError) as e:
-        message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        # the whole message: a TorchScript error names its cause on its last lines
+        message = str(e).strip() or type(e).__name__
         print(f"{prog}: error: {message}", file=sys.stderr)
         return 1
     return 0

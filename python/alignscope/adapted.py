@@ -3,15 +3,14 @@ checked against that original before it is written."""
 
 import io
 import json
-import os
 import random
-import tempfile
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor, nn
 
-FORMAT_VERSION = 2
+from .files import FORMAT_VERSION, atomic_write
+
 SPECIAL_NAMES = ("pad", "unk", "bos", "eos")
 
 # reference(sources, targets) -> one (log_probs [T,V], alpha [T,S']) per pair, computed by the
@@ -141,7 +140,8 @@ class AdaptedModel:
         if not worst <= tolerance:
             raise ValueError(f"not written: the converted model differs from the original by {worst:g} "
                              f"(more than {tolerance:g}) on a padded batch")
-        write_atomically(path, buffer.getvalue())
+        with atomic_write(path) as f:
+            f.write(buffer.getvalue())
 
 
 def _difference(got: Tensor, expected: Tensor) -> float:
@@ -154,17 +154,3 @@ def _worse(worst: float, difference: float) -> float:
     """The larger of two differences, NaN winning (max() would drop a NaN that comes second)."""
     return difference if difference != difference or difference > worst else worst
 
-
-def write_atomically(path: str, data: bytes) -> None:
-    """The whole file under its name, or the old file left as it was."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".alignscope-", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

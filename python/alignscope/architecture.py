@@ -1,4 +1,4 @@
-"""The architecture of AlignScope's RNN encoder-decoder: the fields of core/ModelSpec.h."""
+"""The architecture of AlignScope's RNN encoder-decoder: the fields of core/model/ModelSpec.h."""
 
 import dataclasses
 from typing import Any, Dict
@@ -6,7 +6,7 @@ from typing import Any, Dict
 
 @dataclasses.dataclass
 class Architecture:
-    """Same fields and defaults as core/ModelSpec.h."""
+    """Same fields and defaults as core/model/ModelSpec.h."""
 
     cell: str = "gru"  # gru | lstm
     bidirectional: bool = True

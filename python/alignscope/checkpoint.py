@@ -7,12 +7,12 @@ import dataclasses
 import os
 import pickle
 import re
-import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
 from .architecture import Architecture
+from .files import atomic_write
 from .reference import Seq2SeqAttention
 from .text import DEFAULT_TOKENIZER
 
@@ -31,18 +31,9 @@ def checkpoint_dict(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab
 
 
 def save_atomically(value: Any, path: str) -> None:
-    """torch.save to a temporary name, then rename: a run killed mid-write leaves the old file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    os.close(fd)
-    try:
-        torch.save(value, tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    """torch.save, written whole (files.atomic_write): a run killed mid-write leaves the old file."""
+    with atomic_write(path) as f:
+        torch.save(value, f)
 
 
 def save_checkpoint(path: str, model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str],

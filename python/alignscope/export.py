@@ -2,13 +2,12 @@
 
 import copy
 import json
-import os
-import tempfile
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
 from .architecture import Architecture
+from .files import atomic_write
 from .reference import Seq2SeqAttention
 from .scripted import format_parameter_names, to_script
 from .text import BOS, EOS, PAD
@@ -24,19 +23,21 @@ def check_export(model: Seq2SeqAttention, scripted: torch.jit.ScriptModule, tole
     y = torch.tensor([BOS, BOS])
     was_training = model.training
     model.eval()
-    with torch.no_grad():
-        e_enc, e_state, e_mask, e_keys = model.encode(src, lengths)
-        s_enc, s_state, s_mask, s_keys = scripted.encode(src, lengths)
-        for t in range(3):
-            e = model.decode_step(y, e_state, e_enc, e_keys, e_mask)
-            s = scripted.step(y, s_state, s_enc, s_keys, s_mask)
-            e_lp = torch.log_softmax(model.logits(e["readout"]), 1)
-            diff = max((e_lp - s["log_probs"]).abs().max().item(), (e["alpha"] - s["alpha"]).abs().max().item())
-            if not diff <= tolerance:
-                raise RuntimeError(f"exported model differs from the eager one by {diff:g} at step {t}")
-            e_state, s_state = e["state"], s["state"]
-            y = e_lp.argmax(1)
-    model.train(was_training)
+    try:  # the caller's model goes back to the mode it was in, whether the check passes or not
+        with torch.no_grad():
+            e_enc, e_state, e_mask, e_keys = model.encode(src, lengths)
+            s_enc, s_state, s_mask, s_keys = scripted.encode(src, lengths)
+            for t in range(3):
+                e = model.decode_step(y, e_state, e_enc, e_keys, e_mask)
+                s = scripted.step(y, s_state, s_enc, s_keys, s_mask)
+                e_lp = torch.log_softmax(model.logits(e["readout"]), 1)  # [2,V]
+                diff = max((e_lp - s["log_probs"]).abs().max().item(), (e["alpha"] - s["alpha"]).abs().max().item())
+                if not diff <= tolerance:
+                    raise RuntimeError(f"exported model differs from the eager one by {diff:g} at step {t}")
+                e_state, s_state = e["state"], s["state"]
+                y = e_lp.argmax(1)
+    finally:
+        model.train(was_training)
 
 
 def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str], path: str,
@@ -54,19 +55,8 @@ def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequenc
     scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer)
     if check:
         check_export(model, scripted)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:  # temporary file, then rename: a reader never sees half a model
-        scripted.save(tmp)
-        os.chmod(tmp, 0o666 & ~umask)  # as a newly created file, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    with atomic_write(path) as f:  # a reader never sees half a model
+        torch.jit.save(scripted, f)
     return scripted
 
 

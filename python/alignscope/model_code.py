@@ -1,9 +1,9 @@
 """The decoding and training code of AlignScope's own models, in TorchScript.
 
 This one file is the model's math for both languages: the C++ core embeds it at build time
-(core/ModelCode.cpp) and the Python package reads it (alignscope.scripted); each compiles the
+(core/model/ModelCode.cpp) and the Python package reads it (alignscope.scripted); each compiles the
 methods below onto a module that holds the weights and these Final constants, so the two cannot
-drift. The constants pick the architecture (core/ModelSpec.h): before compiling, both sides write
+drift. The constants pick the architecture (core/model/ModelSpec.h): before compiling, both sides write
 each `self.<constant>` below as the literal True or False, and TorchScript resolves an `if` on a
 literal when it compiles, so a model's code holds only its own branches and a branch may name a
 weight that other architectures lack.

@@ -53,7 +53,7 @@ class Seq2SeqAttention(nn.Module):
         self.reset_parameters(seed)
 
     def reset_parameters(self, seed: Optional[int] = None) -> None:
-        """Initialises as core/ModelBuilder.cpp does (not bit-identical: another random stream)."""
+        """Initialises as core/model/ModelBuilder.cpp does (not bit-identical: another random stream)."""
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
         M = self.arch.embedding_size
 

@@ -1,6 +1,6 @@
 """The exported form: what an AlignScope model file (format version 2) holds and runs.
 
-Flat parameters named as core/ModelBuilder.cpp names them, and the methods of model_code.py,
+Flat parameters named as core/model/ModelBuilder.cpp names them, and the methods of model_code.py,
 the one source of the model's math that the C++ core embeds too: AlignScope can therefore also
 fine-tune an exported model, and `update-code` can rewrite it.
 """
@@ -15,16 +15,16 @@ from torch import Tensor, nn
 
 from . import model_code
 from .architecture import Architecture
+from .files import FORMAT_VERSION
 from .reference import Seq2SeqAttention
 from .text import BOS, DEFAULT_TOKENIZER, EOS, PAD, SPECIALS, UNK
 
-FORMAT_VERSION = 2
 SPECIAL_IDS = json.dumps({"pad": PAD, "unk": UNK, "bos": BOS, "eos": EOS})
 
 
 def model_code_source(constants: Dict[str, bool]) -> str:
     """The TorchScript methods of model_code.py (everything below its marker line) with each
-    `self.<constant>` written as a literal, as core/ModelCode.cpp compiles them."""
+    `self.<constant>` written as a literal, as core/model/ModelCode.cpp compiles them."""
     text = Path(model_code.__file__).read_text(encoding="utf-8")
     code = text[text.rindex(model_code.MARKER) + len(model_code.MARKER):]
     for name in model_code.CONSTANTS:

@@ -1,4 +1,4 @@
-"""Text as AlignScope reads it: the word tokenizer of core/Tokenizer.cpp (NFKC, case folding,
+"""Text as AlignScope reads it: the word tokenizer of core/text/Tokenizer.cpp (NFKC, case folding,
 punctuation split off), vocabularies as Vocabulary::fromCounts builds them, and TSV corpora.
 
 The tokenizer must stay the mirror of the C++ one: a model trained on tokens from here is fed

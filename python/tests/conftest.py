@@ -1,9 +1,14 @@
 """Shared set-up of the Python suite: the package importable from the source tree, PyTorch on one
-thread (the machines running the suite are small and shared), and where the C++ CLI is."""
+thread (the machines running the suite are small and shared), where the C++ CLI is and how to run
+it, and the tokenizer settings of a model file read in Python."""
 
 import os
+import re
+import subprocess
 import sys
+import unicodedata
 from pathlib import Path
+from typing import Any, Callable, Dict, List
 
 import pytest
 import torch
@@ -27,6 +32,50 @@ def cli() -> Path:
     if not (path.is_file() and os.access(path, os.X_OK)):
         pytest.skip(f"alignscope-cli is not built ({path}): set ALIGNSCOPE_CLI or build the project")
     return path
+
+
+@pytest.fixture(scope="session")
+def run_cli(cli) -> Callable[..., subprocess.CompletedProcess]:
+    """run_cli("translate", "--model", path, ...): alignscope-cli's result (text stdout and stderr),
+    asserted to exit 0 unless check=False, the message showing the command and both outputs."""
+
+    def run(*args: Any, check: bool = True, timeout: float = 300) -> subprocess.CompletedProcess:
+        command = [str(cli), *map(str, args)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        if check:
+            assert result.returncode == 0, (f"alignscope-cli {' '.join(command[1:])} exited {result.returncode}\n"
+                                            f"stdout: {result.stdout[-2000:]}\nstderr: {result.stderr[-2000:]}")
+        return result
+
+    return run
+
+
+def _tokenize_like_alignscope(spec: Dict[str, Any], text: str) -> List[str]:
+    """The tokens of a "whitespace" tokenizer's settings (docs/model-format.md): each normaliser
+    in order, then split on whitespace; `replace` is re.sub with $1 read as \\1."""
+    for step in spec["normalizers"]:
+        kind = step["type"]
+        if kind == "lowercase":
+            text = text.lower()  # as Python's str.lower(), the format says
+        elif kind == "strip":
+            text = text.strip()
+        elif kind in ("nfd", "nfc", "nfkd", "nfkc"):
+            text = unicodedata.normalize(kind.upper(), text)
+        elif kind == "strip_accents":
+            text = "".join(c for c in text if unicodedata.category(c) != "Mn")
+        elif kind == "replace":
+            text = re.sub(step["pattern"], re.sub(r"\$(\d)", r"\\\1", step["content"]), text)
+        else:
+            raise AssertionError(f"unexpected normaliser {step}")
+    assert spec["kind"] == "whitespace"
+    return text.split()
+
+
+@pytest.fixture(scope="session")
+def tokenize_like_alignscope() -> Callable[[Dict[str, Any], str], List[str]]:
+    """tokenize_like_alignscope(json.loads(m.src_tokenizer), text): a model file's tokens of
+    `text`, computed in Python from the file's tokenizer settings."""
+    return _tokenize_like_alignscope
 
 
 @pytest.fixture(scope="session")

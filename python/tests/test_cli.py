@@ -91,11 +91,10 @@ def test_train_with_the_old_options_and_a_training_checkpoint(run, trained):
     assert r.returncode == 1 and r.stderr.strip() == "alignscope: error: --resume needs --checkpoint-dir"
 
 
-def test_alignscope_cli_opens_the_trained_model(cli, trained):
+def test_alignscope_cli_opens_the_trained_model(run_cli, trained):
     out, _ = trained
-    r = subprocess.run([str(cli), "inspect", "--model", str(out / "model.pt")], capture_output=True, text=True,
-                       timeout=120)
-    assert r.returncode == 0 and "meets AlignScope model format v2" in r.stdout, r.stdout + r.stderr
+    r = run_cli("inspect", "--model", out / "model.pt")
+    assert "meets AlignScope model format v2" in r.stdout, r.stdout + r.stderr
 
 
 def test_train_says_what_is_wrong_with_the_data(run, tmp_path):
@@ -185,3 +184,42 @@ def test_convert_calls_the_package_adapters(monkeypatch, tmp_path, capsys):
         ("save", str(tmp_path / "o.pt")),
     ]
     assert capsys.readouterr().out.split() == [str(tmp_path / "out.pt"), str(tmp_path / "o.pt")]
+
+
+def test_an_error_is_printed_whole(monkeypatch, tmp_path, capsys):
+    """A TorchScript error says what went wrong on its first line and why on its last ones."""
+    from alignscope.__main__ import main
+
+    def fail(checkpoint, **options):
+        raise RuntimeError("Module 'OpenNMTRNN' has no attribute 'x':\n  File \"<string>\", line 3\n"
+                           "the cause is here")
+
+    monkeypatch.setattr(alignscope, "from_opennmt", fail)
+    (tmp_path / "nmt.pt").write_bytes(b"pt")
+    assert main(["convert", "opennmt", "--checkpoint", str(tmp_path / "nmt.pt"), "-o", str(tmp_path / "o.pt")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("alignscope convert: error: Module 'OpenNMTRNN' has no attribute 'x':\n")
+    assert err.rstrip().endswith("the cause is here")
+
+
+def test_the_package_wrappers_hand_the_adapters_options_through(monkeypatch):
+    """alignscope.from_* keep their positional arguments and pass keyword-only options (name=, ...)."""
+    import alignscope.adapters.d2l
+    import alignscope.adapters.keras
+    import alignscope.adapters.opennmt
+    import alignscope.adapters.pytorch_tutorial
+
+    def recorder(*args, **kwargs):
+        return args, kwargs
+
+    for module in (alignscope.adapters.d2l, alignscope.adapters.keras, alignscope.adapters.opennmt,
+                   alignscope.adapters.pytorch_tutorial):
+        for name in dir(module):
+            if name.startswith("from_"):
+                monkeypatch.setattr(module, name, recorder)
+    assert alignscope.from_d2l("net", "data", name="n") == (("net", "data", None), {"num_steps": None, "name": "n"})
+    assert alignscope.from_pytorch_tutorial("e", "d", "i", "o", 7, name="n") == \
+        (("e", "d", "i", "o"), {"max_length": 7, "name": "n"})
+    assert alignscope.from_keras_h5("m.h5", {}, {}, 30, 10) == \
+        (("m.h5", {}, {}), {"Tx": 30, "Ty": 10, "recurrent_activation": "sigmoid"})
+    assert alignscope.from_opennmt("c.pt", name="n", max_length=50) == (("c.pt",), {"name": "n", "max_length": 50})

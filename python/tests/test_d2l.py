@@ -9,8 +9,6 @@ converted, and compared with the original in Python and through alignscope-cli.
 import collections
 import json
 import random
-import re
-import subprocess
 
 import pytest
 import torch
@@ -551,30 +549,17 @@ def test_converted_model_matches_the_original(trained, model_file):
             assert abs(got_alpha[t][b].sum().item() - 1) < 1e-5
 
 
-def normalise_and_split(tokenizer, text):
-    """The v2 tokenizer JSON read as docs/model-format-v2-draft.md says (replace ~ re.sub)."""
-    for step in tokenizer["normalizers"]:
-        if step["type"] == "lowercase":
-            text = text.lower()
-        elif step["type"] == "replace":
-            text = re.sub(step["pattern"], re.sub(r"\$(\d)", r"\\\1", step["content"]), text)
-        else:
-            raise AssertionError(f"unexpected normaliser {step}")
-    assert tokenizer["kind"] == "whitespace"
-    return text.split()
-
-
-def test_tokenizer_json_reproduces_d2l_preprocessing(trained, model_file):
+def test_tokenizer_json_reproduces_d2l_preprocessing(trained, model_file, tokenize_like_alignscope):
     _, data = trained
     m = torch.jit.load(str(model_file))
     for tokenizer in (json.loads(m.src_tokenizer), json.loads(m.tgt_tokenizer)):
         texts = [t for pair in corpus(50, seed=5) for t in pair] + [
             "Hello...", "Yes,Tom sleeps .", "Va\u202f!", "Quoi\xa0?", " Tom  runs! ", "Ça va, Éric?", "a ,b"]
         for text in texts:
-            assert normalise_and_split(tokenizer, text) == d2l_tokens(data, text), text
+            assert tokenize_like_alignscope(tokenizer, text) == d2l_tokens(data, text), text
 
 
-def test_scripted_greedy_matches_d2l_predict(trained, model_file):
+def test_scripted_greedy_matches_d2l_predict(trained, model_file, tokenize_like_alignscope):
     """What translate does, in Python: the file's tokenizer, encode, greedy steps up to max_length."""
     model, data = trained
     m = torch.jit.load(str(model_file))
@@ -585,7 +570,7 @@ def test_scripted_greedy_matches_d2l_predict(trained, model_file):
     got = []
     with torch.no_grad():
         for text in sentences:
-            ids = [src_index.get(t, src_specials["unk"]) for t in normalise_and_split(tokenizer, text)]
+            ids = [src_index.get(t, src_specials["unk"]) for t in tokenize_like_alignscope(tokenizer, text)]
             ids.append(src_specials["eos"])
             enc, state, mask, keys = m.encode(torch.tensor([ids]), torch.tensor([len(ids)]))
             y, out_ids = tgt_specials["bos"], []
@@ -644,34 +629,26 @@ def test_d2l_017_layout(trained, tmp_path):
 # Through alignscope-cli
 
 
-def run_cli(cli, *args):
-    return subprocess.run([str(cli), *map(str, args)], capture_output=True, text=True, timeout=120)
+def test_cli_inspect(run_cli, model_file):
+    run_cli("inspect", "--model", model_file)
 
 
-def test_cli_inspect(cli, model_file):
-    r = run_cli(cli, "inspect", "--model", model_file)
-    assert r.returncode == 0, r.stdout + r.stderr
-
-
-def test_cli_translate_matches_d2l_predict(cli, trained, model_file, tmp_path):
+def test_cli_translate_matches_d2l_predict(run_cli, trained, model_file, tmp_path):
     model, data = trained
     sentences = fresh_sentences(18, seed=7) + ["The\u00a0small dog runs!", "Yes,Tom sleeps ."]
     expected = d2l_translate(model, data, sentences)
     assert all(len(d2l_tokens(data, s)) < NUM_STEPS for s in sentences)
     (tmp_path / "in.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
-    r = run_cli(cli, "translate", "--model", model_file, "--beam", 1, "-i", tmp_path / "in.txt",
-                "-o", tmp_path / "out.txt")
-    assert r.returncode == 0, r.stdout + r.stderr
+    run_cli("translate", "--model", model_file, "--beam", 1, "-i", tmp_path / "in.txt", "-o", tmp_path / "out.txt")
     got = (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines()
     assert got == expected
 
 
-def test_cli_trace_matches_the_original(cli, trained, model_file, tmp_path):
+def test_cli_trace_matches_the_original(run_cli, trained, model_file, tmp_path):
     model, data = trained
     pairs = corpus(5, seed=11)
     (tmp_path / "pairs.txt").write_text("".join(f"{en} ||| {fr}\n" for en, fr in pairs), encoding="utf-8")
-    r = run_cli(cli, "trace", "--model", model_file, "-i", tmp_path / "pairs.txt", "-o", tmp_path / "out.jsonl")
-    assert r.returncode == 0, r.stdout + r.stderr
+    run_cli("trace", "--model", model_file, "-i", tmp_path / "pairs.txt", "-o", tmp_path / "out.jsonl")
     lines = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == len(pairs)
     src_eos, tgt_eos, bos = data.src_vocab['<eos>'], data.tgt_vocab['<eos>'], data.tgt_vocab['<bos>']

@@ -1,4 +1,4 @@
-"""export() and load(): an eager model written as an AlignScope file (format v1) and read back
+"""export() and load(): an eager model written as an AlignScope file (format 2) and read back
 gives the same weights and the same numbers; the file carries the attributes the C++ loader checks."""
 
 import json
@@ -105,6 +105,32 @@ def test_file_carries_the_format_attributes(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert os.stat(path).st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_check_export_gives_the_model_back_in_its_mode_even_when_it_fails(tmp_path):
+    model = model_of(VARIANTS["gru-additive-bi"]).train()
+    other = alignscope.to_script(model_of(VARIANTS["gru-additive-bi"], seed=4), SRC_VOCAB, TGT_VOCAB)
+    with pytest.raises(RuntimeError, match="differs from the eager one"):
+        alignscope.check_export(model, other)
+    assert model.training
+    alignscope.check_export(model, alignscope.to_script(model, SRC_VOCAB, TGT_VOCAB))
+    assert model.training
+
+
+def test_a_failed_write_leaves_the_old_file_and_a_rewrite_keeps_its_permissions(tmp_path):
+    from alignscope.files import atomic_write
+
+    path = tmp_path / "model.pt"
+    path.write_bytes(b"old")
+    os.chmod(path, 0o600)
+    with pytest.raises(RuntimeError, match="interrupted"):
+        with atomic_write(str(path)) as f:
+            f.write(b"half a ")
+            raise RuntimeError("interrupted")
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["model.pt"]
+    alignscope.export(model_of(VARIANTS["gru-none"]), SRC_VOCAB, TGT_VOCAB, str(path))
+    assert os.stat(path).st_mode & 0o777 == 0o600 and os.listdir(tmp_path) == ["model.pt"]
+    assert torch.jit.load(str(path)).format_version == alignscope.FORMAT_VERSION
 
 
 def test_export_refuses_vocabularies_that_do_not_fit(tmp_path):

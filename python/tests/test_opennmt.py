@@ -807,18 +807,11 @@ def test_malformed_checkpoints_are_refused(tmp_path):
 # (b) Through alignscope-cli
 
 
-def run_cli(cli, *args, timeout=300):
-    result = subprocess.run([str(cli), *map(str, args)], capture_output=True, text=True, timeout=timeout)
-    assert result.returncode == 0, (f"alignscope-cli {' '.join(map(str, args))} exited {result.returncode}\n"
-                                    f"stdout: {result.stdout[-2000:]}\nstderr: {result.stderr[-2000:]}")
-    return result
+def test_cli_inspect(run_cli, toy):
+    run_cli("inspect", "--model", toy["converted"])
 
 
-def test_cli_inspect(cli, toy):
-    run_cli(cli, "inspect", "--model", toy["converted"])
-
-
-def test_cli_translate_matches_original_greedy(cli, toy, tmp_path):
+def test_cli_translate_matches_original_greedy(run_cli, toy, tmp_path):
     sv, tv = toy["src_vocab"], toy["tgt_vocab"]
     sources, expected = [], []
     for src, _ in make_pairs(60, seed=2024):
@@ -831,17 +824,17 @@ def test_cli_translate_matches_original_greedy(cli, toy, tmp_path):
             break
     assert len(sources) == 20
     (tmp_path / "in.txt").write_text("\n".join(sources) + "\n", encoding="utf-8")
-    run_cli(cli, "translate", "--model", toy["converted"], "-i", tmp_path / "in.txt", "-o", tmp_path / "out.txt")
+    run_cli("translate", "--model", toy["converted"], "-i", tmp_path / "in.txt", "-o", tmp_path / "out.txt")
     got = (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines()
     assert got == expected
 
 
-def test_cli_trace_matches_original(cli, toy, tmp_path):
+def test_cli_trace_matches_original(run_cli, toy, tmp_path):
     sv, tv = toy["src_vocab"], toy["tgt_vocab"]
     pairs = forced_pairs(toy, 5, seed=77)
     lines = [" ".join(s) + " ||| " + " ".join(t) for s, t in pairs]
     (tmp_path / "pairs.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    run_cli(cli, "trace", "--model", toy["converted"], "-i", tmp_path / "pairs.txt", "-o", tmp_path / "out.jsonl")
+    run_cli("trace", "--model", toy["converted"], "-i", tmp_path / "pairs.txt", "-o", tmp_path / "out.jsonl")
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
                if line.strip()]
     assert len(records) == len(pairs)

@@ -10,7 +10,6 @@ few hundred batches the tutorial's way: padded to MAX_LENGTH, NLLLoss, Adam.
 import json
 import random
 import re
-import subprocess
 import sys
 import unicodedata
 from pathlib import Path
@@ -365,30 +364,10 @@ def original_teacher_forced(encoder, decoder, src_ids, tgt_ids):
     return log_probs[0], attentions[0], [SOS_token] + target[0, :-1].tolist()
 
 
-def tokenize_like_alignscope(spec, text):
-    """The v2 tokenizer JSON read as docs/model-format-v2-draft.md describes it."""
-    for n in spec["normalizers"]:
-        kind = n["type"]
-        if kind == "lowercase":
-            text = "".join(c.lower() for c in text)
-        elif kind == "strip":
-            text = text.strip()
-        elif kind in ("nfd", "nfc", "nfkc"):
-            text = unicodedata.normalize(kind.upper(), text)
-        elif kind == "strip_accents":
-            text = "".join(c for c in text if unicodedata.category(c) != "Mn")
-        elif kind == "replace":
-            text = re.sub(n["pattern"], re.sub(r"\$(\d)", r"\\\1", n["content"]), text)
-        else:
-            raise AssertionError(f"unexpected normalizer {n}")
-    assert spec["kind"] == "whitespace"
-    return text.split()
-
-
 # ------------------------------------------------------------------------------------------------
 # (a) Python: the file against the original
 
-def test_file_declares_the_tutorial_model(model_file, trained):
+def test_file_declares_the_tutorial_model(model_file, trained, tokenize_like_alignscope):
     _, _, input_lang, output_lang, _ = trained
     m = torch.jit.load(str(model_file))
     assert m.format_version == 2
@@ -504,16 +483,11 @@ def test_save_checks_against_the_original_in_eval_mode_and_leaves_the_modes(tmp_
 # ------------------------------------------------------------------------------------------------
 # (b) The AlignScope CLI on the file
 
-def run_cli(cli, *args):
-    return subprocess.run([str(cli), *map(str, args)], capture_output=True, text=True, timeout=300)
+def test_cli_inspect(run_cli, model_file):
+    run_cli("inspect", "--model", model_file)
 
 
-def test_cli_inspect(cli, model_file):
-    r = run_cli(cli, "inspect", "--model", model_file)
-    assert r.returncode == 0, r.stderr
-
-
-def test_cli_translate_gives_evaluate(cli, model_file, trained, tmp_path):
+def test_cli_translate_gives_evaluate(run_cli, model_file, trained, tmp_path):
     encoder, decoder, input_lang, output_lang, _ = trained
     expected = []
     for text in TYPED:
@@ -521,20 +495,19 @@ def test_cli_translate_gives_evaluate(cli, model_file, trained, tmp_path):
         expected.append(" ".join(w for w in words if w != "<EOS>"))
     source, output = tmp_path / "in.txt", tmp_path / "out.txt"
     source.write_text("".join(t + "\n" for t in TYPED), encoding="utf-8")
-    r = run_cli(cli, "translate", "--model", model_file, "-i", source, "-o", output)
-    assert r.returncode == 0, r.stderr
+    run_cli("translate", "--model", model_file, "-i", source, "-o", output)
     assert output.read_text(encoding="utf-8").split("\n")[:-1] == expected
 
 
-def test_cli_translate_refuses_an_unknown_word(cli, model_file, tmp_path):
+def test_cli_translate_refuses_an_unknown_word(run_cli, model_file, tmp_path):
     source, output = tmp_path / "in.txt", tmp_path / "out.txt"
     source.write_text(UNKNOWN + "\n", encoding="utf-8")
-    r = run_cli(cli, "translate", "--model", model_file, "-i", source, "-o", output)
+    r = run_cli("translate", "--model", model_file, "-i", source, "-o", output, check=False)
     assert r.returncode != 0
     assert "banane" in r.stderr, r.stderr
 
 
-def test_cli_trace_matches_the_original(cli, model_file, trained, tmp_path):
+def test_cli_trace_matches_the_original(run_cli, model_file, trained, tmp_path):
     encoder, decoder, input_lang, output_lang, _ = trained
     lines = [("L'élève célèbre mange le gâteau.", "The famous pupil eats the cake."),
              ("Le chat ROUGE ne voit pas la clé !", "The red cat does not see the key!"),
@@ -543,8 +516,7 @@ def test_cli_trace_matches_the_original(cli, model_file, trained, tmp_path):
              ("Le médecin prend la pomme jaune", "The doctor takes the yellow apple")]
     source, output = tmp_path / "pairs.txt", tmp_path / "out.jsonl"
     source.write_text("".join(f"{s} ||| {t}\n" for s, t in lines), encoding="utf-8")
-    r = run_cli(cli, "trace", "--model", model_file, "-i", source, "-o", output)
-    assert r.returncode == 0, r.stderr
+    run_cli("trace", "--model", model_file, "-i", source, "-o", output)
     records = [json.loads(line) for line in output.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(records) == len(lines)
     for (s, t), rec in zip(lines, records):

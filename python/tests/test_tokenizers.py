@@ -4,10 +4,8 @@ the offsets of the characters it came from in the line as typed."""
 
 import base64
 import json
-import subprocess
 
 import pytest
-import torch
 
 import alignscope
 
@@ -27,15 +25,13 @@ def small_model(src_vocab, tgt_vocab):
     return alignscope.Seq2SeqAttention(len(src_vocab), len(tgt_vocab), arch, seed=3).eval()
 
 
-def trace(cli, model, lines, tmp_path):
+def trace(run_cli, model, lines, tmp_path):
     (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    r = subprocess.run([str(cli), "trace", "--model", str(model), "--max-len", "3", "-i", str(tmp_path / "in.txt")],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    r = run_cli("trace", "--model", model, "--max-len", 3, "-i", tmp_path / "in.txt")
     return [json.loads(line) for line in r.stdout.splitlines()]
 
 
-def test_sentencepiece_pieces_and_offsets_are_the_python_libraries(cli, tmp_path):
+def test_sentencepiece_pieces_and_offsets_are_the_python_libraries(run_cli, tmp_path):
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
     prefix = tmp_path / "sp"
@@ -50,7 +46,7 @@ def test_sentencepiece_pieces_and_offsets_are_the_python_libraries(cli, tmp_path
     alignscope.export(small_model(vocab, vocab), vocab, vocab, str(model), src_tokenizer=tokenizer, tgt_tokenizer=tokenizer)
 
     lines = ["The agreement was signed in August 1992.", "Économie : l'Europe signe.", "Zwölf Qubits!"]
-    for line, got in zip(lines, trace(cli, model, lines, tmp_path)):
+    for line, got in zip(lines, trace(run_cli, model, lines, tmp_path)):
         want = sp.encode(line, out_type=str)
         assert got["source_tokens"] == want + ["</s>"]
         assert got["source_ids"] == [vocab.index(p) if p in vocab else 1 for p in want] + [3]
@@ -61,7 +57,7 @@ def test_sentencepiece_pieces_and_offsets_are_the_python_libraries(cli, tmp_path
         assert "".join(spans).replace(" ", "") == line.replace(" ", "")
 
 
-def test_characters_with_normalisers_point_back_into_the_typed_line(cli, tmp_path):
+def test_characters_with_normalisers_point_back_into_the_typed_line(run_cli, tmp_path):
     chars = list("abcdefghijklmnopqrstuvwxyz0123456789 -")
     vocab = alignscope.SPECIALS + chars
     tokenizer = {"kind": "char", "keep_spaces": True,
@@ -71,7 +67,7 @@ def test_characters_with_normalisers_point_back_into_the_typed_line(cli, tmp_pat
     alignscope.export(small_model(vocab, vocab), vocab, vocab, str(model), src_tokenizer=tokenizer,
                       tgt_tokenizer={"kind": "char", "detokenizer": "concat"})
     line = "Ée, 3 Mai"
-    got = trace(cli, model, [line], tmp_path)[0]
+    got = trace(run_cli, model, [line], tmp_path)[0]
     assert got["source_tokens"] == ["e", "e", " ", "3", " ", "m", "a", "i", "</s>"]
     raw = line.encode("utf-8")
     assert [raw[b:e].decode("utf-8") for b, e in got["source_offsets"]] == ["É", "e", " ", "3", " ", "M", "a", "i", ""]

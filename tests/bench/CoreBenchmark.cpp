@@ -21,14 +21,14 @@
 // else the bundled en-fr model. Run with --benchmark_format=json for the script; the inputs
 // (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
 // same ones.
-#include "core/DecodingSession.h"
-#include "core/EncodedSource.h"
-#include "core/Model.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/decoding/EncodedSource.h"
+#include "core/model/Model.h"
 #include "core/Runtime.h"
-#include "core/SearchStrategy.h"
-#include "core/TorchModel.h"
-#include "core/TrainingBatch.h"
-#include "core/Vocabulary.h"
+#include "core/decoding/SearchStrategy.h"
+#include "core/model/TorchModel.h"
+#include "core/training/TrainingBatch.h"
+#include "core/text/Vocabulary.h"
 
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>

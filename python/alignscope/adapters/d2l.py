@@ -10,12 +10,13 @@ Both layouts are read: d2l 1.0 (the encoder's `rnn` is a `d2l.GRU` wrapping an `
 LazyLinear layers) and d2l 0.17 (`nn.GRU` directly, Linear layers); the names are otherwise the same.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
+from .common import eval_mode, frozen_copy, positive_int, special_ids, submodule, tokens_by_id
 
 # d2l's MTFraEng._preprocess (and 0.17's preprocess_nmt), as AlignScope normalisers: non-breaking
 # spaces become spaces, the text is lower-cased, and a space goes before , . ! ? (d2l skips the
@@ -29,6 +30,9 @@ D2L_NORMALIZERS: List[Dict[str, str]] = [
 ]
 
 D2L_TOKENIZER: Dict[str, Any] = {"kind": "whitespace", "normalizers": D2L_NORMALIZERS, "detokenizer": "spaces"}
+
+# d2l's reserved tokens (a Vocab sorts them among the words, so their ids vary)
+D2L_SPECIALS = {"pad": "<pad>", "unk": "<unk>", "bos": "<bos>", "eos": "<eos>"}
 
 # d2l fills masked scores with -1e6; exp(-1e6 + |score|) is exactly 0 in float32 while
 # |score| <= sum|w_v| stays below this (exp underflows to 0 below about -104).
@@ -123,19 +127,8 @@ class D2LBahdanauModule(nn.Module):
 def _tokens_of(vocab: Any, which: str) -> List[str]:
     """The tokens by id of a d2l Vocab (idx_to_token), a token list, or a token -> id dict."""
     if hasattr(vocab, "idx_to_token"):
-        tokens = list(vocab.idx_to_token)
-    elif isinstance(vocab, dict):
-        if sorted(vocab.values()) != list(range(len(vocab))):
-            raise ValueError(f"{which}: a token -> id dict must give the ids 0..{len(vocab) - 1}, each once")
-        tokens = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
-    elif isinstance(vocab, (list, tuple)):
-        tokens = list(vocab)
-    else:
-        raise ValueError(f"{which}: expected a d2l Vocab (with idx_to_token), a list of tokens or a "
-                         f"token -> id dict, got {type(vocab).__name__}")
-    if not all(isinstance(t, str) for t in tokens):
-        raise ValueError(f"{which}: every token must be a string")
-    return tokens
+        vocab = list(vocab.idx_to_token)
+    return tokens_by_id(vocab, which, "a d2l Vocab (with idx_to_token), a list of tokens or a token -> id dict")
 
 
 def _gru_of(owner: nn.Module, where: str) -> Tuple[nn.GRU, str]:
@@ -152,30 +145,8 @@ def _gru_of(owner: nn.Module, where: str) -> Tuple[nn.GRU, str]:
 
 
 def _module(owner: nn.Module, name: str, kind: type, where: str) -> Any:
-    value = getattr(owner, name, None)
-    if not isinstance(value, kind):
-        found = type(value).__name__ if value is not None else "missing"
-        raise ValueError(f"{where}.{name} is {found}, expected {kind.__name__}: from_d2l converts "
-                         f"d2l's Seq2SeqEncoder + Seq2SeqAttentionDecoder")
-    return value
-
-
-def _copy_embedding(e: nn.Embedding) -> nn.Embedding:
-    out = nn.Embedding(e.num_embeddings, e.embedding_dim)
-    out.weight.data.copy_(e.weight.detach().float().cpu())
-    return out
-
-
-def _copy_gru(g: nn.GRU) -> nn.GRU:
-    out = nn.GRU(g.input_size, g.hidden_size, g.num_layers, bias=g.bias)
-    out.load_state_dict({k: v.detach().float().cpu() for k, v in g.state_dict().items()})
-    return out
-
-
-def _copy_linear(l: nn.Linear) -> nn.Linear:
-    out = nn.Linear(l.in_features, l.out_features, bias=l.bias is not None)
-    out.load_state_dict({k: v.detach().float().cpu() for k, v in l.state_dict().items()})
-    return out
+    """A layer of d2l's model, by its name there."""
+    return submodule(owner, name, kind, where, "from_d2l converts d2l's Seq2SeqEncoder + Seq2SeqAttentionDecoder")
 
 
 def _find_num_steps(net: nn.Module, data: Any) -> Optional[int]:
@@ -215,8 +186,7 @@ def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: O
         raise ValueError("num_steps is unknown: pass num_steps=, the length d2l padded the sources to "
                          "(data.num_steps, 9 in the chapter): d2l's encoder reads the padding, so the "
                          "translations depend on it")
-    if isinstance(num_steps, bool) or not isinstance(num_steps, int) or num_steps < 1:
-        raise ValueError(f"num_steps must be a positive int, got {num_steps!r}")
+    num_steps = positive_int(num_steps, "num_steps")
 
     encoder = getattr(net, "encoder", None)
     decoder = getattr(net, "decoder", None)
@@ -270,12 +240,7 @@ def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: O
                          f"and net.decoder.embedding {tgt_emb.num_embeddings} rows; pass the vocabularies the model "
                          f"was trained with (data.src_vocab, data.tgt_vocab), in that order")
 
-    def specials(tokens: Sequence[str]) -> Dict[str, Optional[int]]:
-        index = {t: i for i, t in enumerate(tokens)}
-        return {"pad": index.get("<pad>"), "unk": index.get("<unk>"), "bos": index.get("<bos>"),
-                "eos": index.get("<eos>")}
-
-    src_specials, tgt_specials = specials(src_tokens), specials(tgt_tokens)
+    src_specials, tgt_specials = special_ids(src_tokens, D2L_SPECIALS), special_ids(tgt_tokens, D2L_SPECIALS)
     for which, sp, needed in (("src_vocab", src_specials, ("eos", "unk")), ("tgt_vocab", tgt_specials, ("bos", "eos"))):
         missing = [f"<{k}>" for k in needed if sp[k] is None]
         if missing:
@@ -288,31 +253,27 @@ def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: O
     bound = w_v.weight.detach().abs().sum().item() + (w_v.bias.detach().abs().sum().item() if w_v.bias is not None else 0.0)
     attends_padding = not bound < _UNDERFLOW_MARGIN
 
-    module = D2LBahdanauModule(_copy_embedding(src_emb), _copy_gru(enc_gru), _copy_embedding(tgt_emb),
-                               _copy_gru(dec_gru), _copy_linear(W_k), _copy_linear(W_q), _copy_linear(w_v),
-                               _copy_linear(dense), num_steps, src_pad, attends_padding)
+    module = D2LBahdanauModule(frozen_copy(src_emb), frozen_copy(enc_gru), frozen_copy(tgt_emb),
+                               frozen_copy(dec_gru), frozen_copy(W_k), frozen_copy(W_q), frozen_copy(w_v),
+                               frozen_copy(dense), num_steps, src_pad, attends_padding)
 
     device = next(net.parameters()).device
 
     def reference(sources: List[List[int]], targets: List[List[int]]) -> List[Tuple[Tensor, Tensor]]:
         """The original net, each pair alone: d2l's padding to num_steps, teacher-forced decoder."""
-        was_training = net.training
-        net.eval()
         results = []
-        try:
-            with torch.no_grad():
-                for src, tgt in zip(sources, targets):
-                    padded = list(src) + [src_pad] * max(0, num_steps - len(src))
-                    X = torch.tensor([padded], dtype=torch.long, device=device)
-                    valid_len = torch.tensor([len(src)], device=device)
-                    enc_outputs = net.encoder(X, valid_len)
-                    state = net.decoder.init_state(enc_outputs, valid_len)
-                    Y, _ = net.decoder(torch.tensor([list(tgt)], dtype=torch.long, device=device), state)
-                    log_probs = torch.log_softmax(Y[0].float(), dim=-1).cpu()
-                    alpha = torch.cat([w.reshape(1, -1) for w in net.decoder.attention_weights]).float().cpu()
-                    results.append((log_probs, alpha))
-        finally:
-            net.train(was_training)
+        with torch.no_grad(), eval_mode(net):
+            for src, tgt in zip(sources, targets):
+                padded = list(src) + [src_pad] * max(0, num_steps - len(src))
+                X = torch.tensor([padded], dtype=torch.long, device=device)  # [1,P]
+                valid_len = torch.tensor([len(src)], device=device)
+                enc_outputs = net.encoder(X, valid_len)
+                state = net.decoder.init_state(enc_outputs, valid_len)
+                Y, _ = net.decoder(torch.tensor([list(tgt)], dtype=torch.long, device=device), state)  # [1,T,V]
+                log_probs = torch.log_softmax(Y[0].float(), dim=-1).cpu()  # [T,V]
+                # attention_weights: one [1,1,P] per step
+                alpha = torch.cat([w.reshape(1, -1) for w in net.decoder.attention_weights]).float().cpu()  # [T,P]
+                results.append((log_probs, alpha))
         return results
 
     bias = W_k.bias is not None or W_q.bias is not None

@@ -20,7 +20,6 @@ the AlignScope file after comparing it with an independent float64 run of the Ke
 """
 
 import json
-import numbers
 import os
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -30,6 +29,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
+from .common import positive_int, special_ids, tokens_by_id
 
 Vocab = Union[Mapping[Any, Any], Sequence[str]]
 
@@ -48,7 +48,7 @@ COURSE = 'deeplearning.ai Sequence Models, week 3 "Neural Machine Translation" (
 
 
 class KerasDateNMT(nn.Module):
-    """The course model with `encode`/`step` (docs/model-format-v2-draft.md).
+    """The course model with `encode`/`step` (docs/model-format.md).
 
     encode: the source is put on Tx positions padded with '<pad>' (as string_to_int does) and the
     bidirectional LSTM runs over all Tx of them, padding included, as in Keras: the backward LSTM
@@ -307,32 +307,8 @@ def _dense(weights: List[Tuple[str, np.ndarray]]) -> Optional[Tuple[np.ndarray, 
 def _vocab_list(vocab: Vocab, which: str, arg: str) -> List[str]:
     """Tokens by id from a dict token -> id (the course's human_vocab / machine_vocab), a dict
     id -> token (inv_machine_vocab) or a list of tokens."""
-    if isinstance(vocab, Mapping):
-        items = list(vocab.items())
-        is_id = lambda v: isinstance(v, numbers.Integral) and not isinstance(v, bool)
-        if all(isinstance(k, str) and is_id(v) for k, v in items):
-            pairs = [(int(v), k) for k, v in items]
-        elif all(is_id(k) and isinstance(v, str) for k, v in items):
-            pairs = [(int(k), v) for k, v in items]
-        else:
-            raise ValueError(f"{arg}: expected a dict token -> id like the course's "
-                             f"{'human_vocab' if which == 'source' else 'machine_vocab'} (or a list of tokens by id)")
-        ids = sorted(i for i, _ in pairs)
-        if ids != list(range(len(pairs))):
-            missing = sorted(set(range(len(pairs))) - set(ids))
-            twice = sorted({i for i in ids if ids.count(i) > 1})
-            raise ValueError(f"{arg}: the ids must be 0..{len(pairs) - 1}, each once "
-                             f"({'missing ' + str(missing[:5]) if missing else ''}"
-                             f"{'; ' if missing and twice else ''}{'used twice ' + str(twice[:5]) if twice else ''})")
-        tokens = [t for _, t in sorted(pairs)]
-    elif isinstance(vocab, Sequence) and not isinstance(vocab, (str, bytes)) and all(isinstance(t, str) for t in vocab):
-        tokens = list(vocab)
-    else:
-        raise ValueError(f"{arg}: expected a dict token -> id like the course's "
-                         f"{'human_vocab' if which == 'source' else 'machine_vocab'} (or a list of tokens by id)")
-    if not tokens:
-        raise ValueError(f"{arg} is empty")
-    return tokens
+    course_name = "human_vocab" if which == "source" else "machine_vocab"
+    return tokens_by_id(vocab, arg, f"a dict token -> id like the course's {course_name} (or a list of tokens by id)")
 
 
 def _model_config(f: Any) -> Optional[Dict[str, Any]]:
@@ -382,12 +358,6 @@ def _keras_before_2_3(version: Optional[str]) -> bool:
     except ValueError:
         return False
     return (major, minor) < (2, 3)
-
-
-def _positive(value: Any, name: str) -> int:
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{name} must be a positive int, not {value!r}")
-    return int(value)
 
 
 def read_keras_course_weights(path: str, V_src: int, V_tgt: int) -> Dict[str, Any]:
@@ -507,13 +477,13 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
         raise ValueError(f"recurrent_activation must be 'sigmoid' or 'hard_sigmoid', not {recurrent_activation!r}")
     src = _vocab_list(src_vocab, "source", "src_vocab")
     tgt = _vocab_list(tgt_vocab, "target", "tgt_vocab")
-    if "<pad>" not in src:
+    specials = special_ids(src, {"pad": "<pad>", "unk": "<unk>"})
+    pad_id = specials["pad"]
+    if pad_id is None:
         raise ValueError("src_vocab has no '<pad>': the course pads every input to Tx with human_vocab['<pad>']")
-    pad_id = src.index("<pad>")
-    unk_id = src.index("<unk>") if "<unk>" in src else None
 
-    Tx = None if Tx is None else _positive(Tx, "Tx")
-    Ty = None if Ty is None else _positive(Ty, "Ty")
+    Tx = None if Tx is None else positive_int(Tx, "Tx")
+    Ty = None if Ty is None else positive_int(Ty, "Ty")
 
     info = read_keras_course_weights(path, len(src), len(tgt))
     config = info["config"]
@@ -527,7 +497,7 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
         missing = " and ".join(n for n, v in (("Tx", Tx), ("Ty", Ty)) if v is None)
         raise ValueError(f"pass {missing}: a weights file does not hold the input length Tx or the number of "
                          f"outputs Ty (the course uses Tx=30, Ty=10: from_keras_h5(path, human_vocab, machine_vocab, Tx=30, Ty=10))")
-    Tx, Ty = _positive(Tx, "Tx"), _positive(Ty, "Ty")
+    Tx, Ty = positive_int(Tx, "Tx"), positive_int(Ty, "Ty")
     if facts["act"] - {"tanh"}:
         raise ValueError(f"{path}: the LSTMs use activation {sorted(facts['act'])}; the course's (and this adapter's) is tanh")
     if facts["rec"]:
@@ -574,7 +544,7 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
     return AdaptedModel(
         module,
         src_vocab=src, tgt_vocab=tgt,
-        src_specials={"pad": pad_id, "unk": unk_id},
+        src_specials=specials,
         tgt_specials={},
         src_tokenizer={"kind": "char", "keep_spaces": True, "detokenizer": "concat",
                        "normalizers": [{"type": "lowercase"}, {"type": "replace", "pattern": ",", "content": ""}]},

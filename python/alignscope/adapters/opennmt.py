@@ -22,7 +22,7 @@ import os
 import sys
 import types
 from collections import OrderedDict
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import torch
 import torch.nn.functional as F
@@ -30,6 +30,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ..adapted import AdaptedModel
+from .common import frozen_copy, special_ids
 
 __all__ = ["from_opennmt", "OpenNMTRNN"]
 
@@ -233,11 +234,6 @@ def _vocabularies(checkpoint: Dict[str, Any]) -> Tuple[List[str], List[str], Dic
     tgt, tgt_field = _tokens_of(vocab["tgt"], "target")
     start = vocab.get("decoder_start_token")
     return src, tgt, {"src": src_field, "tgt": tgt_field}, start if isinstance(start, str) and start else None
-
-
-def _special_ids(tokens: Sequence[str], names: Dict[str, str]) -> Dict[str, Optional[int]]:
-    index = {t: i for i, t in enumerate(tokens)}
-    return {key: index.get(token) for key, token in names.items()}
 
 
 # =================================================================================================
@@ -657,10 +653,8 @@ class OpenNMTRNN(nn.Module):
         self.dec_layers = arch.dec_layers
 
         enc, dec = ref.encoder, ref.decoder
-        self.src_embedding = nn.Embedding.from_pretrained(
-            enc.embeddings.make_embedding.emb_luts[0].weight.detach().clone().float(), freeze=True)
-        self.tgt_embedding = nn.Embedding.from_pretrained(
-            dec.embeddings.make_embedding.emb_luts[0].weight.detach().clone().float(), freeze=True)
+        self.src_embedding = frozen_copy(enc.embeddings.make_embedding.emb_luts[0])
+        self.tgt_embedding = frozen_copy(dec.embeddings.make_embedding.emb_luts[0])
 
         layers = []
         for k in range(arch.enc_layers):
@@ -682,18 +676,12 @@ class OpenNMTRNN(nn.Module):
         self.decoder_cells = nn.ModuleList(cells)
 
         attn = dec.attn
-
-        def copy_linear(linear: nn.Linear) -> nn.Linear:
-            out = nn.Linear(linear.in_features, linear.out_features, bias=linear.bias is not None)
-            out.load_state_dict(linear.state_dict())
-            return out.float().requires_grad_(False)
-
-        self.linear_in = copy_linear(attn.linear_in) if arch.attention == "general" else nn.Identity()
-        self.linear_context = copy_linear(attn.linear_context) if arch.attention == "mlp" else nn.Identity()
-        self.linear_query = copy_linear(attn.linear_query) if arch.attention == "mlp" else nn.Identity()
-        self.v = copy_linear(attn.v) if arch.attention == "mlp" else nn.Identity()
-        self.linear_out = copy_linear(attn.linear_out)
-        self.generator = copy_linear(generator)
+        self.linear_in = frozen_copy(attn.linear_in) if arch.attention == "general" else nn.Identity()
+        self.linear_context = frozen_copy(attn.linear_context) if arch.attention == "mlp" else nn.Identity()
+        self.linear_query = frozen_copy(attn.linear_query) if arch.attention == "mlp" else nn.Identity()
+        self.v = frozen_copy(attn.v) if arch.attention == "mlp" else nn.Identity()
+        self.linear_out = frozen_copy(attn.linear_out)
+        self.generator = frozen_copy(generator)
 
     @torch.jit.export
     def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
@@ -817,9 +805,9 @@ def from_opennmt(checkpoint: Any, *, name: Optional[str] = None, max_length: Opt
                          f"{arch.tgt_vocab_size} rows")
 
     sf, tf = field_specials["src"], field_specials["tgt"]
-    src_specials = _special_ids(src_vocab, {"unk": sf.get("unk", UNK), "pad": sf.get("pad", PAD)})
-    tgt_specials = _special_ids(tgt_vocab, {"unk": tf.get("unk", UNK), "pad": tf.get("pad", PAD),
-                                            "bos": start_token or tf.get("bos", BOS), "eos": tf.get("eos", EOS)})
+    src_specials = special_ids(src_vocab, {"unk": sf.get("unk", UNK), "pad": sf.get("pad", PAD)})
+    tgt_specials = special_ids(tgt_vocab, {"unk": tf.get("unk", UNK), "pad": tf.get("pad", PAD),
+                                           "bos": start_token or tf.get("bos", BOS), "eos": tf.get("eos", EOS)})
     for key, token in (("bos", start_token or tf.get("bos", BOS)), ("eos", tf.get("eos", EOS))):
         if tgt_specials[key] is None:
             raise ValueError(f"the target vocabulary has no '{token}' ({key}): OpenNMT-py starts decoding with "

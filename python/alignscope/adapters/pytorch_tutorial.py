@@ -25,7 +25,8 @@ import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 
-from alignscope.adapted import AdaptedModel
+from ..adapted import AdaptedModel
+from .common import eval_mode, frozen_copy, positive_int, submodule
 
 SOS_TOKEN = 0
 EOS_TOKEN = 1
@@ -112,12 +113,9 @@ class TutorialSeq2Seq(nn.Module):
 
 
 def _submodule(owner: nn.Module, owner_name: str, name: str, kind: type) -> Any:
-    module = getattr(owner, name, None)
-    if not isinstance(module, kind):
-        found = "nothing" if module is None else type(module).__name__
-        raise _fail(f"the {owner_name} has no {kind.__name__} `{name}` (found {found}); "
-                    f"pass the tutorial's {'EncoderRNN' if owner_name == 'encoder' else 'AttnDecoderRNN'}")
-    return module
+    """A layer of the tutorial's modules, by its name there."""
+    expected = "EncoderRNN" if owner_name == "encoder" else "AttnDecoderRNN"
+    return submodule(owner, name, kind, f"the {owner_name}", f"pass the tutorial's {expected}", fail=_fail)
 
 
 def _check_gru(gru: nn.GRU, which: str, input_size: int, hidden: int) -> None:
@@ -127,24 +125,6 @@ def _check_gru(gru: nn.GRU, which: str, input_size: int, hidden: int) -> None:
     if gru.input_size != input_size or gru.hidden_size != hidden or not gru.bias:
         raise _fail(f"the {which} GRU is GRU({gru.input_size}, {gru.hidden_size}, bias={gru.bias}); "
                     f"the tutorial's is GRU({input_size}, {hidden}) with biases")
-
-
-def _linear_copy(linear: nn.Linear) -> nn.Linear:
-    copy = nn.Linear(linear.in_features, linear.out_features, bias=linear.bias is not None)
-    copy.load_state_dict({k: v.detach().to("cpu", torch.float32) for k, v in linear.state_dict().items()})
-    return copy
-
-
-def _gru_copy(gru: nn.GRU) -> nn.GRU:
-    copy = nn.GRU(gru.input_size, gru.hidden_size, batch_first=True)
-    copy.load_state_dict({k: v.detach().to("cpu", torch.float32) for k, v in gru.state_dict().items()})
-    return copy
-
-
-def _embedding_copy(embedding: nn.Embedding) -> nn.Embedding:
-    copy = nn.Embedding(embedding.num_embeddings, embedding.embedding_dim)
-    copy.weight.data.copy_(embedding.weight.detach().to("cpu", torch.float32))
-    return copy
 
 
 def _vocabulary(lang: Any, which: str, size: int, layer: str) -> List[str]:
@@ -168,30 +148,12 @@ def _vocabulary(lang: Any, which: str, size: int, layer: str) -> List[str]:
     return vocab
 
 
-class _EvalMode:
-    """The tutorial calls encoder.eval() / decoder.eval() before evaluating; restores the modes after."""
-
-    def __init__(self, *modules: nn.Module) -> None:
-        self.modules = modules
-        self.modes: List[bool] = []
-
-    def __enter__(self) -> None:
-        self.modes = [m.training for m in self.modules]
-        for m in self.modules:
-            m.eval()
-
-    def __exit__(self, *exc: Any) -> None:
-        for m, mode in zip(self.modules, self.modes):
-            m.train(mode)
-
-
 def from_pytorch_tutorial(encoder: nn.Module, decoder: nn.Module, input_lang: Any, output_lang: Any,
                           max_length: int = 10, *, name: Optional[str] = None) -> AdaptedModel:
     """An AlignScope model (format v2) from the tutorial's trained `encoder` (EncoderRNN), `decoder`
     (AttnDecoderRNN) and their `Lang` objects; `max_length` is the tutorial's MAX_LENGTH (the number
     of decoder steps `evaluate` runs). `.save(path)` checks it against the original and writes it."""
-    if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
-        raise _fail(f"max_length = {max_length!r}: give the tutorial's MAX_LENGTH (a positive int)")
+    max_length = positive_int(max_length, "max_length", "give the tutorial's MAX_LENGTH", fail=_fail)
     if not isinstance(encoder, nn.Module) or not isinstance(decoder, nn.Module):
         raise _fail("encoder and decoder must be the tutorial's EncoderRNN and AttnDecoderRNN modules "
                     f"(got {type(encoder).__name__} and {type(decoder).__name__})")
@@ -227,15 +189,15 @@ def from_pytorch_tutorial(encoder: nn.Module, decoder: nn.Module, input_lang: An
         raise _fail(f"the decoder embedding has {tgt_embedding.num_embeddings} words but its output layer "
                     f"{len(tgt_vocab)}")
 
-    module = TutorialSeq2Seq(_embedding_copy(src_embedding), _gru_copy(encoder_gru), _embedding_copy(tgt_embedding),
-                             _linear_copy(Wa), _linear_copy(Ua), _linear_copy(Va), _gru_copy(decoder_gru),
-                             _linear_copy(out))
+    module = TutorialSeq2Seq(frozen_copy(src_embedding), frozen_copy(encoder_gru), frozen_copy(tgt_embedding),
+                             frozen_copy(Wa), frozen_copy(Ua), frozen_copy(Va), frozen_copy(decoder_gru),
+                             frozen_copy(out))
 
     def reference(sources: List[List[int]], targets: List[List[int]]) -> List[Tuple[Tensor, Tensor]]:
         """The original modules, teacher-forced, one pair at a time (as `evaluate` runs them)."""
         device = src_embedding.weight.device
         results: List[Tuple[Tensor, Tensor]] = []
-        with torch.no_grad(), _EvalMode(encoder, decoder):
+        with torch.no_grad(), eval_mode(encoder, decoder):  # as the tutorial's evaluate() runs them
             for src, tgt in zip(sources, targets):
                 input_tensor = torch.tensor(src, dtype=torch.long, device=device).view(1, -1)
                 encoder_outputs, decoder_hidden = encoder(input_tensor)

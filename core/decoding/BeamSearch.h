@@ -1,0 +1,13 @@
+#pragma once
+#include "core/decoding/SearchStrategy.h"
+
+namespace alignscope::core {
+
+// Keeps the `beamWidth` best prefixes, stepping them together as one batch; returns up to
+// beamWidth hypotheses, each with its own alpha rows. Width 1 yields exactly the greedy result.
+class BeamSearch : public SearchStrategy {
+public:
+    std::vector<Hypothesis> search(const EncodedSource& source, const SearchOptions& options) const override;
+};
+
+}  // namespace alignscope::core

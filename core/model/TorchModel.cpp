@@ -1,0 +1,440 @@
+#include "core/model/TorchModel.h"
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
+
+#include <caffe2/serialize/inline_container.h>
+#include <torch/torch.h>
+
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace alignscope::core {
+namespace {
+
+// The whole of an error's message (a TorchScript error's cause is on its last lines), without
+// LibTorch's C++ backtrace.
+std::string wholeMessage(const std::exception& e) {
+    const auto* c10error = dynamic_cast<const c10::Error*>(&e);
+    std::string why = c10error ? c10error->what_without_backtrace() : e.what();
+    while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back()))) why.pop_back();
+    return why;
+}
+
+std::string shapeOf(const torch::Tensor& t) {
+    std::ostringstream os;
+    os << t.sizes();
+    return os.str();
+}
+
+// LibTorch takes a storage's bytes from its record in the archive without checking that the
+// record is as long as the storage the pickle declares: a file cut short inside a record loads,
+// and is then read past the end of its data. So the records' bytes are counted against the
+// storages' before anything reads the weights (re-reading the file: ~10 ms for en-fr).
+void checkTensorData(const std::string& path, const torch::jit::Module& module) {
+    size_t recorded = 0;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path);
+        for (const auto& name : reader.getAllRecords())
+            if (name.rfind("data/", 0) == 0) recorded += std::get<1>(reader.getRecord(name));
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "' is damaged: " + wholeMessage(e));
+    }
+    std::set<const void*> seen;
+    size_t declared = 0;
+    auto count = [&](const torch::Tensor& t) {
+        if (t.defined() && t.has_storage() && seen.insert(t.storage().unsafeGetStorageImpl()).second)
+            declared += t.storage().nbytes();
+    };
+    for (const auto& p : module.named_parameters()) count(p.value);
+    for (const auto& b : module.named_buffers()) count(b.value);
+    for (const auto& a : module.named_attributes())
+        if (a.value.isTensor()) count(a.value.toTensor());
+    if (declared > recorded)
+        throw Error("'" + path + "' is damaged: its weights need " + std::to_string(declared) +
+                    " bytes of data and the file holds " + std::to_string(recorded) + " (cut short?)");
+}
+
+// Casts the floating tensors only: an integer buffer (a converted model's id map, say) keeps its
+// type, which Module::to(dtype) would not. Files may store float16 weights; compute is float32.
+void castFloating(torch::jit::Module& module, torch::ScalarType type) {
+    torch::NoGradGuard noGrad;
+    for (auto m : module.modules())
+        for (const auto& a : m.named_attributes(/*recurse=*/false)) {
+            if (!a.value.isTensor()) continue;
+            const auto t = a.value.toTensor();
+            if (!t.defined() || !t.is_floating_point() || t.scalar_type() == type) continue;
+            m.setattr(a.name, t.to(type).detach().requires_grad_(t.requires_grad()));
+        }
+}
+
+}  // namespace
+
+EncoderOutput EncoderOutput::select(const torch::Tensor& index) const {
+    return {enc.index_select(0, index), state.index_select(0, index), mask.index_select(0, index),
+            keys.index_select(0, index)};
+}
+
+TorchModel::TorchModel(torch::jit::Module module, std::string origin)
+    : module_(std::move(module)), origin_(std::move(origin)) {
+    Runtime::initialize();
+    checkContract();
+}
+
+std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw Error("model file '" + path + "' does not exist");
+    if (fs::is_directory(path, ec)) throw Error("'" + path + "' is a folder, not a model file");
+    std::ifstream probe(path, std::ios::binary);
+    if (!probe) throw Error("cannot read model file '" + path + "'");
+    char magic[2] = {0, 0};
+    probe.read(magic, 2);
+    if (probe.gcount() < 2 || magic[0] != 'P' || magic[1] != 'K')
+        throw Error("'" + path + "' is not a TorchScript model file (it is not a zip archive)");
+    probe.close();
+    Runtime::initialize();
+    torch::jit::Module module;
+    try {
+        module = torch::jit::load(path, torch::kCPU);
+    } catch (const std::exception& e) {
+        // LibTorch's reason, unless it is empty or an assertion about its own internals.
+        std::string why = wholeMessage(e);
+        if (why.empty() || why.find("INTERNAL ASSERT") != std::string::npos) why = "its code or data is missing or damaged";
+        throw Error("'" + path + "' is not a readable TorchScript model file: " + why);
+    }
+    checkTensorData(path, module);
+    try {
+        module.eval();
+        castFloating(module, torch::kFloat);
+    } catch (const std::exception& e) {
+        throw Error("'" + path + "' could not be prepared: " + wholeMessage(e));
+    }
+    return std::make_shared<TorchModel>(std::move(module), path);
+}
+
+void TorchModel::checkContract() {
+    std::vector<std::string> problems;
+    auto intAttr = [&](const char* name) -> int64_t {
+        if (!module_.hasattr(name)) {
+            problems.push_back(std::string("missing attribute '") + name + "' (int)");
+            return -1;
+        }
+        auto v = module_.attr(name);
+        if (!v.isInt()) {
+            problems.push_back(std::string("attribute '") + name + "' must be an int");
+            return -1;
+        }
+        return v.toInt();
+    };
+    auto strAttr = [&](const char* name) -> std::string {
+        if (!module_.hasattr(name)) {
+            problems.push_back(std::string("missing attribute '") + name + "' (str)");
+            return {};
+        }
+        auto v = module_.attr(name);
+        if (!v.isString()) {
+            problems.push_back(std::string("attribute '") + name + "' must be a str");
+            return {};
+        }
+        return v.toStringRef();
+    };
+    auto listAttr = [&](const char* name) -> std::vector<std::string> {
+        std::vector<std::string> out;
+        if (!module_.hasattr(name)) {
+            problems.push_back(std::string("missing attribute '") + name + "' (List[str])");
+            return out;
+        }
+        auto v = module_.attr(name);
+        if (!v.isList()) {
+            problems.push_back(std::string("attribute '") + name + "' must be a List[str]");
+            return out;
+        }
+        for (const auto& item : v.toListRef()) {
+            if (!item.isString()) {
+                problems.push_back(std::string("attribute '") + name + "' must hold only strings");
+                return {};
+            }
+            out.push_back(item.toStringRef());
+        }
+        return out;
+    };
+    auto jsonAttr = [&](const char* name) -> nlohmann::json {
+        const auto text = strAttr(name);
+        if (text.empty()) return nlohmann::json::object();
+        try {
+            return nlohmann::json::parse(text);
+        } catch (const std::exception&) {
+            problems.push_back(std::string("attribute '") + name + "' is not valid JSON");
+            return nlohmann::json::object();
+        }
+    };
+
+    const auto version = formatVersion_ = intAttr("format_version");
+    if (version == 0 || version < -1) problems.push_back("format_version must be 1 or more");
+    if (version > kFormatVersion)
+        problems.push_back("format_version " + std::to_string(version) + " is newer than this AlignScope reads (" +
+                           std::to_string(kFormatVersion) + ")");
+    auto src = listAttr("src_vocab");
+    auto tgt = listAttr("tgt_vocab");
+    metadata_ = jsonAttr("metadata");
+    if (!metadata_.is_object()) {
+        problems.push_back("attribute 'metadata' must be a JSON object");
+        metadata_ = nlohmann::json::object();
+    }
+    auto srcTok = jsonAttr("src_tokenizer");
+    auto tgtTok = jsonAttr("tgt_tokenizer");
+    // Format v1: the specials are ids 0..3 of both vocabularies; v2 declares them per vocabulary.
+    SpecialIds srcSpecials, tgtSpecials;
+    bool specialsKnown = true;
+    if (version == 1) {
+        const char* names[4] = {"pad_id", "unk_id", "bos_id", "eos_id"};
+        const int64_t expected[4] = {Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
+        for (int i = 0; i < 4; ++i) {
+            const bool present = module_.hasattr(names[i]) && module_.attr(names[i]).isInt();
+            if (intAttr(names[i]) != expected[i] && present) {
+                problems.push_back("special ids must be pad=0 unk=1 bos=2 eos=3 in a format 1 file "
+                                   "(format 2 declares them per vocabulary: src_specials, tgt_specials)");
+                break;
+            }
+        }
+        srcSpecials = tgtSpecials = SpecialIds{Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
+    } else if (version >= 2) {
+        for (auto [name, slot] : {std::pair<const char*, SpecialIds*>{"src_specials", &srcSpecials}, {"tgt_specials", &tgtSpecials}}) {
+            try {
+                *slot = SpecialIds::fromJson(jsonAttr(name));
+            } catch (const Error& e) {
+                problems.push_back(std::string("attribute '") + name + "': " + e.what());
+                specialsKnown = false;
+            }
+        }
+    }
+    auto metaInt = [&](const char* key, int64_t& slot) {
+        if (!metadata_.contains(key) || metadata_[key].is_null()) return;
+        if (!metadata_[key].is_number_integer() || metadata_[key].get<int64_t>() < 1 || metadata_[key].get<int64_t>() > 100000)
+            problems.push_back(std::string("metadata '") + key + "' must be an integer from 1 to 100000");
+        else
+            slot = metadata_[key].get<int64_t>();
+    };
+    auto metaBool = [&](const char* key, bool& slot) {
+        if (!metadata_.contains(key) || metadata_[key].is_null()) return;
+        if (!metadata_[key].is_boolean()) problems.push_back(std::string("metadata '") + key + "' must be true or false");
+        else slot = metadata_[key].get<bool>();
+    };
+    if (version >= 2) {  // format 1 files open as they always did
+        metaInt("max_length", maxLength_);
+        metaInt("max_source_length", maxSourceLength_);
+        metaBool("source_eos", sourceEos_);
+        metaBool("attends_padding", attendsPadding_);
+        checkDescriptions(problems);
+    }
+    try {
+        if (version == 1) {
+            if (!src.empty()) srcVocab_ = Vocabulary(src);
+            if (!tgt.empty()) tgtVocab_ = Vocabulary(tgt);
+        } else if (specialsKnown) {
+            if (!src.empty()) srcVocab_ = Vocabulary(src, srcSpecials);
+            if (!tgt.empty()) tgtVocab_ = Vocabulary(tgt, tgtSpecials);
+        }
+    } catch (const Error& e) {
+        problems.push_back(e.what());
+    }
+    for (auto [name, json, slot] : {std::tuple<const char*, const nlohmann::json*, Tokenizer*>{"src_tokenizer", &srcTok, &srcTokenizer_},
+                                    {"tgt_tokenizer", &tgtTok, &tgtTokenizer_}}) {
+        try {
+            *slot = Tokenizer::fromJson(*json);
+        } catch (const Error& e) {
+            problems.push_back(std::string("attribute '") + name + "': " + e.what());
+        }
+    }
+    if (sourceEos_ && srcVocab_.eos() < 0 && problems.empty())
+        problems.push_back("sources end in </s> (metadata source_eos) but the source vocabulary has no eos");
+    for (const char* method : {"encode", "step"}) {
+        if (!module_.find_method(method)) problems.push_back(std::string("missing method '") + method + "'");
+    }
+    if (problems.empty()) probe(problems);
+    if (!problems.empty()) {
+        std::string message = "'" + origin_ + "' does not meet the AlignScope model contract (docs/model-format.md):";
+        for (const auto& p : problems) message += "\n  - " + p;
+        throw Error(message);
+    }
+}
+
+// The architecture descriptions panels label and explain with (docs/model-format.md): a misspelt
+// "when" would explain the steps in the wrong order, so each value is checked.
+void TorchModel::checkDescriptions(std::vector<std::string>& problems) const {
+    auto check = [&](const char* object, const char* key, bool (*valid)(const nlohmann::json&), const char* expected) {
+        if (!metadata_.contains(object)) return;
+        const auto& o = metadata_[object];
+        if (!o.is_object()) {
+            problems.push_back(std::string("metadata '") + object + "' must be an object");
+            return;
+        }
+        if (o.contains(key) && !valid(o[key]))
+            problems.push_back(std::string("metadata '") + object + "." + key + "' must be " + expected);
+    };
+    auto oneOf = [](const nlohmann::json& v, std::initializer_list<const char*> names) {
+        if (!v.is_string()) return false;
+        for (const char* n : names)
+            if (v == n) return true;
+        return false;
+    };
+    static auto isCell = [](const nlohmann::json& v) { return v.is_string() && (v == "gru" || v == "lstm" || v == "rnn"); };
+    static auto isLayers = [](const nlohmann::json& v) { return v.is_number_integer() && v.get<int64_t>() >= 1 && v.get<int64_t>() <= 64; };
+    static auto isBool = [](const nlohmann::json& v) { return v.is_boolean(); };
+    check("encoder", "cell", +isCell, "\"gru\", \"lstm\" or \"rnn\"");
+    check("encoder", "layers", +isLayers, "an integer from 1 to 64");
+    check("encoder", "bidirectional", +isBool, "true or false");
+    check("decoder", "cell", +isCell, "\"gru\", \"lstm\" or \"rnn\"");
+    check("decoder", "layers", +isLayers, "an integer from 1 to 64");
+    check("decoder", "input_feeding", +isBool, "true or false");
+    check("attention", "bias", +isBool, "true or false");
+    if (metadata_.contains("attention") && metadata_["attention"].is_object()) {
+        const auto& a = metadata_["attention"];
+        if (a.contains("kind") && !oneOf(a["kind"], {"additive", "mlp", "general", "dot", "none"}))
+            problems.push_back("metadata 'attention.kind' must be \"additive\", \"mlp\", \"general\", \"dot\" or \"none\"");
+        if (a.contains("when") && !oneOf(a["when"], {"before_cell", "after_cell"}))
+            problems.push_back("metadata 'attention.when' must be \"before_cell\" or \"after_cell\"");
+    } else if (metadata_.contains("attention") && !metadata_["attention"].is_string()) {
+        problems.push_back("metadata 'attention' must be an object ({\"kind\", \"bias\", \"when\"})");
+    }
+}
+
+// A one-sentence probe and a padded batch of two: the methods must run and return what the
+// contract says, and a padded row must get nothing from its padding.
+void TorchModel::probe(std::vector<std::string>& problems) {
+    try {
+        torch::InferenceMode guard;
+        // An ordinary source token (the first id that is not special), then </s> where sources have one.
+        int64_t word = 0;
+        while (word < srcVocab_.size() - 1 && srcVocab_.isSpecial(word)) ++word;
+        std::vector<int64_t> one = {word};
+        if (sourceEos_) one.push_back(srcVocab_.eos());
+        const int64_t S = static_cast<int64_t>(one.size());
+        const int64_t A = attendsPadding_ ? S + 1 : S;  // alpha's columns
+        auto e = encode(torch::tensor(one, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
+        if (e.enc.dim() != 3 || e.enc.size(0) != 1 || e.enc.size(1) != S)
+            problems.push_back("encode: enc must be [B,S,E], got " + shapeOf(e.enc));
+        if (e.state.dim() != 2 || e.state.size(0) != 1)
+            problems.push_back("encode: state must be [B,D], got " + shapeOf(e.state));
+        if (e.mask.dim() != 2 || e.mask.size(1) != S || e.mask.scalar_type() != torch::kBool)
+            problems.push_back("encode: mask must be bool [B,S], got " + shapeOf(e.mask));
+        if (e.keys.dim() < 1 || e.keys.size(0) != 1) problems.push_back("encode: keys must have batch first");
+        if (!problems.empty()) return;
+        encoderOutputSize_ = e.enc.size(2);
+        stateSize_ = e.state.size(1);
+        auto d = step(torch::tensor({tgtVocab_.startId()}, torch::kLong), e.state, e);
+        if (d.logProbs.sizes() != torch::IntArrayRef({1, tgtVocab_.size()}))
+            problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) +
+                               ", got " + shapeOf(d.logProbs));
+        if (d.state.sizes() != e.state.sizes())
+            problems.push_back("step: state must keep encode's shape " + shapeOf(e.state) + ", got " + shapeOf(d.state));
+        if (d.alpha.sizes() != torch::IntArrayRef({1, A}))
+            problems.push_back(attendsPadding_ ? "step: alpha must be [B,S] and alpha_padding [B] (metadata attends_padding)"
+                                               : "step: alpha must be [B,S], got " + shapeOf(d.alpha));
+        else if (!(std::abs(d.alpha.sum().item<double>() - 1.0) <= 1e-4))
+            problems.push_back(attendsPadding_ ? "step: alpha and alpha_padding must sum to 1"
+                                               : "step: alpha must sum to 1 (a model that attends over its own padding "
+                                                 "declares attends_padding and returns alpha_padding: docs/model-format.md)");
+        if (d.context.sizes() != torch::IntArrayRef({1, encoderOutputSize_}))
+            problems.push_back("step: context must be [B,E], got " + shapeOf(d.context));
+        if (problems.empty() && !(std::abs(d.logProbs.exp().sum().item<double>() - 1.0) <= 1e-3))
+            problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
+        if (!problems.empty()) return;
+
+        // A padded batch: the short sentence's padding must get exactly zero.
+        std::vector<int64_t> two = {word, word};
+        if (sourceEos_) two.push_back(srcVocab_.eos());
+        const int64_t L = static_cast<int64_t>(two.size());
+        auto pair = torch::full({2, L}, srcVocab_.paddingId(), torch::kLong);
+        pair[0] = torch::tensor(two, torch::kLong);
+        pair[1].slice(0, 0, S) = torch::tensor(one, torch::kLong);
+        auto b = encode(pair, torch::tensor({L, S}, torch::kLong));
+        auto db = step(torch::full({2}, tgtVocab_.startId(), torch::kLong), b.state, b);
+        if (b.mask[1][L - 1].item<bool>()) problems.push_back("encode: mask must be false on padding");
+        if (!torch::all(b.enc[1][L - 1] == 0).item<bool>()) problems.push_back("encode: enc must be 0 on padding");
+        if (db.alpha[1][L - 1].item<float>() != 0.0f) problems.push_back("step: alpha must be exactly 0 on padding");
+    } catch (const Error& e) {
+        problems.push_back(e.what());
+    } catch (const std::exception& e) {
+        problems.push_back("probe run failed: " + wholeMessage(e));
+    }
+}
+
+EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& srcLen) const {
+    Runtime::initialize();
+    auto out = module_.get_method("encode")({src, srcLen});
+    if (!out.isTuple() || out.toTupleRef().elements().size() != 4)
+        throw Error("encode must return a tuple (enc, state, mask, keys)");
+    const auto& el = out.toTupleRef().elements();
+    for (const auto& v : el)
+        if (!v.isTensor()) throw Error("encode must return four tensors");
+    return {el[0].toTensor(), el[1].toTensor(), el[2].toTensor(), el[3].toTensor()};
+}
+
+DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const {
+    Runtime::initialize();
+    auto out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
+    if (!out.isGenericDict()) throw Error("step must return a Dict[str, Tensor]");
+    DecoderOutput d;
+    torch::Tensor padding;  // [B]
+    for (const auto& item : out.toGenericDict()) {
+        if (!item.key().isString() || !item.value().isTensor()) throw Error("step must return a Dict[str, Tensor]");
+        const auto& key = item.key().toStringRef();
+        const auto t = item.value().toTensor();
+        if (key == "log_probs") d.logProbs = t;
+        else if (key == "state") d.state = t;
+        else if (key == "alpha") d.alpha = t;
+        else if (key == "context") d.context = t;
+        else if (key == "alpha_padding") padding = t;
+        else d.extras.emplace(key, t);
+    }
+    for (const auto& [name, t] : {std::pair<const char*, torch::Tensor&>{"log_probs", d.logProbs},
+                                  {"state", d.state}, {"alpha", d.alpha}, {"context", d.context}})
+        if (!t.defined()) throw Error(std::string("step's result has no '") + name + "'");
+    if (attendsPadding_) {
+        // One more column: the mass on the model's own padding, shown and exported, never renormalised away.
+        if (!padding.defined() || padding.dim() != 1 || padding.size(0) != d.alpha.size(0))
+            throw Error("step must return \"alpha_padding\" [B] (the model's metadata says it attends over its padding)");
+        d.alpha = torch::cat({d.alpha, padding.unsqueeze(1).to(d.alpha.dtype())}, 1);
+    }
+    return d;
+}
+
+void TorchModel::setMetadata(nlohmann::json metadata) {
+    metadata_ = std::move(metadata);
+    module_.setattr("metadata", metadata_.dump());
+}
+
+int64_t TorchModel::parameterCount() const {
+    int64_t n = 0;
+    for (const auto& p : module_.parameters()) n += p.numel();
+    return n;
+}
+
+void TorchModel::save(const std::string& path, bool half) const {
+    AtomicFile::checkWritable(path);
+    // Serialised in memory first: LibTorch's file writer finishes the archive in its destructor
+    // and aborts the process when that fails (a full disk); AtomicFile reports it instead.
+    std::ostringstream bytes;
+    try {
+        // A copy, so saving never changes the module other threads may be decoding with.
+        auto copy = module_.deepcopy();
+        auto meta = metadata_;
+        meta["stored_dtype"] = half ? "float16" : "float32";
+        copy.setattr("metadata", meta.dump());
+        if (half) castFloating(copy, torch::kHalf);
+        copy.save(bytes);
+    } catch (const std::exception& e) {
+        throw Error("cannot write model to '" + path + "': " + wholeMessage(e));
+    }
+    AtomicFile::write(path, bytes.str());
+}
+
+}  // namespace alignscope::core

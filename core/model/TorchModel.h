@@ -1,0 +1,90 @@
+#pragma once
+// Core-internal: the LibTorch side of a model. Nothing outside core/ includes this header
+// (tests excepted); the public handle is Model.
+#include "core/text/Tokenizer.h"
+#include "core/text/Vocabulary.h"
+
+#include <torch/script.h>
+
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+// What `encode` returns (docs/model-format.md).
+struct EncoderOutput {
+    torch::Tensor enc;    // [B,S,E] float, zero on padded positions
+    torch::Tensor state;  // [B,D]   initial decoder state
+    torch::Tensor mask;   // [B,S]   bool, true on real positions
+    torch::Tensor keys;   // [B,...] model-private precomputation, handed back to `step` unchanged
+    // Rows `index` of every tensor (beam search reorders and repeats hypotheses this way).
+    EncoderOutput select(const torch::Tensor& index) const;
+};
+
+// What `step` returns.
+struct DecoderOutput {
+    torch::Tensor logProbs;  // [B,V]
+    torch::Tensor state;     // [B,D]
+    torch::Tensor alpha;     // [B,S], or [B,S+1] with the model's own padding as the last column (attendsPadding)
+    torch::Tensor context;   // [B,E]
+    std::map<std::string, torch::Tensor> extras;  // optional named outputs, first dim B
+};
+
+// A loaded TorchScript model whose contract has been checked. Immutable after construction except
+// through module() (the trainer's access); encode/step may run from several threads at once.
+class TorchModel {
+public:
+    static constexpr int64_t kFormatVersion = 2;  // v1 files open unchanged
+
+    // Checks the contract; throws Error listing every problem, prefixed by `origin` (a path).
+    TorchModel(torch::jit::Module module, std::string origin);
+    // Throws Error with a clear message for a missing, unreadable, corrupt or non-conforming file.
+    static std::shared_ptr<TorchModel> load(const std::string& path);
+
+    EncoderOutput encode(const torch::Tensor& src, const torch::Tensor& srcLen) const;  // [B,S], [B]
+    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const;
+
+    const std::string& origin() const { return origin_; }
+    const Vocabulary& sourceVocabulary() const { return srcVocab_; }
+    const Vocabulary& targetVocabulary() const { return tgtVocab_; }
+    const Tokenizer& sourceTokenizer() const { return srcTokenizer_; }
+    const Tokenizer& targetTokenizer() const { return tgtTokenizer_; }
+    const nlohmann::json& metadata() const { return metadata_; }
+    void setMetadata(nlohmann::json metadata);  // also rewrites the attribute inside the module
+    // Declared by the file's metadata (docs/model-format.md); 0 / true / false where it declares nothing.
+    int64_t formatVersion() const { return formatVersion_; }      // 1 or 2
+    int64_t maxLength() const { return maxLength_; }              // decoder steps the model was made for
+    int64_t maxSourceLength() const { return maxSourceLength_; }  // longest source it takes, </s> included
+    bool sourceEos() const { return sourceEos_; }                 // sources end in the source vocabulary's eos
+    bool attendsPadding() const { return attendsPadding_; }       // alpha's last column is its own padding's mass
+    int64_t encoderOutputSize() const { return encoderOutputSize_; }  // E
+    int64_t stateSize() const { return stateSize_; }                  // D
+    int64_t parameterCount() const;
+
+    torch::jit::Module& module() { return module_; }
+    const torch::jit::Module& module() const { return module_; }
+    // Writes atomically (temporary file, then rename); `half` stores weights as float16.
+    void save(const std::string& path, bool half) const;
+
+private:
+    void checkContract();
+    void probe(std::vector<std::string>& problems);
+    void checkDescriptions(std::vector<std::string>& problems) const;
+
+    mutable torch::jit::Module module_;  // jit methods are not const-callable
+    std::string origin_;
+    Vocabulary srcVocab_, tgtVocab_;
+    Tokenizer srcTokenizer_, tgtTokenizer_;
+    nlohmann::json metadata_;
+    int64_t encoderOutputSize_ = 0;
+    int64_t stateSize_ = 0;
+    int64_t formatVersion_ = 0;
+    int64_t maxLength_ = 0;
+    int64_t maxSourceLength_ = 0;
+    bool sourceEos_ = true;
+    bool attendsPadding_ = false;
+};
+
+}  // namespace alignscope::core

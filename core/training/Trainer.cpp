@@ -1,0 +1,430 @@
+#include "core/training/Trainer.h"
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+#include "core/training/TrainingBatch.h"
+#include "core/evaluation/Evaluator.h"
+#include "core/model/ModelBuilder.h"
+#include "core/Runtime.h"
+#include "core/model/TorchModel.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <random>
+
+namespace alignscope::core {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Example {
+    std::vector<int64_t> src;  // ends with </s>
+    std::vector<int64_t> tgt;  // without </s>
+};
+
+TrainingBatch makeBatch(const std::vector<Example>& data, const std::vector<size_t>& rows) {
+    std::vector<std::vector<int64_t>> sources, targets;
+    for (auto r : rows) {
+        sources.push_back(data[r].src);
+        targets.push_back(data[r].tgt);
+    }
+    return TrainingBatch::make(sources, targets);
+}
+
+// LibTorch's serialisation into memory, then to disk through AtomicFile (see TorchModel::save).
+template <typename T>
+void saveTorch(const T& value, const fs::path& path) {
+    std::ostringstream bytes;
+    torch::save(value, bytes);
+    AtomicFile::write(path.string(), bytes.str());
+}
+
+}  // namespace
+
+nlohmann::json TrainingOptions::toJson() const {
+    return {{"corpus", corpusName.empty() ? fs::path(corpusPath).filename().string() : corpusName},
+            {"corpus_licence", corpusLicence},
+            {"max_length", maxLength},
+            {"source_min_count", sourceMinCount},
+            {"target_min_count", targetMinCount},
+            {"source_vocab_size", sourceVocabSize},
+            {"target_vocab_size", targetVocabSize},
+            {"dropout", dropout},
+            {"label_smoothing", labelSmoothing},
+            {"batch_size", batchSize},
+            {"learning_rate", learningRate},
+            {"clip_norm", clipNorm},
+            {"epochs", epochs},
+            {"max_steps", maxSteps},
+            {"seed", seed},
+            {"threads", threads},
+            {"validation_fraction", validationFraction},
+            {"test_fraction", testFraction},
+            {"half", half},
+            {"recipe", recipe}};
+}
+
+struct Trainer::Impl {
+    TrainingOptions o;
+    std::vector<std::string> problems;
+    Corpus::Split split;
+    std::shared_ptr<TorchModel> model;
+    std::vector<Example> train, valid;
+    std::unique_ptr<torch::optim::Adam> optimizer;
+
+    // Progress, all in the checkpoint.
+    int64_t step = 0;
+    int epoch = 0;
+    int64_t batchInEpoch = 0;
+    std::vector<double> history;
+    double bestValidation = std::numeric_limits<double>::infinity();
+    double bestBleu = 0;
+    double learningRate = 0;
+    double trainSeconds = 0;  // all runs together
+    torch::Tensor rngState;   // dropout randomness: restored into LibTorch's generator when a run starts
+
+    fs::path checkpointDir() const {
+        return o.checkpointDir.empty() ? fs::path(o.outputPath + ".ckpt") : fs::path(o.checkpointDir);
+    }
+
+    std::vector<Example> toExamples(const std::vector<SentencePair>& pairs) const {
+        std::vector<Example> out;
+        for (const auto& p : pairs) {
+            const auto s = model->sourceTokenizer().tokenize(p.source);
+            const auto t = model->targetTokenizer().tokenize(p.target);
+            if (s.empty() || t.empty() || static_cast<int>(s.size()) > o.maxLength ||
+                static_cast<int>(t.size()) > o.maxLength)
+                continue;
+            Example e;
+            for (const auto& tok : s) e.src.push_back(model->sourceVocabulary().id(tok.text));
+            e.src.push_back(Vocabulary::kEos);
+            for (const auto& tok : t) e.tgt.push_back(model->targetVocabulary().id(tok.text));
+            out.push_back(std::move(e));
+        }
+        return out;
+    }
+
+    void buildModel() {
+        Tokenizer::Settings srcSettings, tgtSettings;
+        srcSettings.splitElision = o.sourceElision;
+        tgtSettings.splitElision = o.targetElision;
+        const Tokenizer srcTok(srcSettings), tgtTok(tgtSettings);
+        std::map<std::string, int64_t> srcCounts, tgtCounts;
+        for (const auto& p : split.train) {
+            const auto s = srcTok.tokenize(p.source);
+            const auto t = tgtTok.tokenize(p.target);
+            if (static_cast<int>(s.size()) > o.maxLength || static_cast<int>(t.size()) > o.maxLength) continue;
+            for (const auto& tok : s) ++srcCounts[tok.text];
+            for (const auto& tok : t) ++tgtCounts[tok.text];
+        }
+        ModelBuilder::Input in;
+        in.spec = o.spec;
+        in.spec.seed = o.seed;
+        in.sourceVocabulary = Vocabulary::fromCounts(srcCounts, o.sourceMinCount, o.sourceVocabSize);
+        in.targetVocabulary = Vocabulary::fromCounts(tgtCounts, o.targetMinCount, o.targetVocabSize);
+        in.sourceTokenizer = srcTok;
+        in.targetTokenizer = tgtTok;
+        in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
+        model = ModelBuilder::build(in);
+    }
+
+    std::vector<torch::Tensor> parameters() const {
+        std::vector<torch::Tensor> ps;
+        for (const auto& p : model->module().parameters()) ps.push_back(p);
+        return ps;
+    }
+
+    // Batches of one epoch: shuffled, then grouped by length so little is padding, then the
+    // batches shuffled; fixed by (seed, epoch), so a resumed run sees the same order.
+    std::vector<std::vector<size_t>> batchesOf(int e) const {
+        std::mt19937_64 rng(o.seed * 1000003ull + static_cast<uint64_t>(e));
+        std::vector<size_t> order(train.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::shuffle(order.begin(), order.end(), rng);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return std::make_pair(train[a].src.size(), train[a].tgt.size()) <
+                   std::make_pair(train[b].src.size(), train[b].tgt.size());
+        });
+        std::vector<std::vector<size_t>> batches;
+        for (size_t i = 0; i < order.size(); i += static_cast<size_t>(o.batchSize))
+            batches.emplace_back(order.begin() + static_cast<long>(i),
+                                 order.begin() + static_cast<long>(std::min(order.size(), i + static_cast<size_t>(o.batchSize))));
+        std::shuffle(batches.begin(), batches.end(), rng);
+        return batches;
+    }
+
+    int64_t batchesPerEpoch() const {
+        return static_cast<int64_t>((train.size() + static_cast<size_t>(o.batchSize) - 1) / static_cast<size_t>(o.batchSize));
+    }
+
+    double validationLoss() {
+        torch::NoGradGuard noGrad;
+        double nll = 0, tokens = 0;
+        for (size_t i = 0; i < valid.size(); i += static_cast<size_t>(o.batchSize)) {
+            std::vector<size_t> rows;
+            for (size_t j = i; j < std::min(valid.size(), i + static_cast<size_t>(o.batchSize)); ++j) rows.push_back(j);
+            auto b = makeBatch(valid, rows);
+            auto out = model->module().get_method("loss")({b.src, b.srcLen, b.tgtIn, b.tgtOut, 0.0, 0.0}).toTuple();
+            nll += out->elements()[1].toTensor().item<double>();
+            tokens += out->elements()[2].toTensor().item<double>();
+        }
+        return tokens > 0 ? nll / tokens : 0.0;
+    }
+
+    // Greedy corpus BLEU on the first validation sources, scored exactly as `evaluate` scores.
+    double validationBleu() {
+        if (o.validationBleuSentences <= 0 || split.validation.empty()) return 0;
+        EvaluationOptions eo;
+        eo.beamWidth = 1;
+        eo.maxSentences = static_cast<size_t>(o.validationBleuSentences);
+        return Evaluator(Model(model), eo).evaluate(split.validation).searches.front().corpus.bleu;
+    }
+
+    void saveModel(double tokensPerSecond) {
+        auto meta = model->metadata();
+        meta["training"] = o.toJson();
+        meta["training"]["steps"] = step;
+        meta["training"]["epochs_done"] = static_cast<double>(step) / static_cast<double>(std::max<int64_t>(1, batchesPerEpoch()));
+        meta["training"]["train_pairs"] = train.size();
+        meta["training"]["validation_pairs"] = valid.size();
+        meta["training"]["test_pairs"] = split.test.size();
+        meta["training"]["train_seconds"] = trainSeconds;
+        meta["training"]["target_tokens_per_second"] = tokensPerSecond;
+        meta["training"]["threads"] = Runtime::threads();
+        meta["scores"] = {{"validation_nll_per_token", bestValidation}, {"validation_greedy_bleu", bestBleu}};
+        model->setMetadata(meta);
+        model->save(o.outputPath, o.half);
+    }
+
+    void writeCheckpoint() {
+        const auto dir = checkpointDir();
+        const auto tmp = fs::path(dir.string() + ".tmp");
+        std::error_code ec;
+        fs::remove_all(tmp, ec);
+        fs::create_directories(tmp, ec);
+        if (ec) throw Error("cannot create checkpoint folder '" + tmp.string() + "': " + ec.message());
+        model->save((tmp / "model.pt").string(), false);
+        saveTorch(*optimizer, tmp / "optimizer.pt");
+        saveTorch(at::detail::getDefaultCPUGenerator().get_state(), tmp / "rng.pt");
+        nlohmann::json state = {{"step", step},          {"epoch", epoch},
+                                {"batch_in_epoch", batchInEpoch}, {"history", history},
+                                {"best_validation", std::isfinite(bestValidation) ? bestValidation : -1.0},
+                                {"best_bleu", bestBleu}, {"learning_rate", learningRate},
+                                {"train_seconds", trainSeconds}, {"options", o.toJson()}};
+        AtomicFile::write((tmp / "state.json").string(), state.dump(1));
+        const auto old = fs::path(dir.string() + ".old");
+        fs::remove_all(old, ec);
+        if (fs::exists(dir)) fs::rename(dir, old);
+        fs::rename(tmp, dir);
+        fs::remove_all(old, ec);
+    }
+
+    void readCheckpoint() {
+        const auto dir = checkpointDir();
+        if (!fs::exists(dir / "state.json"))
+            throw Error("no checkpoint to resume in '" + dir.string() + "'");
+        model = TorchModel::load((dir / "model.pt").string());
+        std::ifstream in(dir / "state.json");
+        const auto state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (state.is_discarded() || !state.is_object() || !state.contains("options") || !state.contains("history"))
+            throw Error("the checkpoint in '" + dir.string() + "' is damaged (state.json); train without --resume to start again");
+        const auto saved = state["options"];
+        const auto now = o.toJson();
+        for (const char* key : {"seed", "batch_size", "max_length", "corpus", "threads"})
+            if (saved[key] != now[key])
+                throw Error(std::string("--resume: option '") + key + "' differs from the checkpoint's (" +
+                            saved[key].dump() + "); resume with the same command");
+        step = state["step"];
+        epoch = state["epoch"];
+        batchInEpoch = state["batch_in_epoch"];
+        history = state["history"].get<std::vector<double>>();
+        bestValidation = state["best_validation"].get<double>() < 0 ? std::numeric_limits<double>::infinity()
+                                                                    : state["best_validation"].get<double>();
+        bestBleu = state["best_bleu"];
+        learningRate = state["learning_rate"];
+        trainSeconds = state["train_seconds"];
+    }
+
+    void setLearningRate(double lr) {
+        learningRate = lr;
+        for (auto& g : optimizer->param_groups()) static_cast<torch::optim::AdamOptions&>(g.options()).lr(lr);
+    }
+};
+
+Trainer::Trainer(TrainingOptions options) : d_(std::make_unique<Impl>()) { d_->o = std::move(options); }
+Trainer::~Trainer() = default;
+
+size_t Trainer::trainingPairs() const { return d_->train.size(); }
+size_t Trainer::validationPairs() const { return d_->valid.size(); }
+size_t Trainer::testPairs() const { return d_->split.test.size(); }
+const std::vector<std::string>& Trainer::corpusProblems() const { return d_->problems; }
+
+void Trainer::prepare() {
+    auto& o = d_->o;
+    if (o.outputPath.empty()) throw Error("no output model file given");
+    if (o.batchSize < 1 || o.epochs < 1 || o.maxLength < 1 || !(o.learningRate > 0) || !std::isfinite(o.learningRate))
+        throw Error("batch size, epochs, max length and learning rate must be positive (and finite)");
+    if (o.validationFraction < 0 || o.testFraction < 0 || o.validationFraction + o.testFraction >= 1)
+        throw Error("validation and test fractions must be >= 0 and leave data to train on");
+    if (!(o.dropout >= 0 && o.dropout < 1)) throw Error("dropout must be in [0, 1)");
+    if (!(o.labelSmoothing >= 0 && o.labelSmoothing < 1)) throw Error("label smoothing must be in [0, 1)");
+    if (!(o.clipNorm >= 0) || !std::isfinite(o.clipNorm)) throw Error("the gradient norm cap must be >= 0 (0: none)");
+    if (o.maxSteps < 0 || o.sourceVocabSize < 0 || o.targetVocabSize < 0 || o.validationBleuSentences < 0 ||
+        !(o.checkpointMinutes >= 0))
+        throw Error("steps, vocabulary caps, validation BLEU sentences and checkpoint minutes must not be negative");
+    // Before any work: a run that cannot write its model would be lost at the end.
+    AtomicFile::checkWritable(o.outputPath);
+    if (!o.testSplitPath.empty()) AtomicFile::checkWritable(o.testSplitPath);
+    o.spec.validate();
+    Runtime::setThreads(o.threads);
+    Runtime::reuseFreedMemory();
+
+    const auto corpus = Corpus::read(o.corpusPath, o.onBadLine);
+    for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);
+    d_->split = corpus.split(o.validationFraction, o.testFraction, o.seed);
+    if (d_->split.train.empty()) throw Error("the corpus has no training pairs");
+    if (!o.testSplitPath.empty()) {
+        std::string text;
+        for (const auto& p : d_->split.test) text += p.source + "\t" + p.target + "\n";
+        AtomicFile::write(o.testSplitPath, text);
+    }
+
+    if (o.resume) d_->readCheckpoint();
+    else d_->buildModel();
+    d_->train = d_->toExamples(d_->split.train);
+    d_->valid = d_->toExamples(d_->split.validation);
+    if (d_->train.empty()) throw Error("no training pair is within --max-len " + std::to_string(o.maxLength) + " tokens");
+
+    if (!d_->model->module().find_method("loss"))
+        throw Error("'" + d_->model->origin() + "' has no 'loss' method, so it cannot be trained here "
+                    "(AlignScope's own models and those the Python package alignscope exports or trains have one)");
+    for (auto& p : d_->parameters()) p.requires_grad_(true);
+    d_->optimizer = std::make_unique<torch::optim::Adam>(d_->parameters(), torch::optim::AdamOptions(o.learningRate));
+    if (o.resume) {
+        const auto dir = d_->checkpointDir();
+        torch::Tensor rng;
+        try {
+            torch::load(*d_->optimizer, (dir / "optimizer.pt").string());
+            torch::load(rng, (dir / "rng.pt").string());
+        } catch (const std::exception& e) {
+            throw Error("the checkpoint in '" + dir.string() + "' is damaged (optimizer.pt or rng.pt): " + firstLine(e.what()) +
+                        "; train without --resume to start again");
+        }
+        d_->rngState = rng;
+        d_->setLearningRate(d_->learningRate);
+    } else {
+        d_->learningRate = o.learningRate;
+        torch::manual_seed(o.seed);
+        d_->rngState = at::detail::getDefaultCPUGenerator().get_state();
+    }
+}
+
+TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& progress, const std::atomic<bool>* stop) {
+    auto& d = *d_;
+    auto& o = d.o;
+    if (!d.optimizer) throw Error("Trainer::run before prepare()");
+    auto generator = at::detail::getDefaultCPUGenerator();
+    generator.set_state(d.rngState);  // this run's dropout continues this trainer's own sequence
+    const int64_t total = o.maxSteps > 0 ? o.maxSteps : o.epochs * d.batchesPerEpoch();
+    // Validating again would find the same loss and halve the learning rate for nothing.
+    if (o.resume && d.step >= total)
+        throw Error("the checkpoint's run has already done " + std::to_string(d.step) + " of its " + std::to_string(total) +
+                    " updates; give a larger --epochs or --steps to train longer");
+    const auto start = Clock::now();
+    auto lastCheckpoint = start;
+    int64_t tokens = 0, stepsThisRun = 0;
+    double recent = 0;
+    auto report = [&](const std::string& event) {
+        if (!progress) return;
+        TrainingProgress p;
+        p.step = d.step;
+        p.totalSteps = total;
+        p.epoch = d.epoch;
+        p.loss = recent;
+        p.secondsElapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        p.tokensPerSecond = p.secondsElapsed > 0 ? static_cast<double>(tokens) / p.secondsElapsed : 0;
+        p.secondsLeft = stepsThisRun > 0 ? p.secondsElapsed / static_cast<double>(stepsThisRun) * static_cast<double>(total - d.step) : 0;
+        p.event = event;
+        progress(p);
+    };
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+    auto tokensPerSecond = [&] { return elapsed() > 0 ? static_cast<double>(tokens) / elapsed() : 0.0; };
+    double secondsBefore = d.trainSeconds;
+    auto validate = [&] {
+        const double loss = d.validationLoss();
+        std::string event = "validation NLL/token " + std::to_string(loss);
+        if (loss < d.bestValidation) {
+            d.bestValidation = loss;
+            d.bestBleu = d.validationBleu();
+            d.trainSeconds = secondsBefore + elapsed();
+            d.saveModel(tokensPerSecond());
+            event += ", greedy BLEU " + std::to_string(d.bestBleu) + ", saved " + o.outputPath;
+        } else {
+            d.setLearningRate(d.learningRate * 0.5);  // plateau: halve the step size
+            event += " (no better; learning rate now " + std::to_string(d.learningRate) + ")";
+        }
+        report(event);
+    };
+    auto checkpoint = [&] {
+        d.rngState = at::detail::getDefaultCPUGenerator().get_state();
+        d.trainSeconds = secondsBefore + elapsed();
+        d.writeCheckpoint();
+        lastCheckpoint = Clock::now();
+        report("checkpoint written to " + d.checkpointDir().string());
+    };
+
+    // Every way out writes a checkpoint, so a stopped or finished run can be continued.
+    auto finish = [&](bool completed) {
+        checkpoint();
+        TrainingResult result;
+        result.completed = completed;
+        result.steps = d.step;
+        result.lossHistory = d.history;
+        result.validationLoss = d.bestValidation;
+        result.validationBleu = d.bestBleu;
+        result.tokensPerSecond = tokensPerSecond();
+        result.modelPath = o.outputPath;
+        return result;
+    };
+
+    bool validatedAtEnd = false;
+    while (d.step < total) {
+        const auto batches = d.batchesOf(d.epoch);
+        while (d.batchInEpoch < static_cast<int64_t>(batches.size()) && d.step < total) {
+            if (stop && stop->load()) return finish(false);
+            auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)]);
+            const double nll =
+                b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing, o.clipNorm);
+            d.history.push_back(nll);
+            recent = stepsThisRun == 0 ? nll : 0.98 * recent + 0.02 * nll;
+            tokens += b.targetTokens;
+            ++d.step;
+            ++d.batchInEpoch;
+            ++stepsThisRun;
+            validatedAtEnd = false;
+            report("");
+            if (std::chrono::duration<double>(Clock::now() - lastCheckpoint).count() > o.checkpointMinutes * 60)
+                checkpoint();
+        }
+        if (d.batchInEpoch >= static_cast<int64_t>(batches.size())) {
+            validate();
+            validatedAtEnd = true;
+            ++d.epoch;
+            d.batchInEpoch = 0;
+            checkpoint();
+        }
+    }
+    if (!validatedAtEnd) validate();
+    if (!fs::exists(o.outputPath)) d.saveModel(tokensPerSecond());  // no validation data: keep the last weights
+    return finish(true);
+}
+
+}  // namespace alignscope::core

@@ -1,0 +1,49 @@
+#pragma once
+#include "core/training/Corpus.h"
+#include "core/model/ModelSpec.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace alignscope::core {
+
+// Everything a training run depends on. The same options, data and thread count give the same model.
+struct TrainingOptions {
+    std::string corpusPath;                              // source<TAB>target lines
+    std::string corpusName;                              // for the model card/metadata (default: file name)
+    std::string corpusLicence;                           // e.g. "CC BY 2.0 FR (Tatoeba via manythings.org)"
+    Corpus::OnBadLine onBadLine = Corpus::OnBadLine::Reject;  // malformed corpus lines
+    int maxLength = 15;                                  // pairs with more tokens on either side are left out
+    int64_t sourceMinCount = 2;                          // vocabulary: minimum count of a source token
+    int64_t targetMinCount = 2;                          // vocabulary: minimum count of a target token
+    int64_t sourceVocabSize = 0;                         // vocabulary cap, specials included (0: none)
+    int64_t targetVocabSize = 0;                         // vocabulary cap, specials included (0: none)
+    bool sourceElision = false;                          // split "l'homme" -> "l'" "homme" on the source side
+    bool targetElision = true;                           // ... on the target side (French)
+    ModelSpec spec;                                      // architecture
+    double dropout = 0.2;                                // on embeddings and readout
+    double labelSmoothing = 0.1;                         // share of the loss spread over the vocabulary
+    int batchSize = 64;                                  // sentence pairs per update
+    double learningRate = 1e-3;                          // Adam
+    double clipNorm = 1.0;                               // gradient norm cap (0: none)
+    int epochs = 10;                                     // passes over the training split
+    int64_t maxSteps = 0;                                // stop after this many updates (0: epochs decide)
+    uint64_t seed = 1;                                   // initialisation, data order, dropout, split
+    int threads = 2;                                     // LibTorch intra-op threads
+    double validationFraction = 0.01;                    // share of source sentences for validation
+    double testFraction = 0.02;                          // share of source sentences held out for testing
+    int validationBleuSentences = 500;                   // greedy BLEU on this many validation sources (0: none)
+    std::string outputPath;                              // model file written (best validation loss)
+    std::string checkpointDir;                           // default: outputPath + ".ckpt"
+    double checkpointMinutes = 5;                        // time between checkpoints
+    bool resume = false;                                 // continue from checkpointDir
+    bool half = false;                                   // store weights as float16 (half the size)
+    std::string name;                                    // model name (default: output file stem)
+    std::string testSplitPath;                           // write the held-out test pairs here (TSV), if set
+    std::string recipe;                                  // the command line, recorded in the metadata
+
+    nlohmann::json toJson() const;  // recorded in the model's metadata and the checkpoint
+};
+
+}  // namespace alignscope::core
