@@ -1,5 +1,4 @@
 #include "cli/Commands.h"
-#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
 #include "core/decoding/Alignment.h"
@@ -25,27 +24,14 @@ Command addAlignCommand(CLI::App& app) {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         LineStreams io(o->input, o->output);
-        long lineNo = 0;
-        int failures = 0;
-        const InterruptGuard interrupt;
-        for (std::string line; std::getline(io.in(), line);) {
-            if (interrupt.raised()) return io.stopAfterInterrupt("align", lineNo);
-            ++lineNo;
-            try {
-                const auto pair = core::PairLine::parse(line);
-                if (!pair.target) throw core::Error("expected 'source ||| target'");
-                core::DecodingSession session(model, pair.source);
-                session.alignTo(*pair.target);
-                const auto alignment = session.alignment();
-                io.out() << (o->format == "json" ? alignment.toJson().dump() : alignment.pharaoh()) << '\n';
-            } catch (const core::Error& e) {
-                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-                io.out() << (o->format == "json" ? "null" : "") << '\n';
-                ++failures;
-            }
-        }
-        io.finish();
-        return failures ? 1 : 0;
+        return io.forEachLine("align", [&](const std::string& line) {
+            const auto pair = core::PairLine::parse(line);
+            if (!pair.target) throw core::Error("expected 'source ||| target'");
+            core::DecodingSession session(model, pair.source);
+            session.alignTo(*pair.target);
+            const auto alignment = session.alignment();
+            return o->format == "json" ? alignment.toJson().dump() : alignment.pharaoh();
+        }, o->format == "json" ? "null" : "", std::nullopt);
     };
 }
 

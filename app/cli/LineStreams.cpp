@@ -1,5 +1,7 @@
 #include "cli/LineStreams.h"
 
+#include "cli/InterruptGuard.h"
+
 #include "core/Error.h"
 
 #include <cerrno>
@@ -49,6 +51,30 @@ void LineStreams::flushStandardOutput() {
     errno = 0;
     std::cout.flush();
     if (!std::cout) throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
+}
+
+int LineStreams::forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
+                             const std::string& onError, const std::optional<std::string>& onBlank) {
+    long lineNo = 0;
+    int failures = 0;
+    const InterruptGuard interrupt;
+    for (std::string line; std::getline(in(), line);) {
+        if (interrupt.raised()) return stopAfterInterrupt(command, lineNo);
+        ++lineNo;
+        if (onBlank && line.find_first_not_of(" \t\r") == std::string::npos) {
+            out() << *onBlank << '\n';
+            continue;
+        }
+        try {
+            out() << each(line) << '\n';
+        } catch (const core::Error& e) {
+            std::cerr << "line " << lineNo << ": " << e.what() << '\n';
+            out() << onError << '\n';
+            ++failures;
+        }
+    }
+    finish();
+    return failures ? 1 : 0;
 }
 
 }  // namespace alignscope::cli

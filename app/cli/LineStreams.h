@@ -2,6 +2,8 @@
 #include "core/AtomicFile.h"
 
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,6 +30,14 @@ public:
     // Flushes stdout; throws core::Error when what was printed did not arrive (a full disk, a
     // closed pipe). Every command's printing is checked with it on the way out.
     static void flushStandardOutput();
+
+    // The line-by-line loop of translate, align and trace: `each` turns a line into its output
+    // line. A core::Error is reported on stderr as "line N: message" and `onError` printed in its
+    // place, so output lines stay parallel to input lines; a blank line prints `onBlank` (without
+    // one, it goes to `each` like any line). Ctrl-C stops between lines. Returns the exit code:
+    // 0, 1 when a line failed, 130 after Ctrl-C.
+    int forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
+                    const std::string& onError, const std::optional<std::string>& onBlank);
 
 private:
     std::unique_ptr<std::ifstream> inFile_;

@@ -1,5 +1,4 @@
 #include "cli/Commands.h"
-#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
 #include "core/decoding/DecodingSession.h"
@@ -68,30 +67,14 @@ Command addTraceCommand(CLI::App& app) {
         core::SessionOptions options;
         options.maxLength = o->maxLen;
         options.keepLogProbs = true;
-        long lineNo = 0;
-        int failures = 0;
-        const InterruptGuard interrupt;
-        for (std::string line; std::getline(io.in(), line);) {
-            if (interrupt.raised()) return io.stopAfterInterrupt("trace", lineNo);
-            ++lineNo;
-            if (line.find_first_not_of(" \t\r") == std::string::npos) {
-                io.out() << "null\n";  // nothing to trace; output lines stay parallel to input lines
-                continue;
-            }
-            try {
-                const auto pair = core::PairLine::parse(line);
-                core::DecodingSession session(model, pair.source, options);
-                if (pair.target) session.alignTo(*pair.target);
-                else session.runToEnd();
-                io.out() << trace(session).dump() << '\n';
-            } catch (const core::Error& e) {
-                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-                io.out() << "null\n";  // output lines stay parallel to input lines
-                ++failures;
-            }
-        }
-        io.finish();
-        return failures ? 1 : 0;
+        // null for a line with nothing to trace or one that failed: output lines stay parallel to input lines
+        return io.forEachLine("trace", [&](const std::string& line) {
+            const auto pair = core::PairLine::parse(line);
+            core::DecodingSession session(model, pair.source, options);
+            if (pair.target) session.alignTo(*pair.target);
+            else session.runToEnd();
+            return trace(session).dump();
+        }, "null", std::string("null"));
     };
 }
 

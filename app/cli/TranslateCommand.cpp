@@ -1,5 +1,4 @@
 #include "cli/Commands.h"
-#include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 
 #include "core/decoding/DecodingSession.h"
@@ -27,27 +26,11 @@ Command addTranslateCommand(CLI::App& app) {
         core::SearchOptions options;
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
-        long lineNo = 0;
-        int failures = 0;
-        const InterruptGuard interrupt;
-        for (std::string line; std::getline(io.in(), line);) {
-            if (interrupt.raised()) return io.stopAfterInterrupt("translate", lineNo);
-            ++lineNo;
-            if (line.find_first_not_of(" \t\r") == std::string::npos) {
-                io.out() << '\n';  // nothing to translate; output lines stay parallel to input lines
-                continue;
-            }
-            try {
-                core::DecodingSession session(model, line);
-                io.out() << model.detokenize(session.search(options).front().ids) << '\n';
-            } catch (const core::Error& e) {
-                std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-                io.out() << '\n';  // output lines stay parallel to input lines
-                ++failures;
-            }
-        }
-        io.finish();
-        return failures ? 1 : 0;
+        // A blank line has nothing to translate: a blank line out, as for a failed one.
+        return io.forEachLine("translate", [&](const std::string& line) {
+            core::DecodingSession session(model, line);
+            return model.detokenize(session.search(options).front().ids);
+        }, "", std::string());
     };
 }
 
