@@ -2,6 +2,7 @@
 #include "core/decoding/Alignment.h"
 #include "core/decoding/Hypothesis.h"
 #include "core/decoding/StepRecord.h"
+#include "core/model/Model.h"
 #include "core/text/TokenizedSentence.h"
 
 #include <memory>
@@ -50,6 +51,10 @@ struct DecodingSnapshot {
 
     // The alignment shown: the selected beam hypothesis, else the steps.
     core::Alignment alignment() const;
+    // The tokens of the source, without a model's own <padding> column.
+    size_t sourceTokenCount() const {
+        return source.size() - (!source.tokens.empty() && source.tokens.back() == core::Model::kPaddingColumn ? 1 : 0);
+    }
     // The steps whose details are shown: the selected hypothesis's, else the session's.
     const std::vector<core::StepRecord>& shownSteps() const { return selectedHypothesis >= 0 ? hypothesisSteps : steps; }
     // The step whose details (candidates, context, states) are shown; nullptr before the first.

@@ -425,13 +425,13 @@ void MainWindow::render(SnapshotPtr snapshot) {
         status_->setText(s.selectedHypothesis >= 0
                              ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")
                                    .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                                   .arg(s.source.size())
+                                   .arg(s.sourceTokenCount())
                                    .arg(s.selectedHypothesis + 1)
                                    .arg(s.beam.size())
                                    .arg(s.hypothesisSteps.size())
                              : tr("%1 · %2 source tokens · step %3%4")
                                    .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                                   .arg(s.source.size())
+                                   .arg(s.sourceTokenCount())
                                    .arg(s.steps.size())
                                    .arg(s.finished ? tr(" · finished") : QString()));
 }
