@@ -53,7 +53,7 @@ struct DecodingSnapshot {
     core::Alignment alignment() const;
     // The tokens of the source, without a model's own <padding> column.
     size_t sourceTokenCount() const {
-        return source.size() - (!source.tokens.empty() && source.tokens.back() == core::Model::kPaddingColumn ? 1 : 0);
+        return source.size() - (core::Model::endsWithPaddingColumn(source.tokens) ? 1 : 0);
     }
     // The steps whose details are shown: the selected hypothesis's, else the session's.
     const std::vector<core::StepRecord>& shownSteps() const { return selectedHypothesis >= 0 ? hypothesisSteps : steps; }

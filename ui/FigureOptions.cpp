@@ -6,7 +6,7 @@ namespace alignscope::ui {
 
 size_t FigureOptions::shownColumns(const std::vector<std::string>& tokens, const std::vector<int>& words) const {
     const size_t S = tokens.size();
-    const bool endIsEos = S > 1 && words.size() == S && words.back() == -1 && tokens.back() != core::Model::kPaddingColumn &&
+    const bool endIsEos = S > 1 && words.size() == S && words.back() == -1 && !core::Model::endsWithPaddingColumn(tokens) &&
                           !tokenLabel(tokens.back()).startsWith(QStringLiteral("\u2423"));
     return endColumn != EndColumn::Keep && endIsEos ? S - 1 : S;
 }

@@ -134,7 +134,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     for (const auto& x : s.source.tokens) labels.push_back(FigureOptions::tokenLabel(x));
     const int peak = static_cast<int>(std::max_element(step->alpha.begin(), step->alpha.end()) - step->alpha.begin());
     // A model's own <padding> column (the last) has a weight but no energy of its own.
-    const bool paddingColumn = !s.source.tokens.empty() && s.source.tokens.back() == core::Model::kPaddingColumn;
+    const bool paddingColumn = core::Model::endsWithPaddingColumn(s.source.tokens);
     const size_t energyCount = s.source.size() - (paddingColumn ? 1 : 0);
 
     // 1. the query

@@ -26,7 +26,7 @@ std::vector<std::pair<int, int>> Alignment::hardLinks() const {
         if (targetWords_[t] < 0 || weights_[t].empty()) continue;
         // A model's own <padding> column is not a source word: the argmax is over the others.
         const auto& row = weights_[t];
-        const auto end = !sourceTokens_.empty() && sourceTokens_.back() == Model::kPaddingColumn ? row.end() - 1 : row.end();
+        const auto end = Model::endsWithPaddingColumn(sourceTokens_) ? row.end() - 1 : row.end();
         if (end == row.begin()) continue;
         const auto peak = static_cast<size_t>(std::max_element(row.begin(), end) - row.begin());
         if (sourceWords_[peak] < 0) continue;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace alignscope::core {
 
@@ -39,6 +40,11 @@ public:
     int64_t maxLength() const;          // decoder steps the file declares (0: none declared)
     bool attendsPadding() const;        // alpha rows end with one column: the model's own padding
     static constexpr const char* kPaddingColumn = "<padding>";  // that column's label
+    // Whether a session's source columns end with that column (every view asks before treating the
+    // last column as a source token).
+    static bool endsWithPaddingColumn(const std::vector<std::string>& sourceTokens) {
+        return !sourceTokens.empty() && sourceTokens.back() == kPaddingColumn;
+    }
 
     // Throws Error for invalid UTF-8, more tokens than the model takes (kMaxSourceTokens, or its
     // declared max_source_length), or a token outside a vocabulary that has no unknown-word token.
