@@ -138,5 +138,13 @@ int main(int argc, char** argv) {
         return failed ? 1 : 0;
     }
     window.show();
-    return app.exec();
+    const int code = app.exec();
+    // A thread left inside model code that never returned (DecodingDocument::abandon) would meet
+    // LibTorch's static destructors: leave without running them.
+    if (alignscope::ui::DecodingDocument::hasAbandonedWork()) {
+        std::cout.flush();
+        std::cerr.flush();
+        std::_Exit(code);
+    }
+    return code;
 }

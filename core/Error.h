@@ -18,6 +18,12 @@ public:
     using Error::Error;
 };
 
+// A model's numbers came out NaN or infinite; the message says where ("... produced NaN at step 3").
+class NonFiniteOutput : public Error {
+public:
+    using Error::Error;
+};
+
 // LibTorch messages carry a C++ backtrace; the user needs the first line only.
 inline std::string firstLine(const std::string& text) {
     const auto end = text.find('\n');

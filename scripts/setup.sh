@@ -7,13 +7,13 @@ packages=(
   cmake g++ make pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libpng-dev
   libtorch-dev libopenblas0-pthread
-  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libsentencepiece-dev
+  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libsentencepiece-dev zlib1g-dev
   fonts-dejavu-core
 )
 if [[ "${1:-}" == "--with-test-tools" ]]; then
   # PyTorch parity test and the Python package's tests (pytest; h5py and sentencepiece for the
-  # adapters' tests); a real X server for GUI checks
-  packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth)
+  # adapters' tests); a real X server for GUI checks; clang and libFuzzer for the fuzz targets
+  packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth clang-14 libfuzzer-14-dev)
 fi
 
 missing=()

@@ -1,5 +1,6 @@
 // The desktop app driven through its real widgets, offscreen: typing, stepping, going back,
 // clicking a candidate, teacher forcing, beam search, a bad model file.
+#include "HostileModels.h"
 #include "TinyModel.h"
 
 #include "ui/AlignmentView.h"
@@ -18,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <qcustomplot.h>
 
@@ -122,6 +124,57 @@ TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
     EXPECT_FALSE(window->beamAction()->isEnabled());
     EXPECT_TRUE(document.snapshot()->source.tokens.empty());
     EXPECT_TRUE(document.snapshot()->steps.empty());
+}
+
+TEST_F(Gui, AnInvisibleOnlySentenceIsBlank) {
+    type("the red car");
+    window->sourceEdit()->setText(QString::fromUtf8("\u200b\u00a0\u2060"));  // keyClicks types ASCII only
+    QTest::keyClick(window->sourceEdit(), Qt::Key_Return);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_FALSE(window->stepAction()->isEnabled());
+    EXPECT_TRUE(document.snapshot()->steps.empty());
+}
+
+// Model code that never returns: the operation is abandoned at the time limit, the window is told
+// which step, and the document goes on with the same model on a fresh thread.
+TEST(DocumentWatch, AnOperationPastTheTimeLimitIsAbandonedAndTheModelStaysOpen) {
+    tests::TempDir dir;
+    const auto path = QString::fromStdString(tests::writeHostileModel(dir.path("loops.pt"), tests::Misbehaviour::LoopsOnLongSources));
+    ui::DecodingDocument document;
+    document.setTimeLimit(1500);
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    document.openModel(path);
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(errors.count(), 0);
+    document.setSource("a b c d");  // 5 tokens with </s>: encode loops
+    ASSERT_TRUE(document.waitUntilIdle(10000));
+    ASSERT_EQ(errors.count(), 1);
+    const auto message = errors.at(0).at(0).toString();
+    EXPECT_TRUE(message.startsWith("'" + path + "' did not finish encoding the sentence within 1.5 s")) << message.toStdString();
+    EXPECT_FALSE(document.busy());
+    document.setSource("a b");
+    document.step();
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
+    EXPECT_EQ(errors.count(), 1);
+}
+
+TEST(DocumentWatch, CancelAnswersWhenTheModelDoesNot) {
+    tests::TempDir dir;
+    const auto path = QString::fromStdString(tests::writeHostileModel(dir.path("loops.pt"), tests::Misbehaviour::LoopsFromStep2));
+    ui::DecodingDocument document;
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    document.openModel(path);
+    document.setSource("a b");
+    document.step();
+    ASSERT_TRUE(document.waitUntilIdle());
+    document.runToEnd();  // step 2 loops
+    QTest::qWait(300);
+    EXPECT_TRUE(document.busy());
+    document.cancel();
+    ASSERT_TRUE(document.waitUntilIdle(ui::DecodingDocument::kCancelGraceMs + 3000));
+    ASSERT_EQ(errors.count(), 1);
+    EXPECT_TRUE(errors.at(0).at(0).toString().contains("did not stop step 2 when cancelled")) << errors.at(0).at(0).toString().toStdString();
 }
 
 TEST_F(Gui, KeyboardArrowsStepAndGoBack) {
@@ -411,5 +464,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     core::Runtime::setThreads(1);  // as the app does: one BLAS thread, so every thread computes the same bits
     ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    const int result = RUN_ALL_TESTS();
+    // DocumentWatch leaves threads inside looping model code: end without static destructors, as the app does.
+    if (ui::DecodingDocument::hasAbandonedWork()) std::_Exit(result);
+    return result;
 }

@@ -3,15 +3,32 @@
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/model/Model.h"
+#include "core/text/Tokenizer.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>
 #include <QTimer>
 #include <QMetaObject>
 
+#include <chrono>
 #include <optional>
 
 namespace alignscope::ui {
+namespace {
+
+qint64 nowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::atomic<bool> abandonedWork{false};
+
+}  // namespace
+
+struct DecodingDocument::Shared {
+    std::atomic<qint64> startedMs{0};  // when the running operation began; 0 when idle
+    std::atomic<int> cancelGeneration{0};
+    core::DecodingProgress progress;   // where the running operation is: encoding, step t
+};
 
 // State touched only on the decoding thread.
 struct DecodingDocument::Worker {
@@ -23,6 +40,7 @@ struct DecodingDocument::Worker {
     int selected = -1;
     std::vector<core::StepRecord> selectedSteps;  // beam[selected] replayed, for the panels
     int topK = 10;
+    core::DecodingProgress* progress = nullptr;  // the document's watch reads it
 
     // Beam search keeps only tokens and alpha rows; the panels (candidates, context, states, Step
     // explained) need whole steps, so the shown hypothesis is forced through a second session of
@@ -34,6 +52,7 @@ struct DecodingDocument::Worker {
         core::SessionOptions o;
         o.topK = topK;
         o.maxLength = session->maxLength();
+        o.progress = progress;
         core::DecodingSession replay(*model, source, o);
         for (const auto id : beam[static_cast<size_t>(selected)].ids) replay.force(id);
         selectedSteps = replay.steps();
@@ -43,10 +62,12 @@ struct DecodingDocument::Worker {
         session.reset();
         beam.clear();
         selected = -1;
-        // A blank sentence has nothing to translate: no session, so Step and the rest stay off.
-        if (!model || source.find_first_not_of(" \t\r\n") == std::string::npos) return;
+        // A blank sentence (nothing visible) has nothing to translate: no session, so Step and the
+        // rest stay off.
+        if (!model || core::Tokenizer::isBlank(source)) return;
         core::SessionOptions o;
         o.topK = topK;
+        o.progress = progress;
         session.emplace(*model, source, o);
         if (!target.empty()) session->alignTo(target);
     }
@@ -61,28 +82,52 @@ struct DecodingDocument::Worker {
     }
 };
 
-DecodingDocument::DecodingDocument(QObject* parent)
-    : QObject(parent), worker_(std::make_unique<Worker>()), snapshot_(std::make_shared<DecodingSnapshot>()) {
+DecodingDocument::DecodingDocument(QObject* parent) : QObject(parent), snapshot_(std::make_shared<DecodingSnapshot>()) {
     qRegisterMetaType<SnapshotPtr>("alignscope::ui::SnapshotPtr");
-    context_ = new QObject;
-    context_->moveToThread(&thread_);
-    connect(&thread_, &QThread::finished, context_, &QObject::deleteLater);
-    thread_.setObjectName(QStringLiteral("decoding"));
-    thread_.start();
+    watch_.setInterval(250);
+    connect(&watch_, &QTimer::timeout, this, &DecodingDocument::checkStuck);
+    startThread(nullptr);
 }
 
 DecodingDocument::~DecodingDocument() {
     cancel();
-    thread_.quit();
-    thread_.wait();
+    thread_->quit();
+    if (thread_->wait(kCancelGraceMs)) {
+        delete worker_;
+        delete thread_;
+    } else {
+        abandonedWork = true;  // stuck in model code: left running, never destroyed
+    }
+}
+
+bool DecodingDocument::hasAbandonedWork() { return abandonedWork; }
+
+void DecodingDocument::startThread(std::shared_ptr<const core::Model> model) {
+    shared_ = std::make_shared<Shared>();
+    worker_ = new Worker;
+    worker_->progress = &shared_->progress;
+    if (model) worker_->model = *model;
+    thread_ = new QThread;
+    context_ = new QObject;
+    context_->moveToThread(thread_);
+    connect(thread_, &QThread::finished, context_, &QObject::deleteLater);
+    thread_->setObjectName(QStringLiteral("decoding"));
+    thread_->start();
 }
 
 void DecodingDocument::post(std::function<void(Worker&)> job) {
-    if (pending_++ == 0) emit busyChanged(true);
-    Worker* worker = worker_.get();
-    QMetaObject::invokeMethod(context_, [this, worker, job = std::move(job)] {
+    if (pending_++ == 0) {
+        emit busyChanged(true);
+        watch_.start();
+    }
+    Worker* worker = worker_;
+    auto shared = shared_;  // kept alive by the job, should its thread be abandoned
+    const int generation = generation_;
+    QMetaObject::invokeMethod(context_, [this, worker, shared, generation, job = std::move(job)] {
         QString error;
         SnapshotPtr snap;
+        shared->progress.step = 0;
+        shared->startedMs = nowMs();
         try {
             job(*worker);
         } catch (const core::Error& e) {
@@ -90,14 +135,51 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
         } catch (const std::exception& e) {
             error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
         }
+        shared->startedMs = 0;
         snap = worker->snapshot();
-        QMetaObject::invokeMethod(this, [this, snap, error] {
+        QMetaObject::invokeMethod(this, [this, snap, error, generation] {
+            if (generation != generation_) return;  // an abandoned thread finished after all
             snapshot_ = snap;
+            cancelAtMs_ = 0;
             if (!error.isEmpty()) emit errorOccurred(error);
             emit snapshotChanged(snap);
-            if (--pending_ == 0) emit busyChanged(false);
+            if (--pending_ == 0) {
+                watch_.stop();
+                emit busyChanged(false);
+            }
         }, Qt::QueuedConnection);
     }, Qt::QueuedConnection);
+}
+
+void DecodingDocument::checkStuck() {
+    const qint64 started = shared_->startedMs;
+    if (started == 0) return;
+    const qint64 now = nowMs();
+    const bool overTime = timeLimitMs_ > 0 && now - started > timeLimitMs_;
+    const bool ignoredCancel = cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
+    if (!overTime && !ignoredCancel) return;
+    const auto step = static_cast<long long>(shared_->progress.step);
+    const QString where = step == 0 ? tr("encoding the sentence") : tr("step %1").arg(step);
+    const QString model = modelPath_.isEmpty() ? tr("The model") : QStringLiteral("'%1'").arg(modelPath_);
+    abandon(overTime ? tr("%1 did not finish %2 within %3 s: its code may loop for ever.").arg(model, where).arg(timeLimitMs_ / 1000.0)
+                     : tr("%1 did not stop %2 when cancelled.").arg(model, where));
+}
+
+void DecodingDocument::abandon(const QString& why) {
+    // The thread stays inside the model's code; it and its worker are left as they are (deleting
+    // a running QThread aborts). Its late results carry an old generation and are dropped.
+    abandonedWork = true;
+    ++generation_;
+    startThread(model_);
+    pending_ = 0;
+    cancelAtMs_ = 0;
+    watch_.stop();
+    auto empty = std::make_shared<DecodingSnapshot>();
+    if (model_) empty->modelName = model_->name();
+    snapshot_ = empty;
+    emit errorOccurred(why + tr(" The sentence was set aside; the model stays open."));
+    emit snapshotChanged(snapshot_);
+    emit busyChanged(false);
 }
 
 void DecodingDocument::openModel(const QString& path) {
@@ -105,7 +187,9 @@ void DecodingDocument::openModel(const QString& path) {
         auto model = core::Model::load(path.toStdString());  // throws: the old model stays
         w.model = std::move(model);
         const QString name = QString::fromStdString(w.model->name());
-        QMetaObject::invokeMethod(this, [this, name, path] {
+        auto handle = std::make_shared<const core::Model>(*w.model);
+        QMetaObject::invokeMethod(this, [this, name, path, handle] {
+            model_ = handle;
             modelPath_ = path;
             modelName_ = name;
             emit modelChanged(name, path);
@@ -154,11 +238,12 @@ void DecodingDocument::back() {
 }
 
 void DecodingDocument::runToEnd() {
-    const int generation = cancelGeneration_;
-    post([this, generation](Worker& w) {
+    auto shared = shared_;
+    const int generation = shared->cancelGeneration;
+    post([shared, generation](Worker& w) {
         if (!w.session) return;
         w.selected = -1;
-        while (!w.session->finished() && cancelGeneration_ == generation) w.session->step();
+        while (!w.session->finished() && shared->cancelGeneration == generation) w.session->step();
     });
 }
 
@@ -189,12 +274,14 @@ void DecodingDocument::replaceLast(int64_t tokenId) {
 }
 
 void DecodingDocument::runBeam(int width) {
-    const int generation = cancelGeneration_;
-    post([this, width, generation](Worker& w) {
+    auto shared = shared_;
+    const int generation = shared->cancelGeneration;
+    post([shared, width, generation](Worker& w) {
         if (!w.session) return;
         core::SearchOptions o;
         o.beamWidth = width;
-        o.cancelled = [this, generation] { return cancelGeneration_ != generation; };
+        o.progress = &shared->progress;
+        o.cancelled = [shared, generation] { return shared->cancelGeneration != generation; };
         w.beam = w.session->search(o);
         w.select(0);
     });
@@ -204,7 +291,10 @@ void DecodingDocument::selectHypothesis(int index) {
     post([index](Worker& w) { w.select(index); });
 }
 
-void DecodingDocument::cancel() { ++cancelGeneration_; }
+void DecodingDocument::cancel() {
+    ++shared_->cancelGeneration;
+    if (shared_->startedMs != 0 && cancelAtMs_ == 0) cancelAtMs_ = nowMs();
+}
 
 bool DecodingDocument::waitUntilIdle(int timeoutMs) {
     if (pending_ > 0) {

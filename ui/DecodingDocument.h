@@ -4,10 +4,15 @@
 #include <QObject>
 #include <QString>
 #include <QThread>
+#include <QTimer>
 
 #include <atomic>
 #include <functional>
 #include <memory>
+
+namespace alignscope::core {
+class Model;
+}
 
 namespace alignscope::ui {
 
@@ -16,6 +21,11 @@ namespace alignscope::ui {
 // Threading: every operation returns at once and runs on the document's own decoding thread, in
 // the order called; the result arrives on the UI thread as a new immutable snapshot through
 // snapshotChanged(). Views only read snapshots. Call the document from the UI thread only.
+//
+// Model code can loop for ever, and LibTorch cannot interrupt it. An operation that runs past the
+// time limit, or ignores Cancel for kCancelGraceMs, is abandoned: its thread is left to run (it
+// holds nothing the window needs), a fresh decoding thread takes over with the same model and no
+// sentence, and errorOccurred names the model and the step it stopped in. The window never waits.
 class DecodingDocument : public QObject {
     Q_OBJECT
 public:
@@ -34,6 +44,12 @@ public:
     void runBeam(int width);                 // beam search over the sentence; keeps every hypothesis
     void selectHypothesis(int index);        // show a beam hypothesis (-1: the steps)
     void cancel();                           // stops a running beam search or run-to-end
+    static constexpr int kCancelGraceMs = 2000;   // after Cancel, how long a model call may go on
+    static constexpr int kDefaultTimeLimitMs = 30000;
+    void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // one operation's wall-clock limit
+    // True once any document abandoned a stuck thread: the process must then end with _exit, not
+    // by running static destructors under a thread still inside LibTorch.
+    static bool hasAbandonedWork();
 
     SnapshotPtr snapshot() const { return snapshot_; }  // never null
     bool hasModel() const { return !modelPath_.isEmpty(); }
@@ -51,15 +67,25 @@ signals:
 
 private:
     struct Worker;  // lives on the decoding thread
+    struct Shared;  // between the UI and one decoding thread; outlives both if the thread is stuck
     void post(std::function<void(Worker&)> job);
+    void startThread(std::shared_ptr<const core::Model> model);
+    void checkStuck();  // on watch_, while busy
+    void abandon(const QString& why);
 
-    QThread thread_;
+    // Owned, except after abandon(): a stuck thread (and its worker) is never destroyed.
+    QThread* thread_ = nullptr;
     QObject* context_ = nullptr;     // decoding-thread object that runs the jobs
-    std::unique_ptr<Worker> worker_;
+    Worker* worker_ = nullptr;
+    std::shared_ptr<Shared> shared_;
+    int generation_ = 0;             // of the decoding thread; results of abandoned ones are dropped
+    std::shared_ptr<const core::Model> model_;  // the model the worker holds, to hand to a new one
     SnapshotPtr snapshot_;
     QString modelPath_, modelName_;
     std::atomic<int> pending_{0};
-    std::atomic<int> cancelGeneration_{0};
+    QTimer watch_;
+    int timeLimitMs_ = kDefaultTimeLimitMs;
+    qint64 cancelAtMs_ = 0;          // when Cancel was asked during the running operation
 };
 
 }  // namespace alignscope::ui

@@ -11,6 +11,13 @@ namespace alignscope::cli {
 
 using Command = std::function<int()>;
 
+// --time-limit SECONDS on a line-by-line command (SentenceWatchdog): default 30, 0 for none.
+inline void addTimeLimitOption(CLI::App* command, double& seconds) {
+    command->add_option("--time-limit", seconds, "Seconds one sentence may take before the run stops (0: no limit)")
+        ->check(CLI::Range(0.0, 86400.0))
+        ->capture_default_str();
+}
+
 Command addTranslateCommand(CLI::App& app);
 Command addAlignCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);

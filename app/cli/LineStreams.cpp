@@ -1,8 +1,10 @@
 #include "cli/LineStreams.h"
 
 #include "cli/InterruptGuard.h"
+#include "cli/SentenceWatchdog.h"
 
 #include "core/Error.h"
+#include "core/text/Tokenizer.h"
 
 #include <cerrno>
 #include <cstring>
@@ -39,6 +41,15 @@ int LineStreams::stopAfterInterrupt(const std::string& command, long linesDone) 
     return 130;
 }
 
+void LineStreams::abandon() {
+    if (outFile_) {
+        std::cerr << "'" << outputName_ << "' is left as it was\n";
+        outFile_.reset();  // removes the temporary file
+        return;
+    }
+    std::cout.flush();
+}
+
 void LineStreams::finish() {
     if (outFile_) {
         outFile_->commit();
@@ -54,24 +65,30 @@ void LineStreams::flushStandardOutput() {
 }
 
 int LineStreams::forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
-                             const std::string& onError, const std::optional<std::string>& onBlank) {
+                             const std::string& onError, const std::optional<std::string>& onBlank,
+                             SentenceWatchdog* watchdog) {
     long lineNo = 0;
     int failures = 0;
     const InterruptGuard interrupt;
     for (std::string line; std::getline(in(), line);) {
         if (interrupt.raised()) return stopAfterInterrupt(command, lineNo);
         ++lineNo;
-        if (onBlank && line.find_first_not_of(" \t\r") == std::string::npos) {
+        if (onBlank && core::Tokenizer::isBlank(line)) {
             out() << *onBlank << '\n';
             continue;
         }
+        std::string result;
+        bool failed = false;
+        if (watchdog) watchdog->start(lineNo);
         try {
-            out() << each(line) << '\n';
+            result = each(line);
         } catch (const core::Error& e) {
             std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-            out() << onError << '\n';
-            ++failures;
+            failed = true;
         }
+        if (watchdog) watchdog->stop();
+        out() << (failed ? onError : result) << '\n';
+        failures += failed;
     }
     finish();
     return failures ? 1 : 0;

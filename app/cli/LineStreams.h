@@ -10,6 +10,8 @@
 
 namespace alignscope::cli {
 
+class SentenceWatchdog;
+
 // Input lines from a file or stdin ("" or "-"), output to a file or stdout. A file output is
 // written beside its target and put in place by finish(): a failed or interrupted run leaves the
 // old file as it was.
@@ -27,17 +29,22 @@ public:
     // After Ctrl-C: says what was kept (the lines printed so far; an output file left as it was,
     // since it is only put in place by finish()) and returns the exit code, 130.
     int stopAfterInterrupt(const std::string& command, long linesDone);
+    // When a sentence ran past the time limit (from the watchdog's thread, the decoding thread
+    // being stuck in model code): an output file is left as it was; stdout keeps the lines so far.
+    void abandon();
     // Flushes stdout; throws core::Error when what was printed did not arrive (a full disk, a
     // closed pipe). Every command's printing is checked with it on the way out.
     static void flushStandardOutput();
 
     // The line-by-line loop of translate, align and trace: `each` turns a line into its output
     // line. A core::Error is reported on stderr as "line N: message" and `onError` printed in its
-    // place, so output lines stay parallel to input lines; a blank line prints `onBlank` (without
-    // one, it goes to `each` like any line). Ctrl-C stops between lines. Returns the exit code:
+    // place, so output lines stay parallel to input lines; a blank line (nothing visible:
+    // core::Tokenizer::isBlank) prints `onBlank` (without one, it goes to `each` like any line).
+    // Ctrl-C stops between lines; `watchdog` (optional) times each line. Returns the exit code:
     // 0, 1 when a line failed, 130 after Ctrl-C.
     int forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
-                    const std::string& onError, const std::optional<std::string>& onBlank);
+                    const std::string& onError, const std::optional<std::string>& onBlank,
+                    SentenceWatchdog* watchdog = nullptr);
 
 private:
     std::unique_ptr<std::ifstream> inFile_;

@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/LineStreams.h"
+#include "cli/SentenceWatchdog.h"
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
@@ -51,6 +52,7 @@ Command addTraceCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
         int maxLen = 0;
+        double timeLimit = 30;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("trace", "Every step's numbers as JSON lines: greedy for 'source', teacher-forced for "
@@ -60,11 +62,14 @@ Command addTraceCommand(CLI::App& app) {
         ->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
+    addTimeLimitOption(c, o->timeLimit);
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         LineStreams io(o->input, o->output);
+        SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
         core::SessionOptions options;
+        options.progress = watchdog.progress();
         options.maxLength = o->maxLen;
         options.keepLogProbs = true;
         // null for a line with nothing to trace or one that failed: output lines stay parallel to input lines
@@ -74,7 +79,7 @@ Command addTraceCommand(CLI::App& app) {
             if (pair.target) session.alignTo(*pair.target);
             else session.runToEnd();
             return trace(session).dump();
-        }, "null", std::string("null"));
+        }, "null", std::string("null"), &watchdog);
     };
 }
 

@@ -1,5 +1,6 @@
 #include "cli/Commands.h"
 #include "cli/LineStreams.h"
+#include "cli/SentenceWatchdog.h"
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
@@ -11,6 +12,7 @@ Command addTranslateCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
         int beam = 1, maxLen = 0;
+        double timeLimit = 30;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
@@ -19,18 +21,21 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
+    addTimeLimitOption(c, o->timeLimit);
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         LineStreams io(o->input, o->output);
+        SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
         core::SearchOptions options;
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
+        options.progress = watchdog.progress();
         // A blank line has nothing to translate: a blank line out, as for a failed one.
         return io.forEachLine("translate", [&](const std::string& line) {
             core::DecodingSession session(model, line);
             return model.detokenize(session.search(options).front().ids);
-        }, "", std::string());
+        }, "", std::string(), &watchdog);
     };
 }
 

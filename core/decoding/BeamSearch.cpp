@@ -29,7 +29,8 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
     const int limit = options.lengthLimit(source.length(), model.maxLength());
     for (int t = 0; t < limit && !alive.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        auto d = model.torch().step(y, state, enc);
+        if (options.progress) options.progress->step = t + 1;
+        auto d = model.torch().step(y, state, enc, t + 1);
         std::vector<float> prefix;
         for (const auto& h : alive) prefix.push_back(h.logProb);
         auto total = d.logProbs + torch::tensor(prefix).unsqueeze(1);  // [n,V]

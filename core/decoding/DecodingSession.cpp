@@ -76,7 +76,9 @@ const StepRecord& DecodingSession::advance(int64_t forcedId, const std::string* 
     const auto& vocab = model().targetVocabulary();
     const int64_t prev = d_->steps.empty() ? vocab.startId() : d_->steps.back().tokenId;
     const auto& before = d_->states.back();
-    auto out = model().torch().step(torch::full({1}, prev, torch::kLong), before, d_->encoded.output());
+    const auto stepNumber = static_cast<int64_t>(d_->steps.size()) + 1;
+    if (d_->options.progress) d_->options.progress->step = stepNumber;
+    auto out = model().torch().step(torch::full({1}, prev, torch::kLong), before, d_->encoded.output(), stepNumber);
     auto logProbs = out.logProbs[0];
 
     StepRecord r;

@@ -18,6 +18,7 @@ struct SessionOptions {
     int topK = 10;      // candidates reported per step
     int maxLength = 0;  // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
     bool keepLogProbs = false;  // StepRecord::logProbs filled (V floats a step: for tracing, not the app)
+    DecodingProgress* progress = nullptr;  // when set: encoding (0) or the step being computed, for a watchdog
 };
 
 // One source sentence, encoded once, decoded one step at a time. Every step keeps the state it

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/decoding/DecodingProgress.h"
 #include "core/decoding/Hypothesis.h"
 
 #include <functional>
@@ -15,6 +16,7 @@ struct SearchOptions {
     int maxLength = 0;             // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
     float lengthPenalty = 1.0f;    // beams rank by logProb / length^lengthPenalty
     std::function<bool()> cancelled;  // polled before each step; true stops with Error("cancelled")
+    DecodingProgress* progress = nullptr;  // when set: the step being computed, for a watchdog
 
     // `declared`: the model's own max_length (0: none).
     int lengthLimit(int64_t sourceLength, int64_t declared) const {

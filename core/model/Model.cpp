@@ -53,6 +53,7 @@ bool Model::attentionIsUniform() const {
     const auto& m = model_->metadata();
     return m.contains("alpha_is_uniform") && m["alpha_is_uniform"].is_boolean() && m["alpha_is_uniform"].get<bool>();
 }
+const std::vector<std::string>& Model::nonFiniteWeights() const { return model_->nonFiniteWeights(); }
 
 TokenizedSentence Model::tokenizeSource(const std::string& text) const {
     auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text, "source");

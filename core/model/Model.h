@@ -34,6 +34,8 @@ public:
     int64_t encoderOutputSize() const;  // E
     int64_t stateSize() const;          // D
     int64_t parameterCount() const;
+    // "name: k of n values are NaN or infinite" per parameter; empty for a sound model.
+    const std::vector<std::string>& nonFiniteWeights() const;
     bool attentionIsUniform() const;    // models without attention report uniform alpha
     ArchitectureSummary architecture() const;  // what the metadata declares, for panels
     int64_t formatVersion() const;      // of the file: 1 or 2

@@ -2,12 +2,14 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/IsolatedRun.h"
+#include "core/model/ModelArchive.h"
 #include "core/Runtime.h"
 
-#include <caffe2/serialize/inline_container.h>
 #include <torch/torch.h>
 
 #include <cctype>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -27,38 +29,20 @@ std::string wholeMessage(const std::exception& e) {
     return why;
 }
 
+// The line that says what went wrong: a TorchScript error ends with its cause ("RuntimeError: ...")
+// after the traceback.
+std::string causeOf(const std::exception& e) {
+    const std::string whole = wholeMessage(e);
+    const auto end = whole.find_last_not_of(" \n");
+    if (end == std::string::npos) return "no reason given";
+    const auto start = whole.rfind('\n', end);
+    return whole.substr(start == std::string::npos ? 0 : start + 1, end + 1 - (start == std::string::npos ? 0 : start + 1));
+}
+
 std::string shapeOf(const torch::Tensor& t) {
     std::ostringstream os;
     os << t.sizes();
     return os.str();
-}
-
-// LibTorch takes a storage's bytes from its record in the archive without checking that the
-// record is as long as the storage the pickle declares: a file cut short inside a record loads,
-// and is then read past the end of its data. So the records' bytes are counted against the
-// storages' before anything reads the weights (re-reading the file: ~10 ms for en-fr).
-void checkTensorData(const std::string& path, const torch::jit::Module& module) {
-    size_t recorded = 0;
-    try {
-        caffe2::serialize::PyTorchStreamReader reader(path);
-        for (const auto& name : reader.getAllRecords())
-            if (name.rfind("data/", 0) == 0) recorded += std::get<1>(reader.getRecord(name));
-    } catch (const std::exception& e) {
-        throw Error("'" + path + "' is damaged: " + wholeMessage(e));
-    }
-    std::set<const void*> seen;
-    size_t declared = 0;
-    auto count = [&](const torch::Tensor& t) {
-        if (t.defined() && t.has_storage() && seen.insert(t.storage().unsafeGetStorageImpl()).second)
-            declared += t.storage().nbytes();
-    };
-    for (const auto& p : module.named_parameters()) count(p.value);
-    for (const auto& b : module.named_buffers()) count(b.value);
-    for (const auto& a : module.named_attributes())
-        if (a.value.isTensor()) count(a.value.toTensor());
-    if (declared > recorded)
-        throw Error("'" + path + "' is damaged: its weights need " + std::to_string(declared) +
-                    " bytes of data and the file holds " + std::to_string(recorded) + " (cut short?)");
 }
 
 // Casts the floating tensors only: an integer buffer (a converted model's id map, say) keeps its
@@ -84,8 +68,37 @@ EncoderOutput EncoderOutput::select(const torch::Tensor& index) const {
 TorchModel::TorchModel(torch::jit::Module module, std::string origin)
     : module_(std::move(module)), origin_(std::move(origin)) {
     Runtime::initialize();
+    findNonFiniteWeights();
     checkContract();
 }
+
+// NaN or inf in a weight poisons every sentence that reaches it; listed by parameter for inspect,
+// and named when the probe's numbers come out non-finite.
+void TorchModel::findNonFiniteWeights() {
+    torch::NoGradGuard noGrad;
+    for (const auto& p : module_.named_parameters()) {
+        if (!p.value.is_floating_point()) continue;
+        const auto bad = (~torch::isfinite(p.value)).sum().item<int64_t>();
+        if (bad > 0)
+            nonFiniteWeights_.push_back(p.name + ": " + std::to_string(bad) + " of " + std::to_string(p.value.numel()) +
+                                        " values are NaN or infinite");
+    }
+}
+
+namespace {
+
+// How long the checking child may take: enough to read a large model on a slow host, short enough
+// that code which loops for ever is refused within seconds. ALIGNSCOPE_LOAD_TIME_LIMIT overrides.
+double loadTimeLimit(uint64_t fileBytes) {
+    if (const char* env = std::getenv("ALIGNSCOPE_LOAD_TIME_LIMIT")) {
+        char* end = nullptr;
+        const double v = std::strtod(env, &end);
+        if (end != env && v > 0) return v;
+    }
+    return 6.0 + static_cast<double>(fileBytes) / (20.0 * (1 << 20));
+}
+
+}  // namespace
 
 std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     namespace fs = std::filesystem;
@@ -99,17 +112,51 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     if (probe.gcount() < 2 || magic[0] != 'P' || magic[1] != 'K')
         throw Error("'" + path + "' is not a TorchScript model file (it is not a zip archive)");
     probe.close();
+    // A model file is untrusted input (docs/model-format.md, "What the loader checks"): first the
+    // archive's own structure, then LibTorch's reader and the contract probe in a child process
+    // with limits, and only then the load that keeps the model.
+    ModelArchive::check(path);
+    const uint64_t bytes = fs::file_size(path, ec);
+    IsolatedRun::Limits limits;
+    limits.seconds = loadTimeLimit(bytes);
+    limits.extraMemoryBytes = (uint64_t{512} << 20) + 4 * bytes;
+    const auto outcome = IsolatedRun::run([&] { loadInProcess(path); }, limits);
+    using Kind = IsolatedRun::Outcome::Kind;
+    const std::string where = outcome.phase.empty() ? "" : " while " + outcome.phase;
+    switch (outcome.kind) {
+    case Kind::Succeeded: break;
+    case Kind::Failed: throw Error(outcome.message);
+    case Kind::Crashed:
+        throw Error("'" + path + "' is damaged or made to break model readers: it crashed LibTorch (" + outcome.message + ")" + where +
+                    "; nothing was loaded");
+    case Kind::TimedOut: {
+        std::ostringstream limit;
+        limit << std::round(limits.seconds * 10) / 10;  // "6.2", "1.5"
+        throw Error("'" + path + "' did not load within " + limit.str() + " s" + where +
+                    ": its code may loop for ever; nothing was loaded (ALIGNSCOPE_LOAD_TIME_LIMIT sets the limit)");
+    }
+    case Kind::OutOfMemory:
+        throw Error("'" + path + "' asked for more than " + std::to_string(limits.extraMemoryBytes >> 20) + " MiB of memory" + where +
+                    " (a damaged size?); nothing was loaded");
+    }
+    return loadInProcess(path);
+}
+
+std::shared_ptr<TorchModel> TorchModel::loadInProcess(const std::string& path) {
     Runtime::initialize();
     torch::jit::Module module;
+    IsolatedRun::note("reading its TorchScript code and weights");
     try {
         module = torch::jit::load(path, torch::kCPU);
+    } catch (const std::bad_alloc&) {
+        throw;  // the checking child reports it as memory
     } catch (const std::exception& e) {
         // LibTorch's reason, unless it is empty or an assertion about its own internals.
         std::string why = wholeMessage(e);
         if (why.empty() || why.find("INTERNAL ASSERT") != std::string::npos) why = "its code or data is missing or damaged";
+        if (why.find("can't allocate memory") != std::string::npos) why = "it asks for more memory than a model may use (a damaged size?)";
         throw Error("'" + path + "' is not a readable TorchScript model file: " + why);
     }
-    checkTensorData(path, module);
     try {
         module.eval();
         castFloating(module, torch::kFloat);
@@ -309,6 +356,11 @@ void TorchModel::checkDescriptions(std::vector<std::string>& problems) const {
 // A one-sentence probe and a padded batch of two: the methods must run and return what the
 // contract says, and a padded row must get nothing from its padding.
 void TorchModel::probe(std::vector<std::string>& problems) {
+    probing_ = true;
+    struct Done {
+        bool& flag;
+        ~Done() { flag = false; }
+    } done{probing_};
     try {
         torch::InferenceMode guard;
         // An ordinary source token (the first id that is not special), then </s> where sources have one.
@@ -318,6 +370,7 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         if (sourceEos_) one.push_back(srcVocab_.eos());
         const int64_t S = static_cast<int64_t>(one.size());
         const int64_t A = attendsPadding_ ? S + 1 : S;  // alpha's columns
+        IsolatedRun::note("running its encode on a test sentence");
         auto e = encode(torch::tensor(one, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
         if (e.enc.dim() != 3 || e.enc.size(0) != 1 || e.enc.size(1) != S)
             problems.push_back("encode: enc must be [B,S,E], got " + shapeOf(e.enc));
@@ -329,6 +382,7 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         if (!problems.empty()) return;
         encoderOutputSize_ = e.enc.size(2);
         stateSize_ = e.state.size(1);
+        IsolatedRun::note("running its step on a test sentence");
         auto d = step(torch::tensor({tgtVocab_.startId()}, torch::kLong), e.state, e);
         if (d.logProbs.sizes() != torch::IntArrayRef({1, tgtVocab_.size()}))
             problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) +
@@ -355,32 +409,67 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         auto pair = torch::full({2, L}, srcVocab_.paddingId(), torch::kLong);
         pair[0] = torch::tensor(two, torch::kLong);
         pair[1].slice(0, 0, S) = torch::tensor(one, torch::kLong);
+        IsolatedRun::note("running encode and step on a padded test batch");
         auto b = encode(pair, torch::tensor({L, S}, torch::kLong));
         auto db = step(torch::full({2}, tgtVocab_.startId(), torch::kLong), b.state, b);
         if (b.mask[1][L - 1].item<bool>()) problems.push_back("encode: mask must be false on padding");
         if (!torch::all(b.enc[1][L - 1] == 0).item<bool>()) problems.push_back("encode: enc must be 0 on padding");
         if (db.alpha[1][L - 1].item<float>() != 0.0f) problems.push_back("step: alpha must be exactly 0 on padding");
+    } catch (const NonFiniteOutput& e) {
+        std::string p = std::string("on a test sentence, ") + e.what();
+        for (const auto& w : nonFiniteWeights_) p += "\n  - non-finite weights: " + w;
+        problems.push_back(p);
     } catch (const Error& e) {
         problems.push_back(e.what());
+    } catch (const std::bad_alloc&) {
+        throw;
     } catch (const std::exception& e) {
-        problems.push_back("probe run failed: " + wholeMessage(e));
+        problems.push_back("the test sentence failed in the model's code: " + wholeMessage(e));
     }
 }
 
 EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& srcLen) const {
     Runtime::initialize();
-    auto out = module_.get_method("encode")({src, srcLen});
+    c10::IValue out;
+    try {
+        out = module_.get_method("encode")({src, srcLen});
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("the model '" + origin_ + "' failed in its encode code: " + causeOf(e));
+    }
     if (!out.isTuple() || out.toTupleRef().elements().size() != 4)
         throw Error("encode must return a tuple (enc, state, mask, keys)");
     const auto& el = out.toTupleRef().elements();
     for (const auto& v : el)
         if (!v.isTensor()) throw Error("encode must return four tensors");
-    return {el[0].toTensor(), el[1].toTensor(), el[2].toTensor(), el[3].toTensor()};
+    EncoderOutput e{el[0].toTensor(), el[1].toTensor(), el[2].toTensor(), el[3].toTensor()};
+    // Shapes the callers rely on, for every sentence (the probe saw one): enc [B,S,E], state [B,...], mask [B,S].
+    const int64_t B = src.size(0), S = src.size(1);
+    if (!probing_ && (e.enc.dim() != 3 || e.enc.size(0) != B || e.enc.size(1) != S || (encoderOutputSize_ > 0 && e.enc.size(2) != encoderOutputSize_) ||
+        e.state.dim() < 1 || e.state.size(0) != B || e.mask.dim() != 2 || e.mask.size(0) != B || e.mask.size(1) != S ||
+        e.keys.dim() < 1 || e.keys.size(0) != B))
+        throw Error("the model '" + origin_ + "' broke its contract in encode: enc " + shapeOf(e.enc) + ", state " + shapeOf(e.state) +
+                    ", mask " + shapeOf(e.mask) + " for a source of [B,S] = " + shapeOf(src));
+    if (e.enc.is_floating_point() && e.enc.scalar_type() != torch::kFloat) e.enc = e.enc.to(torch::kFloat);
+    for (const auto& [name, t] : {std::pair<const char*, const torch::Tensor&>{"encoder states", e.enc}, {"initial state", e.state}})
+        if (t.is_floating_point() && !torch::isfinite(t).all().item<bool>())
+            throw NonFiniteOutput("the model '" + origin_ + "' produced NaN or inf in its " + std::string(name) + " (encode)");
+    return e;
 }
 
-DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const {
+DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
+                               int64_t stepNumber) const {
     Runtime::initialize();
-    auto out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
+    const std::string at = stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string();
+    c10::IValue out;
+    try {
+        out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("the model '" + origin_ + "' failed in its step code" + at + ": " + causeOf(e));
+    }
     if (!out.isGenericDict()) throw Error("step must return a Dict[str, Tensor]");
     DecoderOutput d;
     torch::Tensor padding;  // [B]
@@ -404,6 +493,35 @@ DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& 
             throw Error("step must return \"alpha_padding\" [B] (the model's metadata says it attends over its padding)");
         d.alpha = torch::cat({d.alpha, padding.unsqueeze(1).to(d.alpha.dtype())}, 1);
     }
+    // Every caller reads these as float rows of the shapes below: a model that returns anything else
+    // for some sentence only (a shape that depends on the length) is refused there, by step.
+    const int64_t B = yPrev.size(0), A = enc.enc.size(1) + (attendsPadding_ ? 1 : 0);
+    auto broke = [&](const std::string& what) {
+        throw Error("the model '" + origin_ + "' broke its contract" + at + ": " + what);
+    };
+    for (auto* t : {&d.logProbs, &d.alpha, &d.context, &d.state}) {
+        if (probing_) break;  // the probe checks these itself, listing every problem
+        if (!t->is_floating_point()) broke("step returned a tensor that is not floating point");
+        if (t->scalar_type() != torch::kFloat) *t = t->to(torch::kFloat);
+    }
+    if (probing_) {
+    } else if (d.logProbs.dim() != 2 || d.logProbs.size(0) != B || d.logProbs.size(1) != tgtVocab_.size())
+        broke("log_probs is " + shapeOf(d.logProbs) + ", not [B,V] = [" + std::to_string(B) + ", " + std::to_string(tgtVocab_.size()) + "]");
+    else if (d.alpha.dim() != 2 || d.alpha.size(0) != B || d.alpha.size(1) != A)
+        broke("alpha is " + shapeOf(d.alpha) + ", not [B,S] = [" + std::to_string(B) + ", " + std::to_string(A) + "]");
+    else if (d.state.sizes() != state.sizes()) broke("state is " + shapeOf(d.state) + ", not " + shapeOf(state) + " as given");
+    else if (encoderOutputSize_ > 0 && (d.context.dim() != 2 || d.context.size(0) != B || d.context.size(1) != encoderOutputSize_))
+        broke("context is " + shapeOf(d.context) + ", not [B,E]");
+    // A NaN here would come out as an empty translation or a made-up alignment. -inf is a fair
+    // log-probability (a token the model rules out); NaN, +inf or a row with nothing finite is not.
+    if (d.logProbs.is_floating_point() &&
+        (torch::isnan(d.logProbs).any().item<bool>() || torch::isposinf(d.logProbs).any().item<bool>() ||
+         !torch::isfinite(d.logProbs).any(-1).all().item<bool>()))
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its log-probabilities)");
+    if (d.alpha.is_floating_point() && !torch::isfinite(d.alpha).all().item<bool>())
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its attention weights)");
+    if (d.context.is_floating_point() && !torch::isfinite(d.context).all().item<bool>())
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its context vector)");
     return d;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace alignscope::core {
 
@@ -40,11 +41,16 @@ public:
 
     // Checks the contract; throws Error listing every problem, prefixed by `origin` (a path).
     TorchModel(torch::jit::Module module, std::string origin);
-    // Throws Error with a clear message for a missing, unreadable, corrupt or non-conforming file.
+    // Throws Error with a clear message for a missing, unreadable, corrupt or non-conforming file,
+    // and for one that crashes, hangs or exhausts LibTorch's reader: the archive is checked first
+    // (ModelArchive), then read and probed in a child process with limits (IsolatedRun).
     static std::shared_ptr<TorchModel> load(const std::string& path);
 
+    // Both throw NonFiniteOutput when the model's numbers come out NaN (step: "at step
+    // `stepNumber`", counted from 1; 0 leaves it out), Error for a result off the contract.
     EncoderOutput encode(const torch::Tensor& src, const torch::Tensor& srcLen) const;  // [B,S], [B]
-    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc) const;
+    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
+                       int64_t stepNumber = 0) const;
 
     const std::string& origin() const { return origin_; }
     const Vocabulary& sourceVocabulary() const { return srcVocab_; }
@@ -62,6 +68,8 @@ public:
     int64_t encoderOutputSize() const { return encoderOutputSize_; }  // E
     int64_t stateSize() const { return stateSize_; }                  // D
     int64_t parameterCount() const;
+    // "name: k of n values are NaN or infinite" for each such parameter; empty for a sound model.
+    const std::vector<std::string>& nonFiniteWeights() const { return nonFiniteWeights_; }
 
     torch::jit::Module& module() { return module_; }
     const torch::jit::Module& module() const { return module_; }
@@ -69,6 +77,9 @@ public:
     void save(const std::string& path, bool half) const;
 
 private:
+    // torch::jit::load, preparation and the contract, in this process (load runs it in a child first).
+    static std::shared_ptr<TorchModel> loadInProcess(const std::string& path);
+    void findNonFiniteWeights();
     void checkContract();
     void probe(std::vector<std::string>& problems);
     void checkDescriptions(std::vector<std::string>& problems) const;
@@ -85,6 +96,8 @@ private:
     int64_t maxSourceLength_ = 0;
     bool sourceEos_ = true;
     bool attendsPadding_ = false;
+    std::vector<std::string> nonFiniteWeights_;
+    bool probing_ = false;  // during the constructor's probe, which checks shapes itself
 };
 
 }  // namespace alignscope::core

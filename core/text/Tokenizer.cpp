@@ -204,6 +204,17 @@ const Tokenizer::Settings& Tokenizer::settings() const { return d_->settings; }
 
 long Tokenizer::invalidUtf8Offset(const std::string& text) { return utf8::invalidOffset(text); }
 
+bool Tokenizer::isBlank(const std::string& text) {
+    if (utf8::invalidOffset(text) >= 0) return false;
+    for (const auto& c : utf8::codePoints(text)) {
+        const auto category = utf8proc_category(c.cp);
+        const bool invisible = utf8::isSpace(c.cp) || category == UTF8PROC_CATEGORY_CC || category == UTF8PROC_CATEGORY_CF ||
+                               utf8proc_get_property(c.cp)->ignorable;
+        if (!invisible) return false;
+    }
+    return true;
+}
+
 std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     const long bad = invalidUtf8Offset(text);
     if (bad >= 0) throw Error("input is not valid UTF-8 (bad byte at offset " + std::to_string(bad) + ")");

@@ -50,6 +50,10 @@ public:
 
     // Returns the byte offset of the first invalid UTF-8 sequence, or -1 when `text` is valid.
     static long invalidUtf8Offset(const std::string& text);
+    // True when `text` shows nothing: only Unicode spaces, control and format characters (zero-width
+    // spaces and joiners, direction marks) and other default-ignorable code points. Such a line is
+    // blank, as a line of spaces is. False for invalid UTF-8, which the tokenizer reports instead.
+    static bool isBlank(const std::string& text);
 
     nlohmann::json toJson() const;
     // Throws Error naming the first problem of the description.

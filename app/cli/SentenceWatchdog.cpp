@@ -1,0 +1,68 @@
+#include "cli/SentenceWatchdog.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace alignscope::cli {
+
+SentenceWatchdog::SentenceWatchdog(double seconds, std::string modelPath, std::function<void()> onExpire)
+    : seconds_(seconds), modelPath_(std::move(modelPath)), onExpire_(std::move(onExpire)) {
+    if (seconds_ > 0) thread_ = std::thread([this] { watch(); });
+}
+
+SentenceWatchdog::~SentenceWatchdog() {
+    if (!thread_.joinable()) return;
+    {
+        std::lock_guard lock(mutex_);
+        quit_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+void SentenceWatchdog::start(long lineNo) {
+    if (seconds_ <= 0) return;
+    progress_.step = 0;
+    {
+        std::lock_guard lock(mutex_);
+        line_ = lineNo;
+        ++generation_;
+    }
+    wake_.notify_all();
+}
+
+void SentenceWatchdog::stop() {
+    if (seconds_ <= 0) return;
+    std::lock_guard lock(mutex_);
+    line_ = 0;
+}
+
+void SentenceWatchdog::watch() {
+    std::unique_lock lock(mutex_);
+    while (!quit_) {
+        if (line_ == 0) {
+            wake_.wait(lock);
+            continue;
+        }
+        const long generation = generation_;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
+        // Ends when the sentence finishes (line_ 0 or a new generation) or the deadline passes.
+        const bool finished = wake_.wait_until(lock, deadline, [&] { return quit_ || line_ == 0 || generation_ != generation; });
+        if (finished) continue;
+        // The decoding thread is inside the model's code and holds nothing this needs; it stays
+        // there, so the process ends here, holding the lock so the line cannot finish meanwhile.
+        const int64_t step = progress_.step;
+        std::ostringstream limit;
+        limit << seconds_;
+        std::cerr << "line " << line_ << ": the model '" << modelPath_ << "' did not finish "
+                  << (step == 0 ? std::string("encoding the sentence") : "step " + std::to_string(step)) << " within " << limit.str()
+                  << " s (--time-limit); its code may loop for ever. Stopping after line " << line_ - 1 << '\n';
+        if (onExpire_) onExpire_();
+        std::cerr.flush();
+        std::_Exit(2);
+    }
+}
+
+}  // namespace alignscope::cli
