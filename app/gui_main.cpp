@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
         std::string lesson;
         int steps = -1, beam = 0, page = 1;
-        bool run = false, explain = false;
+        bool run = false, explain = false, presenter = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
     cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr model)");
@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
+    cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
     auto* screenshot =
@@ -112,8 +113,9 @@ int main(int argc, char** argv) {
     }
 
     if (!o.screenshot.empty()) {
-        window.resize(width, height);
         window.show();
+        window.resize(width, height);
+        if (o.presenter) window.setPresenterMode(true, /*fillScreen=*/false);  // the screenshot's size, not the screen's
         if (!document.waitUntilIdle()) {
             std::cerr << "alignscope: decoding did not finish in time\n";
             return 3;
@@ -138,6 +140,7 @@ int main(int argc, char** argv) {
         return failed ? 1 : 0;
     }
     window.show();
+    if (o.presenter) window.setPresenterMode(true);
     const int code = app.exec();
     // A thread left inside model code that never returned (DecodingDocument::abandon) would meet
     // LibTorch's static destructors: leave without running them.

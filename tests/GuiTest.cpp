@@ -6,6 +6,7 @@
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
 #include "ui/DecodingDocument.h"
+#include "ui/FigureOptions.h"
 #include "ui/MainWindow.h"
 #include "ui/StepExplainedPanel.h"
 #include "ui/Lesson.h"
@@ -31,9 +32,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QSettings>
+#include <QSpinBox>
+#include <QToolBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+#include <QTimer>
 
 #include <fstream>
 
@@ -177,6 +183,141 @@ TEST(DocumentWatch, CancelAnswersWhenTheModelDoesNot) {
     EXPECT_TRUE(errors.at(0).at(0).toString().contains("did not stop step 2 when cancelled")) << errors.at(0).at(0).toString().toStdString();
 }
 
+// Step explained's charts are labelled with the sentence on show, never an earlier one: after a
+// new sentence at step 0, and at every step after.
+TEST_F(Gui, StepExplainedChartsAreLabelledWithTheCurrentSentenceOnly) {
+    window->showStepPanel(true);
+    type("the red car is big");
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    type("a cat");  // step 0: no bars, and none of the old sentence's words
+    for (int chart = 0; chart < 3; ++chart) EXPECT_TRUE(window->stepPanel()->chartLabels(chart).isEmpty()) << chart;
+    QStringList tokens;
+    for (const auto& t : document.snapshot()->source.tokens) tokens << ui::FigureOptions::tokenLabel(t);
+    for (int t = 0; t < 3; ++t) {
+        trigger(window->stepAction());
+        EXPECT_EQ(window->stepPanel()->chartLabels(1), tokens) << "step " << t + 1;
+        const auto energies = window->stepPanel()->chartLabels(0);
+        if (!energies.isEmpty()) EXPECT_EQ(energies, tokens) << "step " << t + 1;
+    }
+}
+
+// The main loop from the keyboard alone, with the focus owner checked after each key.
+TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
+    window->activateWindow();
+    window->sourceEdit()->setFocus();
+    QTest::keyClicks(window->sourceEdit(), "the red car is big");
+    QTest::keyClick(window->sourceEdit(), Qt::Key_Return);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(QApplication::focusWidget(), window->alignmentView()) << "Enter hands the keys to the heatmap";
+    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
+    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(document.snapshot()->steps.size(), 2u);
+    QTest::keyClick(window->alignmentView(), Qt::Key_Left);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
+    // 2: the second candidate replaces the last token
+    const auto second = document.snapshot()->steps.back().candidates.at(1).id;
+    QTest::keyClick(window->alignmentView(), Qt::Key_2);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.back().tokenId, second);
+    // Tab reaches the candidates; Down and Enter pick the third
+    QTest::keyClick(window->alignmentView(), Qt::Key_Tab);
+    EXPECT_EQ(QApplication::focusWidget(), window->candidatesView());
+    const auto third = document.snapshot()->steps.back().candidates.at(2).id;
+    QTest::keyClick(window->candidatesView(), Qt::Key_Down);
+    QTest::keyClick(window->candidatesView(), Qt::Key_Down);
+    QTest::keyClick(window->candidatesView(), Qt::Key_Return);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.back().tokenId, third);
+    // Ctrl+B: the hypotheses take the focus; Down picks the next one, the width stays
+    window->setBeamWidth(3);
+    QTest::keyClick(QApplication::focusWidget(), Qt::Key_B, Qt::ControlModifier);
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(QApplication::focusWidget(), window->beamList());
+    EXPECT_EQ(document.snapshot()->selectedHypothesis, 0);
+    QTest::keyClick(window->beamList(), Qt::Key_Down);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->selectedHypothesis, 1);
+    EXPECT_EQ(window->beamWidthBox()->value(), 3);
+    // Tab goes round to Source: no stop without a focus mark in between
+    QTest::keyClick(window->beamList(), Qt::Key_Tab);
+    EXPECT_EQ(QApplication::focusWidget(), window->sourceEdit());
+    // Ctrl+T: the focus goes to Target; Enter aligns and hands the keys back to the heatmap
+    QTest::keyClick(window->sourceEdit(), Qt::Key_T, Qt::ControlModifier);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(QApplication::focusWidget(), window->targetEdit());
+    EXPECT_FALSE(window->stepAction()->isEnabled()) << "no target yet: Step waits for one";
+    QTest::keyClicks(window->targetEdit(), "la voiture");
+    QTest::keyClick(window->targetEdit(), Qt::Key_Return);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(QApplication::focusWidget(), window->alignmentView());
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    QTest::keyClick(window->alignmentView(), Qt::Key_Left);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);  // la voiture </s>, one back
+    // Ctrl+E opens export (closed again at once)
+    QTimer::singleShot(300, [] {
+        if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) dialog->reject();
+    });
+    QTest::keyClick(window->alignmentView(), Qt::Key_E, Qt::ControlModifier);
+}
+
+// Presenter mode: the lesson text and the translation at least 1.5 times their normal size, the
+// charts' labels larger too, the whole screen, and every toolbar action on show.
+TEST_F(Gui, PresenterModeEnlargesEveryTextAndKeepsTheActionsVisible) {
+    const double translation = window->translationLabel()->font().pointSizeF();
+    const double lesson = window->lessonPanel()->textLabel()->font().pointSizeF();
+    const double figure = window->alignmentView()->options().fontSize;
+    const double candidates = window->candidatesView()->font().pointSizeF();
+    window->setPresenterMode(true);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    EXPECT_GE(window->translationLabel()->font().pointSizeF(), 1.5 * translation);
+    EXPECT_GE(window->lessonPanel()->textLabel()->font().pointSizeF(), 1.5 * lesson);
+    EXPECT_GE(window->alignmentView()->options().fontSize, 1.5 * figure);
+    EXPECT_GE(window->candidatesView()->font().pointSizeF(), 1.5 * candidates);
+    EXPECT_EQ(window->geometry(), window->screen()->geometry());
+    for (auto* bar : window->toolBars())
+        for (auto* action : bar->actions())
+            if (auto* button = bar->widgetForAction(action))
+                EXPECT_TRUE(button->isVisible() && bar->rect().contains(button->geometry())) << action->text().toStdString();
+    window->setPresenterMode(false);
+    QApplication::processEvents();
+    EXPECT_DOUBLE_EQ(window->translationLabel()->font().pointSizeF(), translation);
+}
+
+TEST_F(Gui, NarrowWindowsKeepEveryToolbarActionVisible) {
+    window->resize(800, 600);
+    QApplication::processEvents();
+    for (auto* bar : window->toolBars())
+        for (auto* action : bar->actions())
+            if (auto* button = bar->widgetForAction(action))
+                EXPECT_TRUE(button->isVisible() && bar->rect().contains(button->geometry())) << action->text().toStdString();
+}
+
+TEST_F(Gui, TheViewMenuListsEveryPanel) {
+    QStringList entries;
+    for (auto* a : window->viewMenu()->actions()) entries << a->text();
+    for (auto* dock : window->findChildren<QDockWidget*>()) EXPECT_TRUE(entries.contains(dock->windowTitle())) << dock->windowTitle().toStdString();
+    for (auto* bar : window->toolBars()) EXPECT_TRUE(entries.contains(bar->windowTitle())) << bar->windowTitle().toStdString();
+}
+
+TEST_F(Gui, RecentModelsOfOneNameAreToldApartByFolder) {
+    QSettings().remove("recentModels");
+    std::filesystem::create_directories(dir.path("other"));
+    tests::tinyModel().save(dir.path("other/tiny.pt"));
+    document.openModel(QString::fromStdString(dir.path("other/tiny.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    document.openModel(QString::fromStdString(dir.path("other/../tiny.pt")));  // the first file, named another way
+    ASSERT_TRUE(document.waitUntilIdle());
+    QStringList names;
+    for (auto* a : window->recentMenu()->actions()) names << a->text();
+    EXPECT_EQ(names.count(QStringLiteral("tiny.pt")), 0) << names.join(" | ").toStdString();
+    EXPECT_EQ(names.filter(QStringLiteral("tiny.pt — ")).size(), 2) << names.join(" | ").toStdString();
+}
+
 TEST_F(Gui, KeyboardArrowsStepAndGoBack) {
     type("a small house");
     window->alignmentView()->setFocus();
@@ -233,10 +374,41 @@ TEST_F(Gui, TeacherForcingShowsOneRowPerTargetToken) {
     ASSERT_EQ(figure().rowLabels().size(), 4u);  // la voiture rouge </s>
     EXPECT_EQ(figure().rowLabels()[1], QStringLiteral("voiture"));
     EXPECT_EQ(figure().displayedWeights().size(), 4u);
-    EXPECT_FALSE(window->stepAction()->isEnabled());
-    window->setTargetText(QString());
+    EXPECT_FALSE(window->stepAction()->isEnabled());  // the whole target is forced
+}
+
+// Teacher forcing is walked like decoding: Back, Reset and Step follow the target one token at a
+// time, with candidates and Step explained at every step; switching it off keeps the steps.
+TEST_F(Gui, TeacherForcingStepsOneForcedTokenAtATime) {
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_TRUE(figure().displayedWeights().empty());
+    window->showStepPanel(true);
+    trigger(window->backAction());
+    EXPECT_EQ(document.snapshot()->steps.size(), 3u);
+    EXPECT_FALSE(window->candidatesView()->candidates().empty());
+    trigger(window->resetAction());
+    EXPECT_EQ(document.snapshot()->steps.size(), 0u);
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.snapshot()->forcedSteps, 4);
+    const QStringList expected = {"la", "voiture", "rouge", "</s>"};
+    for (int t = 0; t < 4; ++t) {
+        trigger(window->stepAction());
+        const auto& steps = document.snapshot()->steps;
+        ASSERT_EQ(steps.size(), static_cast<size_t>(t + 1));
+        EXPECT_EQ(QString::fromStdString(steps.back().token), expected[t]);
+        EXPECT_TRUE(steps.back().forced);
+        EXPECT_FALSE(window->candidatesView()->candidates().empty()) << "step " << t + 1;
+        EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Forced:"))) << "step " << t + 1;
+    }
+    EXPECT_FALSE(window->stepAction()->isEnabled());
+    trigger(window->backAction());
+    trigger(window->backAction());
+    window->setTargetText(QString());  // off: the two forced steps stay, decoding goes on freely
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_TRUE(window->stepAction()->isEnabled());
 }
 
 TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {

@@ -115,7 +115,9 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
         width = std::max(width, QFontMetrics(titleFont).horizontalAdvance(o.title) + 20 + 110);
     }
     int height = 30 + T * cell + longestSource + 30;
-    if (o.showEncoderStates) height += std::max(160, std::min(360, static_cast<int>(s.encoderSize) * 2)) + 20;
+    // The encoder panel asks for little: at the default window size a sentence of a dozen words fits
+    // with it, without a scrollbar (it stretches with the heatmap when there is room).
+    if (o.showEncoderStates) height += std::max(120, std::min(240, static_cast<int>(s.encoderSize) * 2)) + 20;
     if (!o.title.isEmpty()) height += fm.height() * 2;
     return {std::max(width, 360), std::max(height, 240)};
 }
@@ -172,7 +174,10 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     y->setRangeReversed(true);
     x->setRange(-0.5, std::max(0, S) - 0.5);
     y->setRange(-0.5, std::max(1, T) - 0.5);
-    x->setLabel(QStringLiteral("source"));
+    // The mark on unknown words, explained where it appears.
+    bool anyUnknown = false;
+    for (int i = 0; i < S; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
+    x->setLabel(anyUnknown ? QStringLiteral("source   (word? = not in the model's vocabulary: read as <unk>)") : QStringLiteral("source"));
     y->setLabel(s.teacherForced ? QStringLiteral("target (given)") : QStringLiteral("target (decoded)"));
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
@@ -342,8 +347,12 @@ std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
         const int i = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atBottom)->pixelToCoord(pos.x())));
         const int t = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
         if (t >= 0 && t < static_cast<int>(weights_.size()) && i >= 0 && i < static_cast<int>(columns_.size()))
-            return QStringLiteral("%1 → %2: alpha = %3")
-                .arg(columns_[static_cast<size_t>(i)], rows_[static_cast<size_t>(t)])
+            // Positions count from 1, as in Step explained (docs/user-guide.md, "Positions").
+            return QStringLiteral("source %1 '%2' → step %3 '%4': alpha = %5")
+                .arg(i + 1)
+                .arg(columns_[static_cast<size_t>(i)])
+                .arg(t + 1)
+                .arg(rows_[static_cast<size_t>(t)])
                 .arg(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], 0, 'f', 4);
     }
     if (encoderRect_ && encoderRect_->rect().contains(pos.toPoint())) {
@@ -351,9 +360,9 @@ std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
         const int k = static_cast<int>(std::lround(encoderRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
         if (i >= 0 && i < static_cast<int>(encoder_.size()) && k >= 0 && k < static_cast<int>(encoder_[static_cast<size_t>(i)].size()))
             return QStringLiteral("h_%1 (%2), dimension %3: %4")
-                .arg(i)
+                .arg(i + 1)
                 .arg(columns_[static_cast<size_t>(i)])
-                .arg(k)
+                .arg(k + 1)
                 .arg(encoder_[static_cast<size_t>(i)][static_cast<size_t>(k)], 0, 'f', 4);
     }
     return std::nullopt;

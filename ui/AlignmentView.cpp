@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCursor>
 #include <QMouseEvent>
 #include <QToolTip>
 
@@ -16,6 +17,8 @@ AlignmentView::AlignmentView(QWidget* parent)
     plot_->installEventFilter(this);
     plot_->setObjectName(QStringLiteral("alignmentPlot"));
     setFocusPolicy(Qt::StrongFocus);
+    setObjectName(QStringLiteral("alignmentView"));
+    updateFrame();
 }
 
 void AlignmentView::setOptions(const FigureOptions& options) {
@@ -28,6 +31,37 @@ void AlignmentView::render(SnapshotPtr snapshot) {
     fitPlot();
     figure_->show(*snapshot_, options_);
     plot_->replot(QCustomPlot::rpImmediateRefresh);
+    // A tooltip on show describes the old matrix: describe the cell under the still mouse anew.
+    if (QToolTip::isVisible() && plot_->underMouse()) {
+        const QPoint global = QCursor::pos();
+        if (const auto text = figure_->describeAt(plot_->mapFromGlobal(global))) QToolTip::showText(global, *text, plot_);
+        else QToolTip::hideText();
+    }
+}
+
+// One frame shows both marks: a lesson's highlight (orange; dashed while the view also has the
+// focus) and the focus (the highlight colour while the arrows step from here). Transparent
+// otherwise, of the same width, so nothing moves.
+void AlignmentView::updateFrame() {
+    const QString border = highlighted_ ? (hasFocus() ? QStringLiteral("3px dashed #ff7f0e") : QStringLiteral("3px solid #ff7f0e"))
+                           : hasFocus() ? QStringLiteral("3px solid palette(highlight)")
+                                        : QStringLiteral("3px solid transparent");
+    setStyleSheet(QStringLiteral("#alignmentView { border: %1; }").arg(border));
+}
+
+void AlignmentView::setHighlighted(bool on) {
+    highlighted_ = on;
+    updateFrame();
+}
+
+void AlignmentView::focusInEvent(QFocusEvent* event) {
+    QScrollArea::focusInEvent(event);
+    updateFrame();
+}
+
+void AlignmentView::focusOutEvent(QFocusEvent* event) {
+    QScrollArea::focusOutEvent(event);
+    updateFrame();
 }
 
 void AlignmentView::fitPlot() {

@@ -25,13 +25,18 @@ public:
 
     const AlignmentFigure& figure() const { return *figure_; }
     QCustomPlot* plot() const { return plot_; }
+    void setHighlighted(bool on);  // a lesson points at this panel
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
 
 private:
     void fitPlot();
+    void updateFrame();
+    bool highlighted_ = false;
 
     QCustomPlot* plot_;
     std::unique_ptr<AlignmentFigure> figure_;

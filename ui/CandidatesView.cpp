@@ -2,59 +2,116 @@
 
 #include "ui/FigureOptions.h"
 
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 
-namespace alignscope::ui {
-namespace {
-constexpr int kRowHeight = 24;
-constexpr int kLabelWidth = 110;
-}  // namespace
+#include <algorithm>
 
+namespace alignscope::ui {
 CandidatesView::CandidatesView(QWidget* parent) : QWidget(parent) {
     setMinimumWidth(220);
-    setToolTip(tr("Next-token candidates of this step. Click one to force it and decode on from there."));
+    setFocusPolicy(Qt::StrongFocus);
+    setToolTip(tr("Next-token candidates of this step. Click one, press its number (1-9), or pick it with "
+                  "Up/Down and Enter, to force it and decode on from there."));
+}
+
+int CandidatesView::rowHeight() const { return std::max(24, fontMetrics().height() + 8); }
+
+int CandidatesView::numberWidth() const { return fontMetrics().horizontalAdvance(QStringLiteral("0.000")) + 10; }
+
+// As wide as the widest label, within a third of the row: long words elide only past that.
+int CandidatesView::labelWidth() const {
+    int widest = fontMetrics().horizontalAdvance(QStringLiteral("9 wwwww"));
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    for (size_t i = 0; i < candidates_.size(); ++i)
+        widest = std::max(widest, fm.horizontalAdvance(QStringLiteral("%1 %2").arg(i + 1).arg(FigureOptions::tokenLabel(candidates_[i].token))));
+    return std::min(widest + 12, std::max(110, (width() - numberWidth()) / 2));
+}
+
+void CandidatesView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        setMinimumHeight(static_cast<int>(candidates_.size()) * rowHeight() + 8);
+        updateGeometry();
+    }
+}
+
+void CandidatesView::focusInEvent(QFocusEvent* event) {
+    QWidget::focusInEvent(event);
+    update();
+}
+
+void CandidatesView::keyPressEvent(QKeyEvent* event) {
+    const int n = static_cast<int>(candidates_.size());
+    if (event->key() == Qt::Key_Down && n > 0) cursor_ = std::min(cursor_ + 1, n - 1);
+    else if (event->key() == Qt::Key_Up && n > 0) cursor_ = std::max(cursor_ - 1, 0);
+    else if ((event->key() == Qt::Key_Return || event->key() == Qt::Key_Enter || event->key() == Qt::Key_Space) && enabled_ &&
+             cursor_ < n) {
+        emit candidateChosen(candidates_[static_cast<size_t>(cursor_)].id);
+        return;
+    } else {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    update();
 }
 
 void CandidatesView::setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled) {
     candidates_ = std::move(candidates);
     chosen_ = chosen;
     enabled_ = enabled;
-    setMinimumHeight(static_cast<int>(candidates_.size()) * kRowHeight + 8);
+    cursor_ = 0;
+    setMinimumHeight(static_cast<int>(candidates_.size()) * rowHeight() + 8);
     updateGeometry();
     update();
 }
 
-QSize CandidatesView::sizeHint() const { return {260, std::max(120, static_cast<int>(candidates_.size()) * kRowHeight + 8)}; }
+QSize CandidatesView::sizeHint() const {
+    return {std::max(260, labelWidth() + numberWidth() + 80), std::max(120, static_cast<int>(candidates_.size()) * rowHeight() + 8)};
+}
 
-QRect CandidatesView::barRect(int index) const { return {4, 4 + index * kRowHeight, width() - 8, kRowHeight - 4}; }
+QRect CandidatesView::barRect(int index) const { return {4, 4 + index * rowHeight(), width() - 8, rowHeight() - 4}; }
 
 void CandidatesView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
+    if (hasFocus()) {  // the focus mark
+        p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        p.drawRect(rect().adjusted(1, 1, -1, -1));
+    }
     if (candidates_.empty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Step to see the next-token candidates"));
         return;
     }
-    const QFontMetrics fm(font());
+    const int labelW = labelWidth(), numberW = numberWidth();
     for (size_t i = 0; i < candidates_.size(); ++i) {
         const auto& c = candidates_[i];
         const QRect r = barRect(static_cast<int>(i));
-        const QRect label(r.left(), r.top(), kLabelWidth, r.height());
-        const QRect bar(r.left() + kLabelWidth, r.top() + 2, r.width() - kLabelWidth - 50, r.height() - 4);
+        const QRect label(r.left(), r.top(), labelW, r.height());
+        const QRect bar(r.left() + labelW, r.top() + 2, std::max(10, r.width() - labelW - numberW), r.height() - 4);
         const bool chosen = c.id == chosen_;
         p.setPen(palette().color(QPalette::WindowText));
         QFont f = font();
         f.setBold(chosen);
         p.setFont(f);
-        p.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight,
-                   fm.elidedText(FigureOptions::tokenLabel(c.token), Qt::ElideRight, kLabelWidth - 8));
+        const QFontMetrics fm(f);
+        // Numbered as the keys 1-9 that pick them.
+        const QString text = i < 9 ? QStringLiteral("%1  %2").arg(i + 1).arg(FigureOptions::tokenLabel(c.token)) : FigureOptions::tokenLabel(c.token);
+        p.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight, fm.elidedText(text, Qt::ElideRight, labelW - 8));
+        if (hasFocus() && static_cast<int>(i) == cursor_) {
+            p.setPen(QPen(palette().color(QPalette::Highlight), 2));
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+            p.setPen(palette().color(QPalette::WindowText));
+        }
         p.fillRect(bar, palette().color(QPalette::AlternateBase));
         QRect filled = bar;
         filled.setWidth(std::max(1, static_cast<int>(bar.width() * c.probability)));
         p.fillRect(filled, chosen ? QColor("#ff7f0e") : QColor("#1f77b4"));
-        p.drawText(QRect(bar.right() + 4, r.top(), 46, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
+        p.drawText(QRect(bar.right() + 4, r.top(), numberW, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
                    QString::number(c.probability, 'f', 3));
     }
 }

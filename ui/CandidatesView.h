@@ -7,8 +7,9 @@
 
 namespace alignscope::ui {
 
-// The top-k next tokens of the current step as labelled probability bars. Clicking a bar asks
-// for that token to be forced (what-if decoding).
+// The top-k next tokens of the current step as labelled probability bars. Clicking a bar, or
+// Enter on the row picked with Up and Down, asks for that token to be forced (what-if decoding).
+// Rows, labels and numbers are measured in the widget's font, so larger text never cuts them.
 class CandidatesView : public QWidget {
     Q_OBJECT
 public:
@@ -26,8 +27,15 @@ signals:
 protected:
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void focusInEvent(QFocusEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
+    int rowHeight() const;
+    int labelWidth() const;
+    int numberWidth() const;
+    int cursor_ = 0;  // the row Enter picks
     std::vector<core::Candidate> candidates_;
     int64_t chosen_ = -1;
     bool enabled_ = true;

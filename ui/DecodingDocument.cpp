@@ -216,8 +216,10 @@ void DecodingDocument::setTarget(const QString& text) {
         w.beam.clear();
         w.selected = -1;
         if (!w.session) return;
-        if (w.target.empty()) w.session->reset();
-        else w.session->alignTo(w.target);
+        // Off: the steps so far stay and decoding goes on freely from them. On: the whole target
+        // is forced (its alignment at once); Back, Step and Reset then walk it one token at a time.
+        if (w.target.empty()) w.session->stopFollowing();
+        else w.session->followTarget(w.target, -1);
     });
 }
 
@@ -251,8 +253,7 @@ void DecodingDocument::reset() {
     post([](Worker& w) {
         if (!w.session) return;
         w.selected = -1;
-        w.target.clear();
-        w.session->reset();
+        w.session->reset();  // a followed target stays: step 0 of it
     });
 }
 

@@ -29,6 +29,8 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.steps = session.steps();
     s.finished = session.finished();
     s.teacherForced = teacherForced;
+    if (const auto* target = session.followedTarget())
+        s.forcedSteps = static_cast<int>(target->size()) + (model.targetVocabulary().eos() >= 0 ? 1 : 0);
     s.beam = std::move(beam);
     s.selectedHypothesis = selected >= 0 && selected < static_cast<int>(s.beam.size()) ? selected : -1;
     if (s.selectedHypothesis >= 0) s.hypothesisSteps = std::move(hypothesisSteps);

@@ -36,6 +36,7 @@ struct DecodingSnapshot {
     std::vector<core::StepRecord> steps;   // what step-by-step decoding produced so far
     bool finished = false;                 // </s> emitted or the length cap reached
     bool teacherForced = false;            // steps follow a target the user gave
+    int forcedSteps = 0;                   // teacher forcing: steps to the end of that target, </s> included
     std::vector<core::Hypothesis> beam;    // beam-search results, best first (empty: none run)
     int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
     std::vector<core::StepRecord> hypothesisSteps;  // the selected hypothesis replayed step by step

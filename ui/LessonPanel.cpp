@@ -14,20 +14,26 @@
 
 namespace alignscope::ui {
 
+// The title and text a little above the window's text, whatever size that is (presenter mode).
+void LessonPanel::setTextScale(const QFont& base) {
+    QFont bold = base;
+    bold.setBold(true);
+    bold.setPointSizeF(base.pointSizeF() * 1.25);
+    title_->setFont(bold);
+    QFont text = base;
+    text.setPointSizeF(base.pointSizeF() * 1.1);
+    text_->setFont(text);
+    for (auto* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(next_)}) w->setFont(base);
+}
+
 LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent), player_(player) {
     title_ = new QLabel;
-    QFont bold = title_->font();
-    bold.setBold(true);
-    bold.setPointSize(bold.pointSize() + 2);
-    title_->setFont(bold);
     title_->setWordWrap(true);
     text_ = new QLabel;
     text_->setWordWrap(true);
     text_->setTextFormat(Qt::RichText);
     text_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    QFont big = text_->font();
-    big.setPointSize(big.pointSize() + 1);
-    text_->setFont(big);
+    text_->setObjectName(QStringLiteral("lessonText"));
     picture_ = new QLabel;
     picture_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     picture_->setMinimumSize(1, 1);  // the pixmap follows the panel's width, not the other way round
@@ -56,6 +62,7 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     layout->addStretch(1);
     layout->addLayout(buttons);
     setMinimumWidth(300);
+    setTextScale(font());
     showPage(-1, 0);
 }
 

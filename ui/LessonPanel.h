@@ -15,6 +15,9 @@ class LessonPanel : public QWidget {
 public:
     explicit LessonPanel(LessonPlayer* player, QWidget* parent = nullptr);
     QString pageText() const;
+    QLabel* textLabel() const { return text_; }
+    // Title and text sized from `base` (the window's text font; larger in presenter mode).
+    void setTextScale(const QFont& base);
     // The page's picture as loaded (null when the page has none), before scaling to the panel.
     QPixmap pageImage() const { return image_; }
 

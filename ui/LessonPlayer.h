@@ -20,6 +20,7 @@ public:
     void next() { goTo(page_ + 1); }
     void previous() { goTo(page_ - 1); }
     void stop();
+    bool running() const { return page_ >= 0; }
 
     bool active() const { return !lesson_.pages.isEmpty(); }
     const Lesson& lesson() const { return lesson_; }

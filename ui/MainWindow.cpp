@@ -17,6 +17,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGuiApplication>
@@ -37,9 +38,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace alignscope::ui {
 namespace {
 constexpr int kMaxRecent = 8;
+constexpr double kPresenterScale = 1.6;     // presenter mode: every text, for the back of a room
+constexpr double kTranslationScale = 1.25;  // the translation line, above the rest
 }
 
 MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document) {
@@ -60,6 +66,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     const int end = settings.value("figure/endColumn", 0).toInt();
     (end == 1 ? dropEndAction_ : end == 2 ? renormEndAction_ : keepEndAction_)->setChecked(true);
     applyFigureOptions();
+    applyTextScale(1.0);
 
     connect(document_, &DecodingDocument::snapshotChanged, this, &MainWindow::render);
     connect(document_, &DecodingDocument::errorOccurred, this, &MainWindow::showError);
@@ -94,7 +101,10 @@ void MainWindow::buildActions() {
     resetAction_ = make(tr("Reset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)},
                         [this] { document_->reset(); });
     beamAction_ = make(tr("Beam search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)},
-                       [this] { document_->runBeam(beamWidth_->value()); });
+                       [this] {
+                           focusBeamWhenDone_ = true;  // Up and Down then pick a hypothesis
+                           document_->runBeam(beamWidth_->value());
+                       });
     cancelAction_ = make(tr("Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
     cancelAction_->setEnabled(false);
     typeAheadAction_ = make(tr("Translate as you type"), tr("Decode the whole sentence after each edit"), {}, [this] { sourceEdited(); });
@@ -102,6 +112,9 @@ void MainWindow::buildActions() {
     teacherAction_ = make(tr("Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
                           {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
                               target_->setVisible(teacherAction_->isChecked());
+                              // Typing goes where the target is asked for; off, the arrows step again.
+                              if (teacherAction_->isChecked()) target_->setFocus();
+                              else view_->setFocus();
                               targetEdited();
                           });
     teacherAction_->setCheckable(true);
@@ -121,6 +134,16 @@ void MainWindow::buildActions() {
     exportAction_ = make(tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"),
                          {QKeySequence(Qt::CTRL | Qt::Key_E)}, [this] { openExportDialog(); });
     exportAction_->setEnabled(false);
+    // 1-9 pick that candidate of the current step (what-if), as a click on it would.
+    for (int k = 1; k <= 9; ++k)
+        make(tr("Choose candidate %1").arg(k), tr("Choose candidate %1").arg(k), {QKeySequence(Qt::Key_0 + k)}, [this, k] { chooseCandidate(k - 1); });
+}
+
+void MainWindow::chooseCandidate(int index) {
+    if (!snapshot_ || snapshot_->teacherForced || snapshot_->selectedHypothesis >= 0 || document_->busy()) return;
+    const auto* step = snapshot_->currentStep();
+    if (!step || index < 0 || index >= static_cast<int>(step->candidates.size())) return;
+    document_->replaceLast(step->candidates[static_cast<size_t>(index)].id);
 }
 
 void MainWindow::buildMenus() {
@@ -164,30 +187,58 @@ void MainWindow::buildMenus() {
     presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
     lessons->addAction(tr("End lesson"), lessonPlayer_, &LessonPlayer::stop);
 
-    auto* view = menuBar()->addMenu(tr("&View"));
-    auto* lesson = stepDock_->toggleViewAction();
-    lesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    view->addAction(lesson);
+    auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
+    auto* explain = stepDock_->toggleViewAction();
+    explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    // Every panel and toolbar, so one closed with its × comes back from here.
+    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     view->addSeparator();
     for (auto* a : {encoderAction_, valuesAction_, grayAction_}) view->addAction(a);
     view->addSeparator();
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
 
-    auto* tools = addToolBar(tr("Decoding"));
-    tools->setObjectName(QStringLiteral("decodingToolBar"));
-    tools->addAction(openAction_);
-    tools->addSeparator();
-    for (auto* a : {backAction_, stepAction_, runAction_, resetAction_}) tools->addAction(a);
-    tools->addSeparator();
-    tools->addWidget(new QLabel(tr(" beam width ")));
-    tools->addWidget(beamWidth_);
-    tools->addAction(beamAction_);
-    tools->addAction(cancelAction_);
-    tools->addSeparator();
+    // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
+    // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
+    auto* decoding = decodingBar_ = addToolBar(tr("Decoding toolbar"));
+    decoding->setObjectName(QStringLiteral("decodingToolBar"));
+    decoding->addAction(openAction_);
+    decoding->addSeparator();
+    for (auto* a : {backAction_, stepAction_, runAction_, resetAction_}) decoding->addAction(a);
+    auto* search = searchBar_ = addToolBar(tr("Beam search toolbar"));
+    search->setObjectName(QStringLiteral("searchToolBar"));
+    search->addWidget(new QLabel(tr(" beam width ")));
+    search->addWidget(beamWidth_);
+    search->addAction(beamAction_);
+    search->addAction(cancelAction_);
+    auto* tools = toolsBar_ = addToolBar(tr("Modes and export toolbar"));
+    tools->setObjectName(QStringLiteral("toolsToolBar"));
     tools->addAction(typeAheadAction_);
     tools->addAction(teacherAction_);
     tools->addSeparator();
     tools->addAction(exportAction_);
+    view->addSeparator();
+    for (auto* bar : toolBars()) view->addAction(bar->toggleViewAction());
+}
+
+// The toolbars packed into rows: a bar that would not fit beside the ones before it starts a new
+// row, so no action ever hides behind an overflow arrow (a narrow window, presenter mode's text).
+void MainWindow::fitToolBars() {
+    int used = 0;
+    for (auto* bar : toolBars()) {
+        if (!bar || bar->isHidden()) continue;
+        const int need = bar->sizeHint().width() + 16;
+        const bool newRow = used > 0 && used + need > width();
+        if (newRow != toolBarBreak(bar)) {
+            if (newRow) insertToolBarBreak(bar);
+            else removeToolBarBreak(bar);
+        }
+        used = newRow ? need : used + need;
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event) {
+    QMainWindow::resizeEvent(event);
+    fitToolBars();
 }
 
 void MainWindow::buildLayout() {
@@ -206,11 +257,9 @@ void MainWindow::buildLayout() {
     tokens_->setWordWrap(true);
     tokens_->setToolTip(tr("The source as the model sees it; unknown words are marked"));
     translation_ = new QLabel;
+    translation_->setObjectName(QStringLiteral("translationLabel"));
     translation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     translation_->setWordWrap(true);
-    QFont big = translation_->font();
-    big.setPointSize(big.pointSize() + 3);
-    translation_->setFont(big);
     form->addRow(tr("Source"), source_);
     form->addRow(tr("Tokens"), tokens_);
     form->addRow(tr("Target"), target_);
@@ -249,6 +298,7 @@ void MainWindow::buildLayout() {
     auto* candidatesScroll = new QScrollArea;
     candidatesScroll->setWidget(candidates_);
     candidatesScroll->setWidgetResizable(true);
+    candidatesScroll->setFocusPolicy(Qt::NoFocus);  // the list itself takes the focus, visibly
     auto* candidatesDock = new QDockWidget(tr("Candidates of the last step"), this);
     candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
     candidatesDock->setWidget(candidatesScroll);
@@ -261,7 +311,14 @@ void MainWindow::buildLayout() {
     });
     auto* beamDock = new QDockWidget(tr("Beam hypotheses"), this);
     beamDock->setObjectName(QStringLiteral("beamDock"));
-    beamDock->setWidget(beamList_);
+    auto* beamPanel = new QWidget;
+    auto* beamLayout = new QVBoxLayout(beamPanel);
+    beamLayout->setContentsMargins(0, 0, 0, 0);
+    auto* beamHeader = new QLabel(tr("score · hypothesis (score = log P / length, higher is better; ↑↓ to pick)"));
+    beamHeader->setWordWrap(true);
+    beamLayout->addWidget(beamHeader);
+    beamLayout->addWidget(beamList_, 1);
+    beamDock->setWidget(beamPanel);
     addDockWidget(Qt::RightDockWidgetArea, beamDock);
 
     stepPanel_ = new StepExplainedPanel;
@@ -278,7 +335,19 @@ void MainWindow::buildLayout() {
     lessonDock_->setWidget(lessonPanel_);
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
     lessonDock_->hide();
-    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { lessonDock_->show(); });
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
+        lessonDock_->show();
+        view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
+    });
+    connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
+        lessonDock_->hide();
+        highlightPanel(QString());
+        // Back to what was open before the lesson.
+        if (!modelBeforeLesson_.isEmpty() && modelBeforeLesson_ != document_->modelPath()) document_->openModel(modelBeforeLesson_);
+        setTargetText(QString());
+        setSourceText(sourceBeforeLesson_);
+        view_->setFocus();
+    });
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && snapshot_) stepPanel_->render(snapshot_);
     });
@@ -286,6 +355,12 @@ void MainWindow::buildLayout() {
     beamWidth_ = new QSpinBox;
     beamWidth_->setRange(1, 32);
     beamWidth_->setToolTip(tr("Beam width"));
+    beamWidth_->setFocusPolicy(Qt::ClickFocus);  // not a Tab stop: arrows over it would change the width
+    // Tab goes round what the keyboard works with, each with a visible focus mark.
+    setTabOrder(source_, target_);
+    setTabOrder(target_, view_);
+    setTabOrder(view_, candidates_);
+    setTabOrder(candidates_, beamList_);
     status_ = new QLabel;
     statusBar()->addWidget(status_, 1);
     resize(1280, 820);
@@ -308,37 +383,58 @@ void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
 void MainWindow::showStepPanel(bool visible) { stepDock_->setVisible(visible); }
 
 void MainWindow::highlightPanel(const QString& panel) {
-    if (highlighted_) highlighted_->setStyleSheet(QString());
+    view_->setHighlighted(false);
+    if (highlighted_ && highlighted_ != view_) highlighted_->setStyleSheet(QString());
     highlighted_ = panel == QLatin1String("heatmap") || panel == QLatin1String("encoder") ? static_cast<QWidget*>(view_)
                    : panel == QLatin1String("candidates")                               ? candidates_->parentWidget()
                    : panel == QLatin1String("beam")                                     ? static_cast<QWidget*>(beamList_)
                    : panel == QLatin1String("explain")                                  ? static_cast<QWidget*>(stepPanel_)
                                                                                         : nullptr;
-    if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+    if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
+    else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
 }
 
 void MainWindow::startLesson(const QString& path) {
     try {
-        lessonPlayer_->start(Lesson::load(path));
+        auto lesson = Lesson::load(path);
+        if (!lessonPlayer_->running()) {
+            modelBeforeLesson_ = document_->modelPath();
+            sourceBeforeLesson_ = source_->text();
+        }
+        lessonPlayer_->start(lesson);
     } catch (const std::exception& e) {
         showError(QString::fromUtf8(e.what()));
     }
 }
 
-void MainWindow::setPresenterMode(bool on) {
+void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     presenterAction_->setChecked(on);
-    if (on) {
-        normalFont_ = QApplication::font();
-        QFont big = normalFont_;
-        big.setPointSizeF(normalFont_.pointSizeF() * 1.6);
-        QApplication::setFont(big);
-        figureOptions_.fontSize = 16;
+    applyTextScale(on ? kPresenterScale : 1.0);
+    if (on && fillScreen) {
         showFullScreen();
-    } else {
-        QApplication::setFont(normalFont_);
-        figureOptions_.fontSize = FigureOptions().fontSize;
+        // Without a window manager nobody acts on the full-screen request: take the screen's size.
+        if (auto* screen = this->screen()) setGeometry(screen->geometry());
+    } else if (!on) {
         showNormal();
     }
+    fitToolBars();
+    QTimer::singleShot(0, this, [this] { fitToolBars(); });  // once the larger text is laid out
+}
+
+// Every text scales from the application's font: the panels' own larger texts (translation,
+// lesson) and the charts' labels are set relative to it here, not fixed once at start.
+void MainWindow::applyTextScale(double scale) {
+    if (normalFont_.pointSizeF() <= 0) normalFont_ = QApplication::font();
+    QFont base = normalFont_;
+    base.setPointSizeF(normalFont_.pointSizeF() * scale);
+    QApplication::setFont(base);
+    QFont big = base;
+    big.setPointSizeF(base.pointSizeF() * kTranslationScale);
+    translation_->setFont(big);
+    lessonPanel_->setTextScale(base);
+    stepPanel_->setLabelFont(base);
+    candidates_->setFont(base);
+    figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
     view_->setOptions(figureOptions_);
 }
 
@@ -415,11 +511,18 @@ void MainWindow::render(SnapshotPtr snapshot) {
         beamList_->setCurrentRow(s.selectedHypothesis);
     }
     const bool ready = !s.source.tokens.empty();
-    stepAction_->setEnabled(ready && !s.finished && !s.teacherForced);
-    backAction_->setEnabled(ready && !s.steps.empty() && !s.teacherForced);
-    runAction_->setEnabled(ready && !s.finished && !s.teacherForced);
+    // Teacher forcing on with no target yet: Step would decode freely under a button that says
+    // otherwise, so it waits for the target.
+    const bool awaitingTarget = teacherAction_->isChecked() && target_->text().trimmed().isEmpty();
+    stepAction_->setEnabled(ready && !s.finished && !awaitingTarget);
+    backAction_->setEnabled(ready && !s.steps.empty());
+    runAction_->setEnabled(ready && !s.finished && !awaitingTarget);
     resetAction_->setEnabled(ready && !s.steps.empty());
-    beamAction_->setEnabled(ready && !s.teacherForced);
+    beamAction_->setEnabled(ready && !s.teacherForced && !awaitingTarget);
+    if (focusBeamWhenDone_ && !s.beam.empty()) {
+        focusBeamWhenDone_ = false;
+        beamList_->setFocus();
+    }
     exportAction_->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
     if (!document_->busy())
         status_->setText(s.selectedHypothesis >= 0
@@ -429,6 +532,12 @@ void MainWindow::render(SnapshotPtr snapshot) {
                                    .arg(s.selectedHypothesis + 1)
                                    .arg(s.beam.size())
                                    .arg(s.hypothesisSteps.size())
+                         : awaitingTarget ? tr("Teacher forcing: type the target sentence in Target and press Enter")
+                         : s.teacherForced ? tr("%1 · %2 source tokens · teacher forcing, step %3 of %4")
+                                                 .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
+                                                 .arg(s.sourceTokenCount())
+                                                 .arg(s.steps.size())
+                                                 .arg(s.forcedSteps)
                              : tr("%1 · %2 source tokens · step %3%4")
                                    .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
                                    .arg(s.sourceTokenCount())
@@ -456,7 +565,10 @@ void MainWindow::openModelDialog() {
 
 void MainWindow::openModel(const QString& path) { document_->openModel(path); }
 
-void MainWindow::rememberModel(const QString& path) {
+void MainWindow::rememberModel(const QString& given) {
+    // One entry per file, however it was named (relative, through a link).
+    const QString canonical = QFileInfo(given).canonicalFilePath();
+    const QString path = canonical.isEmpty() ? QFileInfo(given).absoluteFilePath() : canonical;
     QSettings settings;
     auto recent = settings.value("recentModels").toStringList();
     recent.removeAll(path);
@@ -469,7 +581,13 @@ void MainWindow::rememberModel(const QString& path) {
 void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const auto recent = QSettings().value("recentModels").toStringList();
-    for (const auto& path : recent) recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path] { openModel(path); })->setToolTip(path);
+    for (const auto& path : recent) {
+        // Two files of one name are told apart by their folder.
+        const QString name = QFileInfo(path).fileName();
+        const bool shared = std::count_if(recent.begin(), recent.end(), [&](const QString& p) { return QFileInfo(p).fileName() == name; }) > 1;
+        const QString text = shared ? QStringLiteral("%1 — %2").arg(name, QDir::toNativeSeparators(QFileInfo(path).absolutePath())) : name;
+        recentMenu_->addAction(text, this, [this, path] { openModel(path); })->setToolTip(path);
+    }
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 

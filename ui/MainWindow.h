@@ -36,7 +36,8 @@ public:
     // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
     void highlightPanel(const QString& panel);
     void startLesson(const QString& path);   // errors are shown, nothing changes
-    void setPresenterMode(bool on);          // full screen, large fonts, keyboard navigation
+    // Large text everywhere and the whole screen (fillScreen false: the window's size, for screenshots).
+    void setPresenterMode(bool on, bool fillScreen = true);
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
 
@@ -47,6 +48,14 @@ public:
     QDockWidget* stepDock() const { return stepDock_; }
     QListWidget* beamList() const { return beamList_; }
     QLineEdit* sourceEdit() const { return source_; }
+    QLineEdit* targetEdit() const { return target_; }
+    QLabel* translationLabel() const { return translation_; }
+    QSpinBox* beamWidthBox() const { return beamWidth_; }
+    QAction* teacherAction() const { return teacherAction_; }
+    QAction* presenterAction() const { return presenterAction_; }
+    QMenu* viewMenu() const { return viewMenu_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+    QList<QToolBar*> toolBars() const { return {decodingBar_, searchBar_, toolsBar_}; }
     QAction* stepAction() const { return stepAction_; }
     QAction* backAction() const { return backAction_; }
     QAction* runAction() const { return runAction_; }
@@ -56,6 +65,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -75,6 +85,9 @@ private:
     void applyFigureOptions();
     void updateTokenPreview(const DecodingSnapshot& s);
     void openExportDialog();
+    void chooseCandidate(int index);   // 0-based, of the current step's list (keys 1-9)
+    void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
+    void fitToolBars();                // a second toolbar row when one row cannot show every action
 
     DecodingDocument* document_;
     AlignmentView* view_ = nullptr;
@@ -85,6 +98,10 @@ private:
     QDockWidget* lessonDock_ = nullptr;
     QAction* presenterAction_ = nullptr;
     QFont normalFont_;
+    bool focusBeamWhenDone_ = false;  // after Ctrl+B: the hypothesis list takes the focus when results arrive
+    QMenu* viewMenu_ = nullptr;
+    QToolBar *decodingBar_ = nullptr, *searchBar_ = nullptr, *toolsBar_ = nullptr;
+    QString modelBeforeLesson_, sourceBeforeLesson_;
     QWidget* highlighted_ = nullptr;
     QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;

@@ -7,6 +7,8 @@
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -36,6 +38,14 @@ QCustomPlot* barPlot(int height) {
     return p;
 }
 
+// An empty chart: no bars and no category labels (labels left from another sentence would show
+// its words under this one's chart).
+void clearPlot(QCustomPlot* plot) {
+    plot->clearPlottables();
+    plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
 // Bars over labelled categories.
 void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::vector<double>& values,
               const QColor& color, int highlight) {
@@ -48,7 +58,11 @@ void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::
         (static_cast<int>(i) == highlight ? hvals : vals).push_back(values[i]);
     }
     plot->xAxis->setTicker(ticker);
-    plot->xAxis->setTickLabelRotation(values.size() > 8 ? -60 : 0);
+    // Upright labels while they fit side by side (in the labels' own font), slanted otherwise.
+    const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    int total = 0;
+    for (const auto& l : labels) total += fm.horizontalAdvance(l) + fm.horizontalAdvance(QStringLiteral("  "));
+    plot->xAxis->setTickLabelRotation(total > plot->width() - 50 ? -60 : 0);
     auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
     bars->setData(keys, vals);
     bars->setBrush(color);
@@ -97,13 +111,47 @@ StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
     auto* scroll = new QScrollArea;
     scroll->setWidget(inner);
     scroll->setWidgetResizable(true);
+    scroll->setFocusPolicy(Qt::NoFocus);
+    scroll_ = scroll;
+    // QCustomPlot takes wheel events even without zooming: hand them to the scroll area.
+    for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) {
+        p->installEventFilter(this);
+        p->setFocusPolicy(Qt::NoFocus);
+    }
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
-    setMinimumWidth(340);
+    setMinimumWidth(280);
 }
 
 QString StepExplainedPanel::text(int part) const { return parts_[part - 1]->text(); }
+
+bool StepExplainedPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel && watched != scroll_) {
+        auto* scroll = static_cast<QScrollArea*>(scroll_);
+        QCoreApplication::sendEvent(scroll->verticalScrollBar(), event);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void StepExplainedPanel::setLabelFont(const QFont& font) {
+    for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) {
+        for (auto* axis : {p->xAxis, p->yAxis}) axis->setTickLabelFont(font);
+        const int height = std::max(150, QFontMetrics(font).height() * 9);  // taller with larger labels
+        p->setMinimumHeight(height);
+        p->setMaximumHeight(height);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+QStringList StepExplainedPanel::chartLabels(int chart) const {
+    const QCustomPlot* plot = chart == 0 ? energyPlot_ : chart == 1 ? alphaPlot_ : outputPlot_;
+    QStringList labels;
+    if (auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
+        for (const auto& label : ticker->ticks()) labels << label;
+    return labels;
+}
 
 void StepExplainedPanel::render(SnapshotPtr snapshot) {
     const auto& s = *snapshot;
@@ -113,10 +161,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     if (!step) {
         parts_[0]->setText(tr("<b>Press Step</b> to see one decoding step explained with this model's numbers."));
         for (int i = 1; i < 6; ++i) parts_[i]->clear();
-        for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) {
-            p->clearPlottables();
-            p->replot();
-        }
+        for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) clearPlot(p);
         return;
     }
     const auto& steps = s.shownSteps();
@@ -156,12 +201,10 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     if (s.attention == "none") {
         parts_[1]->setText(tr("<b>%1. Energies</b>: this model has no attention; every step uses the same context, "
                               "the encoder's final state.").arg(n(2)));
-        energyPlot_->clearPlottables();
-        energyPlot_->replot();
+        clearPlot(energyPlot_);
     } else if (!hasEnergies) {
         parts_[1]->setText(tr("<b>%1. Energies</b> %2: this model does not report its energies.").arg(n(2)).arg(formula));
-        energyPlot_->clearPlottables();
-        energyPlot_->replot();
+        clearPlot(energyPlot_);
     } else {
         const auto& e = step->extras.at("energies");
         energies_.assign(e.begin(), e.begin() + static_cast<long>(std::min(e.size(), energyCount)));
@@ -200,7 +243,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return alpha_[a] > alpha_[b]; });
     QStringList terms;
     for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
-        terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)").arg(num(alpha_[order[k]], 2)).arg(order[k]).arg(tok(s.source.tokens[order[k]]));
+        terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)").arg(num(alpha_[order[k]], 2)).arg(order[k] + 1).arg(tok(s.source.tokens[order[k]]));
     if (s.attention == "none")
         parts_[3]->setText(tr("<b>%2. Context</b>: c = the encoder's final state, the same at every step (length %1).").arg(num(norm(step->context))).arg(n(4)));
     else

@@ -1,6 +1,7 @@
 #pragma once
 #include "ui/DecodingSnapshot.h"
 
+#include <QStringList>
 #include <QWidget>
 
 class QCustomPlot;
@@ -23,6 +24,11 @@ public:
     const std::vector<double>& shownEnergies() const { return energies_; }
     const std::vector<double>& shownAlpha() const { return alpha_; }
     QString text(int part) const;  // the formula text of part 1..6
+    QStringList chartLabels(int chart) const;  // category labels of chart 0 (energies), 1 (alpha), 2 (output)
+    void setLabelFont(const QFont& font);      // the charts' tick labels (presenter mode enlarges them)
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QLabel* parts_[6];
@@ -30,6 +36,7 @@ private:
     QCustomPlot* energyPlot_;
     QCustomPlot* alphaPlot_;
     QCustomPlot* outputPlot_;
+    QWidget* scroll_ = nullptr;  // the panel's scroll area: the wheel over a chart scrolls it
     std::vector<double> energies_, alpha_;
 };
 

@@ -4,6 +4,8 @@
 #include "core/decoding/EncodedSource.h"
 #include "core/Error.h"
 
+#include <optional>
+
 namespace alignscope::core {
 namespace {
 
@@ -22,7 +24,7 @@ struct DecodingSession::Impl {
     std::vector<float> initialState;   // [D]
     std::vector<torch::Tensor> states; // [T+1] of [1,D]: states[t] is the input of step t
     std::vector<StepRecord> steps;
-    std::vector<int> targetWords;       // [T] words of a teacher-forced target; empty when decoding
+    std::optional<TokenizedSentence> target;  // teacher forcing: the target step() follows
 
     Impl(Model model, const std::string& text, SessionOptions o)
         : options(o), text(text), encoded(model, model.tokenizeSource(text)) {
@@ -57,16 +59,24 @@ int DecodingSession::maxLength() const {
 }
 
 bool DecodingSession::finished() const {
+    // A followed target ends with its last token, then </s> where the model has one; it decides
+    // the length, not the cap.
+    if (d_->target) return d_->steps.size() >= d_->target->size() + (model().targetVocabulary().eos() >= 0 ? 1 : 0);
     return (!d_->steps.empty() && d_->steps.back().tokenId == model().targetVocabulary().eos()) ||
-           !d_->targetWords.empty() ||  // a forced target is complete (a model without eos has no end token)
            static_cast<int>(d_->steps.size()) >= maxLength();
 }
 
-const StepRecord& DecodingSession::step() { return advance(-1, nullptr); }
+const StepRecord& DecodingSession::step() {
+    if (!d_->target || finished()) return advance(-1, nullptr);
+    const size_t k = d_->steps.size();
+    if (k < d_->target->size()) return advance(d_->target->ids[k], &d_->target->tokens[k]);
+    return advance(model().targetVocabulary().eos(), nullptr);
+}
 
 const StepRecord& DecodingSession::force(int64_t tokenId) {
     if (tokenId < 0 || tokenId >= model().targetVocabulary().size())
         throw Error("token id " + std::to_string(tokenId) + " is not in the target vocabulary");
+    d_->target.reset();  // a what-if leaves the given target
     return advance(tokenId, nullptr);
 }
 
@@ -109,7 +119,6 @@ bool DecodingSession::back() {
     if (d_->steps.empty()) return false;
     d_->steps.pop_back();
     d_->states.pop_back();
-    d_->targetWords.clear();  // no longer the given target
     return true;
 }
 
@@ -119,27 +128,21 @@ void DecodingSession::runToEnd() {
 
 void DecodingSession::reset() {
     d_->steps.clear();
-    d_->targetWords.clear();
     d_->states.resize(1);
 }
 
-void DecodingSession::alignTo(const std::string& target) {
-    auto t = model().tokenizeTarget(target);
+void DecodingSession::followTarget(const std::string& target, int steps) {
+    auto t = model().tokenizeTarget(target);  // throws before anything changes
     reset();
-    SessionOptions& o = d_->options;
-    const int saved = o.maxLength;
-    o.maxLength = static_cast<int>(t.size()) + 1;  // the target decides the length
-    try {
-        for (size_t i = 0; i < t.size(); ++i) advance(t.ids[i], &t.tokens[i]);
-        if (model().targetVocabulary().eos() >= 0) advance(model().targetVocabulary().eos(), nullptr);
-    } catch (...) {
-        o.maxLength = saved;
-        throw;
-    }
-    o.maxLength = saved;
-    d_->targetWords = t.words;
-    d_->targetWords.resize(d_->steps.size(), -1);
+    d_->target = std::move(t);
+    for (int k = 0; (steps < 0 || k < steps) && !finished(); ++k) step();
 }
+
+void DecodingSession::stopFollowing() { d_->target.reset(); }
+
+const TokenizedSentence* DecodingSession::followedTarget() const { return d_->target ? &*d_->target : nullptr; }
+
+void DecodingSession::alignTo(const std::string& target) { followTarget(target, -1); }
 
 std::vector<Hypothesis> DecodingSession::search(const SearchOptions& options) const {
     return search(*SearchStrategy::create(options.beamWidth), options);
@@ -159,8 +162,8 @@ std::string DecodingSession::translation() const { return model().detokenize(tar
 
 Alignment DecodingSession::alignment() const {
     std::vector<std::string> tokens;
-    // A given target's words are the user's; decoded tokens belong to the words of translation().
-    std::vector<int> words = d_->targetWords.empty() ? model().targetWords(targetIds()) : d_->targetWords;
+    // A followed target's words are the user's; decoded tokens belong to the words of translation().
+    std::vector<int> words = d_->target ? d_->target->words : model().targetWords(targetIds());
     words.resize(d_->steps.size(), -1);
     std::vector<std::vector<float>> rows;
     for (const auto& s : d_->steps) {

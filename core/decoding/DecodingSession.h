@@ -43,15 +43,23 @@ public:
     const std::vector<float>& initialState() const;       // [D] s_0
     const std::vector<StepRecord>& steps() const;
     int maxLength() const;
-    // True once </s> was emitted or the length cap reached; step() and force() then throw.
+    // True once </s> was emitted or the length cap reached (following a target: once its tokens
+    // and </s> are all forced); step() and force() then throw.
     bool finished() const;
 
-    const StepRecord& step();                  // emits the most probable token
-    const StepRecord& force(int64_t tokenId);  // emits `tokenId` (what-if); throws Error for a bad id
+    const StepRecord& step();                  // the most probable token, or the followed target's next one
+    const StepRecord& force(int64_t tokenId);  // emits `tokenId` (what-if; stops following); throws Error for a bad id
     bool back();                               // undoes the last step; false when there is none
-    void runToEnd();                           // greedy steps until finished()
-    void reset();                              // back to step 0, encoding kept
-    // Teacher forcing: reset, then force the tokens of `target` and a final </s> (where the model has one).
+    void runToEnd();                           // steps until finished()
+    void reset();                              // back to step 0, encoding kept (a followed target stays)
+
+    // Teacher forcing, one step at a time: from step 0, step() forces the tokens of `target` and
+    // then </s> (where the model has one); back() and reset() keep following it. Takes `steps`
+    // steps at once (-1: to the end). Throws Error for a target the model cannot take (nothing changes).
+    void followTarget(const std::string& target, int steps);
+    void stopFollowing();                          // the steps stay; step() decodes freely again
+    const TokenizedSentence* followedTarget() const;  // null when decoding freely
+    // Teacher forcing of the whole target at once: followTarget(target, -1).
     void alignTo(const std::string& target);
 
     // Searches from scratch over this session's encoding (width 1: greedy).
