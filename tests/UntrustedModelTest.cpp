@@ -55,6 +55,7 @@ std::string tensorPickle(int numel, int offset, int size0, int size1, int stride
 
 TEST(PickleScanner, AcceptsWhatTorchScriptWrites) {
     EXPECT_EQ(scanError(bytes({0x80, 2}) + "}(" + unicode("a") + "K" + bytes({1}) + "u."), "");
+    EXPECT_EQ(scanError(bytes({0x80, 2}) + "]2a."), "");  // a list holding itself (found by fuzzing: a leak)
     auto sixteen = [](const std::string& key) { return key == "0" ? 16 : -1; };  // 4 floats
     const auto refs = PickleScanner::scan(tensorPickle(4, 0, 2, 2, 2, 1), sixteen);
     ASSERT_EQ(refs.size(), 1u);

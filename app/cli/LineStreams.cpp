@@ -94,4 +94,62 @@ int LineStreams::forEachLine(const std::string& command, const std::function<std
     return failures ? 1 : 0;
 }
 
+int LineStreams::forEachChunk(const std::string& command, size_t chunk,
+                              const std::function<std::vector<LineOutcome>(const std::vector<std::string>&)>& each,
+                              const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog) {
+    long lineNo = 0;
+    int failures = 0;
+    const InterruptGuard interrupt;
+    std::vector<long> numbers;         // of the chunk's lines
+    std::vector<std::string> lines;    // the chunk's non-blank lines
+    std::vector<int> slot;             // per chunk line: index into lines, or -1 for blank
+    auto flush = [&] {
+        std::vector<LineOutcome> outcomes;
+        if (!lines.empty()) {
+            if (watchdog) watchdog->start(numbers.front(), numbers.back());
+            try {
+                outcomes = each(lines);
+            } catch (const core::Error& e) {  // the whole chunk failed: each line says so
+                outcomes.assign(lines.size(), LineOutcome{false, e.what()});
+            }
+            if (watchdog) watchdog->stop();
+        }
+        for (size_t k = 0; k < slot.size(); ++k) {
+            if (slot[k] < 0) {
+                out() << *onBlank << '\n';
+                continue;
+            }
+            const auto& o = outcomes.at(static_cast<size_t>(slot[k]));
+            if (o.ok) {
+                out() << o.text << '\n';
+            } else {
+                std::cerr << "line " << numbers[k] << ": " << o.text << '\n';
+                out() << onError << '\n';
+                ++failures;
+            }
+        }
+        numbers.clear();
+        lines.clear();
+        slot.clear();
+    };
+    for (std::string line; std::getline(in(), line);) {
+        if (interrupt.raised()) {
+            flush();
+            return stopAfterInterrupt(command, lineNo);
+        }
+        ++lineNo;
+        numbers.push_back(lineNo);
+        if (onBlank && core::Tokenizer::isBlank(line)) {
+            slot.push_back(-1);
+        } else {
+            slot.push_back(static_cast<int>(lines.size()));
+            lines.push_back(std::move(line));
+        }
+        if (lines.size() >= chunk) flush();
+    }
+    flush();
+    finish();
+    return failures ? 1 : 0;
+}
+
 }  // namespace alignscope::cli

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace alignscope::cli {
 
@@ -45,6 +46,18 @@ public:
     int forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
                     const std::string& onError, const std::optional<std::string>& onBlank,
                     SentenceWatchdog* watchdog = nullptr);
+
+    // The same loop, `chunk` lines at a time (for batched decoding; memory stays bounded however
+    // long the input): `each` gets the chunk's non-blank lines and returns, per line, its output or
+    // an error (ok false: the text is the message, reported as "line N: message"). Output in input
+    // order; the watchdog times each chunk.
+    struct LineOutcome {
+        bool ok = true;
+        std::string text;
+    };
+    int forEachChunk(const std::string& command, size_t chunk,
+                     const std::function<std::vector<LineOutcome>(const std::vector<std::string>&)>& each,
+                     const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog = nullptr);
 
 private:
     std::unique_ptr<std::ifstream> inFile_;

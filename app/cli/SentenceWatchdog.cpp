@@ -1,5 +1,6 @@
 #include "cli/SentenceWatchdog.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -22,12 +23,13 @@ SentenceWatchdog::~SentenceWatchdog() {
     thread_.join();
 }
 
-void SentenceWatchdog::start(long lineNo) {
+void SentenceWatchdog::start(long lineNo, long lastLineNo) {
     if (seconds_ <= 0) return;
     progress_.step = 0;
     {
         std::lock_guard lock(mutex_);
         line_ = lineNo;
+        lastLine_ = std::max(lineNo, lastLineNo);
         ++generation_;
     }
     wake_.notify_all();
@@ -56,7 +58,9 @@ void SentenceWatchdog::watch() {
         const int64_t step = progress_.step;
         std::ostringstream limit;
         limit << seconds_;
-        std::cerr << "line " << line_ << ": the model '" << modelPath_ << "' did not finish "
+        std::cerr << (lastLine_ > line_ ? "lines " + std::to_string(line_) + "-" + std::to_string(lastLine_) + " (decoded together)"
+                                        : "line " + std::to_string(line_))
+                  << ": the model '" << modelPath_ << "' did not finish "
                   << (step == 0 ? std::string("encoding the sentence") : "step " + std::to_string(step)) << " within " << limit.str()
                   << " s (--time-limit); its code may loop for ever. Stopping after line " << line_ - 1 << '\n';
         if (onExpire_) onExpire_();

@@ -21,7 +21,8 @@ public:
     SentenceWatchdog(const SentenceWatchdog&) = delete;
     SentenceWatchdog& operator=(const SentenceWatchdog&) = delete;
 
-    void start(long lineNo);  // the clock runs from here; progress back at encoding
+    // The clock runs from here; progress back at encoding. lastLineNo: a batch of lines decoded together.
+    void start(long lineNo, long lastLineNo = 0);
     void stop();
     // Hand to SearchOptions::progress / SessionOptions::progress.
     core::DecodingProgress* progress() { return &progress_; }
@@ -36,6 +37,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     long line_ = 0;         // 0: no sentence running
+    long lastLine_ = 0;     // of a batch
     long generation_ = 0;   // one per start()
     bool quit_ = false;
     std::thread thread_;

@@ -2,6 +2,7 @@
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
+#include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -11,7 +12,7 @@ namespace alignscope::cli {
 Command addTranslateCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
-        int beam = 1, maxLen = 0;
+        int beam = 1, maxLen = 0, batch = 32;
         double timeLimit = 30;
     };
     auto o = std::make_shared<Options>();
@@ -22,6 +23,9 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     addTimeLimitOption(c, o->timeLimit);
+    c->add_option("--batch", o->batch, "Greedy: sentences decoded together (1: one at a time; the same tokens either way)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
@@ -32,6 +36,17 @@ Command addTranslateCommand(CLI::App& app) {
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
         // A blank line has nothing to translate: a blank line out, as for a failed one.
+        if (o->beam == 1 && o->batch > 1) {
+            const core::BatchDecoder decoder(model, o->batch);
+            return io.forEachChunk("translate", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
+                std::vector<core::BatchDecoder::Item> items;
+                for (const auto& l : lines) items.push_back({l, std::nullopt});
+                std::vector<LineStreams::LineOutcome> out;
+                for (auto& r : decoder.run(items, options)) out.push_back(r.error.empty() ? LineStreams::LineOutcome{true, r.translation}
+                                                                                           : LineStreams::LineOutcome{false, r.error});
+                return out;
+            }, "", std::string(), &watchdog);
+        }
         return io.forEachLine("translate", [&](const std::string& line) {
             core::DecodingSession session(model, line);
             return model.detokenize(session.search(options).front().ids);

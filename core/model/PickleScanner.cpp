@@ -20,7 +20,7 @@ struct Node {
     Kind kind = Kind::None;
     int64_t number = 0;                 // Int, Bool; Storage: elements
     std::string text;                   // String, Bytes; Global: "module.name"; Storage: key
-    std::vector<Ref> items;             // Tuple, List, Set; Dict: key, value, key, value...
+    std::vector<Ref> items;             // Tuple only (immutable, so never part of a cycle)
     int depth = 1;                      // nesting, for kMaxNesting
 };
 
@@ -131,17 +131,17 @@ private:
     }
     Ref container(Node::Kind kind, std::vector<Ref> items) {
         auto n = make(kind);
-        n->items = std::move(items);
+        for (const auto& item : items) n->depth = std::max(n->depth, item->depth + 1);
+        if (kind == Node::Kind::Tuple) n->items = std::move(items);
         return n;
     }
     void addTo(const Ref& target, Node::Kind kind, std::vector<Ref> items, const char* what) {
         if (target->kind != kind && !(kind == Node::Kind::List && target->kind == Node::Kind::Object))
             fail(std::string(what) + " into " + kindName(target->kind));
         if (kind == Node::Kind::Dict && items.size() % 2 != 0) fail("a dict update with a key and no value");
-        for (auto& item : items) {
-            target->depth = std::max(target->depth, item->depth + 1);
-            target->items.push_back(std::move(item));
-        }
+        // Mutable containers keep only their depth, not their items: a list appended to itself
+        // (DUP, APPEND) would otherwise be a cycle of shared pointers. Only tuples' items are read.
+        for (auto& item : items) target->depth = std::max(target->depth, item->depth + 1);
         if (target->depth > PickleScanner::kMaxNesting)
             fail("values nest more than " + std::to_string(PickleScanner::kMaxNesting) + " deep");
     }
@@ -284,7 +284,7 @@ private:
             break;
         }
         case ']': push(make(K::List)); break;
-        case 'l': push(container(K::List, popMark())); break;
+        case 'l': push(container(K::List, popMark())); break;  // items dropped by container()
         case 'a': {
             auto v = pop();
             addTo(top(), K::List, {std::move(v)}, "an append");

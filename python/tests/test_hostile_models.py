@@ -91,15 +91,19 @@ def test_sentence_past_the_time_limit_stops_the_run_naming_line_and_step(origina
     path = hostile.step_loops_forever(original, tmp_path / "loops.pt", only_long_sources=True)
     output = tmp_path / "out.txt"
     output.write_text("old\n")
-    code, out, err, seconds, _ = run_measured(cli, "translate", "--model", path, "--time-limit", "2", "-o", output,
-                                              stdin="1998\n" + SENTENCE)
+    code, out, err, seconds, _ = run_measured(cli, "translate", "--model", path, "--time-limit", "2", "--batch", "1",
+                                              "-o", output, stdin="1998\n" + SENTENCE)
     assert code == 2, err
     assert f"line 2: the model '{path}' did not finish step 1 within 2 s (--time-limit)" in err, err
     assert output.read_text() == "old\n"  # left as it was
     assert seconds < LIMIT_SECONDS
     # stdout keeps the lines before
-    code, out, err, _, _ = run_measured(cli, "translate", "--model", path, "--time-limit", "2", stdin="1998\n" + SENTENCE)
+    code, out, err, _, _ = run_measured(cli, "translate", "--model", path, "--time-limit", "2", "--batch", "1",
+                                        stdin="1998\n" + SENTENCE)
     assert code == 2 and out.count("\n") == 1 and out.strip(), (out, err)
+    # batched, the message names the batch's lines
+    code, out, err, _, _ = run_measured(cli, "translate", "--model", path, "--time-limit", "2", stdin="1998\n" + SENTENCE)
+    assert code == 2 and f"lines 1-2 (decoded together): the model '{path}' did not finish" in err, err
 
 
 def test_lines_with_nothing_visible_are_blank(cli, repo_root):

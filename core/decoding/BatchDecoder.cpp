@@ -1,0 +1,174 @@
+#include "core/decoding/BatchDecoder.h"
+
+#include "core/Error.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/model/TorchModel.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace alignscope::core {
+
+BatchDecoder::BatchDecoder(Model model, int maxBatch) : model_(std::move(model)), maxBatch_(std::max(1, maxBatch)) {}
+
+Alignment BatchDecoder::Result::alignment() const {
+    return Alignment(source.tokens, source.words, hypothesis.tokens, targetWords, hypothesis.alpha);
+}
+
+std::vector<BatchDecoder::Result> BatchDecoder::run(const std::vector<Item>& items, const SearchOptions& options) const {
+    std::vector<Result> results(items.size());
+    std::vector<size_t> ready;  // items that tokenised
+    for (size_t i = 0; i < items.size(); ++i) {
+        try {
+            results[i].source = model_.tokenizeSource(items[i].source);
+            if (items[i].target) results[i].target = model_.tokenizeTarget(*items[i].target);
+            ready.push_back(i);
+        } catch (const Error& e) {
+            results[i].error = e.what();
+        }
+    }
+    // A model attending its own padding has one more alpha column per sentence; those go one at a
+    // time (DecodingSession handles that column).
+    const int batch = model_.attendsPadding() ? 1 : maxBatch_;
+    // Longest first, so each batch pads little.
+    std::stable_sort(ready.begin(), ready.end(), [&](size_t a, size_t b) { return results[a].source.size() > results[b].source.size(); });
+    for (size_t start = 0; start < ready.size(); start += static_cast<size_t>(batch)) {
+        const std::vector<size_t> rows(ready.begin() + static_cast<std::ptrdiff_t>(start),
+                                       ready.begin() + static_cast<std::ptrdiff_t>(std::min(ready.size(), start + static_cast<size_t>(batch))));
+        try {
+            runBatch(results, rows, items, options);
+        } catch (const Error& e) {
+            if (rows.size() == 1) {
+                results[rows[0]].error = e.what();
+                continue;
+            }
+            // Which sentence? Each alone, so a failure names its own line.
+            for (size_t r : rows) {
+                try {
+                    runBatch(results, {r}, items, options);
+                } catch (const Error& single) {
+                    results[r].error = single.what();
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < results.size(); ++i) {
+        auto& r = results[i];
+        if (!r.error.empty()) continue;
+        r.translation = model_.detokenize(r.hypothesis.ids);
+        // As DecodingSession::alignment: a given target's words are the user's.
+        r.targetWords = items[i].target ? r.target.words : model_.targetWords(r.hypothesis.ids);
+        r.targetWords.resize(r.hypothesis.ids.size(), -1);
+    }
+    return results;
+}
+
+void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size_t>& rows, const std::vector<Item>& items,
+                            const SearchOptions& options) const {
+    torch::InferenceMode guard;
+    if (model_.attendsPadding()) {  // rows.size() == 1 here
+        auto& r = results[rows[0]];
+        SessionOptions o;
+        o.maxLength = options.maxLength;
+        o.progress = options.progress;
+        DecodingSession session(model_, items[rows[0]].source, o);
+        if (items[rows[0]].target) session.alignTo(*items[rows[0]].target);
+        else session.runToEnd();
+        r.source = session.source();
+        Hypothesis h;
+        for (const auto& s : session.steps()) {
+            h.ids.push_back(s.tokenId);
+            h.tokens.push_back(s.token);
+            h.alpha.push_back(s.alpha);
+            h.logProb += s.logProb;
+        }
+        h.finished = !h.ids.empty() && h.ids.back() == model_.targetVocabulary().eos();
+        h.score = h.logProb;
+        r.hypothesis = std::move(h);
+        return;
+    }
+    const auto& torchModel = model_.torch();
+    const auto& vocab = model_.targetVocabulary();
+    const int64_t B = static_cast<int64_t>(rows.size());
+    int64_t S = 0;
+    for (size_t r : rows) S = std::max<int64_t>(S, static_cast<int64_t>(results[r].source.size()));
+    auto src = torch::full({B, S}, model_.sourceVocabulary().paddingId(), torch::kLong);
+    auto lengths = torch::empty({B}, torch::kLong);
+    std::vector<int> limits(rows.size());
+    for (int64_t b = 0; b < B; ++b) {
+        const auto& r = results[rows[static_cast<size_t>(b)]];
+        const auto n = static_cast<int64_t>(r.source.size());
+        src[b].slice(0, 0, n) = torch::from_blob(const_cast<int64_t*>(r.source.ids.data()), {n}, torch::kLong);
+        lengths[b] = n;
+        // Teacher forcing: the target and </s>; else the search's cap for this sentence.
+        limits[static_cast<size_t>(b)] = items[rows[static_cast<size_t>(b)]].target
+                                             ? static_cast<int>(r.target.size()) + (vocab.eos() >= 0 ? 1 : 0)
+                                             : options.lengthLimit(n, model_.maxLength());
+    }
+    if (options.progress) options.progress->step = 0;
+    EncoderOutput enc = torchModel.encode(src, lengths);
+    auto state = enc.state;
+    std::vector<Hypothesis> hyps(rows.size());
+    std::vector<int64_t> alive(rows.size());  // batch row -> index into rows
+    std::iota(alive.begin(), alive.end(), 0);
+    auto y = torch::full({B}, vocab.startId(), torch::kLong);
+    for (int t = 0; !alive.empty(); ++t) {
+        if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
+        if (options.progress) options.progress->step = t + 1;
+        auto d = torchModel.step(y, state, enc, t + 1);
+        // The rows' tokens first (argmax, or the target's), then their log-probabilities in one gather.
+        auto best = d.logProbs.argmax(1).contiguous();  // [n]
+        const int64_t* bestIds = best.data_ptr<int64_t>();
+        std::vector<int64_t> tokens(alive.size());
+        for (size_t k = 0; k < alive.size(); ++k) {
+            const auto row = static_cast<size_t>(alive[k]);
+            const auto& r = results[rows[row]];
+            tokens[k] = !items[rows[row]].target ? bestIds[k]
+                        : static_cast<size_t>(t) < r.target.size() ? r.target.ids[static_cast<size_t>(t)]
+                                                                   : vocab.eos();
+        }
+        auto chosen = d.logProbs.gather(1, torch::tensor(tokens, torch::kLong).unsqueeze(1)).contiguous();  // [n,1]
+        const float* chosenLogProbs = chosen.data_ptr<float>();
+        auto alpha = d.alpha.contiguous();  // [n,S]
+        std::vector<int64_t> next, keep;
+        std::vector<int64_t> nextTokens;
+        for (size_t k = 0; k < alive.size(); ++k) {
+            const auto row = static_cast<size_t>(alive[k]);
+            const auto& item = items[rows[row]];
+            const auto& r = results[rows[row]];
+            const int64_t token = tokens[k];
+            auto& h = hyps[row];
+            h.ids.push_back(token);
+            h.tokens.push_back(item.target && static_cast<size_t>(t) < r.target.size() ? r.target.tokens[static_cast<size_t>(t)]
+                                                                                    : vocab.token(token));
+            h.logProb += chosenLogProbs[k];
+            const float* a = alpha.data_ptr<float>() + static_cast<int64_t>(k) * alpha.size(1);
+            h.alpha.emplace_back(a, a + r.source.size());  // this sentence's columns: the rest is padding, weight 0
+            const bool ended = (token == vocab.eos() && vocab.eos() >= 0) || static_cast<int>(h.ids.size()) >= limits[row];
+            if (ended) {
+                h.finished = token == vocab.eos();
+                continue;
+            }
+            next.push_back(alive[k]);
+            keep.push_back(static_cast<int64_t>(k));
+            nextTokens.push_back(token);
+        }
+        if (next.empty()) break;
+        // Finished rows leave the batch: the next step computes the live ones only.
+        if (next.size() != alive.size()) {
+            const auto index = torch::tensor(keep, torch::kLong);
+            enc = enc.select(index);
+            state = d.state.index_select(0, index);
+        } else {
+            state = d.state;
+        }
+        alive = std::move(next);
+        y = torch::tensor(nextTokens, torch::kLong);
+    }
+    for (size_t row = 0; row < rows.size(); ++row) {
+        hyps[row].score = hyps[row].logProb;
+        results[rows[row]].hypothesis = std::move(hyps[row]);
+    }
+}
+
+}  // namespace alignscope::core

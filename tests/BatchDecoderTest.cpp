@@ -1,0 +1,74 @@
+// Batched decoding gives what one sentence at a time gives: the same tokens, alphas within 1e-5,
+// in the input order, with each failing sentence's own error.
+#include "TinyModel.h"
+
+#include "core/decoding/BatchDecoder.h"
+#include "core/decoding/DecodingSession.h"
+#include "core/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace alignscope;
+
+namespace {
+
+void expectClose(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b, const std::string& what) {
+    ASSERT_EQ(a.size(), b.size()) << what;
+    for (size_t t = 0; t < a.size(); ++t) {
+        ASSERT_EQ(a[t].size(), b[t].size()) << what << " row " << t;
+        for (size_t i = 0; i < a[t].size(); ++i) EXPECT_NEAR(a[t][i], b[t][i], 1e-5) << what << " row " << t << " column " << i;
+    }
+}
+
+}  // namespace
+
+TEST(BatchDecoder, GreedyBatchesGiveTheTokensAndAlphasOfOneAtATime) {
+    const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
+    const std::vector<std::string> sources = {"the fifth of march , 1998", "5 march 1998", "march 5 , 2001",
+                                              "the twenty-first of december , 1975", "1 jan 2000", "june 3 1944", "7/8/09"};
+    std::vector<core::BatchDecoder::Item> items;
+    for (const auto& s : sources) items.push_back({s, std::nullopt});
+    for (int batch : {1, 3, 32}) {
+        const auto results = core::BatchDecoder(model, batch).run(items);
+        ASSERT_EQ(results.size(), sources.size());
+        for (size_t i = 0; i < sources.size(); ++i) {
+            core::DecodingSession session(model, sources[i]);
+            const auto one = session.search(core::SearchOptions{}).front();
+            ASSERT_TRUE(results[i].error.empty()) << results[i].error;
+            EXPECT_EQ(results[i].hypothesis.ids, one.ids) << sources[i] << " batch " << batch;
+            expectClose(results[i].hypothesis.alpha, one.alpha, sources[i]);
+            EXPECT_NEAR(results[i].hypothesis.logProb, one.logProb, 1e-4);
+            EXPECT_EQ(results[i].translation, model.detokenize(one.ids));
+        }
+    }
+}
+
+TEST(BatchDecoder, TeacherForcedBatchesGiveTheAlignmentsOfOneAtATime) {
+    const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"the fifth of march , 1998", "1998 - 03 - 05"}, {"5 march 1998", "1998 - 03 - 05"}, {"june 3 1944", "1944 - 06 - 03"},
+        {"1 jan 2000", "2000 - 01 - 01 - 01"}};
+    std::vector<core::BatchDecoder::Item> items;
+    for (const auto& [s, t] : pairs) items.push_back({s, t});
+    const auto results = core::BatchDecoder(model, 4).run(items);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        core::DecodingSession session(model, pairs[i].first);
+        session.alignTo(pairs[i].second);
+        const auto a = session.alignment(), b = results[i].alignment();
+        EXPECT_EQ(b.targetTokens(), a.targetTokens());
+        EXPECT_EQ(b.pharaoh(), a.pharaoh()) << pairs[i].first;
+        expectClose(b.weights(), a.weights(), pairs[i].first);
+    }
+}
+
+TEST(BatchDecoder, ASentenceThatCannotBeTokenisedFailsAloneInItsPlace) {
+    const auto model = tests::tinyModel();
+    std::vector<core::BatchDecoder::Item> items = {{"the cat", std::nullopt}, {"bad \xff byte", std::nullopt}, {"a dog", std::nullopt}};
+    const auto results = core::BatchDecoder(model, 8).run(items);
+    EXPECT_TRUE(results[0].error.empty());
+    EXPECT_NE(results[1].error.find("not valid UTF-8"), std::string::npos) << results[1].error;
+    EXPECT_TRUE(results[2].error.empty());
+    EXPECT_FALSE(results[2].hypothesis.ids.empty());
+}
