@@ -318,19 +318,6 @@ TEST_F(Gui, RecentModelsOfOneNameAreToldApartByFolder) {
     EXPECT_EQ(names.filter(QStringLiteral("tiny.pt — ")).size(), 2) << names.join(" | ").toStdString();
 }
 
-TEST_F(Gui, KeyboardArrowsStepAndGoBack) {
-    type("a small house");
-    window->alignmentView()->setFocus();
-    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
-    ASSERT_TRUE(document.waitUntilIdle());
-    QTest::keyClick(window->alignmentView(), Qt::Key_Right);
-    ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
-    QTest::keyClick(window->alignmentView(), Qt::Key_Left);
-    ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
-}
-
 TEST_F(Gui, ClickingACandidateForcesItAndBackUndoesIt) {
     type("the red car");
     trigger(window->stepAction());

@@ -64,34 +64,17 @@ void LineStreams::flushStandardOutput() {
     if (!std::cout) throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
 }
 
+// One line at a time is a chunk of one: the same reporting, order and watchdog.
 int LineStreams::forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
                              const std::string& onError, const std::optional<std::string>& onBlank,
                              SentenceWatchdog* watchdog) {
-    long lineNo = 0;
-    int failures = 0;
-    const InterruptGuard interrupt;
-    for (std::string line; std::getline(in(), line);) {
-        if (interrupt.raised()) return stopAfterInterrupt(command, lineNo);
-        ++lineNo;
-        if (onBlank && core::Tokenizer::isBlank(line)) {
-            out() << *onBlank << '\n';
-            continue;
-        }
-        std::string result;
-        bool failed = false;
-        if (watchdog) watchdog->start(lineNo);
+    return forEachChunk(command, 1, [&](const std::vector<std::string>& lines) {
         try {
-            result = each(line);
+            return std::vector<LineOutcome>{{true, each(lines.front())}};
         } catch (const core::Error& e) {
-            std::cerr << "line " << lineNo << ": " << e.what() << '\n';
-            failed = true;
+            return std::vector<LineOutcome>{{false, e.what()}};
         }
-        if (watchdog) watchdog->stop();
-        out() << (failed ? onError : result) << '\n';
-        failures += failed;
-    }
-    finish();
-    return failures ? 1 : 0;
+    }, onError, onBlank, watchdog);
 }
 
 int LineStreams::forEachChunk(const std::string& command, size_t chunk,
@@ -145,7 +128,7 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
             slot.push_back(static_cast<int>(lines.size()));
             lines.push_back(std::move(line));
         }
-        if (lines.size() >= chunk) flush();
+        if (slot.size() >= chunk) flush();  // blank lines count too: a typed blank line answers at once
     }
     flush();
     finish();
