@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     const std::vector<cli::Command> commands = {
         cli::addTranslateCommand(app),
         cli::addAlignCommand(app),
+        cli::addAerCommand(app),
         cli::addInspectCommand(app),
         cli::addTrainCommand(app, commandLine),
         cli::addEvaluateCommand(app),

@@ -2,6 +2,8 @@
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
+#include "core/alignment/LinkExtraction.h"
+#include "core/attribution/Attributor.h"
 #include "core/decoding/Alignment.h"
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
@@ -10,13 +12,40 @@
 #include "core/Error.h"
 #include "core/Runtime.h"
 
+#include <optional>
+
 namespace alignscope::cli {
+
+namespace {
+
+std::string pharaoh(const core::LinkExtraction::Links& links) {
+    std::string out;
+    for (const auto& [s, t] : links) {
+        if (!out.empty()) out += ' ';
+        out += std::to_string(s) + "-" + std::to_string(t);
+    }
+    return out;
+}
+
+// One direction's soft matrix and word maps, from attention or an attribution method.
+struct Soft {
+    std::vector<std::vector<float>> matrix;  // [T][S'] (S' may hold a model's padding column)
+    std::vector<int> sourceWords;            // [S] real source tokens only
+    std::vector<int> targetWords;            // [T]
+    nlohmann::json json;
+};
+
+}  // namespace
 
 Command addAlignCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output, format = "pharaoh";
         double timeLimit = 30;
         int batch = 32;
+        std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
+        float threshold = 0.3f;
+        int points = 16;
+        bool fixedPoints = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("align", "Teacher-forced alignment of 'source ||| target' lines");
@@ -29,16 +58,46 @@ Command addAlignCommand(CLI::App& app) {
     c->add_option("--batch", o->batch, "Pairs aligned together (1: one at a time; the same numbers within 1e-5)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    c->add_option("--method", o->method,
+                  "The soft matrix: attention, or an attribution of each target token to the source tokens "
+                  "(grad-x-input, integrated-gradients, occlusion; docs/alignment.md)")
+        ->capture_default_str();
+    c->add_option("--links", o->links,
+                  "Hard links: argmax (per target token), threshold, or with --reverse-model intersection, union, "
+                  "grow-diag-final-and")
+        ->check(CLI::IsMember({"argmax", "threshold", "intersection", "union", "grow-diag-final-and"}))
+        ->capture_default_str();
+    c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    c->add_option("--reverse-model", o->reverseModel,
+                  "A model of the other direction (target to source), for --links intersection, union, grow-diag-final-and");
+    c->add_option("--points", o->points, "integrated-gradients: interpolation points")->check(CLI::Range(1, 256))->capture_default_str();
+    c->add_flag("--fixed-points", o->fixedPoints,
+                "integrated-gradients: never add points (by default a step whose scores miss f(x) - f(baseline) by "
+                "more than 5% is integrated again with twice the points, up to 128)");
+    c->add_option("--baseline", o->baseline, "integrated-gradients: zero (embeddings 0) or pad (the pad token's)")
+        ->check(CLI::IsMember({"zero", "pad"}))
+        ->capture_default_str();
     return [o, c]() -> int {
         if (!*c) return -1;
+        core::Attributor::method(o->method);  // an unknown name fails before any model loads
+        const bool symmetric = core::LinkExtraction::isSymmetrization(o->links);
+        if (symmetric && o->reverseModel.empty())
+            throw core::Error("--links " + o->links + " joins two directions: give --reverse-model FILE (a " +
+                              "model translating the target side into the source side)");
+        if (!symmetric && !o->reverseModel.empty())
+            throw core::Error("--reverse-model is used by --links intersection, union or grow-diag-final-and, not " + o->links);
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        std::optional<core::Model> reverse;
+        if (!o->reverseModel.empty()) reverse = core::Model::load(o->reverseModel);
+        for (const core::Model* m : {&model, reverse ? &*reverse : nullptr})
+            if (m && core::Attributor::method(o->method).needsEmbeddings() && !m->encodesEmbedded())
+                throw core::Error(o->method + " needs the model's embed_source and encode_embedded methods, which '" + m->origin() +
+                                  "' lacks (occlusion and attention work for every model; `alignscope-cli update-code` adds "
+                                  "them to AlignScope's own older files)");
         LineStreams io(o->input, o->output);
         SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
-        core::SessionOptions options;
-        options.progress = watchdog.progress();
-        const auto format = [&](const core::Alignment& alignment) {
-            return o->format == "json" ? alignment.toJson().dump() : alignment.pharaoh();
-        };
         // Nothing to align on one side: an alignment of an empty sentence would be made up.
         const auto parse = [](const std::string& line) {
             auto pair = core::PairLine::parse(line);
@@ -47,36 +106,98 @@ Command addAlignCommand(CLI::App& app) {
             if (core::Tokenizer::isBlank(*pair.target)) throw core::Error("the target side is empty");
             return pair;
         };
-        if (o->batch > 1) {
-            const core::BatchDecoder decoder(model, o->batch);
-            core::SearchOptions searchOptions;
-            searchOptions.progress = watchdog.progress();
-            return io.forEachChunk("align", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
-                std::vector<LineStreams::LineOutcome> out(lines.size());
-                std::vector<core::BatchDecoder::Item> items;
-                std::vector<size_t> where;  // item -> line
-                for (size_t k = 0; k < lines.size(); ++k) {
-                    try {
-                        auto pair = parse(lines[k]);
-                        items.push_back({pair.source, *pair.target});
-                        where.push_back(k);
-                    } catch (const core::Error& e) {
-                        out[k] = {false, e.what()};
-                    }
-                }
-                const auto results = decoder.run(items, searchOptions);
-                for (size_t i = 0; i < results.size(); ++i)
-                    out[where[i]] = results[i].error.empty() ? LineStreams::LineOutcome{true, format(results[i].alignment())}
-                                                             : LineStreams::LineOutcome{false, results[i].error};
-                return out;
-            }, o->format == "json" ? "null" : "", std::nullopt, &watchdog);
+        const char* empty = o->format == "json" ? "null" : "";
+        const bool plain = o->method == "attention" && o->links == "argmax";
+        if (plain && o->batch == 1) {
+            core::SessionOptions options;
+            options.progress = watchdog.progress();
+            return io.forEachLine("align", [&](const std::string& line) {
+                const auto pair = parse(line);
+                core::DecodingSession session(model, pair.source, options);
+                session.alignTo(*pair.target);
+                return o->format == "json" ? session.alignment().toJson().dump() : session.alignment().pharaoh();
+            }, empty, std::nullopt, &watchdog);
         }
-        return io.forEachLine("align", [&](const std::string& line) {
-            const auto pair = parse(line);
-            core::DecodingSession session(model, pair.source, options);
-            session.alignTo(*pair.target);
-            return format(session.alignment());
-        }, o->format == "json" ? "null" : "", std::nullopt, &watchdog);
+
+        core::Attributor::Options attributionOptions;
+        attributionOptions.points = o->points;
+        attributionOptions.baseline = o->baseline;
+        attributionOptions.adaptive = !o->fixedPoints;
+        const auto soft = [&](const core::Model& m, const core::BatchDecoder::Result& r) {
+            Soft s;
+            if (o->method == "attention") {
+                const auto alignment = r.alignment();
+                s.matrix = alignment.weights();
+                s.sourceWords = alignment.sourceWords();
+                if (core::Model::endsWithPaddingColumn(alignment.sourceTokens())) s.sourceWords.pop_back();
+                s.targetWords = alignment.targetWords();
+                s.json = alignment.toJson();
+            } else {
+                const auto attribution =
+                    core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
+                s.matrix = attribution.matrix();
+                s.sourceWords = attribution.sourceWords;
+                s.targetWords = attribution.targetWords;
+                s.json = attribution.toJson();
+            }
+            return s;
+        };
+        const auto rule = symmetric ? core::LinkExtraction::Rule::Argmax : core::LinkExtraction::ruleNamed(o->links);
+        const core::BatchDecoder decoder(model, o->batch);
+        std::optional<core::BatchDecoder> reverseDecoder;
+        if (reverse) reverseDecoder.emplace(*reverse, o->batch);
+        core::SearchOptions searchOptions;
+        searchOptions.progress = watchdog.progress();
+        return io.forEachChunk("align", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
+            std::vector<LineStreams::LineOutcome> out(lines.size());
+            std::vector<core::BatchDecoder::Item> items, reversed;
+            std::vector<size_t> where;  // item -> line
+            for (size_t k = 0; k < lines.size(); ++k) {
+                try {
+                    auto pair = parse(lines[k]);
+                    items.push_back({pair.source, *pair.target});
+                    reversed.push_back({*pair.target, pair.source});
+                    where.push_back(k);
+                } catch (const core::Error& e) {
+                    out[k] = {false, e.what()};
+                }
+            }
+            const auto results = decoder.run(items, searchOptions);
+            std::vector<core::BatchDecoder::Result> backResults;
+            if (reverseDecoder) backResults = reverseDecoder->run(reversed, searchOptions);
+            for (size_t i = 0; i < results.size(); ++i) {
+                if (!results[i].error.empty()) {
+                    out[where[i]] = {false, results[i].error};
+                    continue;
+                }
+                if (reverseDecoder && !backResults[i].error.empty()) {
+                    out[where[i]] = {false, "the reverse model: " + backResults[i].error};
+                    continue;
+                }
+                try {
+                    auto s = soft(model, results[i]);
+                    auto links = core::LinkExtraction::extract(s.matrix, s.sourceWords, s.targetWords, rule, o->threshold);
+                    if (reverseDecoder) {
+                        const auto b = soft(*reverse, backResults[i]);
+                        core::LinkExtraction::Links flipped;
+                        for (const auto& [t, src] : core::LinkExtraction::extract(b.matrix, b.sourceWords, b.targetWords, rule))
+                            flipped.emplace_back(src, t);
+                        std::sort(flipped.begin(), flipped.end());
+                        links = core::LinkExtraction::symmetrize(links, flipped, core::LinkExtraction::symmetrizationNamed(o->links));
+                        if (o->format == "json") s.json["reverse"] = b.json;
+                    }
+                    if (o->format == "json" && !plain) {
+                        s.json["links"] = pharaoh(links);
+                        s.json["link_rule"] = o->links;
+                        if (o->links == "threshold") s.json["threshold"] = o->threshold;
+                    }
+                    out[where[i]] = {true, o->format == "json" ? s.json.dump() : pharaoh(links)};
+                } catch (const core::Error& e) {
+                    out[where[i]] = {false, e.what()};
+                }
+            }
+            return out;
+        }, empty, std::nullopt, &watchdog);
     };
 }
 

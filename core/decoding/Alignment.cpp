@@ -1,10 +1,9 @@
 #include "core/decoding/Alignment.h"
 
 #include "core/Error.h"
+#include "core/alignment/LinkExtraction.h"
 #include "core/model/Model.h"
 
-#include <algorithm>
-#include <set>
 
 namespace alignscope::core {
 
@@ -21,18 +20,10 @@ Alignment::Alignment(std::vector<std::string> sourceTokens, std::vector<int> sou
 }
 
 std::vector<std::pair<int, int>> Alignment::hardLinks() const {
-    std::set<std::pair<int, int>> links;
-    for (size_t t = 0; t < weights_.size(); ++t) {
-        if (targetWords_[t] < 0 || weights_[t].empty()) continue;
-        // A model's own <padding> column is not a source word: the argmax is over the others.
-        const auto& row = weights_[t];
-        const auto end = Model::endsWithPaddingColumn(sourceTokens_) ? row.end() - 1 : row.end();
-        if (end == row.begin()) continue;
-        const auto peak = static_cast<size_t>(std::max_element(row.begin(), end) - row.begin());
-        if (sourceWords_[peak] < 0) continue;
-        links.emplace(sourceWords_[peak], targetWords_[t]);
-    }
-    return {links.begin(), links.end()};
+    // A model's own <padding> column is not a source word: the argmax is over the others.
+    std::vector<int> words = sourceWords_;
+    if (Model::endsWithPaddingColumn(sourceTokens_)) words.pop_back();
+    return LinkExtraction::extract(weights_, words, targetWords_, LinkExtraction::Rule::Argmax);
 }
 
 std::string Alignment::pharaoh() const {

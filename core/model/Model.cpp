@@ -88,6 +88,7 @@ ArchitectureSummary Model::architecture() const { return ArchitectureSummary::fr
 int64_t Model::formatVersion() const { return model_->formatVersion(); }
 int64_t Model::maxLength() const { return model_->maxLength(); }
 bool Model::attendsPadding() const { return model_->attendsPadding(); }
+bool Model::encodesEmbedded() const { return model_->encodesEmbedded(); }
 
 bool Model::isWritten(int64_t id) const {
     const auto& v = targetVocabulary();

@@ -40,6 +40,7 @@ public:
     ArchitectureSummary architecture() const;  // what the metadata declares, for panels
     int64_t formatVersion() const;      // of the file: 1 or 2
     int64_t maxLength() const;          // decoder steps the file declares (0: none declared)
+    bool encodesEmbedded() const;       // has embed_source / encode_embedded: gradient attributions work
     bool attendsPadding() const;        // alpha rows end with one column: the model's own padding
     static constexpr const char* kPaddingColumn = "<padding>";  // that column's label
     // Whether a session's source columns end with that column (every view asks before treating the

@@ -305,6 +305,12 @@ void TorchModel::checkContract() {
     for (const char* method : {"encode", "step"}) {
         if (!module_.find_method(method)) problems.push_back(std::string("missing method '") + method + "'");
     }
+    const bool embeds = module_.find_method("embed_source").has_value();
+    const bool encodesEmbedded = module_.find_method("encode_embedded").has_value();
+    if (embeds != encodesEmbedded)
+        problems.push_back(std::string("has method '") + (embeds ? "embed_source" : "encode_embedded") + "' without '" +
+                           (embeds ? "encode_embedded" : "embed_source") + "' (gradient attribution needs both)");
+    encodesEmbedded_ = embeds && encodesEmbedded;
     if (problems.empty()) probe(problems);
     if (!problems.empty()) {
         std::string message = "'" + origin_ + "' does not meet the AlignScope model contract (docs/model-format.md):";
@@ -401,6 +407,14 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         if (problems.empty() && !(std::abs(d.logProbs.exp().sum().item<double>() - 1.0) <= 1e-3))
             problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
         if (!problems.empty()) return;
+        if (encodesEmbedded_) {
+            IsolatedRun::note("running its encode_embedded on a test sentence");
+            const auto src = torch::tensor(one, torch::kLong).unsqueeze(0);
+            const auto viaEmbeddings = encodeEmbedded(embedSource(src), torch::tensor({S}, torch::kLong));
+            if (!torch::allclose(viaEmbeddings.enc, e.enc, 1e-4, 1e-5) || !torch::allclose(viaEmbeddings.state, e.state, 1e-4, 1e-5))
+                problems.push_back("encode_embedded(embed_source(src)) must equal encode(src) (docs/model-format.md)");
+        }
+        if (!problems.empty()) return;
 
         // A padded batch: the short sentence's padding must get exactly zero.
         std::vector<int64_t> two = {word, word};
@@ -438,23 +452,57 @@ EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& 
     } catch (const std::exception& e) {
         throw Error("the model '" + origin_ + "' failed in its encode code: " + causeOf(e));
     }
+    return checkedEncoderOutput(out, src.size(0), src.size(1), "encode");
+}
+
+torch::Tensor TorchModel::embedSource(const torch::Tensor& src) const {
+    Runtime::initialize();
+    c10::IValue out;
+    try {
+        out = module_.get_method("embed_source")({src});
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("the model '" + origin_ + "' failed in its embed_source code: " + causeOf(e));
+    }
+    if (!out.isTensor()) throw Error("the model '" + origin_ + "': embed_source must return a tensor");
+    auto x = out.toTensor();
+    if (x.dim() != 3 || x.size(0) != src.size(0) || x.size(1) != src.size(1) || !x.is_floating_point())
+        throw Error("the model '" + origin_ + "' broke its contract in embed_source: x " + shapeOf(x) + " for a source of " + shapeOf(src));
+    return x.to(torch::kFloat);
+}
+
+EncoderOutput TorchModel::encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const {
+    Runtime::initialize();
+    c10::IValue out;
+    try {
+        out = module_.get_method("encode_embedded")({x, srcLen});
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error("the model '" + origin_ + "' failed in its encode_embedded code: " + causeOf(e));
+    }
+    return checkedEncoderOutput(out, x.size(0), x.size(1), "encode_embedded");
+}
+
+EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const {
+    const std::string name(method);
     if (!out.isTuple() || out.toTupleRef().elements().size() != 4)
-        throw Error("encode must return a tuple (enc, state, mask, keys)");
+        throw Error(name + " must return a tuple (enc, state, mask, keys)");
     const auto& el = out.toTupleRef().elements();
     for (const auto& v : el)
-        if (!v.isTensor()) throw Error("encode must return four tensors");
+        if (!v.isTensor()) throw Error(name + " must return four tensors");
     EncoderOutput e{el[0].toTensor(), el[1].toTensor(), el[2].toTensor(), el[3].toTensor()};
     // Shapes the callers rely on, for every sentence (the probe saw one): enc [B,S,E], state [B,...], mask [B,S].
-    const int64_t B = src.size(0), S = src.size(1);
     if (!probing_ && (e.enc.dim() != 3 || e.enc.size(0) != B || e.enc.size(1) != S || (encoderOutputSize_ > 0 && e.enc.size(2) != encoderOutputSize_) ||
         e.state.dim() < 1 || e.state.size(0) != B || e.mask.dim() != 2 || e.mask.size(0) != B || e.mask.size(1) != S ||
         e.keys.dim() < 1 || e.keys.size(0) != B))
-        throw Error("the model '" + origin_ + "' broke its contract in encode: enc " + shapeOf(e.enc) + ", state " + shapeOf(e.state) +
-                    ", mask " + shapeOf(e.mask) + " for a source of [B,S] = " + shapeOf(src));
+        throw Error("the model '" + origin_ + "' broke its contract in " + name + ": enc " + shapeOf(e.enc) + ", state " + shapeOf(e.state) +
+                    ", mask " + shapeOf(e.mask) + " for a source of [B,S] = [" + std::to_string(B) + ", " + std::to_string(S) + "]");
     if (e.enc.is_floating_point() && e.enc.scalar_type() != torch::kFloat) e.enc = e.enc.to(torch::kFloat);
-    for (const auto& [name, t] : {std::pair<const char*, const torch::Tensor&>{"encoder states", e.enc}, {"initial state", e.state}})
+    for (const auto& [what, t] : {std::pair<const char*, const torch::Tensor&>{"encoder states", e.enc}, {"initial state", e.state}})
         if (t.is_floating_point() && !torch::isfinite(t).all().item<bool>())
-            throw NonFiniteOutput("the model '" + origin_ + "' produced NaN or inf in its " + std::string(name) + " (encode)");
+            throw NonFiniteOutput("the model '" + origin_ + "' produced NaN or inf in its " + std::string(what) + " (" + name + ")");
     return e;
 }
 

@@ -52,6 +52,13 @@ public:
     DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
                        int64_t stepNumber = 0) const;
 
+    // The optional methods embed_source / encode_embedded (docs/model-format.md): gradient
+    // attributions differentiate with respect to the source embeddings. Both run with autograd on
+    // when the caller's mode has it on.
+    bool encodesEmbedded() const { return encodesEmbedded_; }
+    torch::Tensor embedSource(const torch::Tensor& src) const;  // [B,S] -> x [B,S,M]
+    EncoderOutput encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const;  // [B,S,M], [B]
+
     const std::string& origin() const { return origin_; }
     const Vocabulary& sourceVocabulary() const { return srcVocab_; }
     const Vocabulary& targetVocabulary() const { return tgtVocab_; }
@@ -83,6 +90,8 @@ private:
     void checkContract();
     void probe(std::vector<std::string>& problems);
     void checkDescriptions(std::vector<std::string>& problems) const;
+    // encode's or encode_embedded's result checked for a batch of [B,S] (`method` names it).
+    EncoderOutput checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const;
 
     mutable torch::jit::Module module_;  // jit methods are not const-callable
     std::string origin_;
@@ -96,6 +105,7 @@ private:
     int64_t maxSourceLength_ = 0;
     bool sourceEos_ = true;
     bool attendsPadding_ = false;
+    bool encodesEmbedded_ = false;
     std::vector<std::string> nonFiniteWeights_;
     bool probing_ = false;  // during the constructor's probe, which checks shapes itself
 };

@@ -100,8 +100,21 @@ def _run_direction(self, x: Tensor, mask: Tensor, w_ih: Tensor, w_hh: Tensor, b_
 
 
 def _encode(self, src: Tensor, src_len: Tensor, p: float) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-    mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
-    x = torch.dropout(torch.embedding(self.src_emb, src), p, p > 0.0)
+    return self._encode_embedded(torch.dropout(self.embed_source(src), p, p > 0.0), src_len)
+
+
+# The source embeddings, and the encoder from them: attribution methods take gradients with
+# respect to the embeddings (docs/model-format.md, optional methods).
+def embed_source(self, src: Tensor) -> Tensor:
+    return torch.embedding(self.src_emb, src)
+
+
+def encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    return self._encode_embedded(x, src_len)
+
+
+def _encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    mask = torch.arange(x.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
     fwd, last_f = self._run_direction(x, mask, self.enc_f_wih, self.enc_f_whh, self.enc_f_bih, self.enc_f_bhh, False)
     if self.bidirectional:
         bwd, last_b = self._run_direction(x, mask, self.enc_b_wih, self.enc_b_whh, self.enc_b_bih, self.enc_b_bhh, True)

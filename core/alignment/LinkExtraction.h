@@ -1,0 +1,39 @@
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace alignscope::core {
+
+// Hard word links from a soft token-level matrix (attention or an attribution), and the
+// symmetrisation of two directions (Och & Ney 2003; Koehn et al. 2003's grow-diag-final-and).
+// Links are (source word, target word), sorted; tokens whose word is -1 (</s>) give none.
+class LinkExtraction {
+public:
+    using Links = std::vector<std::pair<int, int>>;
+    enum class Rule {
+        Argmax,     // each target token links the source token its row peaks on
+        Threshold,  // every source token holding >= threshold of the row's positive mass
+    };
+    enum class Symmetrization { Intersection, Union, GrowDiagFinalAnd };
+
+    // matrix [T][S'] with S' >= S = sourceWords.size(): columns past S (a model's own padding) are
+    // never linked and do not count in a row's mass. Pieces of one word merge into one link.
+    static Links extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
+                         const std::vector<int>& targetWords, Rule rule, float threshold = 0.3f);
+    // `forward` and `backward` both source-first (flip the reverse model's links before).
+    static Links symmetrize(const Links& forward, const Links& backward, Symmetrization how);
+
+    // Word-level matrix [target words][source words] (</s> dropped): a source word's columns
+    // summed, a target word's rows averaged — the merge every word-level view uses.
+    static std::vector<std::vector<float>> mergeToWords(const std::vector<std::vector<float>>& matrix,
+                                                        const std::vector<int>& sourceWords,
+                                                        const std::vector<int>& targetWords);
+
+    // "argmax", "threshold", "intersection", "union", "grow-diag-final-and" (Error for others).
+    static Rule ruleNamed(const std::string& name);
+    static Symmetrization symmetrizationNamed(const std::string& name);
+    static bool isSymmetrization(const std::string& name);
+};
+
+}  // namespace alignscope::core

@@ -1,0 +1,89 @@
+// Hard links, their symmetrisation and their scoring against gold (torch-free).
+#include "core/alignment/AlignmentErrorRate.h"
+#include "core/alignment/LinkExtraction.h"
+#include "core/alignment/LinkSet.h"
+#include "core/Error.h"
+
+#include <gtest/gtest.h>
+
+using namespace alignscope::core;
+using Links = LinkExtraction::Links;
+
+TEST(LinkSet, ReadsSureAndPossibleLinksInEitherNotation) {
+    const auto l = LinkSet::parse("0-0 1p2 2?1 3-3 3p3");
+    EXPECT_EQ(l.sure, (std::set<LinkSet::Link>{{0, 0}, {3, 3}}));
+    EXPECT_EQ(l.possible, (std::set<LinkSet::Link>{{1, 2}, {2, 1}})) << "a link given both ways is sure";
+    EXPECT_EQ(l.pharaoh(), "0-0 1p2 2p1 3-3");
+    EXPECT_EQ(l.maxSource(), 3);
+    EXPECT_EQ(l.maxTarget(), 3);
+    EXPECT_EQ(LinkSet::parse("1-1 2p3", true).pharaoh(), "0-0 1p2");
+    EXPECT_EQ(LinkSet::parse("").size(), 0u);
+}
+
+TEST(LinkSet, RefusesMalformedLinksAndZeroWhenOneBased) {
+    for (const char* bad : {"0-x", "1-", "-2", "3", "1:2", "0--1", "1-2-3", "99999999999-1"}) {
+        try {
+            LinkSet::parse(std::string("0-0 ") + bad);
+            ADD_FAILURE() << bad;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "' is not a link"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_THROW(LinkSet::parse("0-1", true), Error);
+}
+
+TEST(LinkSet, CountsWordsBetweenUnicodeSpaces) {
+    EXPECT_EQ(LinkSet::wordCount("As-tu faim ?"), 3u);
+    EXPECT_EQ(LinkSet::wordCount("As-tu faim\u202f?"), 3u) << "a narrow no-break space separates words";
+    EXPECT_EQ(LinkSet::wordCount("  a\t b  "), 2u);
+    EXPECT_EQ(LinkSet::wordCount(""), 0u);
+}
+
+TEST(AlignmentErrorRate, FollowsOchAndNey) {
+    // S = {0-0, 1-1}, P = S + {2-1}; A = {0-0, 2-1, 2-2}: |A∩S| = 1, |A∩P| = 2.
+    AlignmentErrorRate score;
+    score.add(LinkSet::parse("0-0 1-1 2p1"), {{0, 0}, {2, 1}, {2, 2}});
+    EXPECT_NEAR(score.aer(), 1.0 - 3.0 / 5.0, 1e-12);
+    EXPECT_NEAR(score.precision(), 2.0 / 3.0, 1e-12);
+    EXPECT_NEAR(score.recall(), 1.0 / 2.0, 1e-12);
+    // A perfect second sentence: counts are summed over sentences, not averaged.
+    score.add(LinkSet::parse("0-0 1-1"), {{0, 0}, {1, 1}});
+    EXPECT_NEAR(score.aer(), 1.0 - 7.0 / 9.0, 1e-12);
+    EXPECT_EQ(score.sentences(), 2);
+    EXPECT_EQ(score.possibleLinks(), 5);
+    AlignmentErrorRate empty;
+    EXPECT_EQ(empty.aer(), 0.0);
+}
+
+TEST(LinkExtraction, ArgmaxThresholdAndWordMerge) {
+    // source words: "the" | "red-car" (pieces red, -car) | </s>; target: "la" "voiture" </s>
+    const std::vector<std::vector<float>> m = {{0.7f, 0.2f, 0.05f, 0.05f}, {0.1f, 0.35f, 0.45f, 0.1f}, {0.0f, 0.1f, 0.0f, 0.9f}};
+    const std::vector<int> sw = {0, 1, 1, -1}, tw = {0, 1, -1};
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Argmax), (Links{{0, 0}, {1, 1}}));
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Threshold, 0.15f), (Links{{0, 0}, {1, 0}, {1, 1}}));
+    // Signed scores: only the positive part counts as mass.
+    EXPECT_EQ(LinkExtraction::extract({{-5.0f, 1.0f, 1.0f, 0.0f}}, sw, {0}, LinkExtraction::Rule::Threshold, 0.5f), (Links{{1, 0}}));
+    const auto words = LinkExtraction::mergeToWords(m, sw, tw);
+    ASSERT_EQ(words.size(), 2u);
+    ASSERT_EQ(words[0].size(), 2u);
+    EXPECT_FLOAT_EQ(words[1][1], 0.8f) << "a source word's pieces are summed";
+    const auto rows = LinkExtraction::mergeToWords({{1.0f, 0.0f}, {0.0f, 1.0f}}, {0, 1}, {0, 0});
+    EXPECT_FLOAT_EQ(rows[0][0], 0.5f) << "a target word's pieces are averaged";
+    // A model's own padding column (past the source words) is never linked.
+    EXPECT_EQ(LinkExtraction::extract({{0.3f, 0.1f, 0.6f}}, {0, 1}, {0}, LinkExtraction::Rule::Argmax), (Links{{0, 0}}));
+}
+
+TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
+    const Links forward = {{0, 0}, {1, 1}, {2, 3}, {3, 2}};
+    const Links backward = {{0, 0}, {1, 1}, {1, 2}, {3, 3}, {4, 5}};
+    EXPECT_EQ(LinkExtraction::symmetrize(forward, backward, LinkExtraction::Symmetrization::Intersection), (Links{{0, 0}, {1, 1}}));
+    EXPECT_EQ(LinkExtraction::symmetrize(forward, backward, LinkExtraction::Symmetrization::Union).size(), 7u);
+    // grow, neighbours in Moses' order (left, up, right, down, then diagonals): 1-2 touches 1-1 and
+    // target 2 is unaligned → added; 2-3 (diagonal of 1-2, source 2 unaligned) → added; from 2-3,
+    // 3-3 comes before 3-2 and takes source 3, so 3-2 then joins two aligned words and stays out.
+    // final-and: 4-5, both words unaligned.
+    EXPECT_EQ(LinkExtraction::symmetrize(forward, backward, LinkExtraction::Symmetrization::GrowDiagFinalAnd),
+              (Links{{0, 0}, {1, 1}, {1, 2}, {2, 3}, {3, 3}, {4, 5}}));
+    EXPECT_EQ(LinkExtraction::symmetrizationNamed("grow-diag-final-and"), LinkExtraction::Symmetrization::GrowDiagFinalAnd);
+    EXPECT_THROW(LinkExtraction::ruleNamed("gdfa"), Error);
+}
