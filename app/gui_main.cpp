@@ -26,7 +26,7 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        std::string lesson;
+        std::string lesson, heatmap;
         int steps = -1, beam = 0, page = 1;
         bool run = false, explain = false, presenter = false;
     } o;
@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
     cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
+    cli.add_option("--heatmap", o.heatmap, "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion")
+        ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
     cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
@@ -99,6 +101,7 @@ int main(int argc, char** argv) {
         failed = true;
     });
     document.openModel(model);
+    if (!o.heatmap.empty() && o.heatmap != "attention") window.setHeatmapMethod(QString::fromStdString(o.heatmap));
     window.setSourceText(QString::fromStdString(o.source));
     if (!o.target.empty()) window.setTargetText(QString::fromStdString(o.target));
     for (int i = 0; i < o.steps; ++i) document.step();

@@ -146,3 +146,60 @@ TEST_F(Cli, UpdateCodeKeepsTheTranslationsAndTheStorage) {
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("does not exist"), std::string::npos) << r.out;
 }
+
+TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
+    std::ofstream(dir.path("pairs.txt")) << "the red car ||| la voiture rouge\na house ||| une maison\n";
+    const std::regex pharaoh(R"((\d+-\d+)( \d+-\d+)*)");
+    for (const char* method : {"attention", "grad-x-input", "integrated-gradients", "occlusion"})
+        for (const char* links : {"argmax", "threshold"}) {
+            auto r = run("align " + model() + " --method " + method + " --links " + links + " -i " + dir.path("pairs.txt"));
+            EXPECT_EQ(r.exitCode, 0) << method << " " << links << ": " << r.out;
+            std::istringstream lines(r.out);
+            int n = 0;
+            for (std::string l; std::getline(lines, l); ++n) EXPECT_TRUE(l.empty() || std::regex_match(l, pharaoh)) << l;
+            EXPECT_EQ(n, 2) << r.out;
+        }
+    auto r = run("align " + model() + " --method integrated-gradients --format json -i " + dir.path("pairs.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    for (const char* key : {"\"method\":\"integrated-gradients\"", "\"scores\":", "\"baseline_log_probs\":", "\"links\":", "\"link_rule\":\"argmax\""})
+        EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+    // Two directions joined: the tiny model serves as its own reverse here.
+    r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    r = run("align " + model() + " --links intersection -i " + dir.path("pairs.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("give --reverse-model FILE"), std::string::npos) << r.out;
+    r = run("align " + model() + " --method saliency -i " + dir.path("pairs.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("unknown attribution method 'saliency'"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
+    std::ofstream(dir.path("gold.txt")) << "0-0 1-1 2p1\n0-0 1-1\n";
+    std::ofstream(dir.path("hyp.txt")) << "0-0 2-1 2-2\n0-0 1-1\n";
+    std::ofstream(dir.path("pairs.tsv")) << "a b c\tx y z\nd e\tu v\n";
+    auto r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --pairs " + dir.path("pairs.tsv"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    // |A∩S| = 3, |A∩P| = 4, |A| = 5, |S| = 4: AER = 1 − 7/9
+    EXPECT_NE(r.out.find("AER 22.22  precision 80.00  recall 75.00  (2 pairs; 5 links, gold 4 sure, 5 possible)"), std::string::npos) << r.out;
+    r = run("aer --json --one-based --gold " + dir.path("gold1.txt") + " --hyp " + dir.path("hyp.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("cannot open the gold file"), std::string::npos) << r.out;
+    std::ofstream(dir.path("bad.txt")) << "0-0\n0-0 1-x\n";
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("bad.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find(dir.path("bad.txt") + ":2: '1-x' is not a link"), std::string::npos) << r.out;
+    std::ofstream(dir.path("short.txt")) << "0-0\n";
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("short.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("has 2 lines and '" + dir.path("short.txt") + "' 1"), std::string::npos) << r.out;
+    std::ofstream(dir.path("far.txt")) << "0-0\n0-0 2-1\n";
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("far.txt") + " --pairs " + dir.path("pairs.tsv"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find(dir.path("far.txt") + ":2: a link reaches source word 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("but the pair has 2 source and 2 target words"), std::string::npos) << r.out;
+    std::ofstream(dir.path("one.txt")) << "1-1 3-2 3-3\n1-1 2-2\n";
+    r = run("aer --one-based --json --gold " + dir.path("one.txt") + " --hyp " + dir.path("one.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("\"aer\":0.0"), std::string::npos) << r.out;
+}

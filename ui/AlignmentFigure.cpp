@@ -140,7 +140,20 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     const int T = static_cast<int>(alignment.targetTokens().size());
     for (int i = 0; i < S; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
     for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
+    // Attribution in place of attention (View > Heatmap) once its rows are there for every shown step.
+    attributionLabel_ = QString::fromStdString(s.attributionMethod);
+    attribution_ = !s.attributionMethod.empty() && s.attribution.size() == alignment.weights().size() && T > 0;
+    double extent = 0;  // the attribution's largest magnitude: its colour scale is symmetric about 0
+    if (attribution_) {
+        for (const auto& row : s.attribution) {
+            std::vector<double> r(static_cast<size_t>(S), 0.0);
+            for (int i = 0; i < S && i < static_cast<int>(row.size()); ++i) r[static_cast<size_t>(i)] = row[static_cast<size_t>(i)];
+            for (double v : r) extent = std::max(extent, std::abs(v));
+            weights_.push_back(std::move(r));
+        }
+    }
     for (const auto& row : alignment.weights()) {
+        if (attribution_) break;
         std::vector<double> r(row.begin(), row.begin() + S);
         if (o.endColumn == FigureOptions::EndColumn::Renormalize && S < static_cast<int>(row.size())) {
             double sum = 0;
@@ -185,9 +198,16 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     auto* scale = new QCPColorScale(plot_);
     layout->addElement(row, 1, scale);
     scale->setType(QCPAxis::atRight);
-    scale->setDataRange(QCPRange(0, 1));
-    scale->setGradient(alphaGradient(o.colorMap));
-    scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
+    const QCPRange range = !attribution_ ? QCPRange(0, 1)
+                           : s.attributionSigned ? QCPRange(-std::max(extent, 1e-6), std::max(extent, 1e-6))
+                                                 : QCPRange(0, std::max(extent, 1e-6));
+    scale->setDataRange(range);
+    scale->setGradient(attribution_ && s.attributionSigned ? stateGradient() : alphaGradient(o.colorMap));
+    if (attribution_)
+        scale->axis()->setLabel(QString::fromStdString(s.attributionMethod) +
+                                (s.attributionSigned ? QStringLiteral("\n(red raises, blue lowers the token's log p)") : QString()));
+    else
+        scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
     styleAxis(scale->axis(), font);
     scale->setBarWidth(12);
     auto* scaleMargins = new QCPMarginGroup(plot_);
@@ -203,7 +223,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         heatmap_->setInterpolate(false);  // one flat cell per weight
         heatmap_->setTightBoundary(false);
         heatmap_->setColorScale(scale);
-        heatmap_->setDataRange(QCPRange(0, 1));
+        heatmap_->setDataRange(range);
         if (o.valuesInCells) {
             QFont small = font;
             small.setPointSize(std::max(6, o.fontSize - 2));
@@ -218,7 +238,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
                     if (number.startsWith(QLatin1String("0."))) number.remove(0, 1);
                     text->setText(number);
                     text->setFont(small);
-                    const bool dark = o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6 : v > 0.5;
+                    const bool dark = attribution_ && s.attributionSigned ? std::abs(v) > 0.6 * extent
+                                      : o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6 : v > 0.5;
                     text->setColor(dark ? Qt::white : Qt::black);
                 }
         }
@@ -232,7 +253,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
             frame->bottomRight->setCoords(S - 0.5, t + 0.5);
             frame->setPen(QPen(QColor("#ff7f0e"), 2));
             // A uniform row has no peak: framing its first cell would point at nothing.
-            if (!s.alphaIsUniform) {
+            if (!s.alphaIsUniform || attribution_) {
                 const auto& r = weights_[static_cast<size_t>(t)];
                 const int peak = static_cast<int>(std::max_element(r.begin(), r.end()) - r.begin());
                 auto* peakFrame = new QCPItemRect(plot_);
@@ -348,11 +369,12 @@ std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
         const int t = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
         if (t >= 0 && t < static_cast<int>(weights_.size()) && i >= 0 && i < static_cast<int>(columns_.size()))
             // Positions count from 1, as in Step explained (docs/user-guide.md, "Positions").
-            return QStringLiteral("source %1 '%2' → step %3 '%4': alpha = %5")
+            return QStringLiteral("source %1 '%2' → step %3 '%4': %5 = %6")
                 .arg(i + 1)
                 .arg(columns_[static_cast<size_t>(i)])
                 .arg(t + 1)
                 .arg(rows_[static_cast<size_t>(t)])
+                .arg(attribution_ ? attributionLabel_ : QStringLiteral("alpha"))
                 .arg(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], 0, 'f', 4);
     }
     if (encoderRect_ && encoderRect_->rect().contains(pos.toPoint())) {

@@ -33,11 +33,13 @@ public:
     // The cell under a widget position: text for a tooltip ("car -> voiture: alpha = 0.8123").
     std::optional<QString> describeAt(const QPointF& pos) const;
 
-    // What the heatmap shows, [row][column], after the end-column option: for tests and export.
+    // What the heatmap shows, [row][column], after the end-column option: for tests and export
+    // (attention, or the snapshot's attribution when one is asked for).
     const std::vector<std::vector<double>>& displayedWeights() const { return weights_; }
     const std::vector<QString>& columnLabels() const { return columns_; }
     const std::vector<QString>& rowLabels() const { return rows_; }
     QCPColorMap* heatmap() const { return heatmap_; }
+    bool showsAttribution() const { return attribution_; }
 
 private:
     QCustomPlot* plot_;
@@ -47,6 +49,8 @@ private:
     std::vector<std::vector<double>> weights_;  // [T][S']
     std::vector<QString> columns_, rows_;
     std::vector<std::vector<float>> encoder_;   // [S'][E] for hover
+    bool attribution_ = false;                  // the heatmap shows the snapshot's attribution, not alpha
+    QString attributionLabel_;
 };
 
 }  // namespace alignscope::ui

@@ -1,5 +1,6 @@
 #include "ui/DecodingDocument.h"
 
+#include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/model/Model.h"
@@ -41,6 +42,53 @@ struct DecodingDocument::Worker {
     std::vector<core::StepRecord> selectedSteps;  // beam[selected] replayed, for the panels
     int topK = 10;
     core::DecodingProgress* progress = nullptr;  // the document's watch reads it
+    std::string attributionMethod;  // "" : attention only
+
+    // Attribution rows already computed: a row depends only on the source and the target up to its
+    // own token, so stepping on computes one new row and Back keeps the rest.
+    struct AttributionCache {
+        std::string method, source;
+        std::vector<int64_t> ids;                // the target they were computed for
+        std::vector<std::vector<float>> rows;    // [ids.size()][S]
+    };
+    mutable AttributionCache cache;
+
+    void attribute(DecodingSnapshot& s) const {
+        s.attributionMethod = attributionMethod;
+        if (attributionMethod.empty() || !model) return;
+        const auto& method = core::Attributor::method(attributionMethod);
+        s.attributionDescription = method.description();
+        s.attributionSigned = method.signedScores();
+        core::Hypothesis target;
+        if (s.selectedHypothesis >= 0) {
+            target = s.beam[static_cast<size_t>(s.selectedHypothesis)];
+        } else {
+            for (const auto& step : s.steps) {
+                target.ids.push_back(step.tokenId);
+                target.tokens.push_back(step.token);
+            }
+        }
+        if (cache.method != attributionMethod || cache.source != s.sourceText) cache = {attributionMethod, s.sourceText, {}, {}};
+        size_t same = 0;
+        while (same < cache.ids.size() && same < target.ids.size() && cache.ids[same] == target.ids[same]) ++same;
+        cache.ids.resize(same);
+        cache.rows.resize(same);
+        if (same < target.ids.size()) {
+            core::Attributor::Options options;
+            for (size_t t = same; t < target.ids.size(); ++t) options.steps.push_back(static_cast<int>(t));
+            auto words = s.targetWords;
+            words.resize(target.ids.size(), -1);
+            try {
+                const auto a = core::Attributor::attribute(*model, s.source, target, words, attributionMethod, options);
+                cache.ids = target.ids;
+                for (const auto& row : a.scores) cache.rows.push_back(row);
+            } catch (const std::exception& e) {
+                s.attributionError = e.what();
+                return;
+            }
+        }
+        s.attribution = cache.rows;
+    }
 
     // Beam search keeps only tokens and alpha rows; the panels (candidates, context, states, Step
     // explained) need whole steps, so the shown hypothesis is forced through a second session of
@@ -73,9 +121,12 @@ struct DecodingDocument::Worker {
     }
 
     SnapshotPtr snapshot() const {
-        if (session)
-            return std::make_shared<DecodingSnapshot>(
+        if (session) {
+            auto s = std::make_shared<DecodingSnapshot>(
                 DecodingSnapshot::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
+            attribute(*s);
+            return s;
+        }
         auto s = std::make_shared<DecodingSnapshot>();
         if (model) s->modelName = model->name();
         return s;
@@ -290,6 +341,12 @@ void DecodingDocument::runBeam(int width) {
 
 void DecodingDocument::selectHypothesis(int index) {
     post([index](Worker& w) { w.select(index); });
+}
+
+void DecodingDocument::setAttributionMethod(const QString& name) {
+    const std::string method = name.toStdString();
+    if (!method.empty()) core::Attributor::method(method);  // throws Error for an unknown name, here and now
+    post([method](Worker& w) { w.attributionMethod = method; });
 }
 
 void DecodingDocument::cancel() {

@@ -44,6 +44,9 @@ public:
     void runBeam(int width);                 // beam search over the sentence; keeps every hypothesis
     void selectHypothesis(int index);        // show a beam hypothesis (-1: the steps)
     void cancel();                           // stops a running beam search or run-to-end
+    // Attribution shown in place of attention (View > Heatmap): a name core::Attributor knows, or
+    // empty for attention. Each new step's row is computed with the step.
+    void setAttributionMethod(const QString& name);
     static constexpr int kCancelGraceMs = 2000;   // after Cancel, how long a model call may go on
     static constexpr int kDefaultTimeLimitMs = 30000;
     void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // one operation's wall-clock limit

@@ -43,6 +43,14 @@ struct DecodingSnapshot {
     std::string translation;               // readable text of what is shown
     std::vector<int> targetWords;          // [T] word of each shown target token (-1: </s>): the
                                            // user's target's words, else the translation's
+    // Attribution of the shown target's tokens to the source (View > Heatmap), computed on the
+    // decoding thread as the steps come: rows [T][S] over the source tokens, empty while none is
+    // asked for or where the method cannot run (attributionError says why).
+    std::string attributionMethod;         // registered name (core::Attributor), "" for none
+    std::string attributionDescription;    // what it measures, for Step explained
+    bool attributionSigned = false;        // scores may be negative (a diverging colour map)
+    std::vector<std::vector<float>> attribution;  // [T][S]
+    std::string attributionError;
 
     // Everything a session shows, with the beam results, which one is selected (-1: the steps)
     // and that one's steps (forced through the model token by token, for the panels' details).

@@ -196,6 +196,22 @@ void MainWindow::buildMenus() {
     for (auto* a : {encoderAction_, valuesAction_, grayAction_}) view->addAction(a);
     view->addSeparator();
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
+    // What the heatmap shows: attention, or what each source token did for the chosen token
+    // (core/attribution), filled in as the steps come; Step explained holds the two side by side.
+    auto* heatmap = view->addMenu(tr("&Heatmap"));
+    heatmapGroup_ = new QActionGroup(this);
+    const std::pair<QString, QString> methods[] = {{QString(), tr("&Attention weights")},
+                                                   {QStringLiteral("grad-x-input"), tr("&Gradient × input")},
+                                                   {QStringLiteral("integrated-gradients"), tr("&Integrated gradients")},
+                                                   {QStringLiteral("occlusion"), tr("&Occlusion")}};
+    for (const auto& [name, text] : methods) {
+        auto* a = heatmap->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(name.isEmpty());
+        a->setData(name);
+        heatmapGroup_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name = name] { setHeatmapMethod(name); });
+    }
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
@@ -234,6 +250,12 @@ void MainWindow::fitToolBars() {
         }
         used = newRow ? need : used + need;
     }
+}
+
+void MainWindow::setHeatmapMethod(const QString& method) {
+    heatmapMethod_ = method;
+    for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == method);
+    document_->setAttributionMethod(method);
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {

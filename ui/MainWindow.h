@@ -5,6 +5,7 @@
 #include <QMainWindow>
 
 class QAction;
+class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
@@ -38,6 +39,9 @@ public:
     void startLesson(const QString& path);   // errors are shown, nothing changes
     // Large text everywhere and the whole screen (fillScreen false: the window's size, for screenshots).
     void setPresenterMode(bool on, bool fillScreen = true);
+    // The heatmap shows attention ("" ) or an attribution method's scores (View > Heatmap).
+    void setHeatmapMethod(const QString& method);
+    QString heatmapMethod() const { return heatmapMethod_; }
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
 
@@ -97,6 +101,8 @@ private:
     LessonPanel* lessonPanel_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
     QAction* presenterAction_ = nullptr;
+    QActionGroup* heatmapGroup_ = nullptr;  // View > Heatmap: attention or one attribution method
+    QString heatmapMethod_;
     QFont normalFont_;
     bool focusBeamWhenDone_ = false;  // after Ctrl+B: the hypothesis list takes the focus when results arrive
     QMenu* viewMenu_ = nullptr;

@@ -6,6 +6,8 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+
+#include "core/attribution/AttributionAgreement.h"
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QWheelEvent>
@@ -95,6 +97,12 @@ StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
         parts_[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
         parts_[i]->setObjectName(QStringLiteral("stepPart%1").arg(i + 1));
     }
+    attributionPart_ = new QLabel;
+    attributionPart_->setWordWrap(true);
+    attributionPart_->setTextFormat(Qt::RichText);
+    attributionPart_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    attributionPart_->setObjectName(QStringLiteral("stepAttribution"));
+    attributionPart_->hide();
     energyPlot_ = barPlot(150);
     alphaPlot_ = barPlot(150);
     outputPlot_ = barPlot(150);
@@ -103,6 +111,7 @@ StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(energyPlot_);
     layout->addWidget(parts_[2]);
     layout->addWidget(alphaPlot_);
+    layout->addWidget(attributionPart_);  // beside the alpha chart it is held against
     layout->addWidget(parts_[3]);
     layout->addWidget(parts_[4]);
     layout->addWidget(parts_[5]);
@@ -162,10 +171,12 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
         parts_[0]->setText(tr("<b>Press Step</b> to see one decoding step explained with this model's numbers."));
         for (int i = 1; i < 6; ++i) parts_[i]->clear();
         for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) clearPlot(p);
+        attributionPart_->hide();
         return;
     }
     const auto& steps = s.shownSteps();
     const int t = static_cast<int>(steps.size());
+    showAttribution(s);
     // Bahdanau's order (attention from s_{t-1}, then the cell) or Luong's (the cell, then attention
     // from s_t): the panel reads in the model's own order, numbered as it runs.
     const bool after = s.attentionAfterCell;
@@ -287,6 +298,39 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
                            .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
                                 tok(step->token), num(std::exp(step->logProb))));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
+}
+
+// The attribution asked for, held against this step's attention: what the method measures, and how
+// far the two agree here (rank correlation, the same top token or not, Jensen–Shannon divergence).
+void StepExplainedPanel::showAttribution(const DecodingSnapshot& s) {
+    const auto* step = s.currentStep();
+    if (s.attributionMethod.empty() || !step) {
+        attributionPart_->hide();
+        return;
+    }
+    attributionPart_->show();
+    const QString method = QString::fromStdString(s.attributionMethod).toHtmlEscaped();
+    const QString what = QString::fromStdString(s.attributionDescription).toHtmlEscaped();
+    const size_t t = s.shownSteps().size() - 1;
+    if (!s.attributionError.empty() || t >= s.attribution.size()) {
+        attributionPart_->setText(tr("<b>Attribution</b> (%1): %2<br><i>%3</i>")
+                                      .arg(method, what, QString::fromStdString(s.attributionError.empty() ? "computing…" : s.attributionError).toHtmlEscaped()));
+        return;
+    }
+    const size_t S = s.sourceTokenCount();
+    std::vector<float> alpha(step->alpha.begin(), step->alpha.begin() + static_cast<long>(std::min(S, step->alpha.size())));
+    const auto& row = s.attribution[t];
+    std::vector<float> scores(row.begin(), row.begin() + static_cast<long>(std::min(S, row.size())));
+    const auto a = core::AttributionAgreement::between(alpha, scores);
+    const size_t top = static_cast<size_t>(std::max_element(scores.begin(), scores.end()) - scores.begin());
+    const size_t peak = static_cast<size_t>(std::max_element(alpha.begin(), alpha.end()) - alpha.begin());
+    const QString same = a.sameTop ? tr("the same top source token (<i>%1</i>)").arg(tok(s.source.tokens[top]))
+                                   : tr("different top source tokens: attention <i>%1</i>, %2 <i>%3</i>")
+                                         .arg(tok(s.source.tokens[peak]), method, tok(s.source.tokens[top]));
+    attributionPart_->setText(tr("<b>Attribution</b> (%1, shown in the heatmap): %2<br>Against this step's attention: "
+                                 "rank correlation &rho; = <b>%3</b>, %4, Jensen–Shannon divergence <b>%5</b> "
+                                 "(0: the same distribution, 1: nothing in common; the attribution's magnitudes as a distribution).")
+                                  .arg(method, what, num(a.spearman, 2), same, num(a.jensenShannon, 2)));
 }
 
 }  // namespace alignscope::ui

@@ -31,7 +31,9 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    void showAttribution(const DecodingSnapshot& s);
     QLabel* parts_[6];
+    QLabel* attributionPart_;  // the attribution asked for (View > Heatmap) against this step's attention
     QVBoxLayout* layout_ = nullptr;  // the parts in reading order (the decoder update moves for Luong-style models)
     QCustomPlot* energyPlot_;
     QCustomPlot* alphaPlot_;

@@ -64,7 +64,17 @@ Attribution Attributor::attribute(const Model& model, const TokenizedSentence& s
                                   const std::vector<int>& targetWords, const std::string& name, const Options& options) {
     const AttributionMethod& m = method(name);
     const int T = static_cast<int>(target.ids.size());
-    AttributionRequest request{model, source, target.ids, options.steps, options.points, options.baseline, options.adaptive};
+    // A session's source of a model that attends its own padding ends with that column (id -1):
+    // not a token the model reads, so not one to attribute to.
+    TokenizedSentence tokens = source;
+    if (Model::endsWithPaddingColumn(tokens.tokens)) {
+        tokens.tokens.pop_back();
+        tokens.ids.pop_back();
+        tokens.unknown.pop_back();
+        tokens.words.pop_back();
+        tokens.offsets.pop_back();
+    }
+    AttributionRequest request{model, tokens, target.ids, options.steps, options.points, options.baseline, options.adaptive};
     if (request.steps.empty())
         for (int t = 0; t < T; ++t) request.steps.push_back(t);
     std::sort(request.steps.begin(), request.steps.end());
@@ -76,8 +86,8 @@ Attribution Attributor::attribute(const Model& model, const TokenizedSentence& s
     Attribution out;
     out.method = m.name();
     out.signedScores = m.signedScores();
-    out.sourceTokens = source.tokens;
-    out.sourceWords = source.words;
+    out.sourceTokens = tokens.tokens;
+    out.sourceWords = tokens.words;
     out.targetTokens = target.tokens;
     out.targetWords = targetWords;
     out.steps = request.steps;

@@ -12,6 +12,11 @@
 //                              back(), which only pops two vectors
 //   Greedy10Words              tokenise + encode + greedy decode to </s> of a 10-word sentence
 //   Beam5_10Words              the same with beam search, width 5
+//   Attribution/method:M       one step's attribution (Attributor::attribute, steps = {10}) of the
+//                              greedy translation of a 20-token source: M = 0 attention, 1
+//                              gradient × input, 2 integrated gradients at 16 points (fixed, no
+//                              adaptive refinement), 3 occlusion; the target prefix of 10 tokens is
+//                              run again inside each call, as the app's step does
 //   TrainingUpdate             one update on a fixed synthetic batch of 64 pairs of 8-11 words: the
 //                              model's TorchScript `loss` (dropout 0.2, label smoothing 0.1),
 //                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
@@ -21,6 +26,7 @@
 // else the bundled en-fr model. Run with --benchmark_format=json for the script; the inputs
 // (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
 // same ones.
+#include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/decoding/EncodedSource.h"
 #include "core/model/Model.h"
@@ -161,6 +167,27 @@ void Translate(benchmark::State& state, int beamWidth) {
 }
 BENCHMARK_CAPTURE(Translate, Greedy10Words, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void Attribution(benchmark::State& state) {
+    static const char* methods[] = {"attention", "grad-x-input", "integrated-gradients", "occlusion"};
+    core::Runtime::setThreads(kInferenceThreads);
+    const auto source = sourceOf(20);
+    core::DecodingSession session(model(), source);
+    core::SearchOptions search;
+    search.maxLength = 24;
+    auto target = session.search(search).front();
+    while (target.ids.size() < 12) target.ids.push_back(target.ids.back()), target.tokens.push_back(target.tokens.back());
+    const auto words = model().targetWords(target.ids);
+    core::Attributor::Options options;
+    options.steps = {10};
+    options.points = 16;
+    options.adaptive = false;
+    const auto tokenized = model().tokenizeSource(source);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(core::Attributor::attribute(model(), tokenized, target, words, methods[state.range(0)], options));
+    state.SetLabel(methods[state.range(0)]);
+}
+BENCHMARK(Attribution)->ArgName("method")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void TrainingUpdate(benchmark::State& state) {
     core::Runtime::setThreads(kTrainingThreads);
