@@ -13,6 +13,7 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
+#include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -119,6 +120,48 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
     trigger(window->backAction());
     EXPECT_EQ(figure().displayedWeights().size(), 1u);
     EXPECT_EQ(figure().displayedWeights()[0], row);
+}
+
+TEST_F(Gui, TheHeatmapShowsAnAttributionFilledInStepByStepBesideAttentionInStepExplained) {
+    type("the red car is big .");
+    auto* view = window->viewMenu();
+    QAction* occlusion = nullptr;
+    for (auto* a : view->findChildren<QAction*>())
+        if (a->data().toString() == QStringLiteral("occlusion")) occlusion = a;
+    ASSERT_NE(occlusion, nullptr) << "View > Heatmap lists the attribution methods";
+    trigger(occlusion);
+    window->showStepPanel(true);
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    ASSERT_TRUE(figure().showsAttribution());
+    // The rows are core's attribution of the steps taken, column for column.
+    const auto model = core::Model::load(dir.path("tiny.pt"));
+    core::DecodingSession engine(model, "the red car is big .");
+    engine.step();
+    engine.step();
+    core::Hypothesis target;
+    for (const auto& st : engine.steps()) target.ids.push_back(st.tokenId), target.tokens.push_back(st.token);
+    const auto want = core::Attributor::attribute(model, engine.source(), target, model.targetWords(target.ids), "occlusion");
+    ASSERT_EQ(figure().displayedWeights().size(), 2u);
+    for (size_t t = 0; t < 2; ++t)
+        for (size_t i = 0; i < want.scores[t].size(); ++i)
+            EXPECT_NEAR(figure().displayedWeights()[t][i], want.scores[t][i], 1e-5) << t << "," << i;
+    EXPECT_LT(figure().heatmap()->dataRange().lower, 0) << "signed scores get a scale symmetric about 0";
+    EXPECT_EQ(figure().heatmap()->dataRange().lower, -figure().heatmap()->dataRange().upper);
+    auto* part = window->stepPanel()->findChild<QLabel*>(QStringLiteral("stepAttribution"));
+    ASSERT_NE(part, nullptr);
+    EXPECT_TRUE(part->isVisible());
+    EXPECT_NE(part->text().indexOf(QStringLiteral("rank correlation")), -1) << part->text().toStdString();
+    EXPECT_NE(part->text().indexOf(QStringLiteral("Jensen")), -1);
+    // Back keeps the first row; attention again is one action away.
+    trigger(window->backAction());
+    ASSERT_EQ(figure().displayedWeights().size(), 1u);
+    EXPECT_NEAR(figure().displayedWeights()[0][0], want.scores[0][0], 1e-5);
+    window->setHeatmapMethod(QString());
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_FALSE(figure().showsAttribution());
+    EXPECT_EQ(figure().displayedWeights()[0][0], static_cast<double>(engine.steps()[0].alpha[0]));
+    EXPECT_FALSE(part->isVisible());
 }
 
 TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
@@ -548,6 +591,10 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             ASSERT_EQ(snap->steps.size(), engine.steps().size());
             for (size_t t = 0; t < engine.steps().size(); ++t) EXPECT_EQ(snap->steps[t].alpha, engine.steps()[t].alpha);
             if (p.beam > 0) EXPECT_FALSE(snap->beam.empty());
+            // A page's heatmap: attention, or the attribution it names, one row per step.
+            EXPECT_EQ(window.heatmapMethod(), p.heatmap);
+            EXPECT_EQ(window.alignmentView()->figure().showsAttribution(), !p.heatmap.isEmpty() && !engine.steps().empty());
+            if (!p.heatmap.isEmpty()) EXPECT_EQ(snap->attribution.size(), engine.steps().size());
             if (p.explain && !engine.steps().empty()) {
                 const auto& alpha = engine.steps().back().alpha;
                 ASSERT_EQ(window.stepPanel()->shownAlpha().size(), alpha.size());

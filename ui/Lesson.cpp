@@ -1,6 +1,9 @@
 #include "ui/Lesson.h"
 
 #include "core/Error.h"
+#include "core/attribution/Attributor.h"
+
+#include <algorithm>
 
 #include <QDir>
 #include <QFile>
@@ -47,6 +50,8 @@ Lesson Lesson::load(const QString& path) {
         page.beam = p.value("beam").toInt(0);
         page.explain = p.value("explain").toBool(false);
         page.highlight = p.value("highlight").toString();
+        page.heatmap = p.value("heatmap").toString();
+        if (page.heatmap == QStringLiteral("attention")) page.heatmap.clear();
         const QString image = p.value("image").toString();
         if (!image.isEmpty()) page.image = QFileInfo(path).absoluteDir().absoluteFilePath(image);
         const QString where = QStringLiteral("page %1").arg(i + 1);
@@ -55,6 +60,11 @@ Lesson Lesson::load(const QString& path) {
         if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
         if (!kHighlights.contains(page.highlight))
             throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
+        if (!page.heatmap.isEmpty() && !core::Attributor::methods().empty()) {
+            const auto names = core::Attributor::methods();
+            if (std::find(names.begin(), names.end(), page.heatmap.toStdString()) == names.end())
+                throw fail(path, where + QStringLiteral(" shows heatmap '%1' (attention, grad-x-input, integrated-gradients or occlusion)").arg(page.heatmap));
+        }
         if (!page.image.isEmpty() && !QImageReader(page.image).canRead())
             throw fail(path, where + QStringLiteral(" shows image '%1', which is missing or not a picture").arg(image));
         lesson.pages.push_back(page);

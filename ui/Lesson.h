@@ -17,6 +17,7 @@ struct LessonPage {
     bool explain = false;  // show the Step explained panel
     QString highlight;     // panel to draw attention to: heatmap, encoder, candidates, beam, explain
     QString image;         // picture shown under the text (absolute path; the file gives it relative to itself)
+    QString heatmap;       // what the heatmap shows: "" (attention) or an attribution method's name
 };
 
 struct Lesson {

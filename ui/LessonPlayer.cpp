@@ -28,6 +28,7 @@ void LessonPlayer::stop() {
     lesson_ = Lesson();
     page_ = -1;
     window_->highlightPanel(QString());
+    if (!window_->heatmapMethod().isEmpty()) window_->setHeatmapMethod(QString());
     emit stopped();
 }
 
@@ -39,6 +40,7 @@ void LessonPlayer::goTo(int page) {
     if (!model.isEmpty() && QFileInfo(model).absoluteFilePath() != QFileInfo(document_->modelPath()).absoluteFilePath())
         document_->openModel(model);
     window_->setTargetText(QString());
+    if (window_->heatmapMethod() != p.heatmap) window_->setHeatmapMethod(p.heatmap);
     window_->setSourceText(p.source);
     if (!p.target.isEmpty()) window_->setTargetText(p.target);
     if (p.run) document_->runToEnd();

@@ -106,12 +106,12 @@ StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
     energyPlot_ = barPlot(150);
     alphaPlot_ = barPlot(150);
     outputPlot_ = barPlot(150);
+    layout->addWidget(attributionPart_);  // first, where a lesson's reader sees it without scrolling
     layout->addWidget(parts_[0]);
     layout->addWidget(parts_[1]);
     layout->addWidget(energyPlot_);
     layout->addWidget(parts_[2]);
     layout->addWidget(alphaPlot_);
-    layout->addWidget(attributionPart_);  // beside the alpha chart it is held against
     layout->addWidget(parts_[3]);
     layout->addWidget(parts_[4]);
     layout->addWidget(parts_[5]);
