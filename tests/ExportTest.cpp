@@ -419,6 +419,31 @@ TEST_F(Export, ScreenshotModeReportsProblemsWithAnExitCode) {
     EXPECT_NE(r.output.find("at most"), std::string::npos) << r.output;
 }
 
+TEST_F(Export, AttributionsAreExportedAsFiguresCsvAndJson) {
+    std::ofstream(dir_->path("attr-in.txt")) << "the red car ||| la voiture rouge\n";
+    for (const char* format : {"json", "csv", "png"}) {
+        const std::string out = dir_->path(std::string("attr-") + format);
+        auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap integrated-gradients --no-progress -f " + format +
+                     " -i " + dir_->path("attr-in.txt") + " -o " + out);
+        ASSERT_EQ(r.exitCode, 0) << r.out;
+        const auto file = out + "/0001-the-red-car." + format;
+        ASSERT_TRUE(std::filesystem::exists(file)) << file << ": " << r.out;
+        if (std::string(format) == "json") {
+            const auto j = nlohmann::json::parse(tests::readFile(file));
+            ASSERT_TRUE(j.contains("attribution")) << j.dump();
+            EXPECT_EQ(j["attribution"]["method"], "integrated-gradients");
+            EXPECT_TRUE(j["attribution"]["signed"].get<bool>());
+            EXPECT_EQ(j["attribution"]["scores"].size(), j["alpha"].size()) << "one row per target token, beside alpha";
+        } else if (std::string(format) == "csv") {
+            const auto text = tests::readFile(file);
+            EXPECT_NE(text.find("# cells: integrated-gradients attribution"), std::string::npos) << text;
+        }
+    }
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap saliency -f json -i " + dir_->path("attr-in.txt") +
+                 " -o " + dir_->path("attr-bad"));
+    EXPECT_NE(r.exitCode, 0);
+}
+
 TEST_F(Export, BatchFileNamesAreStable) {
     using ui::BatchExporter;
     EXPECT_EQ(BatchExporter::fileName(1, "The red car is very fast.", Format::Png), "0001-the-red-car-is-very-fast.png");

@@ -107,6 +107,10 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
 
 QString BatchExporter::prepare(long lineNumber, const std::string& line, DecodingSnapshot* snap, FigureOptions* options) const {
     *snap = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
+    if (!settings_.heatmap.empty()) {
+        snap->attribute(model_, settings_.heatmap);
+        if (!snap->attributionError.empty()) throw core::Error(snap->attributionError);
+    }
     *options = settings_.figure;
     if (!settings_.titleTemplate.isEmpty()) {
         options->title = QString(settings_.titleTemplate)

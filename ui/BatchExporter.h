@@ -30,6 +30,7 @@ public:
         int maxLength = 0;              // cap on target tokens; 0: 2 * source length + 10
         int digits = 4;                 // zero-padding of the line number in file names
         QString titleTemplate;          // figure title; {line} {source} {translation} {model} are replaced
+        std::string heatmap;            // "" attention; else an attribution method drawn and written instead
     };
 
     // Throws core::Error when `folder` cannot be created or written.

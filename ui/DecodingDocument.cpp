@@ -54,45 +54,19 @@ struct DecodingDocument::Worker {
     mutable AttributionCache cache;
 
     void attribute(DecodingSnapshot& s) const {
-        s.attributionMethod = attributionMethod;
         if (attributionMethod.empty() || !model) return;
-        const auto& method = core::Attributor::method(attributionMethod);
-        s.attributionDescription = method.description();
-        s.attributionSigned = method.signedScores();
-        core::Hypothesis target;
-        if (s.selectedHypothesis >= 0) {
-            target = s.beam[static_cast<size_t>(s.selectedHypothesis)];
-        } else {
-            for (const auto& step : s.steps) {
-                target.ids.push_back(step.tokenId);
-                target.tokens.push_back(step.token);
-            }
-        }
+        const auto target = s.shownTarget();
         if (cache.method != attributionMethod || cache.source != s.sourceText) cache = {attributionMethod, s.sourceText, {}, {}};
         size_t same = 0;
         while (same < cache.ids.size() && same < target.ids.size() && cache.ids[same] == target.ids[same]) ++same;
-        cache.ids.resize(same);
         cache.rows.resize(same);
-        if (same < target.ids.size()) {
-            core::Attributor::Options options;
-            for (size_t t = same; t < target.ids.size(); ++t) options.steps.push_back(static_cast<int>(t));
-            auto words = s.targetWords;
-            words.resize(target.ids.size(), -1);
-            try {
-                const auto a = core::Attributor::attribute(*model, s.source, target, words, attributionMethod, options);
-                cache.ids = target.ids;
-                for (const auto& row : a.scores) cache.rows.push_back(row);
-            } catch (const std::exception& e) {
-                s.attributionError = e.what();
-                return;
-            }
+        s.attribute(*model, attributionMethod, cache.rows);
+        if (s.attribution.size() == target.ids.size()) {
+            cache.ids = target.ids;
+            cache.rows = s.attribution;
         }
-        s.attribution = cache.rows;
     }
 
-    // Beam search keeps only tokens and alpha rows; the panels (candidates, context, states, Step
-    // explained) need whole steps, so the shown hypothesis is forced through a second session of
-    // the same sentence: a millisecond or so per token.
     void select(int index) {
         selected = index >= 0 && index < static_cast<int>(beam.size()) ? index : -1;
         selectedSteps.clear();
@@ -124,6 +98,7 @@ struct DecodingDocument::Worker {
         if (session) {
             auto s = std::make_shared<DecodingSnapshot>(
                 DecodingSnapshot::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
+            s->attributionMethod = attributionMethod;
             attribute(*s);
             return s;
         }

@@ -1,5 +1,6 @@
 #include "ui/DecodingSnapshot.h"
 
+#include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/text/Vocabulary.h"
 
@@ -57,6 +58,41 @@ core::Alignment DecodingSnapshot::alignment() const {
     auto words = targetWords;
     words.resize(tokens.size(), -1);
     return core::Alignment(source.tokens, source.words, std::move(tokens), std::move(words), std::move(rows));
+}
+
+core::Hypothesis DecodingSnapshot::shownTarget() const {
+    if (selectedHypothesis >= 0 && selectedHypothesis < static_cast<int>(beam.size())) return beam[static_cast<size_t>(selectedHypothesis)];
+    core::Hypothesis target;
+    for (const auto& step : steps) {
+        target.ids.push_back(step.tokenId);
+        target.tokens.push_back(step.token);
+    }
+    return target;
+}
+
+void DecodingSnapshot::attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known) {
+    attributionMethod = method;
+    attribution.clear();
+    attributionError.clear();
+    if (method.empty()) return;
+    const auto& m = core::Attributor::method(method);
+    attributionDescription = m.description();
+    attributionSigned = m.signedScores();
+    const auto target = shownTarget();
+    if (known.size() > target.ids.size()) known.resize(target.ids.size());
+    if (known.size() < target.ids.size()) {
+        core::Attributor::Options options;
+        for (size_t t = known.size(); t < target.ids.size(); ++t) options.steps.push_back(static_cast<int>(t));
+        auto words = targetWords;
+        words.resize(target.ids.size(), -1);
+        try {
+            for (auto& row : core::Attributor::attribute(model, source, target, words, method, options).scores) known.push_back(std::move(row));
+        } catch (const std::exception& e) {
+            attributionError = e.what();
+            return;
+        }
+    }
+    attribution = std::move(known);
 }
 
 }  // namespace alignscope::ui

@@ -58,6 +58,13 @@ struct DecodingSnapshot {
                                     std::vector<core::Hypothesis> beam = {}, int selected = -1,
                                     std::vector<core::StepRecord> hypothesisSteps = {});
 
+    // Fills the attribution fields for the shown target with `method` (empty: none). `known` holds
+    // rows already computed for the first known.size() tokens of this target (the document's
+    // cache); the rest are computed here. A method that cannot run sets attributionError.
+    void attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known = {});
+    // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
+    core::Hypothesis shownTarget() const;
+
     // The alignment shown: the selected beam hypothesis, else the steps.
     core::Alignment alignment() const;
     // The tokens of the source, without a model's own <padding> column.

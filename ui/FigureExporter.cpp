@@ -123,12 +123,22 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
     out += comment("options: " + optionsJson(o).dump());
     out += comment("links: " + alignment.pharaoh());
+    const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
+    if (attribution) out += comment("cells: " + s.attributionMethod + " attribution of each target token to the source tokens, not alpha");
     out += "target\\source";
     for (const auto& c : m.columns) out += ',' + csvField(c);
     out += '\n';
     const auto& rows = alignment.targetTokens();
     for (size_t t = 0; t < rows.size(); ++t) {
         out += csvField(rows[t]);
+        if (attribution) {
+            for (size_t i = 0; i < m.columns.size(); ++i) {
+                out += ',';
+                appendNumber(out, i < s.attribution[t].size() ? s.attribution[t][i] : 0.0f);
+            }
+            out += '\n';
+            continue;
+        }
         const size_t n = m.renormalized ? m.doubles[t].size() : m.floats[t].size();
         for (size_t i = 0; i < n; ++i) {
             out += ',';
@@ -155,6 +165,11 @@ QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
     j["teacher_forced"] = s.teacherForced;
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding
     j["options"] = optionsJson(o);
+    if (!s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size())
+        j["attribution"] = {{"method", s.attributionMethod},
+                            {"signed", s.attributionSigned},
+                            {"source_tokens", std::vector<std::string>(s.source.tokens.begin(), s.source.tokens.begin() + static_cast<long>(s.sourceTokenCount()))},
+                            {"scores", s.attribution}};
     j["generator"] = "AlignScope " + core::Runtime::version();
     return QByteArray::fromStdString(j.dump()) + '\n';
 }

@@ -64,7 +64,7 @@ private:
 
 Command addExportCommand(CLI::App& app) {
     struct Options {
-        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size;
+        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention";
         int beam = 1, maxLen = 0, dpi = 300, fontSize = 10;
         bool noEncoder = false, values = false, highlight = false, noProgress = false;
     };
@@ -88,6 +88,10 @@ Command addExportCommand(CLI::App& app) {
     c->add_option("--end-column", o->endColumn, "The </s> source column: keep (default), drop, or renormalize (drop and rescale rows)")
         ->check(CLI::IsMember({"keep", "drop", "renormalize"}, CLI::ignore_case));
     c->add_option("--font-size", o->fontSize, "Token label size in points (default 10)")->check(CLI::Range(6, 32));
+    c->add_option("--heatmap", o->heatmap,
+                  "What the heatmap and the csv/json cells hold: attention (default), or an attribution: grad-x-input, "
+                  "integrated-gradients, occlusion (json keeps alpha too)")
+        ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
@@ -121,6 +125,7 @@ Command addExportCommand(CLI::App& app) {
         settings.titleTemplate = QString::fromStdString(o->title);
         settings.beamWidth = o->beam;
         settings.maxLength = o->maxLen;
+        if (o->heatmap != "attention") settings.heatmap = o->heatmap;
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");
