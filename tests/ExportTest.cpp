@@ -27,6 +27,7 @@
 #include <QImage>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QXmlStreamReader>
 
 #include <fcntl.h>
@@ -649,7 +650,9 @@ TEST_F(Export, CliPlotsBleuByLengthFromEvaluations) {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);
+    // QSettings go to a scratch place of this process's own (ctest runs tests in parallel processes).
+    QTemporaryDir settingsHome;
+    qputenv("XDG_CONFIG_HOME", settingsHome.path().toUtf8());
     QApplication app(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();

@@ -39,6 +39,7 @@
 #include <QToolBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -666,7 +667,10 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
 
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QStandardPaths::setTestModeEnabled(true);  // QSettings go to a scratch place
+    // QSettings go to a scratch place of this process's own: ctest runs tests in parallel
+    // processes, and one test's recent-models list must not show another's.
+    QTemporaryDir settingsHome;
+    qputenv("XDG_CONFIG_HOME", settingsHome.path().toUtf8());
     QApplication app(argc, argv);
     core::Runtime::setThreads(1);  // as the app does: one BLAS thread, so every thread computes the same bits
     ::testing::InitGoogleTest(&argc, argv);

@@ -13,9 +13,11 @@ struct ForcedPass {
     std::vector<torch::Tensor> logProbs;  // [steps] of [B]: log p(target[t] | target[<t], row's source)
     std::vector<torch::Tensor> alphas;    // [steps] of [B,S'] (S' = S + 1 where the model attends its padding)
 
-    // Runs steps 0..steps-1 of `targetIds` [T] (steps <= T).
+    // Runs steps 0..steps-1 of `targetIds` [T] (steps <= T). With `needed` (ascending step
+    // indices), the other steps only advance the state where the model has `advance`, and their
+    // logProbs and alphas are left undefined.
     static ForcedPass run(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds,
-                          int64_t steps);
+                          int64_t steps, const std::vector<int>* needed = nullptr);
 };
 
 }  // namespace alignscope::core

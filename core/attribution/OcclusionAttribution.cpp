@@ -25,7 +25,7 @@ void OcclusionAttribution::compute(const AttributionRequest& request, Attributio
     const int64_t last = request.steps.empty() ? 0 : request.steps.back() + 1;
 
     const auto whole = model.encode(torch::tensor(ids, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
-    const auto reference = ForcedPass::run(model, whole, request.targetIds, last);
+    const auto reference = ForcedPass::run(model, whole, request.targetIds, last, &request.steps);
 
     // [S][R]: log p with token i erased. Every shortened source has S − 1 tokens: no padding, so
     // models that attend their own padding see what they would see alone.
@@ -38,7 +38,7 @@ void OcclusionAttribution::compute(const AttributionRequest& request, Attributio
             for (int64_t j = 0, k = 0; j < S; ++j)
                 if (j != first + r) acc[r][k++] = ids[j];
         const auto encoded = model.encode(batch, torch::full({rows}, S - 1, torch::kLong));
-        const auto pass = ForcedPass::run(model, encoded, request.targetIds, last);
+        const auto pass = ForcedPass::run(model, encoded, request.targetIds, last, &request.steps);
         for (int step : request.steps) {
             const auto lp = pass.logProbs[step].contiguous();
             for (int64_t r = 0; r < rows; ++r) without[first + r].push_back(lp[r].item<float>());

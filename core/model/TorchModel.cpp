@@ -68,6 +68,10 @@ EncoderOutput EncoderOutput::select(const torch::Tensor& index) const {
 TorchModel::TorchModel(torch::jit::Module module, std::string origin)
     : module_(std::move(module)), origin_(std::move(origin)) {
     Runtime::initialize();
+    // A model is for inference until a trainer says otherwise (Trainer turns these back on): with
+    // weights that record gradients, TorchScript's differentiable graphs compute every weight's
+    // gradient in an attribution's backward pass too, doubling its cost for nothing.
+    for (auto p : module_.parameters()) p.requires_grad_(false);
     findNonFiniteWeights();
     checkContract();
 }
@@ -311,6 +315,7 @@ void TorchModel::checkContract() {
         problems.push_back(std::string("has method '") + (embeds ? "embed_source" : "encode_embedded") + "' without '" +
                            (embeds ? "encode_embedded" : "embed_source") + "' (gradient attribution needs both)");
     encodesEmbedded_ = embeds && encodesEmbedded;
+    advances_ = module_.find_method("advance").has_value();
     if (problems.empty()) probe(problems);
     if (!problems.empty()) {
         std::string message = "'" + origin_ + "' does not meet the AlignScope model contract (docs/model-format.md):";
@@ -414,6 +419,12 @@ void TorchModel::probe(std::vector<std::string>& problems) {
             if (!torch::allclose(viaEmbeddings.enc, e.enc, 1e-4, 1e-5) || !torch::allclose(viaEmbeddings.state, e.state, 1e-4, 1e-5))
                 problems.push_back("encode_embedded(embed_source(src)) must equal encode(src) (docs/model-format.md)");
         }
+        if (advances_) {
+            IsolatedRun::note("running its advance on a test sentence");
+            const auto next = advance(torch::tensor({tgtVocab_.startId()}, torch::kLong), e.state, e);
+            if (next.sizes() != d.state.sizes() || !torch::allclose(next, d.state, 1e-4, 1e-5))
+                problems.push_back("advance must return the state step returns (docs/model-format.md)");
+        }
         if (!problems.empty()) return;
 
         // A padded batch: the short sentence's padding must get exactly zero.
@@ -443,28 +454,23 @@ void TorchModel::probe(std::vector<std::string>& problems) {
 }
 
 EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& srcLen) const {
+    return checkedEncoderOutput(callMethod("encode", {src, srcLen}), src.size(0), src.size(1), "encode");
+}
+
+// LibTorch's exceptions from the model's own code become one line naming the file and the method.
+c10::IValue TorchModel::callMethod(const char* method, std::vector<c10::IValue> args, const std::string& at) const {
     Runtime::initialize();
-    c10::IValue out;
     try {
-        out = module_.get_method("encode")({src, srcLen});
+        return module_.get_method(method)(std::move(args));
     } catch (const std::bad_alloc&) {
         throw;
     } catch (const std::exception& e) {
-        throw Error("the model '" + origin_ + "' failed in its encode code: " + causeOf(e));
+        throw Error("the model '" + origin_ + "' failed in its " + method + " code" + at + ": " + causeOf(e));
     }
-    return checkedEncoderOutput(out, src.size(0), src.size(1), "encode");
 }
 
 torch::Tensor TorchModel::embedSource(const torch::Tensor& src) const {
-    Runtime::initialize();
-    c10::IValue out;
-    try {
-        out = module_.get_method("embed_source")({src});
-    } catch (const std::bad_alloc&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw Error("the model '" + origin_ + "' failed in its embed_source code: " + causeOf(e));
-    }
+    const auto out = callMethod("embed_source", {src});
     if (!out.isTensor()) throw Error("the model '" + origin_ + "': embed_source must return a tensor");
     auto x = out.toTensor();
     if (x.dim() != 3 || x.size(0) != src.size(0) || x.size(1) != src.size(1) || !x.is_floating_point())
@@ -473,16 +479,19 @@ torch::Tensor TorchModel::embedSource(const torch::Tensor& src) const {
 }
 
 EncoderOutput TorchModel::encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const {
-    Runtime::initialize();
-    c10::IValue out;
-    try {
-        out = module_.get_method("encode_embedded")({x, srcLen});
-    } catch (const std::bad_alloc&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw Error("the model '" + origin_ + "' failed in its encode_embedded code: " + causeOf(e));
-    }
-    return checkedEncoderOutput(out, x.size(0), x.size(1), "encode_embedded");
+    return checkedEncoderOutput(callMethod("encode_embedded", {x, srcLen}), x.size(0), x.size(1), "encode_embedded");
+}
+
+torch::Tensor TorchModel::advance(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
+                                  int64_t stepNumber) const {
+    const std::string at = stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string();
+    const auto out = callMethod("advance", {yPrev, state, enc.enc, enc.keys, enc.mask}, at);
+    if (!out.isTensor() || out.toTensor().sizes() != state.sizes())
+        throw Error("the model '" + origin_ + "' broke its contract" + at + ": advance must return a state of the shape it was given");
+    auto next = out.toTensor();
+    if (next.is_floating_point() && !torch::isfinite(next).all().item<bool>())
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its state)");
+    return next;
 }
 
 EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const {
@@ -508,16 +517,8 @@ EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B
 
 DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
                                int64_t stepNumber) const {
-    Runtime::initialize();
     const std::string at = stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string();
-    c10::IValue out;
-    try {
-        out = module_.get_method("step")({yPrev, state, enc.enc, enc.keys, enc.mask});
-    } catch (const std::bad_alloc&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw Error("the model '" + origin_ + "' failed in its step code" + at + ": " + causeOf(e));
-    }
+    const auto out = callMethod("step", {yPrev, state, enc.enc, enc.keys, enc.mask}, at);
     if (!out.isGenericDict()) throw Error("step must return a Dict[str, Tensor]");
     DecoderOutput d;
     torch::Tensor padding;  // [B]
@@ -592,6 +593,8 @@ void TorchModel::save(const std::string& path, bool half) const {
     try {
         // A copy, so saving never changes the module other threads may be decoding with.
         auto copy = module_.deepcopy();
+        // Files keep trainable weights, as PyTorch writes them (a Python trainer reads them as they are).
+        for (auto p : copy.parameters()) p.requires_grad_(true);
         auto meta = metadata_;
         meta["stored_dtype"] = half ? "float16" : "float32";
         copy.setattr("metadata", meta.dump());

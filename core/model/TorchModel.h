@@ -59,6 +59,11 @@ public:
     torch::Tensor embedSource(const torch::Tensor& src) const;  // [B,S] -> x [B,S,M]
     EncoderOutput encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const;  // [B,S,M], [B]
 
+    // The optional method advance (docs/model-format.md): step's state without log_probs.
+    bool advances() const { return advances_; }
+    torch::Tensor advance(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
+                          int64_t stepNumber = 0) const;  // [B], [B,D] -> [B,D]
+
     const std::string& origin() const { return origin_; }
     const Vocabulary& sourceVocabulary() const { return srcVocab_; }
     const Vocabulary& targetVocabulary() const { return tgtVocab_; }
@@ -90,6 +95,8 @@ private:
     void checkContract();
     void probe(std::vector<std::string>& problems);
     void checkDescriptions(std::vector<std::string>& problems) const;
+    // Runs one of the model's methods; its exceptions become Error "failed in its <method> code<at>: cause".
+    c10::IValue callMethod(const char* method, std::vector<c10::IValue> args, const std::string& at = std::string()) const;
     // encode's or encode_embedded's result checked for a batch of [B,S] (`method` names it).
     EncoderOutput checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const;
 
@@ -106,6 +113,7 @@ private:
     bool sourceEos_ = true;
     bool attendsPadding_ = false;
     bool encodesEmbedded_ = false;
+    bool advances_ = false;
     std::vector<std::string> nonFiniteWeights_;
     bool probing_ = false;  // during the constructor's probe, which checks shapes itself
 };

@@ -199,6 +199,15 @@ def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: T
     return out
 
 
+# The decoder's next state only, without the output distribution: an attribution runs a target
+# prefix through it, where step would project every prefix position onto the whole vocabulary for
+# nothing (docs/model-format.md, optional methods). step's "state" is the same tensor.
+def advance(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tensor:
+    y = torch.embedding(self.tgt_emb, y_prev)
+    new_state, alpha, context, energies, query = self._step(self._input_gates(y), self._context_weights(), state, enc, keys, mask)
+    return new_state
+
+
 def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
     enc, state, mask, keys = self._encode(src, src_len, dropout)
     B = tgt_in.size(0)

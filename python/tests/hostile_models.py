@@ -158,7 +158,7 @@ def nan_weight(src: Path, dst: Path, parameter: str = "dec_wih") -> Path:
 def nan_log_probs(src: Path, dst: Path) -> Path:
     """1287-code-edit: step returns NaN log-probabilities (0/0)."""
     return _edit_code(src, dst, "    return out\n  def loss(",
-                      '    torch._set_item(out, "log_probs", torch.div(torch.mul(_33, 0.), 0.))\n    return out\n  def loss(')
+                      '    torch._set_item(out, "log_probs", torch.div(torch.mul(out["log_probs"], 0.), 0.))\n    return out\n  def loss(')
 
 
 def step_loops_forever(src: Path, dst: Path, only_long_sources: bool = False) -> Path:
