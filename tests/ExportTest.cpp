@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QImageReader>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -443,6 +444,33 @@ TEST_F(Export, AttributionsAreExportedAsFiguresCsvAndJson) {
     auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap saliency -f json -i " + dir_->path("attr-in.txt") +
                  " -o " + dir_->path("attr-bad"));
     EXPECT_NE(r.exitCode, 0);
+}
+
+TEST_F(Export, GifAnimatesTheStepsOneFrameEach) {
+    std::ofstream(dir_->path("gif-in.txt")) << "the red car ||| la voiture rouge\n";
+    const std::string out = dir_->path("gif");
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --no-progress -f gif --frame-ms 500 -i " + dir_->path("gif-in.txt") +
+                 " -o " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const auto file = QString::fromStdString(out + "/0001-the-red-car.gif");
+    QImageReader reader(file);
+    ASSERT_TRUE(reader.canRead()) << reader.errorString().toStdString();
+    const auto expected = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
+    EXPECT_EQ(reader.imageCount(), static_cast<int>(expected)) << "one frame per step: la voiture rouge </s>";
+    QSize size;
+    std::vector<QImage> frames;
+    for (int k = 0; k < reader.imageCount(); ++k) {
+        QImage frame = reader.read();
+        const int delay = reader.nextImageDelay();  // Qt: the delay of the frame just read
+        ASSERT_FALSE(frame.isNull()) << "frame " << k;
+        if (k == 0) size = frame.size();
+        EXPECT_EQ(frame.size(), size) << "every frame on one canvas";
+        EXPECT_EQ(delay, k + 1 == reader.imageCount() ? 1500 : 500) << "frame " << k;
+        frames.push_back(frame);
+    }
+    ASSERT_GE(frames.size(), 2u);
+    EXPECT_NE(frames.front(), frames.back()) << "rows appear step by step";
+    EXPECT_EQ(reader.loopCount(), -1) << "loops for ever";
 }
 
 TEST_F(Export, BatchFileNamesAreStable) {

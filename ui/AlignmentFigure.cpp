@@ -99,7 +99,7 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
     const int cell = std::max(kMinCell, fm.height() + 6);
     const int S = columnCount(s, o);
     const auto alignment = s.alignment();
-    const int T = std::max<int>(1, static_cast<int>(alignment.targetTokens().size()));
+    const int T = std::max({1, static_cast<int>(alignment.targetTokens().size()), o.reservedRows});
     int longestSource = 0, longestTarget = 0;
     for (const auto& t : s.source.tokens) longestSource = std::max(longestSource, fm.horizontalAdvance(QString::fromStdString(t)));
     for (const auto& t : alignment.targetTokens())
@@ -151,6 +151,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
             for (double v : r) extent = std::max(extent, std::abs(v));
             weights_.push_back(std::move(r));
         }
+        // An animation's frames share the whole sentence's scale (DecodingSnapshot::prefix keeps it).
+        if (s.attributionExtent > 0) extent = s.attributionExtent;
     }
     for (const auto& row : alignment.weights()) {
         if (attribution_) break;
@@ -186,7 +188,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     y->setTicker(textTicker(rows_));
     y->setRangeReversed(true);
     x->setRange(-0.5, std::max(0, S) - 0.5);
-    y->setRange(-0.5, std::max(1, T) - 0.5);
+    y->setRange(-0.5, std::max({1, T, o.reservedRows}) - 0.5);
     // The mark on unknown words, explained where it appears.
     bool anyUnknown = false;
     for (int i = 0; i < S; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
@@ -204,8 +206,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     scale->setDataRange(range);
     scale->setGradient(attribution_ && s.attributionSigned ? stateGradient() : alphaGradient(o.colorMap));
     if (attribution_)
-        scale->axis()->setLabel(QString::fromStdString(s.attributionMethod) +
-                                (s.attributionSigned ? QStringLiteral("\n(red raises, blue lowers the token's log p)") : QString()));
+        scale->axis()->setLabel(QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString()));
     else
         scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
     styleAxis(scale->axis(), font);

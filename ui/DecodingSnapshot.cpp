@@ -1,5 +1,8 @@
 #include "ui/DecodingSnapshot.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/text/Vocabulary.h"
@@ -93,6 +96,27 @@ void DecodingSnapshot::attribute(const core::Model& model, const std::string& me
         }
     }
     attribution = std::move(known);
+}
+
+DecodingSnapshot DecodingSnapshot::prefix(size_t n) const {
+    DecodingSnapshot s = *this;
+    const size_t shown = alignment().targetTokens().size();
+    if (n >= shown) return s;
+    if (s.selectedHypothesis >= 0) {
+        auto& h = s.beam[static_cast<size_t>(s.selectedHypothesis)];
+        h.ids.resize(std::min(n, h.ids.size()));
+        h.tokens.resize(std::min(n, h.tokens.size()));
+        h.alpha.resize(std::min(n, h.alpha.size()));
+        s.hypothesisSteps.resize(std::min(n, s.hypothesisSteps.size()));
+    } else {
+        s.steps.resize(std::min(n, s.steps.size()));
+    }
+    s.targetWords.resize(std::min(n, s.targetWords.size()));
+    for (const auto& row : attribution)
+        for (float v : row) s.attributionExtent = std::max(s.attributionExtent, std::abs(static_cast<double>(v)));
+    if (s.attribution.size() > n) s.attribution.resize(n);
+    s.finished = false;
+    return s;
 }
 
 }  // namespace alignscope::ui

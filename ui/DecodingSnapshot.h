@@ -50,6 +50,7 @@ struct DecodingSnapshot {
     std::string attributionDescription;    // what it measures, for Step explained
     bool attributionSigned = false;        // scores may be negative (a diverging colour map)
     std::vector<std::vector<float>> attribution;  // [T][S]
+    double attributionExtent = 0;          // prefix(): the whole target's largest |score| (0: from the rows)
     std::string attributionError;
 
     // Everything a session shows, with the beam results, which one is selected (-1: the steps)
@@ -64,6 +65,10 @@ struct DecodingSnapshot {
     void attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known = {});
     // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
     core::Hypothesis shownTarget() const;
+
+    // This snapshot as it stood after `steps` shown steps (1..): the frames of an animation. Rows,
+    // steps, the hypothesis and attribution rows are cut there; finished only at the end.
+    DecodingSnapshot prefix(size_t steps) const;
 
     // The alignment shown: the selected beam hypothesis, else the steps.
     core::Alignment alignment() const;

@@ -1,6 +1,7 @@
 #include "ui/FigureExporter.h"
 
 #include "ui/AlignmentFigure.h"
+#include "ui/GifWriter.h"
 
 #include "core/decoding/Alignment.h"
 #include "core/AtomicFile.h"
@@ -14,6 +15,7 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QImage>
+#include <QPainter>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -330,6 +332,21 @@ QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOpti
     return bytes;
 }
 
+QByteArray FigureExporter::renderGif(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+    // Every frame has the last one's layout (room for all the rows, the whole sentence's colour
+    // scale): rows appear in place, one per step, as Step adds them in the app, and nothing moves.
+    const size_t steps = s.alignment().targetTokens().size();
+    FigureOptions options = o;
+    options.reservedRows = static_cast<int>(steps);
+    Settings at = settings;
+    at.format = Format::Png;
+    if (!at.size.isValid() || at.size.isEmpty()) at.size = figureSize(s, options, settings);
+    GifWriter gif;
+    for (size_t k = 1; k <= steps; ++k)
+        gif.addFrame(renderImage(s.prefix(k), options, at), k == steps ? 3 * settings.frameMs : settings.frameMs);
+    return gif.finish();
+}
+
 QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
     if (s.alignment().targetTokens().empty())
         throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
@@ -340,6 +357,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     case Format::Csv: return renderCsv(s, o);
     case Format::Json: return renderJson(s, o);
     case Format::Pharaoh: return QByteArray::fromStdString(s.alignment().pharaoh()) + '\n';
+    case Format::Gif: return renderGif(s, o, settings);
     }
     throw error(QStringLiteral("unknown export format"));
 }
@@ -363,7 +381,7 @@ void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {
     const QString n = name.trimmed().toLower();
-    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh})
+    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif})
         if (n == formatName(f)) return f;
     return std::nullopt;
 }
@@ -376,6 +394,7 @@ QString FigureExporter::formatName(Format format) {
     case Format::Csv: return QStringLiteral("csv");
     case Format::Json: return QStringLiteral("json");
     case Format::Pharaoh: return QStringLiteral("pharaoh");
+    case Format::Gif: return QStringLiteral("gif");
     }
     return {};
 }

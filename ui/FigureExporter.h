@@ -16,7 +16,7 @@ namespace alignscope::ui {
 
 class AlignmentFigure;
 
-// Writes one alignment to one file. Figures (PNG, SVG, PDF) are drawn by AlignmentFigure, the
+// Writes one alignment to one file. Figures (PNG, SVG, PDF, and GIF: the steps as an animation) are drawn by AlignmentFigure, the
 // class the app's view draws with, into an offscreen plot; data (CSV, JSON, Pharaoh links) come
 // from the snapshot's core::Alignment with the model's name and the options used.
 //
@@ -31,12 +31,13 @@ class AlignmentFigure;
 // exporter for a batch: it reuses its plot.
 class FigureExporter {
 public:
-    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh };
+    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh, Gif };
 
     struct Settings {
         Format format = Format::Png;
         int dpi = 300;  // PNG resolution (pixels per inch), written into the file too
         QSize size;     // figure size in layout pixels; empty: AlignmentFigure::preferredSize
+        int frameMs = 800;      // GIF: each step's frame; the last one stays 3 times as long
     };
 
     FigureExporter();
@@ -64,7 +65,9 @@ public:
     QSize imageSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
     double dpi() const;  // layout pixels per inch
 
-    static bool isFigure(Format format) { return format == Format::Png || format == Format::Svg || format == Format::Pdf; }
+    static bool isFigure(Format format) {
+        return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif;
+    }
     static std::optional<Format> parseFormat(const QString& name);  // "png", "SVG", ...; nullopt if unknown
     static QString formatName(Format format);                       // "png", "svg", ..., "pharaoh"
     static QString extension(Format format);                        // ".png", ..., ".align" for Pharaoh
@@ -74,6 +77,8 @@ public:
 private:
     QByteArray renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QByteArray renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    // The stepping of the sentence: one frame per shown step, each row appearing as in the app.
+    QByteArray renderGif(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QSize draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);  // builds the figure
 
     std::unique_ptr<QCustomPlot> plot_;

@@ -18,6 +18,7 @@ struct FigureOptions {
     EndColumn endColumn = EndColumn::Keep;
     QString title;                     // empty: no title
     bool highlightCurrentStep = true;  // frame the newest row and its peak
+    int reservedRows = 0;              // room for this many target rows (an animation's frames keep the last one's layout)
 
     // The source columns the figure shows: all, or all but the </s> column that endColumn drops.
     // endColumn only acts where the last column is the model's </s> (not where a model's sources

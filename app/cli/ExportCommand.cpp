@@ -65,7 +65,7 @@ private:
 Command addExportCommand(CLI::App& app) {
     struct Options {
         std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention";
-        int beam = 1, maxLen = 0, dpi = 300, fontSize = 10;
+        int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800;
         bool noEncoder = false, values = false, highlight = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
@@ -74,14 +74,18 @@ Command addExportCommand(CLI::App& app) {
         "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
         "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
-    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), csv, json (matrix and tokens) or pharaoh (links)")
+    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), gif (the steps animated), csv, json (matrix and tokens) or pharaoh (links)")
         ->required()
-        ->check(CLI::IsMember({"png", "svg", "pdf", "csv", "json", "pharaoh"}, CLI::ignore_case));
+        ->check(CLI::IsMember({"png", "svg", "pdf", "gif", "csv", "json", "pharaoh"}, CLI::ignore_case));
     c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
     c->add_option("-i,--input", o->input, "Input file, one sentence or 'source ||| target' per line (default stdin)");
     c->add_option("-b,--beam", o->beam, "Beam width; the best hypothesis is drawn (1 = greedy)")->check(CLI::Range(1, 64));
     c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
-    c->add_option("--dpi", o->dpi, "PNG resolution in dots per inch (default 300)")->check(CLI::Range(10, 4800));
+    c->add_option("--dpi", o->dpi, "PNG and GIF resolution in dots per inch (default 300 for PNG, 96 for GIF: screen size)")
+        ->check(CLI::Range(10, 4800));
+    c->add_option("--frame-ms", o->frameMs, "GIF: milliseconds each step is shown (the last, three times as long)")
+        ->check(CLI::Range(20, 60000))
+        ->capture_default_str();
     c->add_option("--size", o->size, "Figure size WxH in layout pixels of 1/96 inch (default: fitted to the tokens)");
     c->add_option("--colormap", o->colorMap, "viridis (perceptually uniform, default) or grey (for print)")
         ->check(CLI::IsMember({"viridis", "grey", "gray"}, CLI::ignore_case));
@@ -104,7 +108,8 @@ Command addExportCommand(CLI::App& app) {
 
         ui::BatchExporter::Settings settings;
         settings.file.format = *ui::FigureExporter::parseFormat(QString::fromStdString(o->format));
-        settings.file.dpi = o->dpi;
+        settings.file.dpi = o->dpi > 0 ? o->dpi : settings.file.format == ui::FigureExporter::Format::Gif ? 96 : 300;
+        settings.file.frameMs = o->frameMs;
         if (!o->size.empty()) {
             int w = 0, h = 0;
             if (std::sscanf(o->size.c_str(), "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 || h > 20000)

@@ -157,8 +157,8 @@ def nan_weight(src: Path, dst: Path, parameter: str = "dec_wih") -> Path:
 
 def nan_log_probs(src: Path, dst: Path) -> Path:
     """1287-code-edit: step returns NaN log-probabilities (0/0)."""
-    return _edit_code(src, dst, "    return out\n  def loss(",
-                      '    torch._set_item(out, "log_probs", torch.div(torch.mul(out["log_probs"], 0.), 0.))\n    return out\n  def loss(')
+    return _edit_code(src, dst, "    return out\n",
+                      '    torch._set_item(out, "log_probs", torch.div(torch.mul(out["log_probs"], 0.), 0.))\n    return out\n')
 
 
 def step_loops_forever(src: Path, dst: Path, only_long_sources: bool = False) -> Path:
@@ -179,8 +179,8 @@ def step_fails_on_long_sources(src: Path, dst: Path) -> Path:
 
 def step_state_shape_on_long_sources(src: Path, dst: Path) -> Path:
     """1312-code-edit: step returns a [B,1] state for sources longer than the probe's."""
-    return _edit_code(src, dst, "    return out\n  def loss(",
-                      LONG_SOURCE + '      torch._set_item(out, "state", torch.slice(new_state, 1, 0, 1))\n    return out\n  def loss(')
+    return _edit_code(src, dst, "    return out\n",
+                      LONG_SOURCE + '      torch._set_item(out, "state", torch.slice(new_state, 1, 0, 1))\n    return out\n')
 
 
 def flip_bytes(src: Path, dst: Path, count: int = 4, seed: int = 16) -> Path:
