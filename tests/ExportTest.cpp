@@ -473,6 +473,24 @@ TEST_F(Export, GifAnimatesTheStepsOneFrameEach) {
     EXPECT_EQ(reader.loopCount(), -1) << "loops for ever";
 }
 
+TEST_F(Export, FramesAreANumberedPngSequenceOfOneSize) {
+    std::ofstream(dir_->path("frames-in.txt")) << "the red car ||| la voiture rouge\n";
+    const std::string out = dir_->path("frames");
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --no-progress -f frames --dpi 96 -i " + dir_->path("frames-in.txt") + " -o " + out);
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const auto steps = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
+    QSize size;
+    for (size_t k = 1; k <= steps; ++k) {
+        const auto path = ui::FigureExporter::framePath(QString::fromStdString(out + "/0001-the-red-car.png"), k, steps);
+        QImage frame(path);
+        ASSERT_FALSE(frame.isNull()) << path.toStdString() << ": " << r.out;
+        if (k == 1) size = frame.size();
+        EXPECT_EQ(frame.size(), size);
+    }
+    EXPECT_TRUE(ui::FigureExporter::framePath("a/0001-x.png", 3, 12).endsWith("0001-x-step03.png"));
+    EXPECT_FALSE(std::filesystem::exists(out + "/0001-the-red-car.png")) << "only the numbered frames";
+}
+
 TEST_F(Export, BatchFileNamesAreStable) {
     using ui::BatchExporter;
     EXPECT_EQ(BatchExporter::fileName(1, "The red car is very fast.", Format::Png), "0001-the-red-car-is-very-fast.png");

@@ -34,6 +34,7 @@ QString filterFor(Format f) {
     case Format::Json: return QObject::tr("JSON (*.json)");
     case Format::Pharaoh: return QObject::tr("Pharaoh links (*.align)");
     case Format::Gif: return QObject::tr("Animated GIF (*.gif)");
+    case Format::Frames: return QObject::tr("PNG frames, NAME-stepKK.png (*.png)");
     }
     return {};
 }
@@ -54,6 +55,7 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     format_->addItem(tr("JSON (tokens, matrix, model, options)"), int(Format::Json));
     format_->addItem(tr("Pharaoh links (i-j)"), int(Format::Pharaoh));
     format_->addItem(tr("Animated GIF (the steps, one frame each)"), int(Format::Gif));
+    format_->addItem(tr("PNG frames (the steps as NAME-step01.png, ...)"), int(Format::Frames));
     const auto remembered = FigureExporter::parseFormat(settings.value("export/format", "png").toString());
     format_->setCurrentIndex(format_->findData(int(remembered.value_or(Format::Png))));
 
@@ -167,7 +169,7 @@ void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->
 void ExportDialog::formatChanged() {
     const auto format = Format(format_->currentData().toInt());
     const bool figure = FigureExporter::isFigure(format);
-    dpi_->setEnabled(format == Format::Png || format == Format::Gif);
+    dpi_->setEnabled(format == Format::Png || format == Format::Gif || format == Format::Frames);
     for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
     endColumn_->setEnabled(format != Format::Pharaoh);
     // Follow the format with the file's extension.
@@ -175,7 +177,7 @@ void ExportDialog::formatChanged() {
     if (!p.isEmpty()) {
         const QFileInfo info(p);
         QString stem = info.fileName();
-        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif})
+        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames})
             if (stem.endsWith(FigureExporter::extension(f), Qt::CaseInsensitive)) stem.chop(FigureExporter::extension(f).size());
         path_->setText(QDir(info.path()).filePath(stem + FigureExporter::extension(format)));
     }

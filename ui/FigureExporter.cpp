@@ -358,13 +358,33 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     case Format::Json: return renderJson(s, o);
     case Format::Pharaoh: return QByteArray::fromStdString(s.alignment().pharaoh()) + '\n';
     case Format::Gif: return renderGif(s, o, settings);
+    case Format::Frames: throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
     }
     throw error(QStringLiteral("unknown export format"));
 }
 
 void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings, const QString& path) {
     checkFilePath(path);  // before the work: a bad path fails at once
-    writeFile(path, render(s, o, settings));
+    if (settings.format != Format::Frames) {
+        writeFile(path, render(s, o, settings));
+        return;
+    }
+    // The GIF's frames, each a PNG of the last frame's layout.
+    const size_t steps = s.alignment().targetTokens().size();
+    if (steps == 0) throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
+    FigureOptions options = o;
+    options.reservedRows = static_cast<int>(steps);
+    Settings at = settings;
+    at.format = Format::Png;
+    if (!at.size.isValid() || at.size.isEmpty()) at.size = figureSize(s, options, settings);
+    for (size_t k = 1; k <= steps; ++k) writeFile(framePath(path, k, steps), encodePng(renderImage(s.prefix(k), options, at)));
+}
+
+QString FigureExporter::framePath(const QString& path, size_t step, size_t steps) {
+    QString base = path;
+    if (base.endsWith(QStringLiteral(".png"))) base.chop(4);
+    const int digits = std::max(2, static_cast<int>(QString::number(steps).size()));
+    return base + QStringLiteral("-step%1.png").arg(static_cast<qulonglong>(step), digits, 10, QLatin1Char('0'));
 }
 
 void FigureExporter::checkFilePath(const QString& path) {
@@ -381,7 +401,7 @@ void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {
     const QString n = name.trimmed().toLower();
-    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif})
+    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames})
         if (n == formatName(f)) return f;
     return std::nullopt;
 }
@@ -395,11 +415,13 @@ QString FigureExporter::formatName(Format format) {
     case Format::Json: return QStringLiteral("json");
     case Format::Pharaoh: return QStringLiteral("pharaoh");
     case Format::Gif: return QStringLiteral("gif");
+    case Format::Frames: return QStringLiteral("frames");
     }
     return {};
 }
 
 QString FigureExporter::extension(Format format) {
+    if (format == Format::Frames) return QStringLiteral(".png");  // the frames' files add -stepKK
     return format == Format::Pharaoh ? QStringLiteral(".align") : QLatin1Char('.') + formatName(format);
 }
 

@@ -31,7 +31,9 @@ class AlignmentFigure;
 // exporter for a batch: it reuses its plot.
 class FigureExporter {
 public:
-    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh, Gif };
+    // Frames: the GIF's frames as a numbered PNG sequence, NAME-step01.png ... (for slides that
+    // animate by themselves, or video tools).
+    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh, Gif, Frames };
 
     struct Settings {
         Format format = Format::Png;
@@ -49,6 +51,9 @@ public:
     // (no target tokens), a folder that does not exist or cannot be written, a failed write.
     void write(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings,
                const QString& path);
+    // Format Frames writes several files: `path` ends in ".png", and frame k goes to
+    // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
+    static QString framePath(const QString& path, size_t step, size_t steps);
     // The file's bytes, as write() would store them.
     QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
 
@@ -66,7 +71,8 @@ public:
     double dpi() const;  // layout pixels per inch
 
     static bool isFigure(Format format) {
-        return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif;
+        return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif ||
+               format == Format::Frames;
     }
     static std::optional<Format> parseFormat(const QString& name);  // "png", "SVG", ...; nullopt if unknown
     static QString formatName(Format format);                       // "png", "svg", ..., "pharaoh"
