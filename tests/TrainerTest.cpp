@@ -5,6 +5,7 @@
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/training/Trainer.h"
+#include "core/training/TrainingTimeline.h"
 
 #include <gtest/gtest.h>
 
@@ -179,4 +180,62 @@ TEST(Trainer, BeamSearchOnAWellTrainedModelDoesNotCutTranslationsShort) {
         }
         EXPECT_GE(same, total - 1) << "width " << width << ": " << same << " of " << total << " equal to greedy";
     }
+}
+
+TEST(TrainingTimeline, StepsAreLogUniformDistinctAndEndAtTheLastUpdate) {
+    EXPECT_EQ(core::TrainingTimeline::logUniformSteps(4, 30), (std::vector<int64_t>{1, 3, 10, 30}));
+    EXPECT_EQ(core::TrainingTimeline::logUniformSteps(5, 3), (std::vector<int64_t>{1, 2, 3}));
+    EXPECT_EQ(core::TrainingTimeline::logUniformSteps(1, 7), (std::vector<int64_t>{7}));
+    EXPECT_TRUE(core::TrainingTimeline::logUniformSteps(0, 7).empty());
+    const auto many = core::TrainingTimeline::logUniformSteps(20, 10000);
+    ASSERT_EQ(many.size(), 20u);
+    for (size_t i = 1; i < many.size(); ++i) EXPECT_LT(many[i - 1], many[i]);
+}
+
+TEST(TrainingTimeline, TrainWritesSnapshotsAViewerCanOpen) {
+    tests::TempDir dir;
+    auto o = tests::reversalTraining(dir);
+    o.maxSteps = 30;
+    o.snapshots = 4;
+    core::Trainer trainer(o);
+    trainer.prepare();
+    trainer.run(nullptr);
+    const auto timeline = core::TrainingTimeline::open(dir.root());
+    ASSERT_EQ(timeline.snapshots().size(), 4u);
+    std::vector<int64_t> steps;
+    for (const auto& s : timeline.snapshots()) steps.push_back(s.step);
+    EXPECT_EQ(steps, (std::vector<int64_t>{1, 3, 10, 30}));
+    EXPECT_EQ(timeline.loss().size(), 30u) << "the training loss of every update";
+    for (const auto& s : timeline.snapshots()) {
+        const auto model = core::Model::load(timeline.folder() + "/" + s.file);
+        EXPECT_EQ(model.metadata()["training"]["steps"].get<int64_t>(), s.step) << s.file;
+    }
+    // The last snapshot is the last weights: it translates as the run left it.
+    EXPECT_GT(timeline.snapshots().front().loss, timeline.snapshots().back().loss);
+}
+
+TEST(TrainingTimeline, AFolderWithoutARunOrWithABadIndexIsNamed) {
+    tests::TempDir dir;
+    try {
+        core::TrainingTimeline::open(dir.root());
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("holds no training run"), std::string::npos) << e.what();
+    }
+    std::ofstream(dir.path("x.timeline.json")) << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"../evil.pt\"}]}";
+    try {
+        core::TrainingTimeline::open(dir.root());
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("outside its folder"), std::string::npos) << e.what();
+    }
+    std::ofstream(dir.path("x.timeline.json")) << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"gone.pt\"}]}";
+    try {
+        core::TrainingTimeline::open(dir.path("x.timeline.json"));
+        FAIL();
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("none of their files"), std::string::npos) << e.what();
+    }
+    std::ofstream(dir.path("x.timeline.json")) << "not json";
+    EXPECT_THROW(core::TrainingTimeline::open(dir.root()), core::Error);
 }

@@ -104,6 +104,10 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     c->add_option("--checkpoint-minutes", t.checkpointMinutes, "Minutes between checkpoints");
     c->add_flag("--resume", t.resume, "Continue from the checkpoint");
     c->add_flag("--half", t.half, "Store weights as float16 (half the file size)");
+    c->add_option("--snapshots", t.snapshots,
+                  "Also write this many snapshots, spaced log-uniformly over the updates, beside --out "
+                  "(NAME.step-000123.pt, listed with the loss in NAME.timeline.json: how alignment forms)")
+        ->check(CLI::Range(0, 1000));
     return [o, c, commandLine]() -> int {
         if (!*c) return -1;
         auto t = o->t;

@@ -1,4 +1,5 @@
 #include "core/training/Trainer.h"
+#include "core/training/TrainingTimeline.h"
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
@@ -11,6 +12,7 @@
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -69,6 +71,7 @@ nlohmann::json TrainingOptions::toJson() const {
             {"validation_fraction", validationFraction},
             {"test_fraction", testFraction},
             {"half", half},
+            {"snapshots", snapshots},
             {"recipe", recipe}};
 }
 
@@ -395,6 +398,27 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         return result;
     };
 
+    // Snapshots of the model as training goes (alignment forming), log-uniformly spaced: most of
+    // the change comes early. The index beside them lists what exists, so a resumed run goes on.
+    std::optional<TrainingTimeline> timeline;
+    std::vector<int64_t> snapshotSteps;
+    if (o.snapshots > 0) {
+        timeline.emplace(TrainingTimeline::forModel(o.outputPath));
+        timeline->keepUpTo(d.step);
+        snapshotSteps = TrainingTimeline::logUniformSteps(o.snapshots, total);
+    }
+    auto snapshot = [&] {
+        if (!timeline || !std::binary_search(snapshotSteps.begin(), snapshotSteps.end(), d.step)) return;
+        auto meta = d.model->metadata();
+        meta["training"] = o.toJson();
+        meta["training"]["steps"] = d.step;
+        d.model->setMetadata(meta);
+        const auto path = timeline->snapshotPath(d.step);
+        d.model->save(path, o.half);
+        timeline->add(d.step, fs::path(path).filename().string(), recent, d.history);
+        report("snapshot at update " + std::to_string(d.step) + " written to " + path);
+    };
+
     bool validatedAtEnd = false;
     while (d.step < total) {
         const auto batches = d.batchesOf(d.epoch);
@@ -411,6 +435,7 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
             ++stepsThisRun;
             validatedAtEnd = false;
             report("");
+            snapshot();
             if (std::chrono::duration<double>(Clock::now() - lastCheckpoint).count() > o.checkpointMinutes * 60)
                 checkpoint();
         }

@@ -42,6 +42,8 @@ struct TrainingOptions {
     std::string name;                                    // model name (default: output file stem)
     std::string testSplitPath;                           // write the held-out test pairs here (TSV), if set
     std::string recipe;                                  // the command line, recorded in the metadata
+    int snapshots = 0;                                   // model files spaced log-uniformly over the updates
+                                                         // (TrainingTimeline): how alignment forms
 
     nlohmann::json toJson() const;  // recorded in the model's metadata and the checkpoint
 };

@@ -1,0 +1,137 @@
+#include "core/training/TrainingTimeline.h"
+
+#include "core/AtomicFile.h"
+#include "core/Error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace alignscope::core {
+
+namespace {
+constexpr const char* kIndexSuffix = ".timeline.json";
+constexpr const char* kFormat = "alignscope-timeline";
+}  // namespace
+
+TrainingTimeline TrainingTimeline::forModel(const std::string& outputPath) {
+    TrainingTimeline t;
+    const fs::path out(outputPath);
+    t.folder_ = out.has_parent_path() ? out.parent_path().string() : std::string(".");
+    t.name_ = out.stem().string();
+    if (fs::exists(t.indexPath())) t.read(t.indexPath());
+    return t;
+}
+
+TrainingTimeline TrainingTimeline::open(const std::string& folderOrIndex) {
+    std::error_code ec;
+    fs::path index(folderOrIndex);
+    if (fs::is_directory(index, ec)) {
+        std::vector<fs::path> found;
+        for (const auto& e : fs::directory_iterator(index, ec)) {
+            const auto name = e.path().filename().string();
+            if (name.size() > std::string(kIndexSuffix).size() && name.substr(name.size() - std::string(kIndexSuffix).size()) == kIndexSuffix)
+                found.push_back(e.path());
+        }
+        if (ec) throw Error("cannot read the folder '" + folderOrIndex + "': " + ec.message());
+        if (found.empty())
+            throw Error("'" + folderOrIndex + "' holds no training run: no NAME" + kIndexSuffix +
+                        " (alignscope-cli train --snapshots K writes one beside its model)");
+        if (found.size() > 1)
+            throw Error("'" + folderOrIndex + "' holds " + std::to_string(found.size()) + " training runs (" +
+                        found[0].filename().string() + ", " + found[1].filename().string() + "...): open one of the .timeline.json files");
+        index = found.front();
+    } else if (!fs::exists(index, ec)) {
+        throw Error("'" + folderOrIndex + "' does not exist");
+    }
+    TrainingTimeline t;
+    t.folder_ = index.has_parent_path() ? index.parent_path().string() : std::string(".");
+    const auto file = index.filename().string();
+    t.name_ = file.size() > std::string(kIndexSuffix).size() ? file.substr(0, file.size() - std::string(kIndexSuffix).size()) : file;
+    t.read(index.string());
+    std::vector<Snapshot> present;
+    for (const auto& s : t.snapshots_)
+        if (fs::exists(fs::path(t.folder_) / s.file, ec)) present.push_back(s);
+    if (present.empty())
+        throw Error("'" + index.string() + "' lists " + std::to_string(t.snapshots_.size()) +
+                    " snapshots, but none of their files is in '" + t.folder_ + "'");
+    t.snapshots_ = std::move(present);
+    return t;
+}
+
+void TrainingTimeline::read(const std::string& indexPath) {
+    std::ifstream in(indexPath, std::ios::binary);
+    if (!in) throw Error("cannot read '" + indexPath + "'");
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+        throw Error("'" + indexPath + "' is not valid JSON: " + e.what());
+    }
+    try {
+        if (j.value("format", std::string()) != kFormat)
+            throw Error("'" + indexPath + "' is not a training timeline (its \"format\" is not \"" + kFormat + "\")");
+        snapshots_.clear();
+        for (const auto& s : j.at("snapshots")) {
+            Snapshot snap{s.at("step").get<int64_t>(), s.at("file").get<std::string>(), s.value("loss", 0.0)};
+            // A file name only: an index must not point a viewer anywhere outside its folder.
+            if (snap.file.empty() || snap.file.find('/') != std::string::npos || snap.file.find('\\') != std::string::npos || snap.file == "..")
+                throw Error("'" + indexPath + "' names a snapshot file '" + snap.file + "' outside its folder");
+            snapshots_.push_back(std::move(snap));
+        }
+        loss_ = j.value("loss", std::vector<double>());
+    } catch (const nlohmann::json::exception& e) {
+        throw Error("'" + indexPath + "' is malformed: " + e.what());
+    }
+    std::sort(snapshots_.begin(), snapshots_.end(), [](const Snapshot& a, const Snapshot& b) { return a.step < b.step; });
+}
+
+std::vector<int64_t> TrainingTimeline::logUniformSteps(int count, int64_t total) {
+    std::vector<int64_t> steps;
+    if (count <= 0 || total <= 0) return steps;
+    if (count == 1) return {total};
+    for (int k = 0; k < count; ++k) {
+        const double x = std::exp(std::log(static_cast<double>(total)) * k / (count - 1));
+        int64_t s = std::clamp<int64_t>(std::llround(x), 1, total);
+        if (!steps.empty() && s <= steps.back()) s = steps.back() + 1;  // distinct, while room is left
+        if (s > total) break;
+        steps.push_back(s);
+    }
+    if (steps.back() != total) steps.back() = total;
+    return steps;
+}
+
+std::string TrainingTimeline::snapshotPath(int64_t step) const {
+    char number[32];
+    std::snprintf(number, sizeof number, "%06lld", static_cast<long long>(step));
+    return (fs::path(folder_) / (name_ + ".step-" + number + ".pt")).string();
+}
+
+std::string TrainingTimeline::indexPath() const { return (fs::path(folder_) / (name_ + kIndexSuffix)).string(); }
+
+void TrainingTimeline::keepUpTo(int64_t step) {
+    snapshots_.erase(std::remove_if(snapshots_.begin(), snapshots_.end(), [step](const Snapshot& s) { return s.step > step; }),
+                     snapshots_.end());
+    if (static_cast<int64_t>(loss_.size()) > step) loss_.resize(static_cast<size_t>(step));
+}
+
+void TrainingTimeline::add(int64_t step, const std::string& file, double loss, const std::vector<double>& lossHistory) {
+    keepUpTo(step - 1);
+    snapshots_.push_back({step, file, loss});
+    loss_ = lossHistory;
+    nlohmann::json j = {{"format", kFormat}, {"version", 1}, {"model", name_}, {"loss", loss_}};
+    j["snapshots"] = nlohmann::json::array();
+    for (const auto& s : snapshots_) j["snapshots"].push_back({{"step", s.step}, {"file", s.file}, {"loss", s.loss}});
+    AtomicFile::write(indexPath(), j.dump() + "\n");
+}
+
+}  // namespace alignscope::core
