@@ -4,6 +4,7 @@
 #include "ui/Lesson.h"
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
+#include "ui/TimelinePanel.h"
 
 #include "core/AtomicFile.h"
 #include "core/Runtime.h"
@@ -17,6 +18,9 @@
 #include <QScreen>
 #include <QTimer>
 
+#include <QSlider>
+
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -26,8 +30,8 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        std::string lesson, heatmap;
-        int steps = -1, beam = 0, page = 1;
+        std::string lesson, heatmap, timeline;
+        int steps = -1, beam = 0, page = 1, snapshot = 0;
         bool run = false, explain = false, presenter = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
@@ -38,6 +42,8 @@ int main(int argc, char** argv) {
     cli.add_flag("--run", o.run, "Decode to the end")->excludes(steps);
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
+    cli.add_option("--timeline", o.timeline, "Open a training run (a folder written by train --snapshots) with its slider");
+    cli.add_option("--snapshot", o.snapshot, "With --timeline: the snapshot to show (1-based; default the last)")->check(CLI::Range(1, 1000));
     cli.add_option("--heatmap", o.heatmap, "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion")
         ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
     cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
@@ -109,6 +115,13 @@ int main(int argc, char** argv) {
     if (o.beam > 0) {
         window.setBeamWidth(o.beam);
         document.runBeam(o.beam);
+    }
+    if (!o.timeline.empty()) {
+        if (!window.openTimeline(QString::fromStdString(o.timeline))) {
+            std::cerr << "alignscope: " << window.statusText().toStdString() << '\n';
+            return 2;
+        }
+        if (o.snapshot > 0) window.timelinePanel()->choose(std::min(o.snapshot, window.timelinePanel()->slider()->maximum() + 1) - 1);
     }
     if (!o.lesson.empty()) {
         window.startLesson(QString::fromStdString(o.lesson));

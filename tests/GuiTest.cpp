@@ -8,12 +8,14 @@
 #include "ui/DecodingDocument.h"
 #include "ui/FigureOptions.h"
 #include "ui/MainWindow.h"
+#include "ui/TimelinePanel.h"
 #include "ui/StepExplainedPanel.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
 #include "core/attribution/Attributor.h"
+#include "core/training/Trainer.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -40,6 +42,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QSlider>
 #include <QTest>
 #include <QTimer>
 
@@ -163,6 +166,36 @@ TEST_F(Gui, TheHeatmapShowsAnAttributionFilledInStepByStepBesideAttentionInStepE
     EXPECT_FALSE(figure().showsAttribution());
     EXPECT_EQ(figure().displayedWeights()[0][0], static_cast<double>(engine.steps()[0].alpha[0]));
     EXPECT_FALSE(part->isVisible());
+}
+
+TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
+    tests::TempDir run;
+    tests::trainReversalRun(run, 40, 3);
+    type("c a e");
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(window->timelineDock()->isVisible());
+    auto* panel = window->timelinePanel();
+    EXPECT_EQ(panel->slider()->maximum(), 2) << "three snapshots";
+    EXPECT_EQ(panel->current(), 2) << "opens on the last";
+    EXPECT_EQ(document.modelPath(), panel->snapshotPath(2));
+    // The last snapshot's translation is the target every snapshot is forced along.
+    ASSERT_TRUE(document.snapshot()->teacherForced);
+    const auto rowsLast = figure().displayedWeights();
+    ASSERT_FALSE(rowsLast.empty());
+    EXPECT_EQ(panel->lossPlot()->graph(0)->dataCount(), 40) << "the loss of every update";
+    panel->choose(0);
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(document.modelPath(), panel->snapshotPath(0));
+    const auto rowsFirst = figure().displayedWeights();
+    ASSERT_EQ(rowsFirst.size(), rowsLast.size()) << "the same target: rows line up";
+    EXPECT_NE(rowsFirst, rowsLast) << "an early snapshot aligns differently";
+    // A folder without a run: a message, and the open model stays.
+    tests::TempDir empty;
+    const QString before = document.modelPath();
+    EXPECT_FALSE(window->openTimeline(QString::fromStdString(empty.root())));
+    EXPECT_NE(window->statusText().indexOf(QStringLiteral("holds no training run")), -1) << window->statusText().toStdString();
+    EXPECT_EQ(document.modelPath(), before);
 }
 
 TEST_F(Gui, ABlankSentenceHasNothingToDecode) {

@@ -1,5 +1,7 @@
 #include "TinyModel.h"
 
+#include "core/training/Trainer.h"
+
 #include "core/model/ModelBuilder.h"
 
 #include <filesystem>
@@ -102,5 +104,14 @@ TempDir::~TempDir() {
 }
 
 std::string TempDir::path(const std::string& name) const { return (std::filesystem::path(root_) / name).string(); }
+
+void trainReversalRun(const TempDir& dir, int64_t steps, int snapshots) {
+    auto o = reversalTraining(dir);
+    o.maxSteps = steps;
+    o.snapshots = snapshots;
+    core::Trainer trainer(o);
+    trainer.prepare();
+    trainer.run(nullptr);
+}
 
 }  // namespace alignscope::tests

@@ -28,6 +28,9 @@ class TempDir;
 // Options that train a tiny reversal model in a few seconds; the corpus (2,000 pairs) is written
 // into `dir`, the model goes to dir/reverse.pt. Set maxSteps before training.
 core::TrainingOptions reversalTraining(const TempDir& dir);
+// Trains that reversal model for `steps` updates, writing `snapshots` snapshots beside it (train
+// --snapshots): a training run for timeline tests, in dir.
+void trainReversalRun(const TempDir& dir, int64_t steps, int snapshots);
 
 // A fresh temporary folder, removed when the object goes.
 class TempDir {

@@ -194,12 +194,7 @@ TEST(TrainingTimeline, StepsAreLogUniformDistinctAndEndAtTheLastUpdate) {
 
 TEST(TrainingTimeline, TrainWritesSnapshotsAViewerCanOpen) {
     tests::TempDir dir;
-    auto o = tests::reversalTraining(dir);
-    o.maxSteps = 30;
-    o.snapshots = 4;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    trainer.run(nullptr);
+    tests::trainReversalRun(dir, 30, 4);
     const auto timeline = core::TrainingTimeline::open(dir.root());
     ASSERT_EQ(timeline.snapshots().size(), 4u);
     std::vector<int64_t> steps;

@@ -5,6 +5,9 @@
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
 #include "ui/StepExplainedPanel.h"
+#include "ui/TimelinePanel.h"
+
+#include "core/Error.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
@@ -150,6 +153,7 @@ void MainWindow::buildMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(openAction_);
     recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("Open &training run…"), this, &MainWindow::openTimelineDialog);
     updateRecentMenu();
     file->addAction(exportAction_);
     file->addSeparator();
@@ -370,6 +374,21 @@ void MainWindow::buildLayout() {
         setSourceText(sourceBeforeLesson_);
         view_->setFocus();
     });
+    timelinePanel_ = new TimelinePanel;
+    timelineDock_ = new QDockWidget(tr("Training run"), this);
+    timelineDock_->setObjectName(QStringLiteral("timelineDock"));
+    timelineDock_->setWidget(timelinePanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
+    timelineDock_->hide();
+    connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) { document_->openModel(path); });
+    // Opening a run without a typed target: once the last snapshot has translated the sentence,
+    // that translation is the target every snapshot is forced along.
+    connect(document_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr s) {
+        if (!timelineNeedsTarget_ || !s || !s->finished || s->translation.empty()) return;
+        timelineNeedsTarget_ = false;
+        setTargetText(QString::fromStdString(s->translation));
+    });
+
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && snapshot_) stepPanel_->render(snapshot_);
     });
@@ -572,6 +591,30 @@ void MainWindow::openExportDialog() {
     ExportDialog dialog(snapshot_, figureOptions_, this);
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
+
+bool MainWindow::openTimeline(const QString& folderOrIndex) {
+    core::TrainingTimeline timeline;
+    try {
+        timeline = core::TrainingTimeline::open(folderOrIndex.toStdString());
+    } catch (const core::Error& e) {
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    timelinePanel_->setTimeline(timeline);
+    timelineDock_->show();
+    document_->openModel(timelinePanel_->snapshotPath(timelinePanel_->current()));
+    timelineNeedsTarget_ = target_->text().trimmed().isEmpty();
+    if (timelineNeedsTarget_) document_->runToEnd();
+    return true;
+}
+
+void MainWindow::openTimelineDialog() {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run (a folder written by train --snapshots)"),
+                                                          QFileInfo(document_->modelPath()).path());
+    if (!dir.isEmpty()) openTimeline(dir);
+}
+
+QString MainWindow::statusText() const { return status_->text(); }
 
 void MainWindow::showError(const QString& message) {
     status_->setText(message.section('\n', 0, 0));

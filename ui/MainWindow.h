@@ -20,6 +20,7 @@ class AlignmentView;
 class CandidatesView;
 class StepExplainedPanel;
 class LessonPlayer;
+class TimelinePanel;
 class LessonPanel;
 class DecodingDocument;
 
@@ -42,6 +43,14 @@ public:
     // The heatmap shows attention ("" ) or an attribution method's scores (View > Heatmap).
     void setHeatmapMethod(const QString& method);
     QString heatmapMethod() const { return heatmapMethod_; }
+    // A training run's snapshots (train --snapshots K): a dock with a slider over them and the
+    // loss curve; the sentence is forced along one target (the one typed, else the last
+    // snapshot's translation) so every snapshot's rows line up. A folder without a run is an error
+    // message, and the open model stays.
+    bool openTimeline(const QString& folderOrIndex);
+    TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    QString statusText() const;  // the status line (an error's first line after one)
+    QDockWidget* timelineDock() const { return timelineDock_; }
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
     LessonPanel* lessonPanel() const { return lessonPanel_; }
 
@@ -75,6 +84,7 @@ protected:
 
 private:
     void buildActions();
+    void openTimelineDialog();
     void buildMenus();
     void buildLayout();
     void render(SnapshotPtr snapshot);
@@ -101,7 +111,10 @@ private:
     LessonPanel* lessonPanel_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
     QAction* presenterAction_ = nullptr;
-    QActionGroup* heatmapGroup_ = nullptr;  // View > Heatmap: attention or one attribution method
+    QActionGroup* heatmapGroup_ = nullptr;
+    TimelinePanel* timelinePanel_ = nullptr;
+    QDockWidget* timelineDock_ = nullptr;
+    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target  // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
     bool focusBeamWhenDone_ = false;  // after Ctrl+B: the hypothesis list takes the focus when results arrive

@@ -1,0 +1,105 @@
+#include "ui/TimelinePanel.h"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QLocale>
+#include <QSlider>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace alignscope::ui {
+
+TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    label_ = new QLabel;
+    label_->setWordWrap(true);
+    slider_ = new QSlider(Qt::Horizontal);
+    slider_->setPageStep(1);
+    slider_->setTickPosition(QSlider::TicksBelow);
+    plot_ = new QCustomPlot;
+    plot_->setMinimumHeight(160);
+    plot_->xAxis->setLabel(tr("update (log scale)"));
+    plot_->yAxis->setLabel(tr("training NLL/token"));
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    layout->addWidget(label_);
+    layout->addWidget(slider_);
+    layout->addWidget(plot_, 1);
+    // Released or stepped with the keys: each position is a model to load, so not while dragging.
+    slider_->setTracking(false);
+    connect(slider_, &QSlider::valueChanged, this, [this](int) {
+        showCurrent();
+        emit snapshotChosen(snapshotPath(current()));
+    });
+}
+
+void TimelinePanel::setTimeline(const core::TrainingTimeline& timeline) {
+    timeline_ = timeline;
+    const int n = static_cast<int>(timeline_.snapshots().size());
+    plot_->clearGraphs();
+    auto* loss = plot_->addGraph();
+    loss->setPen(QPen(QColor("#1f77b4")));
+    // The per-update loss is noisy: a running mean over 2 % of the run draws the trend.
+    const auto& raw = timeline_.loss();
+    const size_t window = std::max<size_t>(1, raw.size() / 50);
+    double sum = 0;
+    for (size_t i = 0; i < raw.size(); ++i) {
+        sum += raw[i];
+        if (i >= window) sum -= raw[i - window];
+        loss->addData(static_cast<double>(i + 1), sum / static_cast<double>(std::min(i + 1, window)));
+    }
+    auto* marks = plot_->addGraph();
+    marks->setLineStyle(QCPGraph::lsNone);
+    marks->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor("#d62728"), Qt::white, 7));
+    // Each snapshot sits on the curve (the trend at its update; its own smoothed loss lags it).
+    for (const auto& s : timeline_.snapshots()) {
+        const auto at = loss->data()->findBegin(static_cast<double>(s.step), false);
+        marks->addData(static_cast<double>(s.step), at != loss->data()->constEnd() && !raw.empty() ? at->value : s.loss);
+    }
+    plot_->rescaleAxes();
+    plot_->yAxis->setRange(0, plot_->yAxis->range().upper * 1.08);  // room for the marks at the top
+    plot_->xAxis->setRange(0.8, std::max<double>(2.0, static_cast<double>(std::max<size_t>(raw.size(), n ? timeline_.snapshots().back().step : 1)) * 1.25));
+    slider_->blockSignals(true);
+    slider_->setRange(0, std::max(0, n - 1));
+    slider_->setValue(std::max(0, n - 1));
+    slider_->blockSignals(false);
+    showCurrent();
+}
+
+int TimelinePanel::current() const { return slider_->value(); }
+
+void TimelinePanel::choose(int index) { slider_->setValue(index); }
+
+QString TimelinePanel::snapshotPath(int index) const {
+    const auto& s = timeline_.snapshots();
+    if (index < 0 || index >= static_cast<int>(s.size())) return {};
+    return QString::fromStdString(timeline_.folder() + "/" + s[static_cast<size_t>(index)].file);
+}
+
+void TimelinePanel::showCurrent() {
+    const auto& snaps = timeline_.snapshots();
+    const int i = current();
+    if (i < 0 || i >= static_cast<int>(snaps.size())) return;
+    const auto& s = snaps[static_cast<size_t>(i)];
+    const QLocale locale(QLocale::English);
+    const auto total = timeline_.loss().empty() ? snaps.back().step : static_cast<int64_t>(timeline_.loss().size());
+    label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6). "
+                       "The heatmap is this model's alignment of the sentence, forced along one target.")
+                        .arg(QString::fromStdString(timeline_.name()).toHtmlEscaped())
+                        .arg(i + 1)
+                        .arg(snaps.size())
+                        .arg(locale.toString(static_cast<qlonglong>(s.step)))
+                        .arg(locale.toString(static_cast<qlonglong>(total)))
+                        .arg(s.loss, 0, 'f', 2));
+    // The chosen snapshot: a vertical line on the loss curve.
+    for (int k = plot_->itemCount() - 1; k >= 0; --k) plot_->removeItem(k);
+    auto* line = new QCPItemStraightLine(plot_);
+    line->point1->setCoords(static_cast<double>(s.step), 0);
+    line->point2->setCoords(static_cast<double>(s.step), 1);
+    line->setPen(QPen(QColor("#d62728"), 2, Qt::DashLine));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace alignscope::ui

@@ -1,0 +1,40 @@
+#pragma once
+#include "core/training/TrainingTimeline.h"
+
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+class QSlider;
+
+namespace alignscope::ui {
+
+// A training run's snapshots (train --snapshots K) as a slider, beside the training loss curve
+// with the chosen snapshot marked. Choosing one emits its model file; the window opens it in the
+// document, which keeps the sentence and its given target, so the heatmap's rows line up.
+class TimelinePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelinePanel(QWidget* parent = nullptr);
+
+    void setTimeline(const core::TrainingTimeline& timeline);  // chooses the last snapshot
+    const core::TrainingTimeline& timeline() const { return timeline_; }
+    int current() const;         // index into timeline().snapshots()
+    void choose(int index);      // as if the slider moved there
+    QString snapshotPath(int index) const;
+    QSlider* slider() const { return slider_; }
+    QCustomPlot* lossPlot() const { return plot_; }
+
+signals:
+    void snapshotChosen(const QString& path);
+
+private:
+    void showCurrent();
+    core::TrainingTimeline timeline_;
+    QSlider* slider_;
+    QLabel* label_;
+    QCustomPlot* plot_;
+};
+
+}  // namespace alignscope::ui
