@@ -612,7 +612,14 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             EXPECT_EQ(window.lessonPanel()->pageText(), p.text);
             EXPECT_EQ(window.lessonPanel()->pageImage().isNull(), p.image.isEmpty());
             const auto snap = document.snapshot();
-            auto model = core::Model::load(ui::LessonPlayer::resolveModel(p.model).toStdString());
+            // A training-run page shows one snapshot of the run.
+            const std::string modelPath = p.timeline.isEmpty() ? ui::LessonPlayer::resolveModel(p.model).toStdString()
+                                                               : window.timelinePanel()->snapshotPath(window.timelinePanel()->current()).toStdString();
+            if (!p.timeline.isEmpty()) {
+                EXPECT_EQ(window.timelinePanel()->current(), p.snapshot > 0 ? p.snapshot - 1 : window.timelinePanel()->slider()->maximum());
+                EXPECT_EQ(document.modelPath().toStdString(), modelPath);
+            }
+            auto model = core::Model::load(modelPath);
             core::DecodingSession engine(model, p.source.toStdString());
             ASSERT_EQ(snap->source.tokens, engine.source().tokens);
             if (!p.target.isEmpty()) {

@@ -51,6 +51,8 @@ Lesson Lesson::load(const QString& path) {
         page.explain = p.value("explain").toBool(false);
         page.highlight = p.value("highlight").toString();
         page.heatmap = p.value("heatmap").toString();
+        page.timeline = p.value("timeline").toString();
+        page.snapshot = p.value("snapshot").toInt(0);
         if (page.heatmap == QStringLiteral("attention")) page.heatmap.clear();
         const QString image = p.value("image").toString();
         if (!image.isEmpty()) page.image = QFileInfo(path).absoluteDir().absoluteFilePath(image);
@@ -58,6 +60,8 @@ Lesson Lesson::load(const QString& path) {
         if (page.text.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"text\""));
         if (page.source.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"source\""));
         if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
+        if (page.snapshot < 0 || (page.snapshot > 0 && page.timeline.isEmpty()))
+            throw fail(path, where + QStringLiteral(" has a bad \"snapshot\" (1 or more, with a \"timeline\")"));
         if (!kHighlights.contains(page.highlight))
             throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
         if (!page.heatmap.isEmpty() && !core::Attributor::methods().empty()) {

@@ -18,6 +18,8 @@ struct LessonPage {
     QString highlight;     // panel to draw attention to: heatmap, encoder, candidates, beam, explain
     QString image;         // picture shown under the text (absolute path; the file gives it relative to itself)
     QString heatmap;       // what the heatmap shows: "" (attention) or an attribution method's name
+    QString timeline;      // a training run to open (a bundled run's name, e.g. "dates-run", or a folder)
+    int snapshot = 0;      // with timeline: the snapshot shown, 1-based (0: the last)
 };
 
 struct Lesson {

@@ -28,6 +28,8 @@ public:
 
     // A page's model name ("en-fr") as a file in the bundled models folder; paths stay as they are.
     static QString resolveModel(const QString& model);
+    // A page's training run ("dates-run") as a folder in the bundled models folder; paths stay.
+    static QString resolveTimeline(const QString& timeline);
 
 signals:
     void pageChanged(int page, int pages);
