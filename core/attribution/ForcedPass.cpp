@@ -27,4 +27,16 @@ ForcedPass ForcedPass::run(const TorchModel& model, const EncoderOutput& encoded
     return pass;
 }
 
+ForcedPass ForcedPass::through(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds,
+                               const std::vector<int>& needed) {
+    return run(model, encoded, targetIds, needed.empty() ? 0 : needed.back() + 1, &needed);
+}
+
+ForcedPass ForcedPass::ofSource(const TorchModel& model, const std::vector<int64_t>& sourceIds,
+                                const std::vector<int64_t>& targetIds, const std::vector<int>& needed) {
+    const auto S = static_cast<int64_t>(sourceIds.size());
+    const auto encoded = model.encode(torch::tensor(sourceIds, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
+    return through(model, encoded, targetIds, needed);
+}
+
 }  // namespace alignscope::core

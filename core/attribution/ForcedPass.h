@@ -18,6 +18,12 @@ struct ForcedPass {
     // logProbs and alphas are left undefined.
     static ForcedPass run(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds,
                           int64_t steps, const std::vector<int>* needed = nullptr);
+    // Runs up to the last of `needed` (ascending; empty: no step), the others only advanced.
+    static ForcedPass through(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds,
+                              const std::vector<int>& needed);
+    // One source [S] encoded (batch 1) and run through `needed`, as through() does.
+    static ForcedPass ofSource(const TorchModel& model, const std::vector<int64_t>& sourceIds,
+                               const std::vector<int64_t>& targetIds, const std::vector<int>& needed);
 };
 
 }  // namespace alignscope::core

@@ -105,7 +105,7 @@ void GradientAttribution::compute(const AttributionRequest& request, Attribution
         const int64_t B = coefficients.size(0);
         auto inputs = (baseline + coefficients.view({B, 1, 1}) * delta).detach().requires_grad_(true);  // [B,S,M]
         const auto encoded = model.encodeEmbedded(inputs, torch::full({B}, S, torch::kLong));
-        const auto forced = ForcedPass::run(model, encoded, request.targetIds, steps.back() + 1, &steps);
+        const auto forced = ForcedPass::through(model, encoded, request.targetIds, steps);
         Rows rows;
         for (size_t r = 0; r < steps.size(); ++r) {
             const auto& lp = forced.logProbs[steps[r]];  // [B]

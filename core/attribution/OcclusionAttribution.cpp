@@ -22,10 +22,7 @@ void OcclusionAttribution::compute(const AttributionRequest& request, Attributio
     const auto& ids = request.source.ids;
     const int64_t S = static_cast<int64_t>(ids.size());
     if (S < 2) throw Error("occlusion needs a source of at least two tokens (one is erased at a time)");
-    const int64_t last = request.steps.empty() ? 0 : request.steps.back() + 1;
-
-    const auto whole = model.encode(torch::tensor(ids, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
-    const auto reference = ForcedPass::run(model, whole, request.targetIds, last, &request.steps);
+    const auto reference = ForcedPass::ofSource(model, ids, request.targetIds, request.steps);
 
     // [S][R]: log p with token i erased. Every shortened source has S − 1 tokens: no padding, so
     // models that attend their own padding see what they would see alone.
@@ -38,7 +35,7 @@ void OcclusionAttribution::compute(const AttributionRequest& request, Attributio
             for (int64_t j = 0, k = 0; j < S; ++j)
                 if (j != first + r) acc[r][k++] = ids[j];
         const auto encoded = model.encode(batch, torch::full({rows}, S - 1, torch::kLong));
-        const auto pass = ForcedPass::run(model, encoded, request.targetIds, last, &request.steps);
+        const auto pass = ForcedPass::through(model, encoded, request.targetIds, request.steps);
         for (int step : request.steps) {
             const auto lp = pass.logProbs[step].contiguous();
             for (int64_t r = 0; r < rows; ++r) without[first + r].push_back(lp[r].item<float>());
