@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
         cli::addTranslateCommand(app),
         cli::addAlignCommand(app),
         cli::addAerCommand(app),
+        cli::addCompareCommand(app),
         cli::addInspectCommand(app),
         cli::addTrainCommand(app, commandLine),
         cli::addEvaluateCommand(app),

@@ -1,5 +1,6 @@
 // alignscope: the desktop app. Command-line modes (--screenshot) are settled before any window
 // exists; the window renders a DecodingDocument.
+#include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPlayer.h"
@@ -30,9 +31,9 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        std::string lesson, heatmap, timeline;
+        std::string lesson, heatmap, timeline, compare, compareTest, compareGold;
         int steps = -1, beam = 0, page = 1, snapshot = 0;
-        bool run = false, explain = false, presenter = false;
+        bool run = false, explain = false, presenter = false, words = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
     cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr model)");
@@ -44,8 +45,14 @@ int main(int argc, char** argv) {
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
     cli.add_option("--timeline", o.timeline, "Open a training run (a folder written by train --snapshots) with its slider");
     cli.add_option("--snapshot", o.snapshot, "With --timeline: the snapshot to show (1-based; default the last)")->check(CLI::Range(1, 1000));
+    auto* compare = cli.add_option("--compare", o.compare, "Open a second model beside the first (File > Compare with...)");
+    auto* compareTest = cli.add_option("--compare-test", o.compareTest, "With --compare: both models' BLEU on these test pairs (source<TAB>target)")
+                            ->needs(compare);
+    cli.add_option("--compare-gold", o.compareGold, "With --compare-test: gold word links, one line per pair: both models' AER")
+        ->needs(compareTest);
     cli.add_option("--heatmap", o.heatmap, "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion")
         ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
+    cli.add_flag("--words", o.words, "View > Words: the heatmap over words, sub-word pieces merged");
     cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
@@ -107,6 +114,7 @@ int main(int argc, char** argv) {
         failed = true;
     });
     document.openModel(model);
+    if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
     if (!o.heatmap.empty() && o.heatmap != "attention") window.setHeatmapMethod(QString::fromStdString(o.heatmap));
     window.setSourceText(QString::fromStdString(o.source));
     if (!o.target.empty()) window.setTargetText(QString::fromStdString(o.target));
@@ -123,6 +131,20 @@ int main(int argc, char** argv) {
         }
         if (o.snapshot > 0) window.timelinePanel()->choose(std::min(o.snapshot, window.timelinePanel()->slider()->maximum() + 1) - 1);
     }
+    if (!o.compare.empty()) {
+        window.openComparison(QString::fromStdString(o.compare));
+        QObject::connect(window.comparisonDocument(), &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
+            std::cerr << "alignscope: model B: " << message.toStdString() << '\n';
+            failed = true;
+        });
+        if (!o.compareTest.empty()) {
+            if (!window.waitUntilIdle()) {
+                std::cerr << "alignscope: model B did not open in time\n";
+                return 3;
+            }
+            window.compareOnTestSet(QString::fromStdString(o.compareTest), QString::fromStdString(o.compareGold));
+        }
+    }
     if (!o.lesson.empty()) {
         window.startLesson(QString::fromStdString(o.lesson));
         window.lessonPlayer()->goTo(o.page - 1);
@@ -132,11 +154,15 @@ int main(int argc, char** argv) {
         window.show();
         window.resize(width, height);
         if (o.presenter) window.setPresenterMode(true, /*fillScreen=*/false);  // the screenshot's size, not the screen's
-        if (!document.waitUntilIdle()) {
+        if (!window.waitUntilIdle()) {
             std::cerr << "alignscope: decoding did not finish in time\n";
             return 3;
         }
         QApplication::processEvents();
+        if (!window.comparePanel()->scoresError().isEmpty()) {
+            std::cerr << "alignscope: " << window.comparePanel()->scoresError().toStdString() << '\n';
+            failed = true;
+        }
         QByteArray png;
         QBuffer buffer(&png);
         buffer.open(QIODevice::WriteOnly);

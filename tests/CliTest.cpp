@@ -2,6 +2,10 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
+#include "core/Runtime.h"
+
+#include <nlohmann/json.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -202,4 +206,64 @@ TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
     r = run("aer --one-based --json --gold " + dir.path("one.txt") + " --hyp " + dir.path("one.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("\"aer\":0.0"), std::string::npos) << r.out;
+}
+
+TEST_F(Cli, CompareOneSentenceWithTwoModels) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    auto r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --source 'the red car'");
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    const auto same = nlohmann::json::parse(r.out);
+    EXPECT_EQ(same["level"], "tokens");
+    EXPECT_EQ(same["agreeing_rows"], same["a"]["rows"].size()) << "one model twice agrees everywhere";
+    EXPECT_EQ(same["max_abs_difference"], 0.0);
+    // Forced along one target: every row compares.
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --source 'the red car' --target 'la voiture rouge'");
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    const auto forced = nlohmann::json::parse(r.out);
+    EXPECT_EQ(forced["a"]["rows"], (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
+    EXPECT_EQ(forced["agreeing_rows"], 4);
+    // Against a model that reads characters: both merged to the words of the text.
+    r = run("compare " + model() + " --with " + core::Runtime::modelsDirectory() + "/lesson-dates.pt --source 'the red car'");
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    const auto words = nlohmann::json::parse(r.out);
+    EXPECT_EQ(words["level"], "words");
+    EXPECT_EQ(words["columns"], (std::vector<std::string>{"the", "red", "car"}));
+    EXPECT_EQ(words["a"]["alpha"][0].size(), 3u);
+    r = run("compare " + model() + " --with " + dir.path("missing.pt") + " --source 'the car'");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find(dir.path("missing.pt")), std::string::npos) << r.out;
+    r = run("compare " + model() + " --with " + dir.path("twin.pt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("--source TEXT or --test FILE"), std::string::npos) << r.out;
+}
+
+// The test-set scores agree with align + aer run by hand on the same files.
+TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    std::ofstream(dir.path("test.tsv")) << "the red car\tla voiture rouge\na small house .\tune petite maison .\nthe car\tla voiture\n";
+    std::ofstream(dir.path("pairs.txt")) << "the red car ||| la voiture rouge\na small house . ||| une petite maison .\nthe car ||| la voiture\n";
+    std::ofstream(dir.path("gold.txt")) << "0-0 1-2 2-1\n0-0 1p1 1-2 2-2 3-3\n0-0 1-1\n";
+    auto r = run("align " + model() + " -i " + dir.path("pairs.txt") + " -o " + dir.path("hyp.txt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    r = run("aer --json --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const double aer = nlohmann::json::parse(r.out)["aer"];
+    r = run("compare --json " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " +
+            dir.path("gold.txt"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const auto scores = nlohmann::json::parse(r.out);
+    ASSERT_EQ(scores["models"].size(), 2u);
+    for (const auto& m : scores["models"]) {
+        EXPECT_NEAR(m["aer"].get<double>(), aer, 1e-9) << r.out;
+        EXPECT_GE(m["bleu"].get<double>(), 0.0);
+        EXPECT_EQ(m["segments"], 3);
+    }
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " + dir.path("gold.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("AER"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("B  "), std::string::npos) << r.out;
+    std::ofstream(dir.path("short.txt")) << "0-0\n";
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " + dir.path("short.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("'" + dir.path("short.txt") + "' has 1 lines of links for 3 test pairs"), std::string::npos) << r.out;
 }

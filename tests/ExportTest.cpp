@@ -5,6 +5,8 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
+#include "core/alignment/LinkSet.h"
+
 #include "ui/AlignmentFigure.h"
 #include "ui/AlignmentView.h"
 #include "ui/BatchExporter.h"
@@ -309,6 +311,32 @@ TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
     EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
     EXPECT_EQ(j.at("links"), alignment.pharaoh());
     EXPECT_EQ(j.at("translation"), snapshot.translation);
+}
+
+// Sub-word models: the JSON carries the pieces' matrix with each piece's character offsets in the
+// typed text, and the same matrix merged to words; links stay over words.
+TEST_F(Export, JsonOfAPieceModelHasCharacterOffsetsAndTheWordMatrix) {
+    const auto pieces = tests::tinyPieceModel();
+    snapshot = ui::BatchExporter::snapshot(pieces, "the café house ||| la maison");
+    const auto j = nlohmann::json::parse(tests::readFile(write(Format::Json)));
+    const auto alignment = snapshot.alignment();
+    EXPECT_EQ(j.at("source_text"), "the café house");
+    const auto& offsets = j.at("source_offsets");
+    ASSERT_EQ(offsets.size(), alignment.sourceTokens().size());
+    EXPECT_TRUE(offsets.back().is_null()) << "</s> has no characters";
+    const std::u32string text = U"the café house";
+    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+        const size_t begin = offsets[i][0], end = offsets[i][1];
+        ASSERT_LE(end, text.size()) << "characters, not bytes: 'é' is one";
+        EXPECT_LE(begin, end);
+    }
+    EXPECT_EQ(offsets[offsets.size() - 2][1], 14) << "the last piece ends at the last character";
+    EXPECT_EQ(j.at("words").at("source"), (std::vector<std::string>{"the", "café", "house"}));
+    EXPECT_EQ(j.at("words").at("target"), (std::vector<std::string>{"la", "maison"}));
+    const auto merged = j.at("words").at("alpha").get<std::vector<std::vector<float>>>();
+    ASSERT_EQ(merged.size(), 2u);
+    ASSERT_EQ(merged[0].size(), 3u);
+    for (const auto& link : core::LinkSet::parse(alignment.pharaoh()).sure) EXPECT_LT(link.first, 3) << "links over words";
 }
 
 TEST_F(Export, EndColumnOptionMatchesTheFigure) {

@@ -4,7 +4,9 @@
 #include "TinyModel.h"
 
 #include "ui/AlignmentView.h"
+#include "ui/AlignmentComparisonFigure.h"
 #include "ui/CandidatesView.h"
+#include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/FigureOptions.h"
 #include "ui/MainWindow.h"
@@ -14,6 +16,8 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
+#include "core/alignment/LinkExtraction.h"
+#include "core/alignment/LinkSet.h"
 #include "core/attribution/Attributor.h"
 #include "core/training/Trainer.h"
 #include "core/decoding/DecodingSession.h"
@@ -32,6 +36,7 @@
 #include <QDialog>
 #include <QDockWidget>
 #include <QImage>
+#include <QImageReader>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -45,6 +50,7 @@
 #include <QSlider>
 #include <QTest>
 #include <QTimer>
+#include <QMouseEvent>
 
 #include <fstream>
 
@@ -190,12 +196,95 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
     const auto rowsFirst = figure().displayedWeights();
     ASSERT_EQ(rowsFirst.size(), rowsLast.size()) << "the same target: rows line up";
     EXPECT_NE(rowsFirst, rowsLast) << "an early snapshot aligns differently";
+
+    // The run as an animation of this sentence: one frame per snapshot.
+    ASSERT_TRUE(window->exportTimeline(QString::fromStdString(run.path("run.gif")))) << window->statusText().toStdString();
+    QImageReader gif(QString::fromStdString(run.path("run.gif")));
+    EXPECT_EQ(gif.imageCount(), 3);
+    ASSERT_TRUE(window->exportTimeline(QString::fromStdString(run.path("frames.png"))));
+    EXPECT_TRUE(std::filesystem::exists(run.path("frames-step3.png")) || std::filesystem::exists(run.path("frames-step03.png")));
+
+    // A folder that mixes two runs: a snapshot of other vocabularies is refused, the last good one stays.
+    std::filesystem::copy_file(dir.path("tiny.pt"), panel->snapshotPath(1).toStdString(), std::filesystem::copy_options::overwrite_existing);
+    panel->choose(1);
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_NE(window->statusText().indexOf(QStringLiteral("reads other vocabularies")), -1) << window->statusText().toStdString();
+    EXPECT_EQ(document.modelPath(), panel->snapshotPath(0));
+    EXPECT_FALSE(window->exportTimeline(QString::fromStdString(run.path("mixed.gif"))));
+    EXPECT_NE(window->statusText().indexOf(QStringLiteral("reads other vocabularies")), -1) << window->statusText().toStdString();
+    EXPECT_FALSE(std::filesystem::exists(run.path("mixed.gif")));
     // A folder without a run: a message, and the open model stays.
     tests::TempDir empty;
     const QString before = document.modelPath();
     EXPECT_FALSE(window->openTimeline(QString::fromStdString(empty.root())));
     EXPECT_NE(window->statusText().indexOf(QStringLiteral("holds no training run")), -1) << window->statusText().toStdString();
     EXPECT_EQ(document.modelPath(), before);
+}
+
+TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    type("the red car");
+    trigger(window->runAction());
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(window->compareDock()->isVisible());
+    auto* panel = window->comparePanel();
+    ASSERT_TRUE(panel->comparison().has_value()) << panel->summaryText().toStdString();
+    const auto& c = *panel->comparison();
+    EXPECT_FALSE(c.wordLevel()) << "one tokenizer: token by token";
+    EXPECT_EQ(c.a().rows.size(), document.snapshot()->alignment().targetTokens().size());
+    EXPECT_EQ(c.agreeingRows(), c.a().rows.size()) << "the same model twice";
+    EXPECT_EQ(c.largestAbsoluteDifference(), 0.0);
+    EXPECT_EQ(c.a().weights, document.snapshot()->alignment().weights());
+    ASSERT_EQ(panel->figure().heatmapCount(), 3);
+
+    // Hovering a cell of B frames the same cell in all three and names the three values.
+    const ui::AlignmentComparisonFigure::Cell cell{1, 2};
+    QMouseEvent move(QEvent::MouseMove, panel->figure().centreOf(1, cell), panel->plot()->mapToGlobal(panel->figure().centreOf(1, cell)),
+                     Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(panel->plot(), &move);
+    EXPECT_EQ(panel->figure().highlighted().row, 1);
+    EXPECT_EQ(panel->figure().highlighted().column, 2);
+    const auto text = panel->figure().describe(cell).toStdString();
+    EXPECT_NE(text.find("A "), std::string::npos) << text;
+    EXPECT_NE(text.find("A − B 0.000"), std::string::npos) << text;
+
+    // Teacher forcing: both models follow the given target.
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    trigger(window->runAction());
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(panel->comparison().has_value()) << panel->summaryText().toStdString();
+    EXPECT_EQ(panel->comparison()->b().rows, (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
+    EXPECT_EQ(panel->comparison()->agreeingRows(), 4u);
+
+    // Scores on a test set, and a gold file that does not fit: a message naming it.
+    std::ofstream(dir.path("test.tsv")) << "the red car\tla voiture rouge\nthe car\tla voiture\n";
+    std::ofstream(dir.path("gold.txt")) << "0-0 1-2 2-1\n0-0 1-1\n";
+    window->compareOnTestSet(QString::fromStdString(dir.path("test.tsv")), QString::fromStdString(dir.path("gold.txt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    const auto scores = panel->scoresText().toStdString();
+    EXPECT_NE(scores.find("BLEU"), std::string::npos) << scores;
+    EXPECT_NE(scores.find("AER"), std::string::npos) << scores;
+    EXPECT_TRUE(panel->scoresError().isEmpty());
+    std::ofstream(dir.path("short.txt")) << "0-0\n";
+    window->compareOnTestSet(QString::fromStdString(dir.path("test.tsv")), QString::fromStdString(dir.path("short.txt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_NE(panel->scoresError().indexOf(QStringLiteral("short.txt")), -1) << panel->scoresError().toStdString();
+
+    // A second model that cannot be opened: a message in the dock, model A as it was.
+    const QString before = document.modelPath();
+    const auto rowsBefore = figure().displayedWeights();
+    window->openComparison(QString::fromStdString(dir.path("missing.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_FALSE(panel->comparison().has_value());
+    EXPECT_NE(panel->summaryText().indexOf(QStringLiteral("missing.pt")), -1) << panel->summaryText().toStdString();
+    EXPECT_EQ(document.modelPath(), before);
+    EXPECT_EQ(figure().displayedWeights(), rowsBefore);
+    window->closeComparison();
+    EXPECT_FALSE(window->compareDock()->isVisible());
+    EXPECT_EQ(window->comparisonDocument(), nullptr);
 }
 
 TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
@@ -538,6 +627,36 @@ TEST_F(Gui, LongSentenceGetsAWidePlotWithRotatedLabels) {
     auto* plot = window->alignmentView()->plot();
     EXPECT_GE(plot->width(), 101 * 22) << "one readable column per source token";
     EXPECT_EQ(figure().columnLabels().size(), 101u);
+}
+
+TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
+    tests::tinyPieceModel().save(dir.path("pieces.pt"));
+    document.openModel(QString::fromStdString(dir.path("pieces.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    type("the big house is red");
+    trigger(window->runAction());
+    const auto alignment = document.snapshot()->alignment();
+    ASSERT_GT(alignment.sourceTokens().size(), 6u) << "pieces: more tokens than words";
+    EXPECT_FALSE(figure().showsWords());
+    window->wordsAction()->trigger();
+    ASSERT_TRUE(figure().showsWords());
+    EXPECT_EQ(figure().columnLabels(), (std::vector<QString>{"the", "big", "house", "is", "red"}));
+    const auto rows = core::LinkSet::words(document.snapshot()->translation);
+    EXPECT_EQ(figure().rowLabels().size(), rows.size());
+    auto sourceWords = alignment.sourceWords();
+    const auto merged = core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords());
+    ASSERT_EQ(figure().displayedWeights().size(), merged.size());
+    for (size_t t = 0; t < merged.size(); ++t)
+        for (size_t i = 0; i < merged[t].size(); ++i)
+            EXPECT_NEAR(figure().displayedWeights()[t][i], merged[t][i], 1e-6) << t << "," << i;
+    for (const auto& row : figure().displayedWeights()) {
+        double sum = 0;
+        for (double v : row) sum += v;
+        EXPECT_LE(sum, 1.0 + 1e-5) << "a word's rows averaged: still at most one (</s> left out)";
+    }
+    window->wordsAction()->trigger();
+    EXPECT_FALSE(figure().showsWords());
+    EXPECT_EQ(figure().columnLabels().size(), alignment.sourceTokens().size());
 }
 
 TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {

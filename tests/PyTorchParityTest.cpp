@@ -3,12 +3,12 @@
 // training loss. A model AlignScope built itself means the same thing to the PyTorch reference.
 // Needs Debian's /usr/bin/python3 with python3-torch; skipped with a message where it is absent.
 #include "CommandRunner.h"
-#include "CommandRunner.h"
 #include "TinyModel.h"
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/model/TorchModel.h"
+#include "core/text/SentencePieceModel.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sys/wait.h>
 
 using namespace alignscope;
@@ -232,4 +233,31 @@ TEST(PyTorchReference, AlignScopeBuiltModelEqualsEagerPyTorch) {
     expectMatchesReference(model, ref);
     expectSessionMatchesReference(model, ref);
     expectLossMatchesReference(model, ref);
+}
+
+// One SentencePiece settings file, two trainers: the C++ core and the Python package train the
+// same model (byte for byte) from the same sentences.
+TEST(SentencePieceTraining, CppAndPythonTrainTheSameModel) {
+    if (run(kPython + " -c \"import sentencepiece\"").exitCode != 0)
+        GTEST_SKIP() << "python3-sentencepiece is not installed: the Python trainer's pieces are not checked";
+    tests::TempDir dir;
+    std::vector<std::string> sentences;
+    std::ofstream text(dir.path("sentences.txt"));
+    const char* words[] = {"The", "agreement", "on", "the", "European", "Area", "was", "signed", "in", "August", "1992", "Tom", "Berlin", "café"};
+    for (int i = 0; i < 400; ++i) {
+        std::string s;
+        for (int k = 0; k < 7; ++k) s += std::string(k ? " " : "") + words[(i * 7 + k * 3 + i / 5) % 14];
+        sentences.push_back(s);
+        text << s << '\n';
+    }
+    text.close();
+    const auto cpp = core::SentencePieceModel::train(sentences, 320);
+    const auto r = run("cd " + quoted(dir.root()) + " && PYTHONPATH=" + tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") + " " +
+                       kPython + " -c \"import sys; from alignscope.subwords import train_pieces; "
+                                 "open('py.model', 'wb').write(train_pieces(open('sentences.txt', encoding='utf-8').read().splitlines(), 320))\"");
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    std::ifstream in(dir.path("py.model"), std::ios::binary);
+    const std::string python((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(cpp.size(), python.size());
+    EXPECT_TRUE(cpp == python) << "the two trainers' SentencePiece models differ";
 }

@@ -3,6 +3,7 @@
 #include "core/training/Trainer.h"
 
 #include "core/model/ModelBuilder.h"
+#include "core/text/SentencePieceModel.h"
 
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,25 @@ core::Model tinyModel(const core::ModelSpec& spec) {
     fr.splitElision = true;
     in.targetTokenizer = core::Tokenizer(fr);
     in.name = "tiny-test";
+    return core::Model(core::ModelBuilder::build(in));
+}
+
+core::Model tinyPieceModel() {
+    // Pieces trained on a few sentences: short words stay whole, longer ones split.
+    std::vector<std::string> english, french;
+    const char* en[] = {"the red car", "a small house", "the big house is red", "a car is small", "the house"};
+    const char* fr[] = {"la voiture rouge", "une petite maison", "la grande maison est rouge", "une voiture est petite", "la maison"};
+    for (int k = 0; k < 40; ++k) {
+        english.emplace_back(en[k % 5]);
+        french.emplace_back(fr[k % 5]);
+    }
+    core::ModelBuilder::Input in;
+    in.spec = tinySpec();
+    in.sourceTokenizer = core::Tokenizer::sentencePiece(core::SentencePieceModel::train(english, 290));
+    in.targetTokenizer = core::Tokenizer::sentencePiece(core::SentencePieceModel::train(french, 290));
+    in.sourceVocabulary = core::Vocabulary(in.sourceTokenizer.pieces());
+    in.targetVocabulary = core::Vocabulary(in.targetTokenizer.pieces());
+    in.name = "tiny-pieces";
     return core::Model(core::ModelBuilder::build(in));
 }
 

@@ -14,6 +14,8 @@ core::ModelSpec tinySpec(core::ModelSpec::Cell cell = core::ModelSpec::Cell::GRU
                          core::ModelSpec::Attention attention = core::ModelSpec::Attention::Additive,
                          bool bidirectional = true);
 core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
+// The same, reading and writing SentencePiece pieces (trained here on a few sentences).
+core::Model tinyPieceModel();
 
 // The reversal task, whose true alignment is known: "c a e" -> "e a c", so target token j comes
 // from source position n-1-j. Sentences of 3-6 letters a-h, the same for the same seed.

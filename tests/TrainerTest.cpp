@@ -4,11 +4,14 @@
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
+#include "core/text/Tokenizer.h"
+#include "core/text/Vocabulary.h"
 #include "core/training/Trainer.h"
 #include "core/training/TrainingTimeline.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -233,4 +236,56 @@ TEST(TrainingTimeline, AFolderWithoutARunOrWithABadIndexIsNamed) {
     }
     std::ofstream(dir.path("x.timeline.json")) << "not json";
     EXPECT_THROW(core::TrainingTimeline::open(dir.root()), core::Error);
+}
+
+// --tokenizer sentencepiece: cased sub-words trained on the training split, the pieces the
+// vocabulary, byte fallback for anything else, so no sentence ever meets <unk>.
+TEST(Trainer, SentencePieceTrainingKeepsCaseAndNeverProducesUnk) {
+    tests::TempDir dir;
+    {
+        std::ofstream out(dir.path("cased.tsv"));
+        const char* names[] = {"Tom", "Mary", "Berlin", "Paris"};
+        for (int i = 0; i < 600; ++i)
+            out << names[i % 4] << " saw " << names[(i / 4) % 4] << " in " << 1990 + i % 30 << ".\t" << names[i % 4] << " a vu "
+                << names[(i / 4) % 4] << " en " << 1990 + i % 30 << ".\n";
+    }
+    auto o = tests::smallTraining(dir.path("cased.tsv"), dir.path("pieces.pt"), 8);
+    o.tokenizer = "sentencepiece";
+    o.pieces = 400;
+    o.maxLength = 40;
+    o.maxSteps = 3;
+    o.testFraction = 0;
+    core::Trainer trainer(o);
+    trainer.prepare();
+    trainer.run(nullptr);
+    const auto model = core::Model::load(dir.path("pieces.pt"));
+    EXPECT_EQ(model.sourceTokenizer().kind(), core::Tokenizer::Kind::SentencePiece);
+    EXPECT_EQ(model.targetTokenizer().kind(), core::Tokenizer::Kind::SentencePiece);
+    EXPECT_EQ(model.sourceVocabulary().tokens(), model.sourceTokenizer().pieces()) << "the pieces are the vocabulary";
+    EXPECT_NE(model.sourceTokenizer().toJson(), model.targetTokenizer().toJson()) << "one model a side unless --joint";
+    EXPECT_EQ(model.metadata()["training"]["tokenizer"], "sentencepiece");
+    // Case kept, digits split, and characters never seen spelled as bytes, not <unk>.
+    const std::string text = "Tom saw Zoë in 1992 €";
+    const auto source = model.tokenizeSource(text);
+    for (size_t i = 0; i < source.size(); ++i) EXPECT_FALSE(source.unknown[i]) << source.tokens[i];
+    std::vector<std::string> pieces;
+    for (const auto& t : model.sourceTokenizer().tokenize(text)) pieces.push_back(t.text);
+    EXPECT_TRUE(std::any_of(pieces.begin(), pieces.end(), [](const std::string& p) { return p.find('T') != std::string::npos; }))
+        << "case kept";
+    EXPECT_NE(std::find(pieces.begin(), pieces.end(), "9"), pieces.end()) << "digits split";
+    EXPECT_EQ(model.sourceTokenizer().detokenize(pieces), text) << "byte pieces decode back to the characters";
+    core::DecodingSession session(model, text);
+    session.runToEnd();
+    EXPECT_EQ(session.translation().find("<unk>"), std::string::npos);
+
+    // --joint: one model for both sides.
+    o.jointPieces = true;
+    o.outputPath = dir.path("joint.pt");
+    o.checkpointDir = dir.path("joint.ckpt");
+    core::Trainer joint(o);
+    joint.prepare();
+    joint.run(nullptr);
+    const auto shared = core::Model::load(dir.path("joint.pt"));
+    EXPECT_EQ(shared.sourceTokenizer().toJson(), shared.targetTokenizer().toJson());
+    EXPECT_EQ(shared.sourceVocabulary().tokens(), shared.targetVocabulary().tokens());
 }

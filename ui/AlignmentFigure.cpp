@@ -1,5 +1,10 @@
 #include "ui/AlignmentFigure.h"
 
+#include "ui/PlotStyle.h"
+
+#include "core/alignment/LinkExtraction.h"
+#include "core/alignment/LinkSet.h"
+
 #include <qcustomplot.h>
 
 #include <QFontMetrics>
@@ -10,33 +15,9 @@
 namespace alignscope::ui {
 namespace {
 
+using P = PlotStyle;
+
 constexpr int kMinCell = 22;  // pixels per token column/row at the least
-
-QCPColorGradient alphaGradient(FigureOptions::ColorMap map) {
-    QCPColorGradient g;
-    g.clearColorStops();
-    if (map == FigureOptions::ColorMap::Grayscale) {
-        g.setColorStopAt(0.0, QColor(255, 255, 255));
-        g.setColorStopAt(1.0, QColor(0, 0, 0));
-    } else {  // viridis (matplotlib), sampled at nine points
-        const char* stops[] = {"#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
-                               "#28ae80", "#5ec962", "#addc30", "#fde725"};
-        for (int i = 0; i < 9; ++i) g.setColorStopAt(i / 8.0, QColor(stops[i]));
-    }
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    return g;
-}
-
-// Diverging blue-white-red for states, which live in [-1, 1] (tanh and gate outputs).
-QCPColorGradient stateGradient() {
-    QCPColorGradient g;
-    g.clearColorStops();
-    g.setColorStopAt(0.0, QColor("#2166ac"));
-    g.setColorStopAt(0.5, QColor("#f7f7f7"));
-    g.setColorStopAt(1.0, QColor("#b2182b"));
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    return g;
-}
 
 QString label(const std::string& token, bool unknown) {
     QString s = FigureOptions::tokenLabel(token);
@@ -45,26 +26,6 @@ QString label(const std::string& token, bool unknown) {
 
 int columnCount(const DecodingSnapshot& s, const FigureOptions& o) {
     return static_cast<int>(o.shownColumns(s.source.tokens, s.source.words));
-}
-
-QSharedPointer<QCPAxisTickerText> textTicker(const std::vector<QString>& labels) {
-    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
-    for (size_t i = 0; i < labels.size(); ++i) t->addTick(static_cast<double>(i), labels[i]);
-    return t;
-}
-
-// The data range of a colour map dimension of n cells centred on 0..n-1. QCustomPlot sizes a cell
-// from the distance between the first and last centres, so a dimension of one cell (the first
-// decoding step's single row) would get no extent and not be drawn; given -0.5..0.5 that cell
-// covers its unit like every other.
-QCPRange cellCentres(int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); }
-
-void styleAxis(QCPAxis* axis, const QFont& font) {
-    axis->setTickLabelFont(font);
-    axis->setLabelFont(font);
-    axis->setSubTicks(false);
-    axis->setTickLength(0, 3);
-    axis->grid()->setVisible(false);
 }
 
 // The encoder panel's axis label, on one line where the panel is wide enough, else on two (a
@@ -105,7 +66,7 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
     for (const auto& t : alignment.targetTokens())
         longestTarget = std::max(longestTarget, fm.horizontalAdvance(QString::fromStdString(t)));
     int heatWidth = S * cell;
-    if (o.showEncoderStates && s.encoderSize > 0) heatWidth = std::max(heatWidth, wrappedLabelWidth(fm) + 10);
+    if (o.showEncoderStates && s.encoderSize > 0 && !o.mergeWords) heatWidth = std::max(heatWidth, wrappedLabelWidth(fm) + 10);
     int width = reservedWidth(longestTarget) + heatWidth;
     if (!o.title.isEmpty()) {
         QFont titleFont = font;
@@ -117,7 +78,7 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
     int height = 30 + T * cell + longestSource + 30;
     // The encoder panel asks for little: at the default window size a sentence of a dozen words fits
     // with it, without a scrollbar (it stretches with the heatmap when there is room).
-    if (o.showEncoderStates) height += std::max(120, std::min(240, static_cast<int>(s.encoderSize) * 2)) + 20;
+    if (o.showEncoderStates && !o.mergeWords) height += std::max(120, std::min(240, static_cast<int>(s.encoderSize) * 2)) + 20;
     if (!o.title.isEmpty()) height += fm.height() * 2;
     return {std::max(width, 360), std::max(height, 240)};
 }
@@ -136,18 +97,18 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     QFont font = plot_->font();
     font.setPointSize(o.fontSize);
     const auto alignment = s.alignment();
-    const int S = columnCount(s, o);
-    const int T = static_cast<int>(alignment.targetTokens().size());
-    for (int i = 0; i < S; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
+    const int shownTokens = columnCount(s, o);
+    const int tokenRows = static_cast<int>(alignment.targetTokens().size());
+    for (int i = 0; i < shownTokens; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
     for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
     // Attribution in place of attention (View > Heatmap) once its rows are there for every shown step.
     attributionLabel_ = QString::fromStdString(s.attributionMethod);
-    attribution_ = !s.attributionMethod.empty() && s.attribution.size() == alignment.weights().size() && T > 0;
+    attribution_ = !s.attributionMethod.empty() && s.attribution.size() == alignment.weights().size() && tokenRows > 0;
     double extent = 0;  // the attribution's largest magnitude: its colour scale is symmetric about 0
     if (attribution_) {
         for (const auto& row : s.attribution) {
-            std::vector<double> r(static_cast<size_t>(S), 0.0);
-            for (int i = 0; i < S && i < static_cast<int>(row.size()); ++i) r[static_cast<size_t>(i)] = row[static_cast<size_t>(i)];
+            std::vector<double> r(static_cast<size_t>(shownTokens), 0.0);
+            for (int i = 0; i < shownTokens && i < static_cast<int>(row.size()); ++i) r[static_cast<size_t>(i)] = row[static_cast<size_t>(i)];
             for (double v : r) extent = std::max(extent, std::abs(v));
             weights_.push_back(std::move(r));
         }
@@ -156,8 +117,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     }
     for (const auto& row : alignment.weights()) {
         if (attribution_) break;
-        std::vector<double> r(row.begin(), row.begin() + S);
-        if (o.endColumn == FigureOptions::EndColumn::Renormalize && S < static_cast<int>(row.size())) {
+        std::vector<double> r(row.begin(), row.begin() + shownTokens);
+        if (o.endColumn == FigureOptions::EndColumn::Renormalize && shownTokens < static_cast<int>(row.size())) {
             double sum = 0;
             for (double v : r) sum += v;
             if (sum > 0)
@@ -165,6 +126,37 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
         weights_.push_back(std::move(r));
     }
+
+    // View > Words: the pieces' matrix merged into the words a reader sees (the merge every
+    // word-level view and link uses), and the encoder panel left out: its columns are pieces.
+    merged_ = o.mergeWords;
+    int S = shownTokens, T = tokenRows;
+    if (merged_) {
+        std::vector<std::vector<float>> pieces;
+        for (const auto& r : weights_) pieces.emplace_back(r.begin(), r.end());
+        std::vector<int> sourceWords(s.source.words.begin(), s.source.words.begin() + std::min<size_t>(s.source.words.size(), static_cast<size_t>(shownTokens)));
+        const auto words = core::LinkExtraction::mergeToWords(pieces, sourceWords, alignment.targetWords());
+        weights_.clear();
+        for (const auto& r : words) weights_.emplace_back(r.begin(), r.end());
+        const auto label = [](const std::vector<std::string>& texts, size_t n) {
+            std::vector<QString> out;
+            for (size_t k = 0; k < n; ++k) out.push_back(k < texts.size() ? QString::fromStdString(texts[k]) : QStringLiteral("?"));
+            return out;
+        };
+        int sourceCount = 0;
+        for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
+        for (auto& r : weights_) r.resize(static_cast<size_t>(sourceCount), 0.0);
+        columns_ = label(core::LinkSet::words(s.sourceText), static_cast<size_t>(sourceCount));
+        rows_ = label(core::LinkSet::words(s.translation), weights_.size());
+        S = sourceCount;
+        T = static_cast<int>(weights_.size());
+        if (attribution_ && s.attributionExtent <= 0) {  // sums of scores: the scale follows them
+            extent = 0;
+            for (const auto& r : weights_)
+                for (double v : r) extent = std::max(extent, std::abs(v));
+        }
+    }
+    const bool encoderPanel = o.showEncoderStates && s.encoderSize > 0 && !merged_;
 
     auto* layout = plot_->plotLayout();
     int row = 0;
@@ -182,18 +174,20 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     heatRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
     auto* x = heatRect_->axis(QCPAxis::atBottom);
     auto* y = heatRect_->axis(QCPAxis::atLeft);
-    styleAxis(x, font);
-    styleAxis(y, font);
-    x->setTicker(textTicker(columns_));
-    y->setTicker(textTicker(rows_));
+    P::styleAxis(x, font);
+    P::styleAxis(y, font);
+    x->setTicker(P::textTicker(columns_));
+    y->setTicker(P::textTicker(rows_));
     y->setRangeReversed(true);
     x->setRange(-0.5, std::max(0, S) - 0.5);
     y->setRange(-0.5, std::max({1, T, o.reservedRows}) - 0.5);
     // The mark on unknown words, explained where it appears.
     bool anyUnknown = false;
-    for (int i = 0; i < S; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
-    x->setLabel(anyUnknown ? QStringLiteral("source   (word? = not in the model's vocabulary: read as <unk>)") : QStringLiteral("source"));
-    y->setLabel(s.teacherForced ? QStringLiteral("target (given)") : QStringLiteral("target (decoded)"));
+    for (int i = 0; i < shownTokens; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
+    const QString source = merged_ ? QStringLiteral("source words (merged from pieces: a word's columns summed)") : QStringLiteral("source");
+    x->setLabel(anyUnknown ? source + QStringLiteral("   (word? = not in the model's vocabulary: read as <unk>)") : source);
+    const QString target = s.teacherForced ? QStringLiteral("target (given)") : QStringLiteral("target (decoded)");
+    y->setLabel(merged_ ? target + QStringLiteral(", words: rows averaged") : target);
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
 
@@ -204,12 +198,12 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
                            : s.attributionSigned ? QCPRange(-std::max(extent, 1e-6), std::max(extent, 1e-6))
                                                  : QCPRange(0, std::max(extent, 1e-6));
     scale->setDataRange(range);
-    scale->setGradient(attribution_ && s.attributionSigned ? stateGradient() : alphaGradient(o.colorMap));
+    scale->setGradient(attribution_ && s.attributionSigned ? P::divergingGradient() : P::alphaGradient(o.colorMap));
     if (attribution_)
         scale->axis()->setLabel(QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString()));
     else
         scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
-    styleAxis(scale->axis(), font);
+    P::styleAxis(scale->axis(), font);
     scale->setBarWidth(12);
     auto* scaleMargins = new QCPMarginGroup(plot_);
     heatRect_->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);
@@ -218,7 +212,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     if (T > 0 && S > 0) {
         heatmap_ = new QCPColorMap(x, y);
         heatmap_->data()->setSize(S, T);
-        heatmap_->data()->setRange(cellCentres(S), cellCentres(T));
+        heatmap_->data()->setRange(P::cellCentres(S), P::cellCentres(T));
         for (int t = 0; t < T; ++t)
             for (int i = 0; i < S; ++i) heatmap_->data()->setCell(i, t, weights_[static_cast<size_t>(t)][static_cast<size_t>(i)]);
         heatmap_->setInterpolate(false);  // one flat cell per weight
@@ -268,16 +262,16 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
     }
 
-    if (o.showEncoderStates && s.encoderSize > 0) {
+    if (encoderPanel) {
         const int E = static_cast<int>(s.encoderSize);
         encoderRect_ = new QCPAxisRect(plot_);
         layout->addElement(row + 1, 0, encoderRect_);
         encoderRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
         auto* ex = encoderRect_->axis(QCPAxis::atBottom);
         auto* ey = encoderRect_->axis(QCPAxis::atLeft);
-        styleAxis(ex, font);
-        styleAxis(ey, font);
-        ex->setTicker(textTicker(columns_));
+        P::styleAxis(ex, font);
+        P::styleAxis(ey, font);
+        ex->setTicker(P::textTicker(columns_));
         ex->setTickLabels(false);  // the heatmap above names the columns
         ex->setRange(x->range());
         QObject::connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), ex, qOverload<const QCPRange&>(&QCPAxis::setRange));
@@ -305,7 +299,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         auto* enc = new QCPColorMap(ex, ey);
         enc->setLayer(QStringLiteral("background"));  // under the fwd/bwd split line (made before it on "main")
         enc->data()->setSize(std::max(S, 1), E);
-        enc->data()->setRange(cellCentres(std::max(S, 1)), cellCentres(E));
+        enc->data()->setRange(P::cellCentres(std::max(S, 1)), P::cellCentres(E));
         for (int i = 0; i < S; ++i) {
             std::vector<float> column(s.encoderStates.begin() + static_cast<long>(i) * E,
                                       s.encoderStates.begin() + static_cast<long>(i + 1) * E);
@@ -314,7 +308,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
         enc->setInterpolate(false);
         enc->setTightBoundary(false);
-        enc->setGradient(stateGradient());
+        enc->setGradient(P::divergingGradient());
         enc->setDataRange(QCPRange(-1, 1));
 
         // c_t and s_t beside the encoder columns.
@@ -324,8 +318,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         sideRect->setMinimumSize(2 * (QFontMetrics(font).horizontalAdvance(QStringLiteral("s_0")) + 8), 0);
         auto* sx = sideRect->axis(QCPAxis::atBottom);
         auto* sy = sideRect->axis(QCPAxis::atLeft);
-        styleAxis(sx, font);
-        styleAxis(sy, font);
+        P::styleAxis(sx, font);
+        P::styleAxis(sy, font);
         sy->setTickLabels(false);
         const auto* step = s.currentStep();
         QSharedPointer<QCPAxisTickerText> sideTicks(new QCPAxisTickerText);
@@ -351,7 +345,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
         side->setInterpolate(false);
         side->setTightBoundary(false);
-        auto gradient = stateGradient();
+        auto gradient = P::divergingGradient();
         gradient.setNanHandling(QCPColorGradient::nhTransparent);
         side->setGradient(gradient);
         side->setDataRange(QCPRange(-1, 1));

@@ -40,6 +40,7 @@ public:
     const std::vector<QString>& rowLabels() const { return rows_; }
     QCPColorMap* heatmap() const { return heatmap_; }
     bool showsAttribution() const { return attribution_; }
+    bool showsWords() const { return merged_; }  // View > Words: pieces merged into words
 
 private:
     QCustomPlot* plot_;
@@ -49,6 +50,7 @@ private:
     std::vector<std::vector<double>> weights_;  // [T][S']
     std::vector<QString> columns_, rows_;
     std::vector<std::vector<float>> encoder_;   // [S'][E] for hover
+    bool merged_ = false;                       // columns and rows are words (FigureOptions::mergeWords)
     bool attribution_ = false;                  // the heatmap shows the snapshot's attribution, not alpha
     QString attributionLabel_;
 };

@@ -99,6 +99,15 @@ QString BatchExporter::slug(const std::string& text) {
     return out;
 }
 
+QString BatchExporter::title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,
+                             const std::string& model) {
+    return QString(titleTemplate)
+        .replace(QStringLiteral("{line}"), QString::number(lineNumber))
+        .replace(QStringLiteral("{source}"), QString::fromStdString(source))
+        .replace(QStringLiteral("{translation}"), QString::fromStdString(translation))
+        .replace(QStringLiteral("{model}"), QString::fromStdString(model));
+}
+
 QString BatchExporter::fileName(long lineNumber, const std::string& source, FigureExporter::Format format, int digits) {
     const QString number = QStringLiteral("%1").arg(lineNumber, digits, 10, QLatin1Char('0'));
     const QString s = slug(source);
@@ -112,13 +121,8 @@ QString BatchExporter::prepare(long lineNumber, const std::string& line, Decodin
         if (!snap->attributionError.empty()) throw core::Error(snap->attributionError);
     }
     *options = settings_.figure;
-    if (!settings_.titleTemplate.isEmpty()) {
-        options->title = QString(settings_.titleTemplate)
-                             .replace(QStringLiteral("{line}"), QString::number(lineNumber))
-                             .replace(QStringLiteral("{source}"), QString::fromStdString(core::PairLine::sourceText(line)))
-                             .replace(QStringLiteral("{translation}"), QString::fromStdString(snap->translation))
-                             .replace(QStringLiteral("{model}"), QString::fromStdString(snap->modelName));
-    }
+    if (!settings_.titleTemplate.isEmpty())
+        options->title = title(settings_.titleTemplate, lineNumber, core::PairLine::sourceText(line), snap->translation, snap->modelName);
     return folder_.filePath(fileName(lineNumber, core::PairLine::sourceText(line), settings_.file.format, settings_.digits));
 }
 

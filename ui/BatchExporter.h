@@ -58,6 +58,9 @@ public:
     // What exportLine() draws for `line`.
     static DecodingSnapshot snapshot(const core::Model& model, const std::string& line, int beamWidth = 1,
                                      int maxLength = 0);
+    // A title template with {line}, {source}, {translation} and {model} replaced (empty: no title).
+    static QString title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,
+                         const std::string& model);
     // "0042-the-red-car.png": the line number padded to `digits`, and slug(source) unless empty.
     static QString fileName(long lineNumber, const std::string& source, FigureExporter::Format format, int digits = 4);
     // The first words of `text` as lowercase ASCII letters and digits joined by '-', at most 40

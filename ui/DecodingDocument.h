@@ -58,6 +58,8 @@ public:
     bool hasModel() const { return !modelPath_.isEmpty(); }
     QString modelPath() const { return modelPath_; }
     QString modelName() const { return modelName_; }
+    // The open model, for work beside the document (a test-set score): const and thread-safe.
+    std::shared_ptr<const core::Model> model() const { return model_; }
     bool busy() const { return pending_ > 0; }
     // Runs the event loop until every posted operation has delivered its snapshot.
     bool waitUntilIdle(int timeoutMs = 60000);

@@ -1,5 +1,8 @@
 #include "ui/FigureExporter.h"
 
+#include "core/alignment/LinkExtraction.h"
+#include "core/alignment/LinkSet.h"
+
 #include "ui/AlignmentFigure.h"
 #include "ui/GifWriter.h"
 
@@ -172,6 +175,25 @@ QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
                             {"signed", s.attributionSigned},
                             {"source_tokens", std::vector<std::string>(s.source.tokens.begin(), s.source.tokens.begin() + static_cast<long>(s.sourceTokenCount()))},
                             {"scores", s.attribution}};
+    // Where each source token came from, in characters of source_text (a Python str index), and the
+    // matrix over words (pieces merged: a source word's columns summed, a target word's rows averaged).
+    j["source_text"] = s.sourceText;
+    nlohmann::json offsets = nlohmann::json::array();
+    for (size_t i = 0; i < s.sourceTokenCount() && i < s.source.offsets.size(); ++i) {
+        const auto [begin, end] = s.source.offsets[i];
+        if ((i < s.source.words.size() && s.source.words[i] < 0) || end > s.sourceText.size() || end < begin) {
+            offsets.push_back(nullptr);  // </s>: no characters
+            continue;
+        }
+        const auto characters = [&](size_t bytes) { return QString::fromStdString(s.sourceText.substr(0, bytes)).toUcs4().size(); };
+        offsets.push_back({characters(begin), characters(end)});
+    }
+    j["source_offsets"] = offsets;
+    auto sourceWords = alignment.sourceWords();
+    if (core::Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
+    j["words"] = {{"source", core::LinkSet::words(s.sourceText)},
+                  {"target", core::LinkSet::words(s.translation)},
+                  {"alpha", core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords())}};
     j["generator"] = "AlignScope " + core::Runtime::version();
     return QByteArray::fromStdString(j.dump()) + '\n';
 }
@@ -332,19 +354,40 @@ QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOpti
     return bytes;
 }
 
-QByteArray FigureExporter::renderGif(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
-    // Every frame has the last one's layout (room for all the rows, the whole sentence's colour
-    // scale): rows appear in place, one per step, as Step adds them in the app, and nothing moves.
+std::vector<FigureExporter::Frame> FigureExporter::steppingFrames(const DecodingSnapshot& s, const FigureOptions& o, int frameMs) {
+    // Every frame has the last one's layout: rows appear in place, one per step, as Step adds them
+    // in the app, and nothing moves.
     const size_t steps = s.alignment().targetTokens().size();
     FigureOptions options = o;
     options.reservedRows = static_cast<int>(steps);
+    std::vector<Frame> frames;
+    for (size_t k = 1; k <= steps; ++k) frames.push_back({s.prefix(k), options, k == steps ? 3 * frameMs : frameMs});
+    return frames;
+}
+
+FigureExporter::Settings FigureExporter::animationSettings(const std::vector<Frame>& frames, const Settings& settings) const {
+    if (frames.empty()) throw error(QStringLiteral("nothing to animate: no frames"));
     Settings at = settings;
     at.format = Format::Png;
-    if (!at.size.isValid() || at.size.isEmpty()) at.size = figureSize(s, options, settings);
+    if (!at.size.isValid() || at.size.isEmpty()) {
+        at.size = QSize(0, 0);
+        for (const auto& f : frames) at.size = at.size.expandedTo(figureSize(f.snapshot, f.options, settings));
+    }
+    return at;
+}
+
+QByteArray FigureExporter::renderGif(const std::vector<Frame>& frames, const Settings& settings) {
+    const Settings at = animationSettings(frames, settings);
     GifWriter gif;
-    for (size_t k = 1; k <= steps; ++k)
-        gif.addFrame(renderImage(s.prefix(k), options, at), k == steps ? 3 * settings.frameMs : settings.frameMs);
+    for (const auto& f : frames) gif.addFrame(renderImage(f.snapshot, f.options, at), f.delayMs);
     return gif.finish();
+}
+
+void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path) {
+    checkFilePath(path);
+    const Settings at = animationSettings(frames, settings);
+    for (size_t k = 0; k < frames.size(); ++k)
+        writeFile(framePath(path, k + 1, frames.size()), encodePng(renderImage(frames[k].snapshot, frames[k].options, at)));
 }
 
 QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
@@ -357,7 +400,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     case Format::Csv: return renderCsv(s, o);
     case Format::Json: return renderJson(s, o);
     case Format::Pharaoh: return QByteArray::fromStdString(s.alignment().pharaoh()) + '\n';
-    case Format::Gif: return renderGif(s, o, settings);
+    case Format::Gif: return renderGif(steppingFrames(s, o, settings.frameMs), settings);
     case Format::Frames: throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
     }
     throw error(QStringLiteral("unknown export format"));
@@ -369,15 +412,9 @@ void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, co
         writeFile(path, render(s, o, settings));
         return;
     }
-    // The GIF's frames, each a PNG of the last frame's layout.
-    const size_t steps = s.alignment().targetTokens().size();
-    if (steps == 0) throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
-    FigureOptions options = o;
-    options.reservedRows = static_cast<int>(steps);
-    Settings at = settings;
-    at.format = Format::Png;
-    if (!at.size.isValid() || at.size.isEmpty()) at.size = figureSize(s, options, settings);
-    for (size_t k = 1; k <= steps; ++k) writeFile(framePath(path, k, steps), encodePng(renderImage(s.prefix(k), options, at)));
+    if (s.alignment().targetTokens().empty())
+        throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
+    writeFrames(steppingFrames(s, o, settings.frameMs), settings, path);  // the GIF's frames, each a PNG
 }
 
 QString FigureExporter::framePath(const QString& path, size_t step, size_t steps) {

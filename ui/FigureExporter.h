@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QCustomPlot;
 
@@ -54,6 +55,20 @@ public:
     // Format Frames writes several files: `path` ends in ".png", and frame k goes to
     // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
     static QString framePath(const QString& path, size_t step, size_t steps);
+    // One frame of an animation: a snapshot drawn with its own options (its title), shown delayMs.
+    struct Frame {
+        DecodingSnapshot snapshot;
+        FigureOptions options;
+        int delayMs = 800;
+    };
+    // The stepping of a sentence: one frame per shown step, every one in the last one's layout
+    // (room for all the rows, the whole sentence's colour scale), the last shown 3 times as long.
+    static std::vector<Frame> steppingFrames(const DecodingSnapshot& snapshot, const FigureOptions& options, int frameMs);
+    // Any frames (the stepping, a training run's snapshots) as an animated GIF, or (writeFrames) as
+    // numbered PNGs at framePath(path, k, n); all in one size: settings.size, else the largest
+    // frame's. Throw core::Error for no frames.
+    QByteArray renderGif(const std::vector<Frame>& frames, const Settings& settings);
+    void writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path);
     // The file's bytes, as write() would store them.
     QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
 
@@ -83,8 +98,7 @@ public:
 private:
     QByteArray renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
     QByteArray renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
-    // The stepping of the sentence: one frame per shown step, each row appearing as in the app.
-    QByteArray renderGif(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    Settings animationSettings(const std::vector<Frame>& frames, const Settings& settings) const;  // PNG, one size
     QSize draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);  // builds the figure
 
     std::unique_ptr<QCustomPlot> plot_;

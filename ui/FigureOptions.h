@@ -18,6 +18,8 @@ struct FigureOptions {
     EndColumn endColumn = EndColumn::Keep;
     QString title;                     // empty: no title
     bool highlightCurrentStep = true;  // frame the newest row and its peak
+    bool mergeWords = false;           // View > Words: sub-word pieces merged into the words of the text
+                                       // (a source word's columns summed, a target word's rows averaged)
     int reservedRows = 0;              // room for this many target rows (an animation's frames keep the last one's layout)
 
     // The source columns the figure shows: all, or all but the </s> column that endColumn drops.

@@ -2,17 +2,24 @@
 
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
+#include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
 #include "ui/StepExplainedPanel.h"
+#include "ui/TimelineExporter.h"
 #include "ui/TimelinePanel.h"
 
 #include "core/Error.h"
+#include "core/alignment/AlignmentComparison.h"
+#include "core/alignment/LinkSet.h"
+#include "core/evaluation/ModelScorecard.h"
+#include "core/text/Tokenizer.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
 #include "core/text/Vocabulary.h"
+#include "core/training/Corpus.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -37,7 +44,10 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QThread>
 #include <QTimer>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -66,6 +76,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     encoderAction_->setChecked(settings.value("figure/encoderStates", true).toBool());
     valuesAction_->setChecked(settings.value("figure/values", false).toBool());
     grayAction_->setChecked(settings.value("figure/grayscale", false).toBool());
+    wordsAction_->setChecked(settings.value("figure/words", false).toBool());
     const int end = settings.value("figure/endColumn", 0).toInt();
     (end == 1 ? dropEndAction_ : end == 2 ? renormEndAction_ : keepEndAction_)->setChecked(true);
     applyFigureOptions();
@@ -129,6 +140,9 @@ void MainWindow::buildActions() {
     encoderAction_ = figureToggle(tr("Show encoder states"));
     valuesAction_ = figureToggle(tr("Show values in cells"));
     grayAction_ = figureToggle(tr("Grey-scale colours"));
+    wordsAction_ = figureToggle(tr("Words (merge sub-word pieces)"));
+    wordsAction_->setToolTip(tr("The heatmap over the words of the text: a source word's piece columns summed, a target "
+                                "word's piece rows averaged (the encoder panel, one column per piece, is left out)"));
     auto* endGroup = new QActionGroup(this);
     keepEndAction_ = figureToggle(tr("Keep the </s> column"));
     dropEndAction_ = figureToggle(tr("Hide the </s> column"));
@@ -154,6 +168,11 @@ void MainWindow::buildMenus() {
     file->addAction(openAction_);
     recentMenu_ = file->addMenu(tr("Open &recent"));
     file->addAction(tr("Open &training run…"), this, &MainWindow::openTimelineDialog);
+    file->addAction(tr("&Compare with…"), this, &MainWindow::openComparisonDialog);
+    compareTestAction_ = file->addAction(tr("Compare on a test set…"), this, &MainWindow::openComparisonTestDialog);
+    stopCompareAction_ = file->addAction(tr("Stop comparing"), this, &MainWindow::closeComparison);
+    compareTestAction_->setEnabled(false);
+    stopCompareAction_->setEnabled(false);
     updateRecentMenu();
     file->addAction(exportAction_);
     file->addSeparator();
@@ -197,7 +216,7 @@ void MainWindow::buildMenus() {
     // Every panel and toolbar, so one closed with its × comes back from here.
     for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    for (auto* a : {encoderAction_, valuesAction_, grayAction_}) view->addAction(a);
+    for (auto* a : {encoderAction_, valuesAction_, grayAction_, wordsAction_}) view->addAction(a);
     view->addSeparator();
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
     // What the heatmap shows: attention, or what each source token did for the chosen token
@@ -381,6 +400,21 @@ void MainWindow::buildLayout() {
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
     timelineDock_->hide();
     connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) { document_->openModel(path); });
+    connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
+    // The snapshots of one run read one vocabulary: a folder that mixes runs is refused snapshot by
+    // snapshot, and the last good one comes back.
+    connect(document_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString& path) {
+        if (!timelineDock_->isVisible() || !document_->model()) return;
+        if (!timelineReference_) {
+            timelineReference_ = document_->model();
+        } else if (!core::TrainingTimeline::sameVocabularies(*document_->model(), *timelineReference_)) {
+            showError(tr("'%1' reads other vocabularies than '%2': the snapshots of one run share one (does the folder mix two runs?)")
+                          .arg(path, QString::fromStdString(timelineReference_->origin())));
+            if (!timelineLastGood_.isEmpty()) document_->openModel(timelineLastGood_);
+            return;
+        }
+        timelineLastGood_ = path;
+    });
     // Opening a run without a typed target: once the last snapshot has translated the sentence,
     // that translation is the target every snapshot is forced along.
     connect(document_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr s) {
@@ -388,6 +422,13 @@ void MainWindow::buildLayout() {
         timelineNeedsTarget_ = false;
         setTargetText(QString::fromStdString(s->translation));
     });
+
+    comparePanel_ = new ComparePanel;
+    compareDock_ = new QDockWidget(tr("Compare models"), this);
+    compareDock_->setObjectName(QStringLiteral("compareDock"));
+    compareDock_->setWidget(comparePanel_);
+    addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
+    compareDock_->hide();
 
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && snapshot_) stepPanel_->render(snapshot_);
@@ -477,17 +518,22 @@ void MainWindow::applyTextScale(double scale) {
     candidates_->setFont(base);
     figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
     view_->setOptions(figureOptions_);
+    comparePanel_->setOptions(figureOptions_);
 }
 
 void MainWindow::sourceEdited() {
     if (typeAheadAction_->isChecked()) typingTimer_->start();
 }
 
-void MainWindow::targetEdited() { document_->setTarget(teacherAction_->isChecked() ? target_->text() : QString()); }
+void MainWindow::targetEdited() {
+    givenTarget_ = teacherAction_->isChecked() ? target_->text() : QString();
+    document_->setTarget(givenTarget_);
+}
 
 void MainWindow::applyFigureOptions() {
     figureOptions_.showEncoderStates = encoderAction_->isChecked();
     figureOptions_.valuesInCells = valuesAction_->isChecked();
+    figureOptions_.mergeWords = wordsAction_->isChecked();
     figureOptions_.colorMap = grayAction_->isChecked() ? FigureOptions::ColorMap::Grayscale : FigureOptions::ColorMap::Viridis;
     figureOptions_.endColumn = dropEndAction_->isChecked()     ? FigureOptions::EndColumn::Drop
                                : renormEndAction_->isChecked() ? FigureOptions::EndColumn::Renormalize
@@ -565,6 +611,10 @@ void MainWindow::render(SnapshotPtr snapshot) {
         beamList_->setFocus();
     }
     exportAction_->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
+    if (comparison_) {
+        syncComparison();
+        renderComparison();
+    }
     if (!document_->busy())
         status_->setText(s.selectedHypothesis >= 0
                              ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")
@@ -601,6 +651,8 @@ bool MainWindow::openTimeline(const QString& folderOrIndex) {
         return false;
     }
     timelinePanel_->setTimeline(timeline);
+    timelineReference_.reset();
+    timelineLastGood_.clear();
     timelineDock_->show();
     document_->openModel(timelinePanel_->snapshotPath(timelinePanel_->current()));
     timelineNeedsTarget_ = target_->text().trimmed().isEmpty();
@@ -612,6 +664,200 @@ void MainWindow::openTimelineDialog() {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run (a folder written by train --snapshots)"),
                                                           QFileInfo(document_->modelPath()).path());
     if (!dir.isEmpty()) openTimeline(dir);
+}
+
+void MainWindow::exportTimelineDialog() {
+    if (!snapshot_ || snapshot_->source.tokens.empty()) {
+        showError(tr("Type a sentence first: the animation shows it through every snapshot"));
+        return;
+    }
+    QString filter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the training run as an animation"),
+                                                QStringLiteral("%1.gif").arg(QString::fromStdString(timelinePanel_->timeline().name())),
+                                                tr("Animated GIF (*.gif);;PNG frames, one per snapshot (*.png)"), &filter);
+    if (path.isEmpty()) return;
+    if (filter.contains(QStringLiteral("PNG")) && !path.endsWith(QStringLiteral(".png"))) path += QStringLiteral(".png");
+    if (!filter.contains(QStringLiteral("PNG")) && !path.endsWith(QStringLiteral(".gif"))) path += QStringLiteral(".gif");
+    if (exportTimeline(path)) status_->setText(tr("exported %1").arg(path));
+}
+
+bool MainWindow::exportTimeline(const QString& path) {
+    if (!snapshot_ || snapshot_->source.tokens.empty() || timelinePanel_->timeline().snapshots().empty()) {
+        showError(tr("Open a training run and type a sentence first"));
+        return false;
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        FigureExporter::Settings settings;
+        settings.format = path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive) ? FigureExporter::Format::Frames : FigureExporter::Format::Gif;
+        settings.dpi = 96;
+        TimelineExporter(timelinePanel_->timeline()).write(snapshot_->sourceText, givenTarget_.toStdString(), figureOptions_, settings, path);
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        showError(QString::fromStdString(e.what()));
+        return false;
+    }
+    QApplication::restoreOverrideCursor();
+    return true;
+}
+
+void MainWindow::openComparison(const QString& path) {
+    if (!comparison_) {
+        comparison_ = new DecodingDocument(this);
+        connect(comparison_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr) { renderComparison(); });
+        connect(comparison_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString&) {
+            compareDock_->setWindowTitle(tr("Compare models: A = %1, B = %2").arg(document_->modelName(), name));
+            compareTestAction_->setEnabled(true);
+            openingComparison_ = false;
+            comparisonError_.clear();
+            comparedValid_ = false;  // decode the sentence with the new model
+            syncComparison();
+        });
+        connect(comparison_, &DecodingDocument::errorOccurred, this, [this](const QString& message) {
+            comparisonError_ = openingComparison_ ? tr("Model B could not be opened: %1").arg(message)
+                                                  : tr("Model B (%1) cannot take this: %2").arg(comparison_->modelName(), message);
+            openingComparison_ = false;
+            status_->setText(comparisonError_.section('\n', 0, 0));
+            renderComparison();
+        });
+    }
+    comparisonError_.clear();
+    comparedValid_ = false;
+    openingComparison_ = true;
+    stopCompareAction_->setEnabled(true);
+    compareDock_->show();
+    comparePanel_->showMessage(tr("Opening %1…").arg(path));
+    comparison_->openModel(path);
+}
+
+void MainWindow::closeComparison() {
+    if (!comparison_) return;
+    comparison_->cancel();
+    comparison_->deleteLater();
+    comparison_ = nullptr;
+    compareDock_->hide();
+    compareTestAction_->setEnabled(false);
+    stopCompareAction_->setEnabled(false);
+    comparePanel_->showMessage(tr("Open a second model with File → Compare with…"));
+    comparePanel_->setScoresMessage(QString());
+}
+
+void MainWindow::syncComparison() {
+    if (!comparison_ || !comparison_->hasModel() || !snapshot_) return;
+    const QString source = QString::fromStdString(snapshot_->sourceText);
+    const QString target = snapshot_->teacherForced ? givenTarget_ : QString();
+    if (comparedValid_ && source == comparedSource_ && target == comparedTarget_) return;
+    comparedValid_ = true;
+    comparedSource_ = source;
+    comparedTarget_ = target;
+    comparisonError_.clear();
+    comparison_->setSource(source);
+    comparison_->setTarget(target);
+    if (!core::Tokenizer::isBlank(source.toStdString())) comparison_->runToEnd();
+}
+
+void MainWindow::renderComparison() {
+    if (!comparison_) return;
+    if (!comparisonError_.isEmpty()) {
+        comparePanel_->showMessage(comparisonError_);
+        return;
+    }
+    const auto b = comparison_->snapshot();
+    if (!comparison_->hasModel() || !snapshot_ || comparison_->busy() || b->sourceText != snapshot_->sourceText) {
+        comparePanel_->showMessage(tr("Model B is decoding the sentence…"));
+        return;
+    }
+    if (snapshot_->source.tokens.empty()) {
+        comparePanel_->showMessage(tr("Type a sentence: both models decode it."));
+        return;
+    }
+    const auto targetOf = [this](const DecodingSnapshot& s) {
+        return s.teacherForced ? comparedTarget_.toStdString() : s.translation;
+    };
+    try {
+        comparePanel_->render(core::AlignmentComparison::compare(
+            snapshot_->sourceText, {snapshot_->modelName, targetOf(*snapshot_), {}, {}}, snapshot_->alignment(),
+            {b->modelName, targetOf(*b), {}, {}}, b->alignment()));
+    } catch (const core::Error& e) {
+        comparePanel_->showMessage(QString::fromStdString(e.what()));
+    }
+}
+
+void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPath) {
+    if (!comparison_ || !comparison_->hasModel() || !document_->model()) {
+        showError(tr("Open a second model first (File → Compare with…)"));
+        return;
+    }
+    if (scoring_) return;  // one at a time
+    struct Outcome {
+        std::vector<core::ModelScorecard> cards;
+        QString error;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    const auto models = std::vector<std::shared_ptr<const core::Model>>{document_->model(), comparison_->model()};
+    comparePanel_->setScoresMessage(tr("Scoring both models on %1…").arg(testPath));
+    const auto test = testPath.toStdString(), gold = goldPath.toStdString();
+    scoring_ = QThread::create([outcome, models, test, gold] {
+        try {
+            const auto corpus = core::Corpus::read(test, core::Corpus::OnBadLine::Reject);
+            std::vector<core::LinkSet> links;
+            if (!gold.empty()) links = core::LinkSet::readFile(gold);
+            for (const auto& m : models) {
+                try {
+                    outcome->cards.push_back(core::ModelScorecard::score(*m, corpus.pairs(), links, gold));
+                } catch (const core::Error& e) {
+                    throw core::Error("'" + m->origin() + "' on '" + test + "': " + e.what());
+                }
+            }
+        } catch (const std::exception& e) {
+            outcome->error = QString::fromStdString(e.what());
+        }
+    });
+    connect(scoring_, &QThread::finished, this, [this, outcome, testPath] {
+        scoring_->deleteLater();
+        scoring_ = nullptr;
+        if (!outcome->error.isEmpty()) {
+            comparePanel_->setScoresError(outcome->error);
+            status_->setText(outcome->error.section('\n', 0, 0));
+        } else {
+            comparePanel_->setScores(QFileInfo(testPath).fileName(), outcome->cards);
+        }
+    });
+    scoring_->start();
+}
+
+void MainWindow::openComparisonDialog() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with model"), QFileInfo(document_->modelPath()).path(),
+                                                      tr("Models (*.pt);;All files (*)"));
+    if (!path.isEmpty()) openComparison(path);
+}
+
+void MainWindow::openComparisonTestDialog() {
+    const QString test = QFileDialog::getOpenFileName(this, tr("Test pairs (source<TAB>target per line)"), QString(),
+                                                      tr("Text (*.tsv *.txt);;All files (*)"));
+    if (test.isEmpty()) return;
+    const QString gold = QFileDialog::getOpenFileName(this, tr("Gold word links for AER (optional: Cancel for BLEU only)"),
+                                                      QFileInfo(test).path(), tr("Links (*.txt *.links);;All files (*)"));
+    compareOnTestSet(test, gold);
+}
+
+bool MainWindow::waitUntilIdle(int timeoutMs) {
+    QElapsedTimer clock;
+    clock.start();
+    // B starts when A's snapshot arrives, so wait round both until neither has anything left.
+    while (clock.elapsed() < timeoutMs) {
+        const int left = static_cast<int>(timeoutMs - clock.elapsed());
+        if (!document_->waitUntilIdle(left)) return false;
+        if (comparison_ && !comparison_->waitUntilIdle(static_cast<int>(timeoutMs - clock.elapsed()))) return false;
+        while (scoring_ && clock.elapsed() < timeoutMs) {
+            QEventLoop loop;
+            QTimer::singleShot(20, &loop, &QEventLoop::quit);
+            loop.exec();
+        }
+        QCoreApplication::processEvents();
+        if (!document_->busy() && !(comparison_ && comparison_->busy()) && !scoring_) return true;
+    }
+    return false;
 }
 
 QString MainWindow::statusText() const { return status_->text(); }
@@ -665,6 +911,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("figure/encoderStates", encoderAction_->isChecked());
     settings.setValue("figure/values", valuesAction_->isChecked());
     settings.setValue("figure/grayscale", grayAction_->isChecked());
+    settings.setValue("figure/words", wordsAction_->isChecked());
     settings.setValue("figure/endColumn", dropEndAction_->isChecked() ? 1 : renormEndAction_->isChecked() ? 2 : 0);
     QMainWindow::closeEvent(event);
 }

@@ -4,6 +4,8 @@
 
 #include <QMainWindow>
 
+#include <memory>
+
 class QAction;
 class QActionGroup;
 class QDockWidget;
@@ -13,6 +15,11 @@ class QListWidget;
 class QMenu;
 class QSpinBox;
 class QTimer;
+class QThread;
+
+namespace alignscope::core {
+class Model;
+}
 
 namespace alignscope::ui {
 
@@ -22,6 +29,7 @@ class StepExplainedPanel;
 class LessonPlayer;
 class TimelinePanel;
 class LessonPanel;
+class ComparePanel;
 class DecodingDocument;
 
 // The main window: source (and optional target) input, decoding controls, the alignment figure,
@@ -49,6 +57,22 @@ public:
     // message, and the open model stays.
     bool openTimeline(const QString& folderOrIndex);
     TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    // A second model beside the first (File > Compare with…, --compare): the sentence decoded by
+    // both (or both forced along the given target) in a dock with the two heatmaps and their
+    // difference. A model that fails to open, or cannot take the sentence, is a message there and
+    // model A stays as it was.
+    void openComparison(const QString& path);
+    void closeComparison();
+    // Both models' BLEU (and AER, given gold links) on a test file, computed off the UI thread.
+    void compareOnTestSet(const QString& testPath, const QString& goldPath = QString());
+    DecodingDocument* comparisonDocument() const { return comparison_; }
+    ComparePanel* comparePanel() const { return comparePanel_; }
+    QDockWidget* compareDock() const { return compareDock_; }
+    // The training run's snapshots as an animation of the sentence (GIF, or PNG frames for a .png
+    // path), forced along the given target. Errors are shown; false then.
+    bool exportTimeline(const QString& path);
+    // Runs the event loop until both documents and a test-set comparison have finished.
+    bool waitUntilIdle(int timeoutMs = 60000);
     QString statusText() const;  // the status line (an error's first line after one)
     QDockWidget* timelineDock() const { return timelineDock_; }
     LessonPlayer* lessonPlayer() const { return lessonPlayer_; }
@@ -75,6 +99,7 @@ public:
     QAction* resetAction() const { return resetAction_; }
     QAction* beamAction() const { return beamAction_; }
     QAction* exportAction() const { return exportAction_; }
+    QAction* wordsAction() const { return wordsAction_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -85,6 +110,11 @@ protected:
 private:
     void buildActions();
     void openTimelineDialog();
+    void exportTimelineDialog();
+    void openComparisonDialog();
+    void openComparisonTestDialog();
+    void syncComparison();    // model B follows A's sentence and given target
+    void renderComparison();
     void buildMenus();
     void buildLayout();
     void render(SnapshotPtr snapshot);
@@ -114,6 +144,8 @@ private:
     QActionGroup* heatmapGroup_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
+    std::shared_ptr<const core::Model> timelineReference_;  // the run's first snapshot opened: others must share its vocabularies
+    QString timelineLastGood_;                               // the last snapshot that did
     bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target  // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
@@ -135,10 +167,21 @@ private:
     QAction *openAction_ = nullptr, *stepAction_ = nullptr, *backAction_ = nullptr, *runAction_ = nullptr;
     QAction *resetAction_ = nullptr, *beamAction_ = nullptr, *cancelAction_ = nullptr;
     QAction *typeAheadAction_ = nullptr, *teacherAction_ = nullptr;
-    QAction *encoderAction_ = nullptr, *valuesAction_ = nullptr, *grayAction_ = nullptr;
+    QAction *encoderAction_ = nullptr, *valuesAction_ = nullptr, *grayAction_ = nullptr, *wordsAction_ = nullptr;
     QAction *keepEndAction_ = nullptr, *dropEndAction_ = nullptr, *renormEndAction_ = nullptr;
     QAction* exportAction_ = nullptr;
     FigureOptions figureOptions_;
+    DecodingDocument* comparison_ = nullptr;  // model B, while comparing (owned)
+    ComparePanel* comparePanel_ = nullptr;
+    QDockWidget* compareDock_ = nullptr;
+    QAction* compareTestAction_ = nullptr;
+    QAction* stopCompareAction_ = nullptr;
+    QString givenTarget_;                      // what A is forced along ("" : free decoding)
+    QString comparedSource_, comparedTarget_;  // what B was last asked to decode
+    bool comparedValid_ = false;
+    bool openingComparison_ = false;           // B's model is being opened (an error means it failed to open)
+    QString comparisonError_;                  // B's last error, shown in place of the figure
+    QThread* scoring_ = nullptr;               // a running test-set comparison
     SnapshotPtr snapshot_;
     QString failedModelPath_;  // a model that failed to open is not added to the recent list
 };

@@ -2,7 +2,9 @@
 
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QLocale>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -24,7 +26,13 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     plot_->yAxis->setLabel(tr("training NLL/token"));
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    layout->addWidget(label_);
+    export_ = new QPushButton(tr("Export animation…"));
+    export_->setToolTip(tr("The sentence through every snapshot, as an animated GIF or numbered PNG frames"));
+    connect(export_, &QPushButton::clicked, this, &TimelinePanel::exportRequested);
+    auto* top = new QHBoxLayout;
+    top->addWidget(label_, 1);
+    top->addWidget(export_, 0, Qt::AlignTop);
+    layout->addLayout(top);
     layout->addWidget(slider_);
     layout->addWidget(plot_, 1);
     // Released or stepped with the keys: each position is a model to load, so not while dragging.

@@ -7,6 +7,7 @@
 class QCustomPlot;
 class QLabel;
 class QSlider;
+class QPushButton;
 
 namespace alignscope::ui {
 
@@ -24,16 +25,19 @@ public:
     void choose(int index);      // as if the slider moved there
     QString snapshotPath(int index) const;
     QSlider* slider() const { return slider_; }
+    QPushButton* exportButton() const { return export_; }
     QCustomPlot* lossPlot() const { return plot_; }
 
 signals:
     void snapshotChosen(const QString& path);
+    void exportRequested();  // "Export animation…": the snapshots as a GIF or PNG frames
 
 private:
     void showCurrent();
     core::TrainingTimeline timeline_;
     QSlider* slider_;
     QLabel* label_;
+    QPushButton* export_;
     QCustomPlot* plot_;
 };
 

@@ -7,6 +7,9 @@
 
 #include "ui/BatchExporter.h"
 #include "ui/FigureExporter.h"
+#include "ui/TimelineExporter.h"
+#include "core/text/PairLine.h"
+#include "core/training/TrainingTimeline.h"
 
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -64,9 +67,9 @@ private:
 
 Command addExportCommand(CLI::App& app) {
     struct Options {
-        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention";
+        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800;
-        bool noEncoder = false, values = false, highlight = false, noProgress = false;
+        bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand(
@@ -98,9 +101,15 @@ Command addExportCommand(CLI::App& app) {
         ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
+    c->add_flag("--words", o->words,
+                "Figures over the words of the text: sub-word pieces merged (a source word's columns summed, a target "
+                "word's rows averaged; no encoder panel). Links are always over words");
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
     c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
+    c->add_option("--timeline", o->timeline,
+                  "A training run (folder written by train --snapshots): gif and frames then animate the snapshots, the "
+                  "sentence forced along its target (or the last snapshot's translation) in each");
     return [o, c]() -> int {
         if (!*c) return -1;
         // Figures need Qt's widgets; the offscreen platform needs no display.
@@ -125,6 +134,7 @@ Command addExportCommand(CLI::App& app) {
                                        ? ui::FigureOptions::ColorMap::Viridis
                                        : ui::FigureOptions::ColorMap::Grayscale;
         settings.figure.valuesInCells = o->values;
+        settings.figure.mergeWords = o->words;
         settings.figure.fontSize = o->fontSize;
         settings.figure.highlightCurrentStep = o->highlight;
         settings.titleTemplate = QString::fromStdString(o->title);
@@ -153,6 +163,33 @@ Command addExportCommand(CLI::App& app) {
             return 1;
         }
 
+        if (!o->timeline.empty()) {
+            // A training run: one animation per line, a frame per snapshot.
+            if (settings.file.format != ui::FigureExporter::Format::Gif && settings.file.format != ui::FigureExporter::Format::Frames)
+                throw core::Error("--timeline animates a training run: use --format gif or frames");
+            if (!o->model.empty()) throw core::Error("--timeline takes its models from the run's snapshots: leave out --model");
+            const ui::TimelineExporter run(core::TrainingTimeline::open(o->timeline));
+            const InterruptGuard interrupt;
+            long failures = 0;
+            for (const auto& [lineNo, line] : lines) {
+                if (interrupt.raised()) break;
+                try {
+                    const auto pair = core::PairLine::parse(line);
+                    auto figure = settings.figure;
+                    figure.title = ui::BatchExporter::title(settings.titleTemplate, lineNo, pair.source, "", run.timeline().name());
+                    const QString path = folder + "/" + ui::BatchExporter::fileName(lineNo, pair.source, settings.file.format, settings.digits);
+                    run.write(pair.source, pair.target.value_or(""), figure, settings.file, path);
+                } catch (const std::exception& e) {
+                    std::cerr << "line " << lineNo << ": " << e.what() << '\n';
+                    ++failures;
+                }
+            }
+            std::cerr << "exported " << static_cast<long>(lines.size()) - failures << " of " << lines.size() << " sentences as "
+                      << ui::FigureExporter::formatName(settings.file.format).toStdString() << " over "
+                      << run.timeline().snapshots().size() << " snapshots to " << o->out << '\n';
+            if (interrupt.raised()) return 130;
+            return failures ? 1 : 0;
+        }
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         ui::BatchExporter exporter(model, folder, settings);
 

@@ -77,6 +77,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
     c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
     c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side");
+    c->add_option("--tokenizer", t.tokenizer,
+                  "word (lower-cased words, vocabularies by count) or sentencepiece (cased sub-words trained on the training "
+                  "split: digits split, byte fallback, never <unk>)")
+        ->check(CLI::IsMember({"word", "sentencepiece"}))
+        ->capture_default_str();
+    c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary (the 256 bytes and 4 specials included)")
+        ->check(CLI::Range(300, 1000000))
+        ->capture_default_str();
+    c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");
     c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"}));
     c->add_option("--attention", o->attention, "additive, dot, general or none")
         ->check(CLI::IsMember({"additive", "dot", "general", "none"}));

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <fstream>
 #include <sstream>
 
 namespace alignscope::core {
@@ -51,15 +52,34 @@ std::string LinkSet::pharaoh() const {
     return out;
 }
 
-size_t LinkSet::wordCount(const std::string& text) {
-    size_t n = 0;
+std::vector<LinkSet> LinkSet::readFile(const std::string& path, bool oneBased) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot open the links file '" + path + "'");
+    std::vector<LinkSet> sets;
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        try {
+            sets.push_back(parse(line, oneBased));
+        } catch (const Error& e) {
+            throw Error(path + ":" + std::to_string(sets.size() + 1) + ": " + e.what());
+        }
+    }
+    if (in.bad()) throw Error("cannot read the links file '" + path + "'");
+    return sets;
+}
+
+size_t LinkSet::wordCount(const std::string& text) { return words(text).size(); }
+
+std::vector<std::string> LinkSet::words(const std::string& text) {
+    std::vector<std::string> out;
     bool inWord = false;
     for (const auto& c : utf8::codePoints(text)) {
         const bool space = utf8::isSpace(c.cp);
-        if (!space && !inWord) ++n;
+        if (!space && !inWord) out.emplace_back();
+        if (!space) out.back().append(text, c.at, c.size);
         inWord = !space;
     }
-    return n;
+    return out;
 }
 
 int LinkSet::maxSource() const {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
 
 namespace alignscope::core {
 namespace {
@@ -17,7 +18,14 @@ struct Module {
     decltype(&alignscope_spm_free) free = nullptr;
     decltype(&alignscope_spm_piece_count) pieceCount = nullptr;
     decltype(&alignscope_spm_encode) encode = nullptr;
+    decltype(&alignscope_spm_piece) piece = nullptr;
+    decltype(&alignscope_spm_train) train = nullptr;
 };
+
+// python/alignscope/sentencepiece_training.json, whole (core/CMakeLists.txt writes it into this literal).
+const char* const kTrainingSettingsFile =
+#include "SentencePieceTrainingText.inc"
+    ;
 
 // Loaded once. RTLD_LOCAL keeps the module's libraries out of the program's symbol scope and
 // RTLD_DEEPBIND makes them bind to their own symbols first, so libsentencepiece keeps its protobuf
@@ -38,7 +46,9 @@ const Module& module() {
         m.free = reinterpret_cast<decltype(m.free)>(dlsym(handle, "alignscope_spm_free"));
         m.pieceCount = reinterpret_cast<decltype(m.pieceCount)>(dlsym(handle, "alignscope_spm_piece_count"));
         m.encode = reinterpret_cast<decltype(m.encode)>(dlsym(handle, "alignscope_spm_encode"));
-        if (!m.load || !m.free || !m.pieceCount || !m.encode) {
+        m.piece = reinterpret_cast<decltype(m.piece)>(dlsym(handle, "alignscope_spm_piece"));
+        m.train = reinterpret_cast<decltype(m.train)>(dlsym(handle, "alignscope_spm_train"));
+        if (!m.load || !m.free || !m.pieceCount || !m.encode || !m.piece || !m.train) {
             failure = "'" + path + "' is not AlignScope's SentencePiece module";
             m = Module{};
         }
@@ -73,6 +83,43 @@ SentencePieceModel::~SentencePieceModel() {
 }
 
 int SentencePieceModel::pieceCount() const { return module().pieceCount(processor_); }
+
+std::vector<std::string> SentencePieceModel::pieces() const {
+    std::vector<std::string> out;
+    auto collect = [](void* context, const char* data, size_t size) { static_cast<std::vector<std::string>*>(context)->emplace_back(data, size); };
+    for (int id = 0, n = pieceCount(); id < n; ++id) module().piece(processor_, id, collect, &out);
+    return out;
+}
+
+std::vector<std::pair<std::string, std::string>> SentencePieceModel::trainingSettings() {
+    const auto json = nlohmann::json::parse(kTrainingSettingsFile);
+    std::vector<std::pair<std::string, std::string>> settings;
+    for (const auto& [key, value] : json.at("settings").items()) settings.emplace_back(key, value.get<std::string>());
+    return settings;
+}
+
+std::string SentencePieceModel::train(const std::vector<std::string>& sentences, int vocabSize) {
+    if (sentences.empty()) throw Error("no sentences to train a SentencePiece model on");
+    auto settings = trainingSettings();
+    settings.emplace_back("vocab_size", std::to_string(vocabSize));
+    std::vector<const char*> keys, values, texts;
+    std::vector<size_t> sizes;
+    for (const auto& [k, v] : settings) {
+        keys.push_back(k.c_str());
+        values.push_back(v.c_str());
+    }
+    for (const auto& s : sentences) {
+        texts.push_back(s.data());
+        sizes.push_back(s.size());
+    }
+    std::string model;
+    auto keep = [](void* context, const char* data, size_t size) { static_cast<std::string*>(context)->assign(data, size); };
+    char error[1024] = "";
+    if (module().train(keys.data(), values.data(), keys.size(), texts.data(), sizes.data(), texts.size(), keep, &model, error,
+                       sizeof error) != 0)
+        throw Error(std::string("SentencePiece could not train a model: ") + error);
+    return model;
+}
 
 std::vector<SentencePieceModel::Piece> SentencePieceModel::encode(const std::string& text) const {
     std::vector<Piece> pieces;

@@ -1,6 +1,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace alignscope::core {
@@ -23,6 +24,15 @@ public:
 
     std::vector<Piece> encode(const std::string& text) const;  // throws Error
     int pieceCount() const;
+    std::vector<std::string> pieces() const;  // [pieceCount()] every piece, in id order
+
+    // Trains a model on `sentences` with the settings both trainers share
+    // (python/alignscope/sentencepiece_training.json) and `vocabSize` pieces at most; returns the
+    // serialised .model. Throws Error with SentencePiece's reason (e.g. a vocabulary too small for
+    // the corpus's characters).
+    static std::string train(const std::vector<std::string>& sentences, int vocabSize);
+    // Those shared settings, as key -> value.
+    static std::vector<std::pair<std::string, std::string>> trainingSettings();
 
     // Where the module is looked for: $ALIGNSCOPE_SENTENCEPIECE_MODULE, beside the program, then
     // where the build put it.

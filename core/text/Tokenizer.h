@@ -58,6 +58,11 @@ public:
     nlohmann::json toJson() const;
     // Throws Error naming the first problem of the description.
     static Tokenizer fromJson(const nlohmann::json& json);
+    // The sentencepiece kind over a serialised .model file (SentencePieceModel::train's result).
+    static Tokenizer sentencePiece(const std::string& serializedModel);
+    // A SentencePiece tokenizer's pieces in id order (its vocabulary: specials, bytes, pieces);
+    // empty for the other kinds, whose vocabulary comes from counting a corpus.
+    std::vector<std::string> pieces() const;
 
 private:
     struct Impl;

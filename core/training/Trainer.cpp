@@ -1,4 +1,6 @@
 #include "core/training/Trainer.h"
+
+#include "core/text/SentencePieceModel.h"
 #include "core/training/TrainingTimeline.h"
 
 #include "core/AtomicFile.h"
@@ -72,6 +74,9 @@ nlohmann::json TrainingOptions::toJson() const {
             {"test_fraction", testFraction},
             {"half", half},
             {"snapshots", snapshots},
+            {"tokenizer", tokenizer},
+            {"pieces", tokenizer == "sentencepiece" ? nlohmann::json(pieces) : nlohmann::json(nullptr)},
+            {"joint_pieces", jointPieces},
             {"recipe", recipe}};
 }
 
@@ -115,7 +120,37 @@ struct Trainer::Impl {
         return out;
     }
 
+    // Sub-word vocabularies: SentencePiece models trained on the training split (one for both
+    // sides with jointPieces), their pieces the vocabularies, so no word is ever unknown.
+    void buildSentencePieceModel() {
+        std::vector<std::string> sources, targets;
+        for (const auto& p : split.train) {
+            sources.push_back(p.source);
+            targets.push_back(p.target);
+        }
+        Tokenizer srcTok, tgtTok;
+        if (o.jointPieces) {
+            auto both = sources;
+            both.insert(both.end(), targets.begin(), targets.end());
+            srcTok = tgtTok = Tokenizer::sentencePiece(SentencePieceModel::train(both, o.pieces));
+        } else {
+            srcTok = Tokenizer::sentencePiece(SentencePieceModel::train(sources, o.pieces));
+            tgtTok = Tokenizer::sentencePiece(SentencePieceModel::train(targets, o.pieces));
+        }
+        ModelBuilder::Input in;
+        in.spec = o.spec;
+        in.spec.seed = o.seed;
+        in.sourceVocabulary = Vocabulary(srcTok.pieces());
+        in.targetVocabulary = Vocabulary(tgtTok.pieces());
+        in.sourceTokenizer = srcTok;
+        in.targetTokenizer = tgtTok;
+        in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
+        model = ModelBuilder::build(in);
+    }
+
     void buildModel() {
+        if (o.tokenizer == "sentencepiece") return buildSentencePieceModel();
+        if (o.tokenizer != "word") throw Error("unknown tokenizer '" + o.tokenizer + "' (word or sentencepiece)");
         Tokenizer::Settings srcSettings, tgtSettings;
         srcSettings.splitElision = o.sourceElision;
         tgtSettings.splitElision = o.targetElision;

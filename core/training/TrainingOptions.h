@@ -21,6 +21,10 @@ struct TrainingOptions {
     int64_t targetVocabSize = 0;                         // vocabulary cap, specials included (0: none)
     bool sourceElision = false;                          // split "l'homme" -> "l'" "homme" on the source side
     bool targetElision = true;                           // ... on the target side (French)
+    std::string tokenizer = "word";                      // "word" (AlignScope's, lower-cased words) or
+                                                         // "sentencepiece" (trained here: cased sub-words)
+    int pieces = 8000;                                   // sentencepiece: pieces per vocabulary
+    bool jointPieces = false;                            // sentencepiece: one model for both sides
     ModelSpec spec;                                      // architecture
     double dropout = 0.2;                                // on embeddings and readout
     double labelSmoothing = 0.1;                         // share of the loss spread over the vocabulary

@@ -1,9 +1,14 @@
 #include "core/training/TrainingTimeline.h"
 
+#include "core/model/Model.h"
+#include "core/text/Tokenizer.h"
+#include "core/text/Vocabulary.h"
+
 #include "core/AtomicFile.h"
 #include "core/Error.h"
 
 #include <nlohmann/json.hpp>
+#include <torch/script.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +22,10 @@ namespace fs = std::filesystem;
 namespace alignscope::core {
 
 namespace {
+// python/alignscope/timeline_code.py, whole (core/CMakeLists.txt writes it into this literal).
+const char* const kTimelineCodeFile =
+#include "TimelineCodeText.inc"
+    ;
 constexpr const char* kIndexSuffix = ".timeline.json";
 constexpr const char* kFormat = "alignscope-timeline";
 }  // namespace
@@ -96,18 +105,25 @@ void TrainingTimeline::read(const std::string& indexPath) {
 }
 
 std::vector<int64_t> TrainingTimeline::logUniformSteps(int count, int64_t total) {
-    std::vector<int64_t> steps;
-    if (count <= 0 || total <= 0) return steps;
-    if (count == 1) return {total};
-    for (int k = 0; k < count; ++k) {
-        const double x = std::exp(std::log(static_cast<double>(total)) * k / (count - 1));
-        int64_t s = std::clamp<int64_t>(std::llround(x), 1, total);
-        if (!steps.empty() && s <= steps.back()) s = steps.back() + 1;  // distinct, while room is left
-        if (s > total) break;
-        steps.push_back(s);
-    }
-    if (steps.back() != total) steps.back() = total;
-    return steps;
+    // python/alignscope/timeline_code.py below its marker, compiled once (the Python trainer runs the same text).
+    static const std::shared_ptr<torch::jit::CompilationUnit> code = [] {
+        const std::string file = kTimelineCodeFile;
+        const std::string marker = "# --- TorchScript functions: everything below is compiled as it stands ---";
+        const auto at = file.rfind(marker);
+        if (at == std::string::npos) throw Error("internal error: python/alignscope/timeline_code.py has lost its marker line");
+        try {
+            return torch::jit::compile(file.substr(at + marker.size()));
+        } catch (const std::exception& e) {
+            throw Error(std::string("internal error: the timeline code does not compile: ") + e.what());
+        }
+    }();
+    return code->run_method("log_uniform_steps", static_cast<int64_t>(count), total).toIntVector();
+}
+
+bool TrainingTimeline::sameVocabularies(const Model& a, const Model& b) {
+    return a.sourceVocabulary().tokens() == b.sourceVocabulary().tokens() &&
+           a.targetVocabulary().tokens() == b.targetVocabulary().tokens() &&
+           a.sourceTokenizer().toJson() == b.sourceTokenizer().toJson() && a.targetTokenizer().toJson() == b.targetTokenizer().toJson();
 }
 
 std::string TrainingTimeline::snapshotPath(int64_t step) const {

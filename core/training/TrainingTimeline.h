@@ -5,6 +5,8 @@
 
 namespace alignscope::core {
 
+class Model;
+
 // A training run's snapshots (`train --snapshots K`): model files NAME.step-000123.pt written
 // beside the output model NAME.pt at updates spaced log-uniformly over training, listed with the
 // training loss in NAME.timeline.json, so a viewer can replay how the alignment formed.
@@ -24,6 +26,10 @@ public:
     static TrainingTimeline open(const std::string& folderOrIndex);
     // `count` distinct updates in 1..total, log-uniformly spaced, the first and the last included.
     static std::vector<int64_t> logUniformSteps(int count, int64_t total);
+
+    // Whether two snapshots read the same tokenizers and vocabularies, token for token (those of
+    // one run do): a viewer refuses to replay a mix.
+    static bool sameVocabularies(const Model& a, const Model& b);
 
     std::string snapshotPath(int64_t step) const;  // where the snapshot at `step` goes
     std::string indexPath() const;

@@ -153,6 +153,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--save", help="write a checkpoint here at the end")
     p.add_argument("--out", "--export", dest="out", help="write an AlignScope model file here at the end")
     p.add_argument("--name", default="pytorch-model")
+    p.add_argument("--tokenizer", choices=["word", "sentencepiece"], default="word",
+                   help="word (lower-cased words) or sentencepiece (cased sub-words trained on --data: digits split, "
+                        "byte fallback, never <unk>)")
+    p.add_argument("--vocab-size", type=int, default=8000, help="--tokenizer sentencepiece: pieces per vocabulary")
+    p.add_argument("--joint", action="store_true", help="--tokenizer sentencepiece: one model for both sides")
+    p.add_argument("--snapshots", type=int, default=0,
+                   help="also write K model files beside --out at log-uniformly spaced updates, listed with the loss "
+                        "in NAME.timeline.json (AlignScope's File > Open training run)")
     p.add_argument("--json", action="store_true", help="print the speed as JSON")
     _add_arch_args(p)
 
@@ -183,7 +191,8 @@ def _train(a: argparse.Namespace) -> None:
         lr=a.lr, dropout=a.dropout, smoothing=a.smoothing, clip=a.clip, max_len=a.max_len, min_count=a.min_count,
         max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
-        resume=a.resume, name=a.name, out=a.out, save=a.save)
+        resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
+        pieces=a.vocab_size, joint=a.joint)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()

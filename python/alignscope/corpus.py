@@ -1,7 +1,7 @@
 """A parallel corpus as the trainer uses it: tokenized, vocabularies built, pairs as token ids."""
 
 import dataclasses
-from typing import List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from .text import UNK, build_vocab, read_tsv, tokenize
 
@@ -16,14 +16,17 @@ class Corpus:
 
     @staticmethod
     def from_tsv(path: str, max_len: int = 50, min_count: int = 1, max_vocab: int = 0,
-                 src_vocab: Optional[Sequence[str]] = None, tgt_vocab: Optional[Sequence[str]] = None) -> "Corpus":
+                 src_vocab: Optional[Sequence[str]] = None, tgt_vocab: Optional[Sequence[str]] = None,
+                 src_tokenize: Optional[Callable[[str], List[str]]] = None,
+                 tgt_tokenize: Optional[Callable[[str], List[str]]] = None) -> "Corpus":
         """Reads `source<TAB>target` lines, keeps `max_len` tokens a side, and builds the vocabularies
-        (most frequent first, as AlignScope does) unless given. Pairs with an empty side are dropped."""
+        (most frequent first, as AlignScope does) unless given. Pairs with an empty side are dropped.
+        Tokenized with AlignScope's word tokenizer unless other tokenizers are given (sub-words)."""
         texts = read_tsv(path)
         if not texts:
             raise ValueError(f"no 'source<TAB>target' lines in '{path}'")
-        src_tok = [tokenize(s)[:max_len] for s, _ in texts]
-        tgt_tok = [tokenize(t)[:max_len] for _, t in texts]
+        src_tok = [(src_tokenize or tokenize)(s)[:max_len] for s, _ in texts]
+        tgt_tok = [(tgt_tokenize or tokenize)(t)[:max_len] for _, t in texts]
         src_vocab = list(src_vocab) if src_vocab is not None else build_vocab(src_tok, min_count, max_vocab)
         tgt_vocab = list(tgt_vocab) if tgt_vocab is not None else build_vocab(tgt_tok, min_count, max_vocab)
         s_ids = {t: i for i, t in enumerate(src_vocab)}

@@ -10,6 +10,7 @@ written as an AlignScope model file by export(), the same file as any other expo
 import dataclasses
 import gc
 import hashlib
+import os
 import sys
 import time
 from typing import Any, Dict, List, Optional, Tuple
@@ -25,6 +26,9 @@ from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_check
 from .corpus import Corpus
 from .distributed import Distributed
 from .export import export
+from .subwords import PieceTokenizer, train_pieces
+from .text import read_tsv
+from .timeline import TrainingTimeline, snapshot_steps
 from .reference import Seq2SeqAttention
 
 DEFAULT_STEPS = 100  # when neither steps nor epochs are given (what `train` always did)
@@ -55,6 +59,10 @@ class TrainingOptions:
     name: str = "pytorch-model"  # model name in the written files
     out: Optional[str] = None  # AlignScope model file written at the end
     save: Optional[str] = None  # plain checkpoint (save_checkpoint) written at the end
+    snapshots: int = 0  # model files written beside `out` at log-uniformly spaced updates (timeline.py)
+    tokenizer: str = "word"  # word (AlignScope's lower-cased words) | sentencepiece (cased sub-words, trained here)
+    pieces: int = 8000  # sentencepiece: pieces per vocabulary
+    joint: bool = False  # sentencepiece: one model and vocabulary for both sides
 
 
 @dataclasses.dataclass
@@ -115,6 +123,10 @@ class Trainer:
             raise ValueError("steps and epochs cannot be negative")
         if o.resume and not o.checkpoint_dir:
             raise ValueError("--resume needs --checkpoint-dir")
+        if o.snapshots < 0:
+            raise ValueError("snapshots cannot be negative")
+        if o.snapshots > 0 and not o.out:
+            raise ValueError("--snapshots writes its files beside the model: give --out")
         self.dist = dist or Distributed.start(o.device)
         self.device = self.dist.device
         resume_from = latest_training_checkpoint(o.checkpoint_dir) if o.resume and o.checkpoint_dir else None
@@ -127,6 +139,8 @@ class Trainer:
                                  "min_count": o.min_count, "max_vocab": o.max_vocab}
         self.batching = {"batch_size": o.batch_size, "batch_tokens": o.batch_tokens, "pool_size": o.pool_size,
                          "seed": o.seed}
+        if o.tokenizer != "word":  # (word-level runs' checkpoints predate the key)
+            self.batching.update({"tokenizer": o.tokenizer, "pieces": o.pieces, "joint": o.joint})
         if ckpt is not None:
             for key, mine in (("data", self.data_fingerprint), ("batching", self.batching)):
                 if ckpt.get(key) != mine:
@@ -136,10 +150,15 @@ class Trainer:
             if arch is not None and arch != saved:
                 _log(self.dist, f"note: resuming with the checkpoint's architecture ({saved}), not the one given")
             arch = saved
+            self._piece_tokenizers(data, ckpt)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
-                                          ckpt["tgt_vocab"])
+                                          ckpt["tgt_vocab"], *self._tokenize_functions())
         else:
-            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab)
+            self._piece_tokenizers(data, None)
+            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab,
+                                          self.src_pieces.pieces() if self.src_pieces else None,
+                                          self.tgt_pieces.pieces() if self.tgt_pieces else None,
+                                          *self._tokenize_functions())
         self.arch = arch or Architecture()
         self.buckets = LengthBuckets(self.corpus.pairs, o.batch_size, o.batch_tokens, o.pool_size, o.seed)
 
@@ -149,6 +168,8 @@ class Trainer:
         self.model.to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=o.lr)
         self.step, self.epoch, self.batches_done = 0, 0, 0  # batches_done: of this epoch's list, all ranks
+        self.loss_history: List[float] = []  # [updates] training NLL/token, for the timeline's curve
+        self.recent_loss = 0.0  # its running mean, as the C++ trainer keeps it
         torch.manual_seed(o.seed + self.dist.rank)  # dropout: one stream per rank
         if self.device.type == "cuda":
             torch.cuda.manual_seed(o.seed + self.dist.rank)
@@ -160,10 +181,43 @@ class Trainer:
             ids = [self.device.index] if self.device.type == "cuda" else None
             self.net = DistributedDataParallel(loss, device_ids=ids)
 
+    def _piece_tokenizers(self, data: str, ckpt: Optional[Dict[str, Any]]) -> None:
+        """Sub-word tokenizers: a resumed run's own, else SentencePiece models trained on the corpus
+        with the settings both trainers share (subwords.py)."""
+        o = self.options
+        self.src_pieces: Optional[PieceTokenizer] = None
+        self.tgt_pieces: Optional[PieceTokenizer] = None
+        if o.tokenizer == "word":
+            return
+        if o.tokenizer != "sentencepiece":
+            raise ValueError(f"unknown tokenizer '{o.tokenizer}' (word or sentencepiece)")
+        if ckpt is not None:
+            self.src_pieces = PieceTokenizer.from_description(ckpt["src_tokenizer"])
+            self.tgt_pieces = PieceTokenizer.from_description(ckpt["tgt_tokenizer"])
+            return
+        texts = read_tsv(data)
+        if o.joint:
+            self.src_pieces = self.tgt_pieces = PieceTokenizer(train_pieces([s for s, _ in texts] + [t for _, t in texts],
+                                                                            o.pieces))
+        else:
+            self.src_pieces = PieceTokenizer(train_pieces([s for s, _ in texts], o.pieces))
+            self.tgt_pieces = PieceTokenizer(train_pieces([t for _, t in texts], o.pieces))
+
+    def _tokenize_functions(self) -> Tuple[Any, Any]:
+        return self.src_pieces, self.tgt_pieces  # None: AlignScope's word tokenizer
+
+    def _tokenizers(self) -> Dict[str, Any]:
+        """The model file's tokenizer descriptions (none: the default word tokenizer)."""
+        if self.src_pieces is None or self.tgt_pieces is None:
+            return {}
+        return {"src_tokenizer": self.src_pieces.description(), "tgt_tokenizer": self.tgt_pieces.description()}
+
     def _restore(self, ckpt: Dict[str, Any], path: str) -> None:
         self.model.load_state_dict(ckpt["state_dict"])
         self.optimizer.load_state_dict(ckpt["optimizer"])
         self.step, self.epoch, self.batches_done = ckpt["step"], ckpt["epoch"], ckpt["batches_done"]
+        self.loss_history = list(ckpt.get("loss_history", []))[:self.step]
+        self.recent_loss = float(ckpt.get("recent_loss", 0.0))
         rng = ckpt.get("rng") or []
         if len(rng) == self.dist.world_size:
             _set_rng_state(rng[self.dist.rank], self.device)
@@ -178,12 +232,39 @@ class Trainer:
         rng = self.dist.gather(_rng_state(self.device))
         if not self.dist.is_main:
             return
-        value = checkpoint_dict(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, self.options.name)
+        value = checkpoint_dict(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, self.options.name,
+                                **self._tokenizers())
         value.update({"kind": "alignscope-training-checkpoint", "optimizer": self.optimizer.state_dict(),
                       "rng": rng, "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
                       "world_size": self.dist.world_size, "data": self.data_fingerprint, "batching": self.batching,
-                      "options": dataclasses.asdict(self.options)})
+                      "options": dataclasses.asdict(self.options), "loss_history": self.loss_history,
+                      "recent_loss": self.recent_loss})
         write_training_checkpoint(self.options.checkpoint_dir, self.step, value, self.options.keep_checkpoints)
+
+    def _total_steps(self) -> int:
+        """Updates the whole run takes: --steps, or --epochs of this corpus's batches, whichever ends first."""
+        o, W = self.options, self.dist.world_size
+        totals = []
+        if o.steps is not None:
+            totals.append(o.steps)
+        if o.epochs is not None:
+            totals.append(sum(len(self.buckets.epoch(e)) // W for e in range(o.epochs)))
+        return min(totals)
+
+    def _snapshot(self) -> None:
+        """Writes the model as it is now beside --out and lists it in the run's index (rank 0)."""
+        if not self.dist.is_main:
+            return
+        o = self.options
+        path = self.timeline.snapshot_path(self.step)
+        was_training = self.model.training
+        self.model.eval()
+        export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, path, name=o.name, check=False,
+               metadata={"trained_with": "python3 -m alignscope train", "train_steps": self.step,
+                         "train_world_size": self.dist.world_size}, **self._tokenizers())
+        self.model.train(was_training)
+        self.timeline.add(self.step, os.path.basename(path), self.recent_loss, self.loss_history)
+        _log(self.dist, f"snapshot at update {self.step} written to {path}")
 
     def _done(self) -> bool:
         o = self.options
@@ -216,6 +297,11 @@ class Trainer:
         window = torch.zeros(2, dtype=torch.float64, device=self.device)  # tokens, nll since the last log line
         start = window_start = time.perf_counter()
         last_checkpoint = self.step
+        snapshot_at = set()
+        if o.snapshots > 0:
+            self.timeline = TrainingTimeline(o.out)
+            self.timeline.keep_up_to(self.step)
+            snapshot_at = set(snapshot_steps(o.snapshots, self._total_steps()))
         while not self._done():
             batches = self.buckets.epoch(self.epoch)
             # Every rank takes the same number of steps (DDP needs it): the last len % W batches wait.
@@ -233,6 +319,13 @@ class Trainer:
                 run_steps += 1
                 tokens += totals[0]
                 window += totals
+                if o.snapshots > 0:
+                    n, nll = totals.tolist()
+                    loss = nll / max(n, 1)
+                    self.loss_history.append(loss)
+                    self.recent_loss = loss if run_steps == 1 else 0.98 * self.recent_loss + 0.02 * loss
+                    if self.step in snapshot_at:
+                        self._snapshot()
                 if o.log_every > 0 and (self.step % o.log_every == 0 or self._done()):
                     seconds = time.perf_counter() - window_start
                     n, nll = window.tolist()
@@ -269,11 +362,11 @@ class Trainer:
     def _write_outputs(self) -> None:
         o = self.options
         if o.save:
-            save_checkpoint(o.save, self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.name)
+            save_checkpoint(o.save, self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.name, **self._tokenizers())
         if o.out:
             export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.out, name=o.name,
                    metadata={"trained_with": "python3 -m alignscope train", "train_steps": self.step,
-                             "train_world_size": self.dist.world_size})
+                             "train_world_size": self.dist.world_size}, **self._tokenizers())
 
     def close(self, finished: bool = True) -> None:
         """Frees DDP before the process group: a Reducer holding the group's last reference destroys it

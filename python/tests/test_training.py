@@ -13,6 +13,8 @@ import alignscope
 from alignscope.batching import LengthBuckets, make_batch
 from alignscope.checkpoint import load_checkpoint, training_checkpoints
 from alignscope.corpus import Corpus
+from alignscope.subwords import PieceTokenizer
+from alignscope.timeline import snapshot_steps
 
 ARCH = alignscope.Architecture(embedding_size=12, encoder_hidden=10, decoder_hidden=16, attention_size=8,
                                readout_size=12)
@@ -111,6 +113,97 @@ def test_epochs_and_token_budget(toy_tsv, tmp_path):
     batches = LengthBuckets(Corpus.from_tsv(str(toy_tsv)).pairs, None, 100, seed=1)
     assert result.stats["steps"] == len(batches.epoch(0)) + len(batches.epoch(1))
     assert result.stats["epochs_done"] == 2
+
+
+def test_snapshots_at_the_shared_schedule_and_a_resumed_run_goes_on(toy_tsv, tmp_path):
+    """train --snapshots K writes K model files at the updates timeline_code picks (the function the
+    C++ trainer compiles), with the per-update loss; a resumed run keeps the earlier ones."""
+    out = tmp_path / "run" / "toy.pt"
+    out.parent.mkdir()
+    folder = str(tmp_path / "ckpt")
+    options = dict(FAST, lr=1e-2, out=str(out), name="toy", snapshots=4, checkpoint_dir=folder, checkpoint_every=5)
+    alignscope.train(str(toy_tsv), ARCH, steps=12, **options)
+    index = json.loads((out.parent / "toy.timeline.json").read_text(encoding="utf-8"))
+    assert index["format"] == "alignscope-timeline"
+    assert [s["step"] for s in index["snapshots"]] == snapshot_steps(4, 12) == [1, 2, 5, 12]
+    assert len(index["loss"]) == 12 and all(x > 0 for x in index["loss"])
+    for s in index["snapshots"]:
+        m = torch.jit.load(str(out.parent / s["file"]))
+        assert json.loads(m.metadata)["train_steps"] == s["step"]
+
+    # Resumed to 30 updates: the earlier snapshots stay, the longer run's schedule goes on after them,
+    # and the index keeps the loss of every update (the checkpoint carries it).
+    alignscope.train(str(toy_tsv), ARCH, steps=30, resume=True, **options)
+    index = json.loads((out.parent / "toy.timeline.json").read_text(encoding="utf-8"))
+    assert [s["step"] for s in index["snapshots"]] == [1, 2, 5, 12, 30]
+    assert len(index["loss"]) == 30
+
+
+def test_sentencepiece_training_writes_a_subword_model_cpp_reads(toy_tsv, tmp_path, cli):
+    """--tokenizer sentencepiece: pieces trained on the corpus (subwords.py) are the vocabularies, the
+    model file carries them, and the C++ side translates with it (no <unk>, whatever the input)."""
+    out = tmp_path / "pieces.pt"
+    result = alignscope.train(str(toy_tsv), ARCH, steps=5, lr=1e-2, out=str(out), name="pieces",
+                              tokenizer="sentencepiece", pieces=300, **FAST)
+    m = torch.jit.load(str(out))
+    src_tokenizer = json.loads(m.src_tokenizer) if isinstance(m.src_tokenizer, str) else m.src_tokenizer
+    assert src_tokenizer["kind"] == "sentencepiece"
+    pieces = PieceTokenizer.from_description(src_tokenizer)
+    assert list(m.src_vocab) == pieces.pieces() == result.src_vocab
+    assert result.src_vocab[:4] == ["<pad>", "<unk>", "<s>", "</s>"]
+    assert "<0xE2>" in result.src_vocab  # byte fallback: any character can be spelled
+    r = subprocess.run([str(cli), "translate", "--model", str(out)], input="The red CAR € 1992\n", capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "<unk>" not in r.stdout
+    r = subprocess.run([str(cli), "inspect", "--model", str(out)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "SentencePiece" in r.stdout, r.stdout + r.stderr
+
+
+def test_snapshot_schedule_is_the_one_cpp_uses():
+    assert snapshot_steps(4, 30) == [1, 3, 10, 30]
+    assert snapshot_steps(5, 3) == [1, 2, 3]
+    assert snapshot_steps(1, 7) == [7] and snapshot_steps(0, 7) == []
+    assert snapshot_steps(8, 3000) == [1, 3, 10, 31, 97, 305, 956, 3000]  # models/dates-run, written by the C++ trainer
+
+
+def test_a_python_run_opens_in_the_cpp_viewer(toy_tsv, tmp_path, cli):
+    """The C++ side reads the Python trainer's run: export --timeline draws one GIF frame per snapshot."""
+    out = tmp_path / "toy.pt"
+    alignscope.train(str(toy_tsv), ARCH, steps=20, lr=1e-2, out=str(out), name="toy", snapshots=3, **FAST)
+    line = toy_tsv.read_text(encoding="utf-8").splitlines()[0].split("\t")
+    (tmp_path / "in.txt").write_text(f"{line[0]} ||| {line[1]}\n", encoding="utf-8")
+    r = subprocess.run([str(cli), "export", "--format", "gif", "--timeline", str(tmp_path), "-i", str(tmp_path / "in.txt"),
+                        "-o", str(tmp_path / "gif"), "--no-progress"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    gifs = list((tmp_path / "gif").glob("*.gif"))
+    assert len(gifs) == 1
+    assert gif_frames(gifs[0].read_bytes()) == 3
+
+
+def gif_frames(data: bytes) -> int:
+    """Image descriptors in a GIF, walking its blocks (GIF89a specification)."""
+    assert data[:6] in (b"GIF87a", b"GIF89a")
+    at, frames = 13, 0
+    if data[10] & 0x80:
+        at += 3 * (2 << (data[10] & 7))  # global colour table
+
+    def skip_sub_blocks(at: int) -> int:
+        while data[at]:
+            at += data[at] + 1
+        return at + 1
+
+    while data[at] != 0x3B:
+        if data[at] == 0x21:  # extension: label, then sub-blocks
+            at = skip_sub_blocks(at + 2)
+        elif data[at] == 0x2C:  # image: descriptor, local colour table, LZW code size, sub-blocks
+            flags = data[at + 9]
+            at += 10 + (3 * (2 << (flags & 7)) if flags & 0x80 else 0)
+            at = skip_sub_blocks(at + 1)
+            frames += 1
+        else:
+            raise AssertionError(f"unexpected GIF block 0x{data[at]:02x} at {at}")
+    return frames
 
 
 # --------------------------------------------------------------------------------------------------
