@@ -23,8 +23,10 @@ cxx="${FUZZ_CXX:-clang++-14}"
 command -v "$cxx" >/dev/null || { echo "scripts/fuzz.sh: $cxx is missing (Debian: clang-14 libfuzzer-14-dev)" >&2; exit 2; }
 out=build/fuzz
 mkdir -p "$out"
-flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $(pkg-config --cflags libutf8proc))
-text_sources=(core/text/Tokenizer.cpp core/text/NormalizedText.cpp core/text/SentencePieceModel.cpp)
+# build/core/generated: the files of the Python package the core embeds (the CMake build writes them)
+[[ -d build/core/generated ]] || { echo "scripts/fuzz.sh: build the project first (scripts/build.sh): build/core/generated is missing" >&2; exit 2; }
+flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. -Ibuild/core/generated $(pkg-config --cflags libutf8proc))
+text_sources=(core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp core/text/SentencePieceModel.cpp)
 declare -A sources=(
   [model_archive]="tests/fuzz/FuzzModelArchive.cpp core/model/ModelArchive.cpp core/model/PickleScanner.cpp"
   [pickle]="tests/fuzz/FuzzPickle.cpp core/model/PickleScanner.cpp"

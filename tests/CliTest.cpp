@@ -2,7 +2,6 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
-#include "core/Runtime.h"
 
 #include <nlohmann/json.hpp>
 
@@ -222,8 +221,9 @@ TEST_F(Cli, CompareOneSentenceWithTwoModels) {
     const auto forced = nlohmann::json::parse(r.out);
     EXPECT_EQ(forced["a"]["rows"], (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
     EXPECT_EQ(forced["agreeing_rows"], 4);
-    // Against a model that reads characters: both merged to the words of the text.
-    r = run("compare " + model() + " --with " + core::Runtime::modelsDirectory() + "/lesson-dates.pt --source 'the red car'");
+    // Against a model that reads sub-word pieces: both merged to the words of the text.
+    tests::tinyPieceModel().save(dir.path("pieces.pt"));
+    r = run("compare " + model() + " --with " + dir.path("pieces.pt") + " --source 'the red car'");
     EXPECT_EQ(r.exitCode, 0) << r.out;
     const auto words = nlohmann::json::parse(r.out);
     EXPECT_EQ(words["level"], "words");

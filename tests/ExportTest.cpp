@@ -447,6 +447,14 @@ TEST_F(Export, ScreenshotModeReportsProblemsWithAnExitCode) {
     r = tests::runCommand(app + " --source '" + words + "' --screenshot " + shot);
     EXPECT_EQ(r.exitCode, 1) << "the window is drawn, but the sentence was refused";
     EXPECT_NE(r.output.find("at most"), std::string::npos) << r.output;
+    // The compare view: a second model beside the first, or the reason it is not there.
+    fs::copy_file(dir_->path("tiny.pt"), dir_->path("twin.pt"));
+    r = tests::runCommand(app + " --source 'the red car' --run --compare " + dir_->path("twin.pt") + " --screenshot " + shot);
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_FALSE(QImage(QString::fromStdString(shot)).isNull());
+    r = tests::runCommand(app + " --source 'the red car' --run --compare " + dir_->path("missing.pt") + " --screenshot " + shot);
+    EXPECT_EQ(r.exitCode, 1) << "the window is drawn, but model B did not open";
+    EXPECT_NE(r.output.find("missing.pt"), std::string::npos) << r.output;
 }
 
 TEST_F(Export, AttributionsAreExportedAsFiguresCsvAndJson) {

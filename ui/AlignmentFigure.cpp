@@ -138,16 +138,20 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         const auto words = core::LinkExtraction::mergeToWords(pieces, sourceWords, alignment.targetWords());
         weights_.clear();
         for (const auto& r : words) weights_.emplace_back(r.begin(), r.end());
-        const auto label = [](const std::vector<std::string>& texts, size_t n) {
+        const auto label = [](const std::vector<std::string>& texts) {
             std::vector<QString> out;
-            for (size_t k = 0; k < n; ++k) out.push_back(k < texts.size() ? QString::fromStdString(texts[k]) : QStringLiteral("?"));
+            for (const auto& t : texts) out.push_back(QString::fromStdString(t));
             return out;
         };
         int sourceCount = 0;
         for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
         for (auto& r : weights_) r.resize(static_cast<size_t>(sourceCount), 0.0);
-        columns_ = label(core::LinkSet::words(s.sourceText), static_cast<size_t>(sourceCount));
-        rows_ = label(core::LinkSet::words(s.translation), weights_.size());
+        // Columns as typed (the tokenizer numbers the text's words); rows as each word's pieces spell it.
+        const auto typed = core::LinkSet::words(s.sourceText);
+        columns_ = label(typed.size() == static_cast<size_t>(sourceCount)
+                             ? typed
+                             : core::LinkExtraction::wordLabels(s.source.tokens, s.source.words, static_cast<size_t>(sourceCount)));
+        rows_ = label(core::LinkExtraction::wordLabels(alignment.targetTokens(), alignment.targetWords(), weights_.size()));
         S = sourceCount;
         T = static_cast<int>(weights_.size());
         if (attribution_ && s.attributionExtent <= 0) {  // sums of scores: the scale follows them

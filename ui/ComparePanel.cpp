@@ -27,6 +27,7 @@ ComparePanel::ComparePanel(QWidget* parent)
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);
     plot_->setObjectName(QStringLiteral("comparePlot"));
+    scroll_->installEventFilter(this);
     layout->addWidget(summary_);
     layout->addWidget(scores_);
     layout->addWidget(scroll_, 1);
@@ -137,7 +138,13 @@ void ComparePanel::resizeEvent(QResizeEvent* event) {
     fitPlot();
 }
 
+// The scroll area's viewport has its new size only once the area has handled its resize: fit then.
+void ComparePanel::fitLater() {
+    QMetaObject::invokeMethod(this, [this] { fitPlot(); }, Qt::QueuedConnection);
+}
+
 bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == scroll_ && event->type() == QEvent::Resize) fitLater();
     if (watched == plot_ && comparison_ && (event->type() == QEvent::MouseMove || event->type() == QEvent::Leave)) {
         std::optional<AlignmentComparisonFigure::Cell> cell;
         if (event->type() == QEvent::MouseMove) cell = figure_->cellAt(static_cast<QMouseEvent*>(event)->position());

@@ -48,6 +48,7 @@ protected:
 
 private:
     void fitPlot();
+    void fitLater();
     QLabel* summary_;
     QLabel* scores_;
     QScrollArea* scroll_;

@@ -191,9 +191,10 @@ QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
     j["source_offsets"] = offsets;
     auto sourceWords = alignment.sourceWords();
     if (core::Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
+    const auto merged = core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords());
     j["words"] = {{"source", core::LinkSet::words(s.sourceText)},
-                  {"target", core::LinkSet::words(s.translation)},
-                  {"alpha", core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords())}};
+                  {"target", core::LinkExtraction::wordLabels(alignment.targetTokens(), alignment.targetWords(), merged.size())},
+                  {"alpha", merged}};
     j["generator"] = "AlignScope " + core::Runtime::version();
     return QByteArray::fromStdString(j.dump()) + '\n';
 }

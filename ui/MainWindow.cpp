@@ -92,6 +92,10 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
         cancelAction_->setEnabled(busy);
         if (busy) status_->setText(tr("decoding…"));
         else if (snapshot_) render(snapshot_);
+        if (!busy && !pendingStatus_.isEmpty()) {  // a message about what was undone outlasts the redraw
+            status_->setText(pendingStatus_);
+            pendingStatus_.clear();
+        }
     });
     render(document_->snapshot());
 }
@@ -284,6 +288,9 @@ void MainWindow::setHeatmapMethod(const QString& method) {
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
     fitToolBars();
+    // The compare view's three heatmaps keep a fair share of a window that grows.
+    if (compareDock_->isVisible() && !compareDock_->isFloating() && compareDock_->height() < height() * 2 / 5)
+        resizeDocks({compareDock_}, {height() / 2}, Qt::Vertical);
 }
 
 void MainWindow::buildLayout() {
@@ -399,18 +406,28 @@ void MainWindow::buildLayout() {
     timelineDock_->setWidget(timelinePanel_);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
     timelineDock_->hide();
-    connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) { document_->openModel(path); });
+    connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) {
+        timelineOpening_ = path;
+        document_->openModel(path);
+    });
     connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
     // The snapshots of one run read one vocabulary: a folder that mixes runs is refused snapshot by
-    // snapshot, and the last good one comes back.
+    // snapshot, and the last good one comes back (models opened otherwise are not snapshots).
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString& path) {
-        if (!timelineDock_->isVisible() || !document_->model()) return;
+        if (path != timelineOpening_ || !document_->model()) return;
+        timelineOpening_.clear();
         if (!timelineReference_) {
             timelineReference_ = document_->model();
         } else if (!core::TrainingTimeline::sameVocabularies(*document_->model(), *timelineReference_)) {
-            showError(tr("'%1' reads other vocabularies than '%2': the snapshots of one run share one (does the folder mix two runs?)")
-                          .arg(path, QString::fromStdString(timelineReference_->origin())));
-            if (!timelineLastGood_.isEmpty()) document_->openModel(timelineLastGood_);
+            const QString message = tr("'%1' reads other vocabularies than '%2': the snapshots of one run share one (does the "
+                                       "folder mix two runs?)")
+                                        .arg(path, QString::fromStdString(timelineReference_->origin()));
+            showError(message);
+            pendingStatus_ = message;
+            // Back to the last good snapshot, slider and all (choosing it opens it again).
+            const int count = static_cast<int>(timelinePanel_->timeline().snapshots().size());
+            for (int k = 0; k < count; ++k)
+                if (timelinePanel_->snapshotPath(k) == timelineLastGood_ && k != timelinePanel_->current()) timelinePanel_->choose(k);
             return;
         }
         timelineLastGood_ = path;
@@ -539,6 +556,7 @@ void MainWindow::applyFigureOptions() {
                                : renormEndAction_->isChecked() ? FigureOptions::EndColumn::Renormalize
                                                                : FigureOptions::EndColumn::Keep;
     view_->setOptions(figureOptions_);
+    comparePanel_->setOptions(figureOptions_);
 }
 
 void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
@@ -654,7 +672,8 @@ bool MainWindow::openTimeline(const QString& folderOrIndex) {
     timelineReference_.reset();
     timelineLastGood_.clear();
     timelineDock_->show();
-    document_->openModel(timelinePanel_->snapshotPath(timelinePanel_->current()));
+    timelineOpening_ = timelinePanel_->snapshotPath(timelinePanel_->current());
+    document_->openModel(timelineOpening_);
     timelineNeedsTarget_ = target_->text().trimmed().isEmpty();
     if (timelineNeedsTarget_) document_->runToEnd();
     return true;
@@ -705,8 +724,11 @@ void MainWindow::openComparison(const QString& path) {
     if (!comparison_) {
         comparison_ = new DecodingDocument(this);
         connect(comparison_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr) { renderComparison(); });
-        connect(comparison_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString&) {
-            compareDock_->setWindowTitle(tr("Compare models: A = %1, B = %2").arg(document_->modelName(), name));
+        // A snapshot arrives while its operation still counts as running: draw again once B is idle.
+        connect(comparison_, &DecodingDocument::busyChanged, this, [this](bool busy) {
+            if (!busy) renderComparison();
+        });
+        connect(comparison_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString&) {
             compareTestAction_->setEnabled(true);
             openingComparison_ = false;
             comparisonError_.clear();
@@ -721,17 +743,24 @@ void MainWindow::openComparison(const QString& path) {
             renderComparison();
         });
     }
+    stopScoring();
     comparisonError_.clear();
     comparedValid_ = false;
     openingComparison_ = true;
     stopCompareAction_->setEnabled(true);
-    compareDock_->show();
+    if (!compareDock_->isVisible()) {
+        compareDock_->show();
+        // Three heatmaps want room: half the window's height, taken from the main figure.
+        resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
+    }
     comparePanel_->showMessage(tr("Opening %1…").arg(path));
     comparison_->openModel(path);
 }
 
 void MainWindow::closeComparison() {
     if (!comparison_) return;
+    stopScoring();
+    disconnect(comparison_, nullptr, this, nullptr);  // nothing of the old document arrives after this
     comparison_->cancel();
     comparison_->deleteLater();
     comparison_ = nullptr;
@@ -763,6 +792,8 @@ void MainWindow::renderComparison() {
         return;
     }
     const auto b = comparison_->snapshot();
+    compareDock_->setWindowTitle(comparison_->hasModel() ? tr("Compare models: A = %1, B = %2").arg(document_->modelName(), comparison_->modelName())
+                                                         : tr("Compare models"));
     if (!comparison_->hasModel() || !snapshot_ || comparison_->busy() || b->sourceText != snapshot_->sourceText) {
         comparePanel_->showMessage(tr("Model B is decoding the sentence…"));
         return;
@@ -788,7 +819,7 @@ void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPa
         showError(tr("Open a second model first (File → Compare with…)"));
         return;
     }
-    if (scoring_) return;  // one at a time
+    stopScoring();  // a newer request replaces a running one
     struct Outcome {
         std::vector<core::ModelScorecard> cards;
         QString error;
@@ -797,14 +828,17 @@ void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPa
     const auto models = std::vector<std::shared_ptr<const core::Model>>{document_->model(), comparison_->model()};
     comparePanel_->setScoresMessage(tr("Scoring both models on %1…").arg(testPath));
     const auto test = testPath.toStdString(), gold = goldPath.toStdString();
-    scoring_ = QThread::create([outcome, models, test, gold] {
+    auto cancelled = scoringCancelled_ = std::make_shared<std::atomic<bool>>(false);
+    const int generation = ++scoringGeneration_;
+    scoring_ = QThread::create([outcome, models, test, gold, cancelled] {
         try {
             const auto corpus = core::Corpus::read(test, core::Corpus::OnBadLine::Reject);
             std::vector<core::LinkSet> links;
             if (!gold.empty()) links = core::LinkSet::readFile(gold);
             for (const auto& m : models) {
                 try {
-                    outcome->cards.push_back(core::ModelScorecard::score(*m, corpus.pairs(), links, gold));
+                    outcome->cards.push_back(
+                        core::ModelScorecard::score(*m, corpus.pairs(), links, gold, 1, [cancelled] { return cancelled->load(); }));
                 } catch (const core::Error& e) {
                     throw core::Error("'" + m->origin() + "' on '" + test + "': " + e.what());
                 }
@@ -813,8 +847,9 @@ void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPa
             outcome->error = QString::fromStdString(e.what());
         }
     });
-    connect(scoring_, &QThread::finished, this, [this, outcome, testPath] {
-        scoring_->deleteLater();
+    connect(scoring_, &QThread::finished, this, [this, outcome, testPath, generation, thread = scoring_] {
+        thread->deleteLater();
+        if (generation != scoringGeneration_) return;  // stopped: B changed, or a newer request replaced it
         scoring_ = nullptr;
         if (!outcome->error.isEmpty()) {
             comparePanel_->setScoresError(outcome->error);
@@ -823,7 +858,17 @@ void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPa
             comparePanel_->setScores(QFileInfo(testPath).fileName(), outcome->cards);
         }
     });
+    scoring_->setParent(this);
     scoring_->start();
+}
+
+void MainWindow::stopScoring() {
+    if (!scoring_) return;
+    ++scoringGeneration_;  // its results, if any still arrive, are dropped
+    scoringCancelled_->store(true);
+    scoring_->wait();  // ModelScorecard polls the flag between sentences
+    scoring_ = nullptr;
+    comparePanel_->setScoresMessage(QString());
 }
 
 void MainWindow::openComparisonDialog() {
@@ -901,6 +946,8 @@ void MainWindow::updateRecentMenu() {
     }
     recentMenu_->setEnabled(!recent.isEmpty());
 }
+
+MainWindow::~MainWindow() { stopScoring(); }  // its thread runs LibTorch: never past the window
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;

@@ -4,6 +4,7 @@
 
 #include <QMainWindow>
 
+#include <atomic>
 #include <memory>
 
 class QAction;
@@ -38,6 +39,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(DecodingDocument* document, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     void setSourceText(const QString& text);   // as if typed (and committed)
     void setTargetText(const QString& text);   // switches teacher forcing on (empty: off)
@@ -115,6 +117,7 @@ private:
     void openComparisonTestDialog();
     void syncComparison();    // model B follows A's sentence and given target
     void renderComparison();
+    void stopScoring();       // cancels a running test-set comparison and waits for its thread
     void buildMenus();
     void buildLayout();
     void render(SnapshotPtr snapshot);
@@ -146,6 +149,8 @@ private:
     QDockWidget* timelineDock_ = nullptr;
     std::shared_ptr<const core::Model> timelineReference_;  // the run's first snapshot opened: others must share its vocabularies
     QString timelineLastGood_;                               // the last snapshot that did
+    QString timelineOpening_;                                // the snapshot being opened (checked when it arrives)
+    QString pendingStatus_;                                  // shown once the document is idle again
     bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target  // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
@@ -182,6 +187,8 @@ private:
     bool openingComparison_ = false;           // B's model is being opened (an error means it failed to open)
     QString comparisonError_;                  // B's last error, shown in place of the figure
     QThread* scoring_ = nullptr;               // a running test-set comparison
+    std::shared_ptr<std::atomic<bool>> scoringCancelled_;  // tells it to stop between sentences
+    int scoringGeneration_ = 0;                // results of an older request are dropped
     SnapshotPtr snapshot_;
     QString failedModelPath_;  // a model that failed to open is not added to the recent list
 };

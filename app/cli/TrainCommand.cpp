@@ -82,7 +82,7 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   "split: digits split, byte fallback, never <unk>)")
         ->check(CLI::IsMember({"word", "sentencepiece"}))
         ->capture_default_str();
-    c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary (the 256 bytes and 4 specials included)")
+    c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary: the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least")
         ->check(CLI::Range(300, 1000000))
         ->capture_default_str();
     c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");

@@ -35,14 +35,6 @@ void fitColumns(std::vector<std::vector<float>>& rows, size_t columns) {
 
 AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, Side a, const Alignment& alignmentA,
                                                  Side b, const Alignment& alignmentB) {
-    for (auto [side, alignment] : {std::pair<const Side*, const Alignment*>{&a, &alignmentA}, {&b, &alignmentB}}) {
-        if (alignment->weights().size() != alignment->targetTokens().size())
-            throw Error("the alignment of '" + side->name + "' has " + std::to_string(alignment->weights().size()) +
-                        " rows for " + std::to_string(alignment->targetTokens().size()) + " target tokens");
-        for (const auto& row : alignment->weights())
-            if (row.size() < realSourceTokens(*alignment).size())
-                throw Error("the alignment of '" + side->name + "' has a row shorter than its source");
-    }
     AlignmentComparison c;
     const auto sourceA = realSourceTokens(alignmentA), sourceB = realSourceTokens(alignmentB);
     c.wordLevel_ = sourceA != sourceB;
@@ -59,10 +51,7 @@ AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, 
             auto sourceWords = alignment->sourceWords();
             sourceWords.resize(realSourceTokens(*alignment).size());
             side->weights = LinkExtraction::mergeToWords(alignment->weights(), sourceWords, alignment->targetWords());
-            side->rows = LinkSet::words(side->target);
-            // A tokenizer that numbers more words than the text shows (it should not) still gets rows.
-            while (side->rows.size() < side->weights.size()) side->rows.push_back("?");
-            side->rows.resize(side->weights.size());
+            side->rows = LinkExtraction::wordLabels(alignment->targetTokens(), alignment->targetWords(), side->weights.size());
             for (const auto& row : side->weights)
                 while (c.columns_.size() < row.size()) c.columns_.push_back("?");
         }

@@ -22,8 +22,7 @@ public:
     };
 
     // Each side: a model's name, its alignment of `sourceText` and the target text it aligned (its
-    // translation, or the forced target: merged rows take their labels from its words). Throws
-    // Error when an alignment's rows or columns do not fit its tokens.
+    // translation, or the forced target). Merged rows are labelled with each word's tokens joined.
     static AlignmentComparison compare(const std::string& sourceText, Side a, const Alignment& alignmentA, Side b,
                                        const Alignment& alignmentB);
 

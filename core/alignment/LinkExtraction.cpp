@@ -1,5 +1,7 @@
 #include "core/alignment/LinkExtraction.h"
 
+#include "core/text/PieceText.h"
+
 #include "core/Error.h"
 
 #include <algorithm>
@@ -89,6 +91,21 @@ std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<s
         if (rows[w] > 1)
             for (auto& v : words[w]) v /= static_cast<float>(rows[w]);
     return words;
+}
+
+std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
+                                                    size_t count) {
+    std::vector<std::vector<std::string>> pieces(count);
+    for (size_t t = 0; t < tokens.size() && t < words.size(); ++t)
+        if (words[t] >= 0 && static_cast<size_t>(words[t]) < count) pieces[static_cast<size_t>(words[t])].push_back(tokens[t]);
+    std::vector<std::string> labels;
+    for (const auto& p : pieces) {
+        std::string label = PieceText::join(p);
+        const auto first = label.find_first_not_of(' '), last = label.find_last_not_of(' ');
+        label = first == std::string::npos ? std::string() : label.substr(first, last - first + 1);
+        labels.push_back(label.empty() ? "?" : label);
+    }
+    return labels;
 }
 
 LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {

@@ -30,6 +30,12 @@ public:
                                                         const std::vector<int>& sourceWords,
                                                         const std::vector<int>& targetWords);
 
+    // The labels of mergeToWords' rows (or columns): for each of `count` words, its tokens joined as
+    // text (PieceText: "▁" dropped, byte pieces decoded), so each label is what the word's own
+    // tokens spell; "?" for a word without tokens.
+    static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
+                                               size_t count);
+
     // "argmax", "threshold", "intersection", "union", "grow-diag-final-and" (Error for others).
     static Rule ruleNamed(const std::string& name);
     static Symmetrization symmetrizationNamed(const std::string& name);

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/text/NormalizedText.h"
+#include "core/text/PieceText.h"
 #include "core/text/SentencePieceModel.h"
 #include "core/text/Utf8.h"
 
@@ -172,43 +173,7 @@ std::string base64Encode(const std::string& bytes) {
     return out;
 }
 
-// SentencePiece's byte fallback spells a character outside the pieces as "<0xE2>" pieces, one per
-// UTF-8 byte: the byte it stands for, or -1 for any other piece.
-int fallbackByte(const std::string& piece) {
-    if (piece.size() != 6 || piece.compare(0, 3, "<0x") != 0 || piece[5] != '>') return -1;
-    int value = 0;
-    for (size_t k = 3; k < 5; ++k) {
-        const char c = piece[k];
-        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) return -1;
-        value = value * 16 + d;
-    }
-    return value;
-}
-
-// Bytes that do not form UTF-8 (a model that wrote half a character's bytes) become U+FFFD.
-std::string validUtf8(const std::string& text) {
-    if (utf8::invalidOffset(text) < 0) return text;
-    std::string out;
-    size_t at = 0;
-    while (at < text.size()) {
-        utf8proc_int32_t cp;
-        const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + at),
-                                        static_cast<utf8proc_ssize_t>(text.size() - at), &cp);
-        if (n <= 0) {
-            out += "\xEF\xBF\xBD";
-            ++at;
-        } else {
-            out.append(text, at, static_cast<size_t>(n));
-            at += static_cast<size_t>(n);
-        }
-    }
-    return out;
-}
-
-const std::string kWordStart = "\xE2\x96\x81";  // U+2581, SentencePiece's word-start mark
-
-bool startsWord(const std::string& piece) { return piece.compare(0, kWordStart.size(), kWordStart) == 0; }
+bool startsWord(const std::string& piece) { return PieceText::startsWord(piece); }
 
 bool isSpaceToken(const std::string& t) {
     const auto cps = codePoints(t);
@@ -328,18 +293,9 @@ std::string Tokenizer::detokenize(const std::vector<std::string>& tokens) const 
         for (const auto& t : tokens) out += t;
         return out;
     case Impl::Decoder::SentencePiece:
-        for (const auto& t : tokens) {
-            if (const int byte = fallbackByte(t); byte >= 0) {
-                out += static_cast<char>(byte);
-                continue;
-            }
-            std::string piece = t;
-            for (size_t at = piece.find(kWordStart); at != std::string::npos; at = piece.find(kWordStart, at + 1))
-                piece.replace(at, kWordStart.size(), " ");
-            out += piece;
-        }
+        out = PieceText::join(tokens);
         if (!out.empty() && out[0] == ' ') out.erase(0, 1);
-        return validUtf8(out);
+        return out;
     }
     return out;
 }

@@ -8,7 +8,7 @@
 #include "core/Error.h"
 
 #include <nlohmann/json.hpp>
-#include <torch/script.h>
+#include <torch/jit.h>
 
 #include <algorithm>
 #include <cmath>

@@ -169,7 +169,7 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=o.lr)
         self.step, self.epoch, self.batches_done = 0, 0, 0  # batches_done: of this epoch's list, all ranks
         self.loss_history: List[float] = []  # [updates] training NLL/token, for the timeline's curve
-        self.recent_loss = 0.0  # its running mean, as the C++ trainer keeps it
+        self.recent_loss = 0.0  # its running mean over this run's updates, as the C++ trainer keeps it
         torch.manual_seed(o.seed + self.dist.rank)  # dropout: one stream per rank
         if self.device.type == "cuda":
             torch.cuda.manual_seed(o.seed + self.dist.rank)
@@ -217,7 +217,6 @@ class Trainer:
         self.optimizer.load_state_dict(ckpt["optimizer"])
         self.step, self.epoch, self.batches_done = ckpt["step"], ckpt["epoch"], ckpt["batches_done"]
         self.loss_history = list(ckpt.get("loss_history", []))[:self.step]
-        self.recent_loss = float(ckpt.get("recent_loss", 0.0))
         rng = ckpt.get("rng") or []
         if len(rng) == self.dist.world_size:
             _set_rng_state(rng[self.dist.rank], self.device)
@@ -237,8 +236,7 @@ class Trainer:
         value.update({"kind": "alignscope-training-checkpoint", "optimizer": self.optimizer.state_dict(),
                       "rng": rng, "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
                       "world_size": self.dist.world_size, "data": self.data_fingerprint, "batching": self.batching,
-                      "options": dataclasses.asdict(self.options), "loss_history": self.loss_history,
-                      "recent_loss": self.recent_loss})
+                      "options": dataclasses.asdict(self.options), "loss_history": self.loss_history})
         write_training_checkpoint(self.options.checkpoint_dir, self.step, value, self.options.keep_checkpoints)
 
     def _total_steps(self) -> int:
