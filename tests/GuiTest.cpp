@@ -8,6 +8,8 @@
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
+#include "ui/ExportDialog.h"
+#include "ui/FigureExporter.h"
 #include "ui/FigureOptions.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelinePanel.h"
@@ -202,7 +204,15 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
     QImageReader gif(QString::fromStdString(run.path("run.gif")));
     EXPECT_EQ(gif.imageCount(), 3);
     ASSERT_TRUE(window->exportTimeline(QString::fromStdString(run.path("frames.png"))));
-    EXPECT_TRUE(std::filesystem::exists(run.path("frames-step3.png")) || std::filesystem::exists(run.path("frames-step03.png")));
+    EXPECT_TRUE(std::filesystem::exists(run.path("frames-snapshot03.png")));
+    // The same from File > Export...: a GIF animates the steps, or, with a run open, its snapshots.
+    ui::ExportDialog dialog(document.snapshot(), {}, window.get());
+    dialog.setTimeline(panel->timeline(), document.snapshot()->translation);
+    dialog.setFormat(ui::FigureExporter::Format::Gif);
+    dialog.setAnimateSnapshots(true);
+    dialog.setPath(QString::fromStdString(run.path("dialog.gif")));
+    ASSERT_TRUE(dialog.exportNow().isEmpty());
+    EXPECT_EQ(QImageReader(QString::fromStdString(run.path("dialog.gif"))).imageCount(), 3);
 
     // A folder that mixes two runs: a snapshot of other vocabularies is refused, the last good one stays.
     std::filesystem::copy_file(dir.path("tiny.pt"), panel->snapshotPath(1).toStdString(), std::filesystem::copy_options::overwrite_existing);

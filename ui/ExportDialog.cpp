@@ -1,5 +1,7 @@
 #include "ui/ExportDialog.h"
 
+#include "ui/TimelineExporter.h"
+
 #include "ui/BatchExporter.h"
 
 #include "core/Error.h"
@@ -103,6 +105,10 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     title_->setPlaceholderText(tr("No title"));
     highlight_ = new QCheckBox(tr("Frame the last step and its peak"));
     highlight_->setChecked(false);  // the app's cursor; rarely wanted in a paper
+    animate_ = new QComboBox;
+    animate_->setObjectName(QStringLiteral("exportAnimate"));
+    animate_->addItem(tr("The steps of this sentence"), false);
+    animate_->addItem(tr("The training run's snapshots (the sentence forced along one target)"), true);
     sizeLabel_ = new QLabel;
     error_ = new QLabel;
     error_->setObjectName(QStringLiteral("exportError"));
@@ -113,6 +119,7 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     auto* form = new QFormLayout;
     form->addRow(tr("Format"), format_);
     form->addRow(tr("File"), pathRow);
+    form->addRow(tr("Animate"), animate_);
     form->addRow(tr("Resolution"), dpi_);
     form->addRow(QString(), sizeLabel_);
     form->addRow(tr("Colours"), colors_);
@@ -143,6 +150,14 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     formatChanged();
 }
 
+void ExportDialog::setTimeline(const core::TrainingTimeline& timeline, const std::string& target) {
+    timeline_ = timeline;
+    timelineTarget_ = target;
+    formatChanged();
+}
+
+void ExportDialog::setAnimateSnapshots(bool snapshots) { animate_->setCurrentIndex(snapshots ? 1 : 0); }
+
 FigureExporter::Settings ExportDialog::settings() const {
     FigureExporter::Settings s;
     s.format = Format(format_->currentData().toInt());
@@ -168,6 +183,9 @@ void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->
 
 void ExportDialog::formatChanged() {
     const auto format = Format(format_->currentData().toInt());
+    // Only an open training run can be animated over its snapshots; only animations have a choice.
+    animate_->setEnabled(timeline_.has_value() && (format == Format::Gif || format == Format::Frames));
+    if (!timeline_) animate_->setCurrentIndex(0);
     const bool figure = FigureExporter::isFigure(format);
     dpi_->setEnabled(format == Format::Png || format == Format::Gif || format == Format::Frames);
     for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
@@ -216,8 +234,13 @@ QString ExportDialog::exportNow() {
     else if (path().isEmpty()) message = tr("Choose a file to export to.");
     else {
         try {
-            FigureExporter exporter;
-            exporter.write(*snapshot_, figureOptions(), settings(), path());
+            const auto format = settings().format;
+            if (timeline_ && animate_->currentData().toBool() && (format == Format::Gif || format == Format::Frames)) {
+                TimelineExporter(*timeline_).write(snapshot_->sourceText, timelineTarget_, figureOptions(), settings(), path());
+            } else {
+                FigureExporter exporter;
+                exporter.write(*snapshot_, figureOptions(), settings(), path());
+            }
             QSettings settings;
             settings.setValue("export/folder", QFileInfo(path()).absolutePath());
             settings.setValue("export/format", FigureExporter::formatName(this->settings().format));

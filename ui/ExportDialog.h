@@ -3,6 +3,10 @@
 #include "ui/FigureExporter.h"
 #include "ui/FigureOptions.h"
 
+#include "core/training/TrainingTimeline.h"
+
+#include <optional>
+
 #include <QDialog>
 
 class QCheckBox;
@@ -14,7 +18,7 @@ class QSpinBox;
 namespace alignscope::ui {
 
 // File → Export…: the current alignment as PNG (at a chosen DPI), SVG, PDF, CSV, JSON or Pharaoh
-// links, with the figure options (encoder-states panel, colour map, values in cells, font size,
+// links, or animated (GIF, PNG frames: the steps, or an open training run's snapshots), with the figure options (encoder-states panel, colour map, values in cells, font size,
 // the </s> column, a title). Starts from the view's options; writes through FigureExporter.
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -26,6 +30,10 @@ public:
     QString path() const;
     void setPath(const QString& path);
     void setFormat(FigureExporter::Format format);
+    // A training run is open: a GIF or PNG frames may animate its snapshots (the sentence forced
+    // along `target`, or the last snapshot's translation) instead of the steps.
+    void setTimeline(const core::TrainingTimeline& timeline, const std::string& target);
+    void setAnimateSnapshots(bool snapshots);  // with a timeline: what a GIF or frames animate
 
     // Writes the file; on failure shows the message in the dialog and returns it (empty: written).
     QString exportNow();
@@ -47,6 +55,9 @@ private:
     QComboBox* endColumn_;
     QLineEdit* title_;
     QCheckBox* highlight_;
+    QComboBox* animate_;                               // the steps, or the training run's snapshots
+    std::optional<core::TrainingTimeline> timeline_;
+    std::string timelineTarget_;
     QLabel* sizeLabel_;
     QLabel* error_;
 };

@@ -384,11 +384,12 @@ QByteArray FigureExporter::renderGif(const std::vector<Frame>& frames, const Set
     return gif.finish();
 }
 
-void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path) {
+void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path,
+                                 const QString& unit) {
     checkFilePath(path);
     const Settings at = animationSettings(frames, settings);
     for (size_t k = 0; k < frames.size(); ++k)
-        writeFile(framePath(path, k + 1, frames.size()), encodePng(renderImage(frames[k].snapshot, frames[k].options, at)));
+        writeFile(framePath(path, k + 1, frames.size(), unit), encodePng(renderImage(frames[k].snapshot, frames[k].options, at)));
 }
 
 QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
@@ -418,11 +419,11 @@ void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, co
     writeFrames(steppingFrames(s, o, settings.frameMs), settings, path);  // the GIF's frames, each a PNG
 }
 
-QString FigureExporter::framePath(const QString& path, size_t step, size_t steps) {
+QString FigureExporter::framePath(const QString& path, size_t step, size_t steps, const QString& unit) {
     QString base = path;
     if (base.endsWith(QStringLiteral(".png"))) base.chop(4);
     const int digits = std::max(2, static_cast<int>(QString::number(steps).size()));
-    return base + QStringLiteral("-step%1.png").arg(static_cast<qulonglong>(step), digits, 10, QLatin1Char('0'));
+    return base + QStringLiteral("-%1%2.png").arg(unit).arg(static_cast<qulonglong>(step), digits, 10, QLatin1Char('0'));
 }
 
 void FigureExporter::checkFilePath(const QString& path) {

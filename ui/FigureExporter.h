@@ -54,7 +54,8 @@ public:
                const QString& path);
     // Format Frames writes several files: `path` ends in ".png", and frame k goes to
     // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
-    static QString framePath(const QString& path, size_t step, size_t steps);
+    // `unit` names what the frames are: "step" (the stepping), "snapshot" (a training run).
+    static QString framePath(const QString& path, size_t step, size_t steps, const QString& unit = QStringLiteral("step"));
     // One frame of an animation: a snapshot drawn with its own options (its title), shown delayMs.
     struct Frame {
         DecodingSnapshot snapshot;
@@ -68,7 +69,8 @@ public:
     // numbered PNGs at framePath(path, k, n); all in one size: settings.size, else the largest
     // frame's. Throw core::Error for no frames.
     QByteArray renderGif(const std::vector<Frame>& frames, const Settings& settings);
-    void writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path);
+    void writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path,
+                     const QString& unit = QStringLiteral("step"));
     // The file's bytes, as write() would store them.
     QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
 

@@ -657,6 +657,8 @@ void MainWindow::render(SnapshotPtr snapshot) {
 void MainWindow::openExportDialog() {
     if (!snapshot_ || (snapshot_->steps.empty() && snapshot_->selectedHypothesis < 0)) return;
     ExportDialog dialog(snapshot_, figureOptions_, this);
+    if (timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty())
+        dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
@@ -690,14 +692,11 @@ void MainWindow::exportTimelineDialog() {
         showError(tr("Type a sentence first: the animation shows it through every snapshot"));
         return;
     }
-    QString filter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export the training run as an animation"),
-                                                QStringLiteral("%1.gif").arg(QString::fromStdString(timelinePanel_->timeline().name())),
-                                                tr("Animated GIF (*.gif);;PNG frames, one per snapshot (*.png)"), &filter);
-    if (path.isEmpty()) return;
-    if (filter.contains(QStringLiteral("PNG")) && !path.endsWith(QStringLiteral(".png"))) path += QStringLiteral(".png");
-    if (!filter.contains(QStringLiteral("PNG")) && !path.endsWith(QStringLiteral(".gif"))) path += QStringLiteral(".gif");
-    if (exportTimeline(path)) status_->setText(tr("exported %1").arg(path));
+    ExportDialog dialog(snapshot_, figureOptions_, this);
+    dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
+    dialog.setFormat(FigureExporter::Format::Gif);
+    dialog.setAnimateSnapshots(true);
+    if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
 bool MainWindow::exportTimeline(const QString& path) {

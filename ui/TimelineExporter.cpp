@@ -55,7 +55,7 @@ void TimelineExporter::write(const std::string& source, const std::string& targe
     FigureExporter exporter;
     const auto all = frames(source, target, options, settings.frameMs);
     if (settings.format == FigureExporter::Format::Frames)
-        exporter.writeFrames(all, settings, path);
+        exporter.writeFrames(all, settings, path, QStringLiteral("snapshot"));
     else if (settings.format == FigureExporter::Format::Gif)
         FigureExporter::writeFile(path, exporter.renderGif(all, settings));
     else
