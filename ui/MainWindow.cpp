@@ -699,26 +699,6 @@ void MainWindow::exportTimelineDialog() {
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
-bool MainWindow::exportTimeline(const QString& path) {
-    if (!snapshot_ || snapshot_->source.tokens.empty() || timelinePanel_->timeline().snapshots().empty()) {
-        showError(tr("Open a training run and type a sentence first"));
-        return false;
-    }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        FigureExporter::Settings settings;
-        settings.format = path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive) ? FigureExporter::Format::Frames : FigureExporter::Format::Gif;
-        settings.dpi = 96;
-        TimelineExporter(timelinePanel_->timeline()).write(snapshot_->sourceText, givenTarget_.toStdString(), figureOptions_, settings, path);
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        showError(QString::fromStdString(e.what()));
-        return false;
-    }
-    QApplication::restoreOverrideCursor();
-    return true;
-}
-
 void MainWindow::openComparison(const QString& path) {
     if (!comparison_) {
         comparison_ = new DecodingDocument(this);

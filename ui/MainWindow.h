@@ -70,9 +70,6 @@ public:
     DecodingDocument* comparisonDocument() const { return comparison_; }
     ComparePanel* comparePanel() const { return comparePanel_; }
     QDockWidget* compareDock() const { return compareDock_; }
-    // The training run's snapshots as an animation of the sentence (GIF, or PNG frames for a .png
-    // path), forced along the given target. Errors are shown; false then.
-    bool exportTimeline(const QString& path);
     // Runs the event loop until both documents and a test-set comparison have finished.
     bool waitUntilIdle(int timeoutMs = 60000);
     QString statusText() const;  // the status line (an error's first line after one)

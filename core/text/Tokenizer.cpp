@@ -173,7 +173,6 @@ std::string base64Encode(const std::string& bytes) {
     return out;
 }
 
-bool startsWord(const std::string& piece) { return PieceText::startsWord(piece); }
 
 bool isSpaceToken(const std::string& t) {
     const auto cps = codePoints(t);
@@ -260,7 +259,7 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     std::vector<Token> tokens;
     int word = -1;
     for (const auto& p : d_->processor->encode(s)) {
-        if (startsWord(p.text) || word < 0) ++word;
+        if (PieceText::startsWord(p.text) || word < 0) ++word;
         Token t{p.text, word, 0, 0};
         // SentencePiece's offsets are bytes of the text it was given; map them back to the input.
         const size_t b = std::min<size_t>(p.begin, s.size()), e = std::min<size_t>(p.end, s.size());
@@ -331,7 +330,7 @@ std::vector<int> Tokenizer::detokenizedWords(const std::vector<std::string>& tok
     }
     case Impl::Decoder::SentencePiece:
         for (const auto& t : tokens) {
-            if (startsWord(t) || word < 0) ++word;
+            if (PieceText::startsWord(t) || word < 0) ++word;
             words.push_back(word);
         }
         return words;

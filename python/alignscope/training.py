@@ -152,13 +152,13 @@ class Trainer:
             arch = saved
             self._piece_tokenizers(data, ckpt)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
-                                          ckpt["tgt_vocab"], *self._tokenize_functions())
+                                          ckpt["tgt_vocab"], self.src_pieces, self.tgt_pieces)
         else:
             self._piece_tokenizers(data, None)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab,
                                           self.src_pieces.pieces() if self.src_pieces else None,
                                           self.tgt_pieces.pieces() if self.tgt_pieces else None,
-                                          *self._tokenize_functions())
+                                          self.src_pieces, self.tgt_pieces)  # None: the word tokenizer
         self.arch = arch or Architecture()
         self.buckets = LengthBuckets(self.corpus.pairs, o.batch_size, o.batch_tokens, o.pool_size, o.seed)
 
@@ -202,9 +202,6 @@ class Trainer:
         else:
             self.src_pieces = PieceTokenizer(train_pieces([s for s, _ in texts], o.pieces))
             self.tgt_pieces = PieceTokenizer(train_pieces([t for _, t in texts], o.pieces))
-
-    def _tokenize_functions(self) -> Tuple[Any, Any]:
-        return self.src_pieces, self.tgt_pieces  # None: AlignScope's word tokenizer
 
     def _tokenizers(self) -> Dict[str, Any]:
         """The model file's tokenizer descriptions (none: the default word tokenizer)."""
