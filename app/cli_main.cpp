@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
         cli::addAlignCommand(app),
         cli::addAerCommand(app),
         cli::addCompareCommand(app),
+        cli::addSplitCommand(app),
         cli::addInspectCommand(app),
         cli::addTrainCommand(app, commandLine),
         cli::addEvaluateCommand(app),

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -266,4 +267,36 @@ TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
     r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " + dir.path("short.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("'" + dir.path("short.txt") + "' has 1 lines of links for 3 test pairs"), std::string::npos) << r.out;
+}
+
+// split writes the split train makes: every pair once, every translation of a source in one part,
+// the same parts for the same seed.
+TEST_F(Cli, SplitWritesTheTrainersSplitBySourceSentence) {
+    std::ofstream corpus(dir.path("corpus.tsv"));
+    for (int i = 0; i < 300; ++i) corpus << "sentence " << i % 120 << "\ttranslation " << i << "\n";
+    corpus.close();
+    const auto args = "split --corpus " + dir.path("corpus.tsv") + " --valid-fraction 0.1 --test-fraction 0.2 --seed 3";
+    auto r = run(args + " --train-out " + dir.path("train.tsv") + " --valid-out " + dir.path("valid.tsv") + " --test-out " +
+                 dir.path("test.tsv"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    std::map<std::string, std::string> partOf;  // source -> the part its pairs went to
+    size_t pairs = 0;
+    for (const char* part : {"train.tsv", "valid.tsv", "test.tsv"}) {
+        const auto lines = tests::readLines(dir.path(part));
+        EXPECT_FALSE(lines.empty()) << part;
+        for (const auto& line : lines) {
+            const auto source = line.substr(0, line.find('\t'));
+            const auto [it, added] = partOf.emplace(source, part);
+            EXPECT_EQ(it->second, part) << source << " is in two parts";
+            ++pairs;
+        }
+    }
+    EXPECT_EQ(pairs, 300u);
+    EXPECT_EQ(partOf.size(), 120u);
+    r = run(args + " --test-out " + dir.path("again.tsv"));
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_EQ(tests::readLines(dir.path("again.tsv")), tests::readLines(dir.path("test.tsv"))) << "the same seed, the same split";
+    r = run("split --corpus " + dir.path("corpus.tsv"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("writes nothing"), std::string::npos) << r.out;
 }

@@ -22,6 +22,7 @@ Command addTranslateCommand(CLI::App& app);
 Command addAlignCommand(CLI::App& app);
 Command addAerCommand(CLI::App& app);
 Command addCompareCommand(CLI::App& app);
+Command addSplitCommand(CLI::App& app);
 Command addInspectCommand(CLI::App& app);
 Command addTrainCommand(CLI::App& app, const std::string& commandLine);  // recorded as the recipe
 Command addEvaluateCommand(CLI::App& app);

@@ -1,4 +1,7 @@
 #include "cli/Commands.h"
+#include "core/Error.h"
+#include "core/training/Corpus.h"
+#include "core/AtomicFile.h"
 
 #include "core/Runtime.h"
 #include "core/training/Trainer.h"
@@ -149,6 +152,57 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   << ", greedy validation BLEU " << result.validationBleu << ", "
                   << static_cast<long>(result.tokensPerSecond) << " target tokens/s; model " << result.modelPath
                   << '\n';
+        return 0;
+    };
+}
+
+namespace {
+
+// One split as a TSV file (nothing for an empty path).
+void writeTsv(const std::string& path, const std::vector<core::SentencePair>& pairs) {
+    if (path.empty()) return;
+    std::string text;
+    for (const auto& p : pairs) text += p.source + "\t" + p.target + "\n";
+    core::AtomicFile::write(path, text);
+}
+
+}  // namespace
+
+// The split `train` makes (by source sentence, from a stable hash and the seed), written out: held-out
+// pairs for a corpus that several models are trained and measured on (docs: models/en-fr.md).
+Command addSplitCommand(CLI::App& app) {
+    struct Options {
+        std::string corpus, trainOut, validOut, testOut;
+        double validFraction = 0.01, testFraction = 0.02;
+        uint64_t seed = 1;
+        bool skipBad = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* c = app.add_subcommand("split", "Write the train/validation/test split train --seed makes of a corpus (by source sentence)");
+    c->add_option("--corpus", o->corpus, "Corpus file: source<TAB>target per line")->required();
+    c->add_option("--valid-fraction", o->validFraction, "Share of source sentences for validation")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    c->add_option("--test-fraction", o->testFraction, "Share of source sentences held out for testing")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    c->add_option("--seed", o->seed, "The split's seed (train --seed uses the same)")->capture_default_str();
+    c->add_option("--train-out", o->trainOut, "Write the training pairs here (TSV)");
+    c->add_option("--valid-out", o->validOut, "Write the validation pairs here (TSV)");
+    c->add_option("--test-out", o->testOut, "Write the held-out test pairs here (TSV)");
+    c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed corpus lines (default: stop at the first)");
+    return [o, c]() -> int {
+        if (!*c) return -1;
+        if (o->trainOut.empty() && o->validOut.empty() && o->testOut.empty())
+            throw core::Error("split writes nothing without --train-out, --valid-out or --test-out");
+        if (o->validFraction + o->testFraction >= 1.0) throw core::Error("--valid-fraction and --test-fraction leave nothing to train on");
+        for (const auto* path : {&o->trainOut, &o->validOut, &o->testOut})
+            if (!path->empty()) core::AtomicFile::checkWritable(*path);
+        const auto corpus = core::Corpus::read(o->corpus, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
+        const auto split = corpus.split(o->validFraction, o->testFraction, o->seed);
+        writeTsv(o->trainOut, split.train);
+        writeTsv(o->validOut, split.validation);
+        writeTsv(o->testOut, split.test);
+        std::cerr << o->corpus << ": " << split.train.size() << " training, " << split.validation.size() << " validation, "
+                  << split.test.size() << " test pairs";
+        if (!corpus.problems().empty()) std::cerr << " (" << corpus.problems().size() << " malformed lines skipped)";
+        std::cerr << '\n';
         return 0;
     };
 }
