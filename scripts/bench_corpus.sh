@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Corpus-scale throughput, whole process (model load included, file in, file out): translate
-# (greedy) and align (teacher forcing) one sentence at a time (--batch 1) beside batched
+# (greedy and beam 5) and align (teacher forcing) one sentence at a time (--batch 1) beside batched
 # (--batch 32), in the same run, on the same lines. Prints a markdown table with the host.
 #
 #   bash scripts/bench_corpus.sh                      # 2,000 Tatoeba pairs from ../shared/data/fra-eng.txt
@@ -56,10 +56,15 @@ echo "| run | sentences | seconds (median of $reps) | sentences/s |"
 echo "| --- | ---: | ---: | ---: |"
 row "translate, greedy, --batch 1" "$lines" "$cli" translate --model "$model" --batch 1 -i "$work/src.txt" -o "$work/t1.txt"
 row "translate, greedy, --batch 32" "$lines" "$cli" translate --model "$model" --batch 32 -i "$work/src.txt" -o "$work/t32.txt"
+row "translate, beam 5, --batch 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 1 -i "$work/src.txt" -o "$work/b1.txt"
+row "translate, beam 5, --batch 32" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 -i "$work/src.txt" -o "$work/b32.txt"
 row "align (json), --batch 1" "$lines" "$cli" align --format json --model "$model" --batch 1 -i "$work/pairs.txt" -o "$work/a1.json"
 row "align (json), --batch 32" "$lines" "$cli" align --format json --model "$model" --batch 32 -i "$work/pairs.txt" -o "$work/a32.json"
-cmp -s "$work/t1.txt" "$work/t32.txt" && echo && echo "Batched translations equal the one-at-a-time ones." \
-  || { echo; echo "WARNING: batched translations differ from one-at-a-time"; }
+echo
+for search in greedy:t beam:b; do
+  if cmp -s "$work/${search#*:}1.txt" "$work/${search#*:}32.txt"; then echo "- Batched ${search%:*} translations equal the one-at-a-time ones."
+  else echo "- WARNING: batched ${search%:*} translations differ from one-at-a-time: $(diff "$work/${search#*:}1.txt" "$work/${search#*:}32.txt" | grep -c '^<') lines"; fi
+done
 } >"$work/table.md"
 cat "$work/table.md"
 cp "$work/table.md" "$out"

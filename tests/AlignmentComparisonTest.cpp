@@ -90,25 +90,26 @@ TEST(ModelScorecard, AModelAgainstItsOwnTranslationsAndLinks) {
             links.sure.insert(l);
         gold.push_back(links);
     }
-    const auto card = core::ModelScorecard::score(model, pairs, gold, "gold.txt");
+    const auto card = core::ModelScorecard::score(model, pairs, "test.tsv", gold, "gold.txt");
     EXPECT_NEAR(card.bleu, 100.0, 1e-9);
     EXPECT_EQ(card.segments, pairs.size());
     ASSERT_TRUE(card.hasAer);
     EXPECT_NEAR(card.aer, 0.0, 1e-9);
     EXPECT_NEAR(card.precision, 100.0, 1e-9);
     EXPECT_EQ(card.search, "greedy");
-    EXPECT_EQ(core::ModelScorecard::score(model, pairs, {}, "", 3).search, "beam 3");
+    EXPECT_EQ(core::ModelScorecard::score(model, pairs, "test.tsv", {}, "", 3).search, "beam 3");
 
     // Gold links that do not fit: named by file and line.
     gold.back().sure.insert({40, 0});
     try {
-        core::ModelScorecard::score(model, pairs, gold, "gold.txt");
+        core::ModelScorecard::score(model, pairs, "test.tsv", gold, "gold.txt");
         FAIL() << "a link outside its pair was scored";
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("gold.txt:" + std::to_string(pairs.size())), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("' on 'test.tsv': "), std::string::npos) << "names the model and the test: " << e.what();
     }
     gold.pop_back();
-    EXPECT_THROW(core::ModelScorecard::score(model, pairs, gold, "gold.txt"), core::Error) << "one line short";
+    EXPECT_THROW(core::ModelScorecard::score(model, pairs, "test.tsv", gold, "gold.txt"), core::Error) << "one line short";
 }
 
 TEST(LinkSet, ReadsAFileOfLinksNamingABadLine) {

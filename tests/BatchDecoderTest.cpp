@@ -45,6 +45,54 @@ TEST(BatchDecoder, GreedyBatchesGiveTheTokensAndAlphasOfOneAtATime) {
     }
 }
 
+TEST(BatchDecoder, BeamBatchesGiveTheHypothesesOfOneAtATime) {
+    // en-fr, whose beams differ from its greedy output, and the dates model; sentences of mixed lengths.
+    const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+        {"en-fr.pt", {"I think that he is right.", "Tom went home.", "She has forgiven him for everything.", "Go!",
+                      "The agreement on the European Economic Area was signed in August 1992.", "We should talk about it tomorrow."}},
+        {"lesson-dates.pt", {"the fifth of march , 1998", "5 march 1998", "june 3 1944", "7/8/09"}}};
+    for (const auto& [file, sources] : cases) {
+        const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/" + file);
+        std::vector<core::BatchDecoder::Item> items;
+        for (const auto& s : sources) items.push_back({s, std::nullopt});
+        for (int width : {2, 5}) {
+            core::SearchOptions options;
+            options.beamWidth = width;
+            for (int batch : {1, 3, 32}) {
+                const auto results = core::BatchDecoder(model, batch).run(items, options);
+                ASSERT_EQ(results.size(), sources.size());
+                for (size_t i = 0; i < sources.size(); ++i) {
+                    const auto what = file + ": '" + sources[i] + "' beam " + std::to_string(width) + " batch " + std::to_string(batch);
+                    const auto one = core::DecodingSession(model, sources[i]).search(options).front();
+                    ASSERT_TRUE(results[i].error.empty()) << results[i].error;
+                    EXPECT_EQ(results[i].hypothesis.tokens, one.tokens) << what;
+                    expectClose(results[i].hypothesis.alpha, one.alpha, what);
+                    EXPECT_NEAR(results[i].hypothesis.logProb, one.logProb, 1e-4) << what;
+                    EXPECT_NEAR(results[i].hypothesis.score, one.score, 1e-4) << what;
+                    EXPECT_EQ(results[i].hypothesis.finished, one.finished) << what;
+                }
+            }
+        }
+    }
+}
+
+TEST(BatchDecoder, ABeamLeavesTeacherForcedItemsForcedAndStillSearchesTheOthers) {
+    const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/en-fr.pt");
+    core::SearchOptions beam;
+    beam.beamWidth = 4;
+    const std::vector<core::BatchDecoder::Item> items = {
+        {"I think that he is right.", std::nullopt}, {"Tom went home.", std::string("Tom est rentré à la maison.")},
+        {"She has forgiven him for everything.", std::nullopt}};
+    const auto results = core::BatchDecoder(model, 8).run(items, beam);
+    ASSERT_EQ(results.size(), 3u);
+    for (size_t i : {size_t{0}, size_t{2}})
+        EXPECT_EQ(results[i].hypothesis.tokens, core::DecodingSession(model, items[i].source).search(beam).front().tokens) << items[i].source;
+    core::DecodingSession forced(model, items[1].source);
+    forced.alignTo(*items[1].target);
+    EXPECT_EQ(results[1].alignment().targetTokens(), forced.alignment().targetTokens());
+    expectClose(results[1].hypothesis.alpha, forced.alignment().weights(), "forced");
+}
+
 TEST(BatchDecoder, TeacherForcedBatchesGiveTheAlignmentsOfOneAtATime) {
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
     const std::vector<std::pair<std::string, std::string>> pairs = {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -299,4 +300,33 @@ TEST_F(Cli, SplitWritesTheTrainersSplitBySourceSentence) {
     r = run("split --corpus " + dir.path("corpus.tsv"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("writes nothing"), std::string::npos) << r.out;
+}
+
+// Corpus scale: translate and align read, decode and write a chunk at a time, so a million lines
+// take no more memory than ten thousand (a leak or a kept result per line would show as ~100 MB).
+TEST_F(Cli, AMillionLinesStreamInTheMemoryOfTenThousand) {
+    const std::vector<std::string> sentences = {"the red car", "a small house .", "the car", "a red house"};
+    for (const auto& [name, lines] : {std::pair<std::string, int>{"small", 10000}, {"large", 1000000}}) {
+        std::ofstream src(dir.path(name + ".txt")), pairs(dir.path(name + "-pairs.txt"));
+        for (int i = 0; i < lines; ++i) {
+            src << sentences[static_cast<size_t>(i) % sentences.size()] << '\n';
+            pairs << sentences[static_cast<size_t>(i) % sentences.size()] << " ||| the red car\n";
+        }
+    }
+    for (const std::string command : {"translate --max-len 4", "align"}) {
+        std::map<std::string, long> peak;
+        for (const std::string name : {"small", "large"}) {
+            const auto input = command == "align" ? dir.path(name + "-pairs.txt") : dir.path(name + ".txt");
+            const auto r = tests::runMeasuringMemory(std::string(ALIGNSCOPE_CLI) + " " + command + " " + model() + " --batch 64 -i " +
+                                                     tests::shellQuoted(input) + " -o " + tests::shellQuoted(dir.path("out.txt")) +
+                                                     " 2>" + tests::shellQuoted(dir.path("err.txt")));
+            ASSERT_EQ(r.exitCode, 0) << command << " " << name << ": " << tests::readFile(dir.path("err.txt"));
+            peak[name] = r.peakKb;
+        }
+        std::cout << command << ": peak resident memory " << peak["small"] << " kB for 10,000 lines, " << peak["large"]
+                  << " kB for 1,000,000\n";
+        EXPECT_EQ(tests::readLines(dir.path("out.txt")).size(), 1000000u) << command;
+        EXPECT_LT(peak["large"] - peak["small"], 20 * 1024) << command << ": peak " << peak["small"] << " kB for 10,000 lines, "
+                                                            << peak["large"] << " kB for 1,000,000";
+    }
 }

@@ -1,8 +1,11 @@
 #include "CommandRunner.h"
 
+#include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -17,6 +20,16 @@ CommandResult runCommand(const std::string& command, const std::string& stderrTo
     const int status = pclose(pipe);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
+}
+
+PeakMemory runMeasuringMemory(const std::string& command) {
+    pid_t pid = 0;
+    const char* argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return {};
+    int status = 0;
+    rusage usage{};
+    if (wait4(pid, &status, 0, &usage) != pid) return {};
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, usage.ru_maxrss};
 }
 
 std::string shellQuoted(const std::string& text) {

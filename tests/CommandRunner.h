@@ -12,6 +12,13 @@ struct CommandResult {
 
 // Runs `command` through the shell with stderr sent to `stderrTo` ("&1": into the output).
 CommandResult runCommand(const std::string& command, const std::string& stderrTo = "&1");
+// Runs `command` through the shell (stdout and stderr as given inside it) and returns the exit code
+// and the peak resident memory of it and the processes it waited for, in kB (wait4's ru_maxrss).
+struct PeakMemory {
+    int exitCode = -1;
+    long peakKb = 0;
+};
+PeakMemory runMeasuringMemory(const std::string& command);
 // Single-quoted for the shell: temporary paths may hold spaces.
 std::string shellQuoted(const std::string& text);
 std::string readFile(const std::string& path);

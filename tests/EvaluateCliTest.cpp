@@ -76,7 +76,7 @@ TEST_F(EvaluateCli, ProgressGoesToStderrAndBeamOneIsGreedyOnly) {
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_EQ(r.out.find("beam"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("2 used (--max-sentences)"), std::string::npos) << r.out;
-    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("greedy: 1/1 sentences"), std::string::npos) << tests::readFile(dir.path("err.txt"));
+    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("100%  1/1 sentences  greedy"), std::string::npos) << tests::readFile(dir.path("err.txt"));
 }
 
 TEST_F(EvaluateCli, MissingTestFileAndBadLinesAreClearErrors) {

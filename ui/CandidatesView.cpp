@@ -13,7 +13,8 @@ CandidatesView::CandidatesView(QWidget* parent) : QWidget(parent) {
     setMinimumWidth(220);
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(tr("Next-token candidates of this step. Click one, press its number (1-9), or pick it with "
-                  "Up/Down and Enter, to force it and decode on from there."));
+                  "Up/Down and Enter, to force it and decode on from there. With a sub-word model, a piece "
+                  "starting with ▁ begins a word; one without it continues the word before."));
 }
 
 int CandidatesView::rowHeight() const { return std::max(24, fontMetrics().height() + 8); }

@@ -23,6 +23,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.attentionAfterCell = arch.attentionAfterCell;
     s.inputFeeding = arch.inputFeeding;
     s.ownReadout = model.metadata().contains("architecture");
+    s.targetPieces = model.targetTokenizer().kind() == core::Tokenizer::Kind::SentencePiece;
     s.source = session.source();
     s.sourceText = session.sourceText();
     s.eosId = model.targetVocabulary().eos();

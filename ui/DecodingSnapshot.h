@@ -28,6 +28,7 @@ struct DecodingSnapshot {
     bool attentionAfterCell = false;       // Luong's order: the cell runs first and alpha_t comes from s_t
     bool inputFeeding = false;             // the cell's input includes the previous attentional output
     bool ownReadout = true;                // AlignScope's readout over [s_t; c_t; emb(y_{t-1})]
+    bool targetPieces = false;             // the target side is sub-word pieces ("▁" starts a word)
     core::TokenizedSentence source;        // [S] tokens, ending in </s>
     int64_t encoderSize = 0;               // E
     int64_t stateSize = 0;                 // D

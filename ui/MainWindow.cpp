@@ -814,14 +814,9 @@ void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPa
             const auto corpus = core::Corpus::read(test, core::Corpus::OnBadLine::Reject);
             std::vector<core::LinkSet> links;
             if (!gold.empty()) links = core::LinkSet::readFile(gold);
-            for (const auto& m : models) {
-                try {
-                    outcome->cards.push_back(
-                        core::ModelScorecard::score(*m, corpus.pairs(), links, gold, 1, [cancelled] { return cancelled->load(); }));
-                } catch (const core::Error& e) {
-                    throw core::Error("'" + m->origin() + "' on '" + test + "': " + e.what());
-                }
-            }
+            for (const auto& m : models)
+                outcome->cards.push_back(
+                    core::ModelScorecard::score(*m, corpus.pairs(), test, links, gold, 1, [cancelled] { return cancelled->load(); }));
         } catch (const std::exception& e) {
             outcome->error = QString::fromStdString(e.what());
         }

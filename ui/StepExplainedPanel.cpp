@@ -2,6 +2,7 @@
 
 #include "ui/FigureOptions.h"
 #include "core/model/Model.h"
+#include "core/text/PieceText.h"
 
 #include <qcustomplot.h>
 
@@ -292,11 +293,20 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     const QString from = s.ownReadout ? tr("[s<sub>%1</sub>; c<sub>%1</sub>; emb(<i>%2</i>)]").arg(t).arg(tok(previous))
                          : after     ? tr("s<sub>%1</sub> and c<sub>%1</sub>").arg(t)
                                      : tr("the new state s<sub>%1</sub>").arg(t);
+    // A sub-word model writes pieces: say where the chosen one sits in its word.
+    QString piece;
+    if (s.targetPieces && step->tokenId != s.eosId) {
+        const int byte = core::PieceText::fallbackByte(step->token);
+        piece = byte >= 0 ? tr(" A byte piece: one UTF-8 byte (0x%1) of a character the vocabulary spells byte by byte.")
+                                .arg(byte, 2, 16, QChar('0'))
+                : core::PieceText::startsWord(step->token) ? tr(" A piece that starts a new word (its ▁ is the space before it).")
+                                                           : tr(" A piece that continues the word before it (no ▁).");
+    }
     parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from %1 "
-                          "(top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.")
+                          "(top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.%7")
                            .arg(from).arg(step->candidates.size())
                            .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
-                                tok(step->token), num(std::exp(step->logProb))));
+                                tok(step->token), num(std::exp(step->logProb)), piece));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
 }
 

@@ -29,7 +29,7 @@ std::vector<FigureExporter::Frame> TimelineExporter::frames(const std::string& s
     }
     const QLocale locale(QLocale::English);
     const auto& snaps = timeline_.snapshots();
-    const auto updates = timeline_.loss().empty() ? snaps.back().step : static_cast<int64_t>(timeline_.loss().size());
+    const auto updates = timeline_.updates();
     std::vector<FigureExporter::Frame> out;
     for (size_t k = 0; k < models_.size(); ++k) {
         core::DecodingSession session(models_[k], source);

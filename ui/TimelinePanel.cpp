@@ -92,7 +92,7 @@ void TimelinePanel::showCurrent() {
     if (i < 0 || i >= static_cast<int>(snaps.size())) return;
     const auto& s = snaps[static_cast<size_t>(i)];
     const QLocale locale(QLocale::English);
-    const auto total = timeline_.loss().empty() ? snaps.back().step : static_cast<int64_t>(timeline_.loss().size());
+    const auto total = timeline_.updates();
     label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6). "
                        "The heatmap is this model's alignment of the sentence, forced along one target.")
                         .arg(QString::fromStdString(timeline_.name()).toHtmlEscaped())

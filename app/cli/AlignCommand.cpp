@@ -45,7 +45,7 @@ Command addAlignCommand(CLI::App& app) {
         std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
         float threshold = 0.3f;
         int points = 16;
-        bool fixedPoints = false;
+        bool fixedPoints = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("align", "Teacher-forced alignment of 'source ||| target' lines");
@@ -73,6 +73,7 @@ Command addAlignCommand(CLI::App& app) {
     c->add_option("--reverse-model", o->reverseModel,
                   "A model of the other direction (target to source), for --links intersection, union, grow-diag-final-and");
     c->add_option("--points", o->points, "integrated-gradients: interpolation points")->check(CLI::Range(1, 256))->capture_default_str();
+    c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
                 "integrated-gradients: never add points (by default a step whose scores miss f(x) - f(baseline) by "
                 "more than 5% is integrated again with twice the points, up to 128)");
@@ -97,6 +98,7 @@ Command addAlignCommand(CLI::App& app) {
                                   "' lacks (occlusion and attention work for every model; `alignscope-cli update-code` adds "
                                   "them to AlignScope's own older files)");
         LineStreams io(o->input, o->output);
+        io.setProgress(!o->noProgress);
         SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
         // Nothing to align on one side: an alignment of an empty sentence would be made up.
         const auto parse = [](const std::string& line) {

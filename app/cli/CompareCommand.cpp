@@ -71,11 +71,7 @@ Command addCompareCommand(CLI::App& app) {
         nlohmann::json out{{"test", o->test}, {"pairs", corpus.pairs().size()}, {"models", nlohmann::json::array()}};
         std::vector<core::ModelScorecard> cards;
         for (const auto* m : {&a, &b}) {
-            try {
-                cards.push_back(core::ModelScorecard::score(*m, corpus.pairs(), gold, o->gold, o->beam));
-            } catch (const core::Error& e) {
-                throw core::Error("'" + m->origin() + "' on '" + o->test + "': " + e.what());
-            }
+            cards.push_back(core::ModelScorecard::score(*m, corpus.pairs(), o->test, gold, o->gold, o->beam));
             out["models"].push_back(cards.back().toJson());
             out["models"].back()["file"] = m->origin();
         }

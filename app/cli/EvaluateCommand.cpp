@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/ProgressBar.h"
 
 #include "core/training/Corpus.h"
 #include "core/AtomicFile.h"
@@ -6,7 +7,6 @@
 #include "core/evaluation/Evaluator.h"
 #include "core/Runtime.h"
 
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -27,23 +27,6 @@ std::string pad(const std::string& s, size_t width, bool right = true) {
     if (s.size() >= width) return s;
     return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
-
-// One progress line on stderr: redrawn in place on a terminal, a line every 30 s into a log.
-class ProgressLine {
-public:
-    void operator()(const core::EvaluationProgress& p) {
-        const auto now = std::chrono::steady_clock::now();
-        const bool last = p.done == p.total;
-        if (!last && now - shown_ < std::chrono::milliseconds(tty_ ? 200 : 30000)) return;
-        shown_ = now;
-        std::cerr << (tty_ ? "\r\033[K" : "") << p.search << ": " << p.done << "/" << p.total << " sentences"
-                  << (tty_ && !last ? "" : "\n") << std::flush;
-    }
-
-private:
-    bool tty_ = isatty(STDERR_FILENO);
-    std::chrono::steady_clock::time_point shown_ = std::chrono::steady_clock::now();
-};
 
 void printReport(const core::EvaluationResult& r, std::ostream& out) {
     size_t references = 0;
@@ -124,8 +107,11 @@ Command addEvaluateCommand(CLI::App& app) {
         if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
         o->e.skipUnusablePairs = o->skipBad;
         const core::Evaluator evaluator(model, o->e);
-        ProgressLine progress;
-        const auto result = evaluator.evaluate(corpus.pairs(), o->test, std::ref(progress));
+        ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute);
+        const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar](const core::EvaluationProgress& p) {
+            bar.update(static_cast<long long>(p.done), static_cast<long long>(p.total), "sentences", p.search);
+        });
+        bar.clear();
         for (const auto& s : result.skipped) std::cerr << "skipped " << s << '\n';
         printReport(result, std::cout);
         std::cout.flush();

@@ -4,6 +4,7 @@
 #include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 #include "cli/OffscreenQt.h"
+#include "cli/ProgressBar.h"
 
 #include "ui/BatchExporter.h"
 #include "ui/FigureExporter.h"
@@ -14,56 +15,11 @@
 #include "core/Error.h"
 #include "core/Runtime.h"
 
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <map>
-#include <unistd.h>
 
 namespace alignscope::cli {
-namespace {
-
-// "[#########...........]  412/1000  41%  12.3 s, about 17 s left" on one redrawn stderr line,
-// drawn only when stderr is a terminal.
-class ProgressBar {
-public:
-    ProgressBar(long total, bool enabled) : total_(total), enabled_(enabled && isatty(fileno(stderr))) {}
-
-    void update(long done, bool force = false) {
-        if (!enabled_) return;
-        const auto now = Clock::now();
-        if (!force && now - lastDraw_ < std::chrono::milliseconds(100)) return;
-        lastDraw_ = now;
-        const double elapsed = seconds();
-        const int width = 30;
-        const int filled = total_ > 0 ? static_cast<int>(width * done / total_) : width;
-        std::string bar(static_cast<size_t>(filled), '#');
-        bar.resize(width, '.');
-        char line[160];
-        const double left = done > 0 ? elapsed * static_cast<double>(total_ - done) / static_cast<double>(done) : 0;
-        std::snprintf(line, sizeof line, "\r[%s] %ld/%ld %3ld%%  %.1f s%s", bar.c_str(), done, total_,
-                      total_ > 0 ? 100 * done / total_ : 100, elapsed,
-                      done > 0 && done < total_ ? (", about " + std::to_string(static_cast<long>(left + 0.5)) + " s left").c_str() : "");
-        std::cerr << line << "\x1b[K" << std::flush;
-        shown_ = true;
-    }
-    // Clears the bar so a message can be printed on its own line.
-    void clear() {
-        if (enabled_ && shown_) std::cerr << "\r\x1b[K" << std::flush;
-        shown_ = false;
-    }
-    double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-
-private:
-    using Clock = std::chrono::steady_clock;
-    long total_;
-    bool enabled_;
-    bool shown_ = false;
-    Clock::time_point start_ = Clock::now();
-    Clock::time_point lastDraw_{};
-};
-
-}  // namespace
 
 Command addExportCommand(CLI::App& app) {
     struct Options {
@@ -194,12 +150,12 @@ Command addExportCommand(CLI::App& app) {
         ui::BatchExporter exporter(model, folder, settings);
 
         const InterruptGuard interrupt;
-        ProgressBar progress(static_cast<long>(lines.size()), !o->noProgress);
+        ProgressBar progress(ProgressBar::IntoLog::Nothing, !o->noProgress);
+        const auto total = static_cast<long long>(lines.size());
         long failures = 0;
         bool storageFull = false;  // no use decoding more lines: none could be written
         auto report = [&](long lineNo, const std::string& message) {
-            progress.clear();
-            std::cerr << "line " << lineNo << ": " << message << '\n';
+            progress.print("line " + std::to_string(lineNo) + ": " + message);
             ++failures;
         };
         auto reportQueued = [&] {
@@ -208,7 +164,7 @@ Command addExportCommand(CLI::App& app) {
                 storageFull = storageFull || f.storageFull;
             }
         };
-        progress.update(0, true);
+        progress.update(0, total, "figures", {}, true);
         for (const auto& [lineNo, line] : lines) {
             if (interrupt.raised() || storageFull) break;
             try {
@@ -220,13 +176,13 @@ Command addExportCommand(CLI::App& app) {
                 report(lineNo, e.what());
             }
             reportQueued();
-            progress.update(exporter.completed());
+            progress.update(exporter.completed(), total, "figures");
         }
         exporter.finish();  // every queued file complete, even after an interrupt
         reportQueued();
         const long done = exporter.completed();
         const long written = done - failures;
-        progress.update(done, true);
+        progress.update(done, total, "figures", {}, true);
         progress.clear();
         std::cerr << "exported " << written << " of " << lines.size() << " sentences as "
                   << ui::FigureExporter::formatName(settings.file.format).toStdString() << " to " << o->out;

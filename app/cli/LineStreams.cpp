@@ -1,6 +1,7 @@
 #include "cli/LineStreams.h"
 
 #include "cli/InterruptGuard.h"
+#include "cli/ProgressBar.h"
 #include "cli/SentenceWatchdog.h"
 
 #include "core/Error.h"
@@ -24,6 +25,8 @@ LineStreams::LineStreams(const std::string& input, const std::string& output) {
         inFile_ = std::make_unique<std::ifstream>(input);
         if (!*inFile_) throw core::Error("cannot read '" + input + "': " + std::strerror(errno));
         in_ = inFile_.get();
+        inputBytes_ = fs::is_regular_file(input, ec) ? fs::file_size(input, ec) : 0;
+        if (ec) inputBytes_ = 0;
     }
     if (isFile(output)) {
         if (isFile(input) && fs::equivalent(input, output, ec))
@@ -83,6 +86,15 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
     long lineNo = 0;
     int failures = 0;
     const InterruptGuard interrupt;
+    ProgressBar progress(ProgressBar::IntoLog::Nothing, progress_);
+    auto showProgress = [&] {
+        double fraction = -1.0;  // not known: stdin
+        if (inputBytes_ > 0 && inFile_) {
+            const auto at = inFile_->tellg();
+            fraction = at >= 0 ? static_cast<double>(at) / static_cast<double>(inputBytes_) : inFile_->eof() ? 1.0 : -1.0;
+        }
+        progress.updateFraction(fraction, lineNo, "lines", command);
+    };
     std::vector<long> numbers;         // of the chunk's lines
     std::vector<std::string> lines;    // the chunk's non-blank lines
     std::vector<int> slot;             // per chunk line: index into lines, or -1 for blank
@@ -106,7 +118,7 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
             if (o.ok) {
                 out() << o.text << '\n';
             } else {
-                std::cerr << "line " << numbers[k] << ": " << o.text << '\n';
+                progress.print("line " + std::to_string(numbers[k]) + ": " + o.text);
                 out() << onError << '\n';
                 ++failures;
             }
@@ -114,10 +126,12 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
         numbers.clear();
         lines.clear();
         slot.clear();
+        showProgress();
     };
     for (std::string line; std::getline(in(), line);) {
         if (interrupt.raised()) {
             flush();
+            progress.clear();
             return stopAfterInterrupt(command, lineNo);
         }
         ++lineNo;
@@ -131,6 +145,7 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
         if (slot.size() >= chunk) flush();  // blank lines count too: a typed blank line answers at once
     }
     flush();
+    progress.clear();
     finish();
     return failures ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/AtomicFile.h"
 
+#include <cstdint>
 #include <fstream>
 #include <functional>
 #include <optional>
@@ -33,6 +34,9 @@ public:
     // When a sentence ran past the time limit (from the watchdog's thread, the decoding thread
     // being stuck in model code): an output file is left as it was; stdout keeps the lines so far.
     void abandon();
+    // Whether forEachLine / forEachChunk draw a progress bar on stderr when it is a terminal (the
+    // default): lines done, and of a file input the share read.
+    void setProgress(bool shown) { progress_ = shown; }
     // Flushes stdout; throws core::Error when what was printed did not arrive (a full disk, a
     // closed pipe). Every command's printing is checked with it on the way out.
     static void flushStandardOutput();
@@ -63,6 +67,8 @@ private:
     std::unique_ptr<std::ifstream> inFile_;
     std::unique_ptr<core::AtomicFile> outFile_;
     std::string outputName_;
+    std::uintmax_t inputBytes_ = 0;  // of a file input, for the progress bar
+    bool progress_ = true;
     std::istream* in_ = &std::cin;
     std::ostream* out_ = &std::cout;
 };

@@ -1,12 +1,11 @@
 #include "cli/Commands.h"
+#include "cli/ProgressBar.h"
 #include "core/Error.h"
 #include "core/training/Corpus.h"
 #include "core/AtomicFile.h"
 
 #include "core/Runtime.h"
 #include "core/training/Trainer.h"
-
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -19,41 +18,21 @@ namespace {
 
 std::atomic<bool> interrupted{false};
 
-std::string hms(double seconds) {
-    const long s = static_cast<long>(seconds);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    return buf;
-}
-
-// One progress line: redrawn in place on a terminal, printed every 30 s into a log.
-class ProgressBar {
+// Feeds the trainer's progress to the one progress line: events on their own lines.
+class TrainingProgressLine {
 public:
     void operator()(const core::TrainingProgress& p) {
         if (!p.event.empty()) {
-            std::cerr << (tty_ ? "\r\033[K" : "") << "step " << p.step << ": " << p.event << '\n';
+            bar_.print("step " + std::to_string(p.step) + ": " + p.event);
             return;
         }
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last_ < std::chrono::milliseconds(tty_ ? 200 : 30000) && p.step != p.totalSteps) return;
-        last_ = now;
-        const double f = p.totalSteps ? static_cast<double>(p.step) / static_cast<double>(p.totalSteps) : 0;
-        const int width = 30, filled = static_cast<int>(f * width);
-        char line[256];
-        std::snprintf(line, sizeof line, "[%s%s] %3.0f%% step %lld/%lld epoch %d loss %.3f %.0f tok/s ETA %s",
-                      std::string(static_cast<size_t>(filled), '#').c_str(),
-                      std::string(static_cast<size_t>(width - filled), '.').c_str(), 100 * f,
-                      static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch + 1, p.loss,
-                      p.tokensPerSecond, hms(p.secondsLeft).c_str());
-        std::cerr << (tty_ ? "\r\033[K" : "") << line << (tty_ ? "" : "\n") << std::flush;
-    }
-    ~ProgressBar() {
-        if (tty_) std::cerr << '\n';
+        char detail[128];
+        std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  %.0f tok/s", p.epoch + 1, p.loss, p.tokensPerSecond);
+        bar_.update(p.step, p.totalSteps, "steps", detail);
     }
 
 private:
-    bool tty_ = isatty(STDERR_FILENO);
-    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now() - std::chrono::hours(1);
+    ProgressBar bar_{ProgressBar::IntoLog::EveryHalfMinute};
 };
 
 }  // namespace
@@ -140,8 +119,8 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
         core::TrainingResult result;
         {
-            ProgressBar bar;
-            result = trainer.run(std::ref(bar), &interrupted);
+            TrainingProgressLine progress;
+            result = trainer.run(std::ref(progress), &interrupted);
         }
         if (!result.completed) {
             std::cerr << "interrupted at step " << result.steps
@@ -155,18 +134,6 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         return 0;
     };
 }
-
-namespace {
-
-// One split as a TSV file (nothing for an empty path).
-void writeTsv(const std::string& path, const std::vector<core::SentencePair>& pairs) {
-    if (path.empty()) return;
-    std::string text;
-    for (const auto& p : pairs) text += p.source + "\t" + p.target + "\n";
-    core::AtomicFile::write(path, text);
-}
-
-}  // namespace
 
 // The split `train` makes (by source sentence, from a stable hash and the seed), written out: held-out
 // pairs for a corpus that several models are trained and measured on (docs: models/en-fr.md).
@@ -196,9 +163,9 @@ Command addSplitCommand(CLI::App& app) {
             if (!path->empty()) core::AtomicFile::checkWritable(*path);
         const auto corpus = core::Corpus::read(o->corpus, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
         const auto split = corpus.split(o->validFraction, o->testFraction, o->seed);
-        writeTsv(o->trainOut, split.train);
-        writeTsv(o->validOut, split.validation);
-        writeTsv(o->testOut, split.test);
+        if (!o->trainOut.empty()) core::Corpus::writeTsv(o->trainOut, split.train);
+        if (!o->validOut.empty()) core::Corpus::writeTsv(o->validOut, split.validation);
+        if (!o->testOut.empty()) core::Corpus::writeTsv(o->testOut, split.test);
         std::cerr << o->corpus << ": " << split.train.size() << " training, " << split.validation.size() << " validation, "
                   << split.test.size() << " test pairs";
         if (!corpus.problems().empty()) std::cerr << " (" << corpus.problems().size() << " malformed lines skipped)";

@@ -14,6 +14,7 @@ Command addTranslateCommand(CLI::App& app) {
         std::string model, input, output;
         int beam = 1, maxLen = 0, batch = 32;
         double timeLimit = 30;
+        bool noProgress = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
@@ -23,20 +24,22 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     addTimeLimitOption(c, o->timeLimit);
-    c->add_option("--batch", o->batch, "Greedy: sentences decoded together (1: one at a time; the same tokens either way)")
+    c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
+    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         LineStreams io(o->input, o->output);
+        io.setProgress(!o->noProgress);
         SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
         core::SearchOptions options;
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
         // A blank line has nothing to translate: a blank line out, as for a failed one.
-        if (o->beam == 1 && o->batch > 1) {
+        if (o->batch > 1) {
             const core::BatchDecoder decoder(model, o->batch);
             return io.forEachChunk("translate", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
                 std::vector<core::BatchDecoder::Item> items;

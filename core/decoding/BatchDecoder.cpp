@@ -1,6 +1,7 @@
 #include "core/decoding/BatchDecoder.h"
 
 #include "core/Error.h"
+#include "core/decoding/Beam.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/model/TorchModel.h"
 
@@ -8,6 +9,83 @@
 #include <numeric>
 
 namespace alignscope::core {
+
+namespace {
+
+// The rows' sources padded into one batch and encoded; `limits` gets each row's most target tokens.
+EncoderOutput encodeRows(const Model& model, const std::vector<BatchDecoder::Result>& results, const std::vector<size_t>& rows,
+                         const std::vector<BatchDecoder::Item>& items, const SearchOptions& options, std::vector<int>& limits) {
+    const auto& vocab = model.targetVocabulary();
+    const int64_t B = static_cast<int64_t>(rows.size());
+    int64_t S = 0;
+    for (size_t r : rows) S = std::max<int64_t>(S, static_cast<int64_t>(results[r].source.size()));
+    auto src = torch::full({B, S}, model.sourceVocabulary().paddingId(), torch::kLong);  // [B,S]
+    auto lengths = torch::empty({B}, torch::kLong);                                      // [B]
+    limits.assign(rows.size(), 0);
+    for (int64_t b = 0; b < B; ++b) {
+        const auto& r = results[rows[static_cast<size_t>(b)]];
+        const auto n = static_cast<int64_t>(r.source.size());
+        src[b].slice(0, 0, n) = torch::from_blob(const_cast<int64_t*>(r.source.ids.data()), {n}, torch::kLong);
+        lengths[b] = n;
+        // Teacher forcing: the target and </s>; else the search's cap for this sentence.
+        limits[static_cast<size_t>(b)] = items[rows[static_cast<size_t>(b)]].target
+                                             ? static_cast<int>(r.target.size()) + (vocab.eos() >= 0 ? 1 : 0)
+                                             : options.lengthLimit(n, model.maxLength());
+    }
+    if (options.progress) options.progress->step = 0;
+    return model.torch().encode(src, lengths);
+}
+
+// Beam search for every row at once: one Beam per sentence (as BeamSearch keeps one), their open
+// prefixes stacked into one decoder batch, sentence after sentence; a finished sentence leaves it.
+void stepBeams(const Model& model, std::vector<BatchDecoder::Result>& results, const std::vector<size_t>& rows,
+               const std::vector<BatchDecoder::Item>& items, const SearchOptions& options, const std::vector<int>& limits,
+               const EncoderOutput& encoded) {
+    const auto& vocab = model.targetVocabulary();
+    std::vector<Beam> beams;
+    for (size_t row = 0; row < rows.size(); ++row) {
+        beams.emplace_back(vocab, options.beamWidth, options.lengthPenalty, static_cast<int64_t>(results[rows[row]].source.size()),
+                           limits[row]);
+    }
+    std::vector<size_t> owners(rows.size());  // decoder row -> its sentence (index into rows)
+    std::iota(owners.begin(), owners.end(), 0);
+    EncoderOutput enc = encoded;  // rows follow `owners`
+    auto state = enc.state;       // [n,D]
+    auto y = torch::full({static_cast<int64_t>(rows.size())}, vocab.startId(), torch::kLong);  // [n]
+    for (int t = 0; !owners.empty(); ++t) {
+        if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
+        if (options.progress) options.progress->step = t + 1;
+        auto d = model.torch().step(y, state, enc, t + 1);
+        std::vector<int64_t> keep, tokens;  // decoder rows carried on, and their tokens
+        std::vector<size_t> nextOwners;
+        for (size_t first = 0; first < owners.size();) {
+            const size_t owner = owners[first];
+            auto& beam = beams[owner];
+            const auto n = static_cast<int64_t>(beam.alive().size());
+            const auto start = static_cast<int64_t>(first);
+            const auto next = beam.advance(d.logProbs.slice(0, start, start + n), d.alpha.slice(0, start, start + n));
+            for (size_t k = 0; k < next.rows.size(); ++k) {
+                keep.push_back(start + next.rows[k]);
+                tokens.push_back(next.tokens[k]);
+                nextOwners.push_back(owner);
+            }
+            first += static_cast<size_t>(n);
+        }
+        owners = std::move(nextOwners);
+        if (owners.empty()) break;
+        const auto index = torch::tensor(keep, torch::kLong);
+        state = d.state.index_select(0, index);
+        enc = enc.select(index);
+        y = torch::tensor(tokens, torch::kLong);
+    }
+    for (size_t row = 0; row < rows.size(); ++row) {
+        auto found = beams[row].result();
+        if (found.empty()) throw Error("beam search found no hypothesis");
+        results[rows[row]].hypothesis = std::move(found.front());
+    }
+}
+
+}  // namespace
 
 BatchDecoder::BatchDecoder(Model model, int maxBatch) : model_(std::move(model)), maxBatch_(std::max(1, maxBatch)) {}
 
@@ -30,11 +108,17 @@ std::vector<BatchDecoder::Result> BatchDecoder::run(const std::vector<Item>& ite
     // A model attending its own padding has one more alpha column per sentence; those go one at a
     // time (DecodingSession handles that column).
     const int batch = model_.attendsPadding() ? 1 : maxBatch_;
-    // Longest first, so each batch pads little.
-    std::stable_sort(ready.begin(), ready.end(), [&](size_t a, size_t b) { return results[a].source.size() > results[b].source.size(); });
-    for (size_t start = 0; start < ready.size(); start += static_cast<size_t>(batch)) {
-        const std::vector<size_t> rows(ready.begin() + static_cast<std::ptrdiff_t>(start),
-                                       ready.begin() + static_cast<std::ptrdiff_t>(std::min(ready.size(), start + static_cast<size_t>(batch))));
+    // Free decoding before teacher forcing (a batch is one or the other: a beam search has nothing
+    // to search along a given target), longest first, so each batch pads little.
+    std::stable_sort(ready.begin(), ready.end(), [&](size_t a, size_t b) {
+        const bool forcedA = items[a].target.has_value(), forcedB = items[b].target.has_value();
+        return forcedA != forcedB ? forcedB : results[a].source.size() > results[b].source.size();
+    });
+    for (size_t start = 0, end = 0; start < ready.size(); start = end) {
+        end = std::min(ready.size(), start + static_cast<size_t>(batch));
+        for (size_t k = start + 1; k < end; ++k)
+            if (items[ready[k]].target.has_value() != items[ready[start]].target.has_value()) end = k;
+        const std::vector<size_t> rows(ready.begin() + static_cast<std::ptrdiff_t>(start), ready.begin() + static_cast<std::ptrdiff_t>(end));
         try {
             runBatch(results, rows, items, options);
         } catch (const Error& e) {
@@ -72,9 +156,15 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
         o.maxLength = options.maxLength;
         o.progress = options.progress;
         DecodingSession session(model_, items[rows[0]].source, o);
+        r.source = session.source();
+        if (options.beamWidth > 1 && !items[rows[0]].target) {
+            auto found = session.search(options);
+            if (found.empty()) throw Error("beam search found no hypothesis");
+            r.hypothesis = std::move(found.front());
+            return;
+        }
         if (items[rows[0]].target) session.alignTo(*items[rows[0]].target);
         else session.runToEnd();
-        r.source = session.source();
         Hypothesis h;
         for (const auto& s : session.steps()) {
             h.ids.push_back(s.tokenId);
@@ -89,24 +179,13 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
     }
     const auto& torchModel = model_.torch();
     const auto& vocab = model_.targetVocabulary();
-    const int64_t B = static_cast<int64_t>(rows.size());
-    int64_t S = 0;
-    for (size_t r : rows) S = std::max<int64_t>(S, static_cast<int64_t>(results[r].source.size()));
-    auto src = torch::full({B, S}, model_.sourceVocabulary().paddingId(), torch::kLong);
-    auto lengths = torch::empty({B}, torch::kLong);
-    std::vector<int> limits(rows.size());
-    for (int64_t b = 0; b < B; ++b) {
-        const auto& r = results[rows[static_cast<size_t>(b)]];
-        const auto n = static_cast<int64_t>(r.source.size());
-        src[b].slice(0, 0, n) = torch::from_blob(const_cast<int64_t*>(r.source.ids.data()), {n}, torch::kLong);
-        lengths[b] = n;
-        // Teacher forcing: the target and </s>; else the search's cap for this sentence.
-        limits[static_cast<size_t>(b)] = items[rows[static_cast<size_t>(b)]].target
-                                             ? static_cast<int>(r.target.size()) + (vocab.eos() >= 0 ? 1 : 0)
-                                             : options.lengthLimit(n, model_.maxLength());
+    std::vector<int> limits;
+    EncoderOutput enc = encodeRows(model_, results, rows, items, options, limits);
+    if (options.beamWidth > 1 && !items[rows[0]].target) {  // a batch is all free or all forced
+        stepBeams(model_, results, rows, items, options, limits, enc);
+        return;
     }
-    if (options.progress) options.progress->step = 0;
-    EncoderOutput enc = torchModel.encode(src, lengths);
+    const int64_t B = static_cast<int64_t>(rows.size());
     auto state = enc.state;
     std::vector<Hypothesis> hyps(rows.size());
     std::vector<int64_t> alive(rows.size());  // batch row -> index into rows

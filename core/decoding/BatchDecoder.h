@@ -12,8 +12,10 @@ namespace alignscope::core {
 
 // Many sentences decoded together, as CTranslate2's translate_batch does: sorted by length into
 // batches of up to maxBatch, padded, encoded in one call and stepped together (finished rows
-// leave the batch), results handed back in the input order. Greedy decoding, or teacher forcing
-// along a given target. The same tokens as one sentence at a time, and alphas within 1e-5: the
+// leave the batch), results handed back in the input order. Greedy decoding, beam search
+// (options.beamWidth > 1: every sentence's open prefixes in one decoder batch, one Beam each, as
+// BeamSearch keeps one), or teacher forcing along a given target (whatever the beam width). The same tokens as
+// one sentence at a time, and alphas within 1e-5: the
 // contract gives padding no weight, so only the floating-point order of a batched matrix product
 // differs. A sentence the model fails on is decoded again alone, so its error is its own.
 // Threading: const; several threads may run batches with one decoder.
@@ -29,14 +31,14 @@ public:
         std::string error;         // non-empty: the sentence failed (a message for "line N: ...")
         TokenizedSentence source;  // as the model saw it
         TokenizedSentence target;  // teacher forcing: the target's tokens
-        Hypothesis hypothesis;     // ids, tokens, alpha [T][S] (S: this sentence's columns), logProb
+        Hypothesis hypothesis;     // the best: ids, tokens, alpha [T][S] (S: this sentence's columns), logProb
         std::vector<int> targetWords;  // [T] word of each target token: the given target's, else the translation's
         std::string translation;   // readable text of the hypothesis
         Alignment alignment() const;
     };
 
-    // One result per item, in order. Uses options.maxLength (0: the model's or 2S+10) and
-    // options.progress (set to the batch's step).
+    // One result per item, in order. Uses options.beamWidth, lengthPenalty, maxLength (0: the
+    // model's or 2S+10), cancelled and progress (set to the batch's step).
     std::vector<Result> run(const std::vector<Item>& items, const SearchOptions& options = {}) const;
     int maxBatch() const { return maxBatch_; }
 

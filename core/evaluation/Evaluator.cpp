@@ -2,7 +2,6 @@
 
 #include "core/evaluation/Bleu.h"
 #include "core/decoding/BatchDecoder.h"
-#include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/decoding/SearchStrategy.h"
 
@@ -14,7 +13,7 @@
 namespace alignscope::core {
 namespace {
 
-constexpr size_t kGreedyBatch = 32;  // sentences decoded together by the greedy search
+constexpr size_t kBatch = 32;  // sentences decoded together (their beams too)
 
 BleuSummary summarize(const Bleu& bleu) {
     BleuSummary s;
@@ -170,41 +169,28 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         so.beamWidth = width;
         so.maxLength = options_.maxLength;
         so.lengthPenalty = options_.lengthPenalty;
-        const auto strategy = SearchStrategy::create(width);
         Bleu all;
         std::vector<Bleu> perBucket(r.buckets.size());
         const auto start = std::chrono::steady_clock::now();
-        auto record = [&](size_t i, const Hypothesis* found) {
+        auto record = [&](size_t i, const Hypothesis& found) {
             Bleu::Tokens hypothesis;
-            std::vector<int64_t> ids;
-            if (found) {
-                ids = found->ids;
-                for (size_t t = 0; t < ids.size(); ++t)
-                    if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found->tokens[t]);
-            }
+            const auto& ids = found.ids;
+            for (size_t t = 0; t < ids.size(); ++t)
+                if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found.tokens[t]);
             s.hypotheses.push_back(model_.detokenize(ids));
             all.add(hypothesis, references[i]);
             perBucket[bucketOf[i]].add(hypothesis, references[i]);
             if (progress) progress({s.name, i + 1, r.sources.size()});
         };
-        if (width == 1) {
-            // Greedy in batches: the same tokens as one at a time (BatchDecoder), several times faster.
-            const BatchDecoder decoder(model_, kGreedyBatch);
-            for (size_t from = 0; from < r.sources.size(); from += kGreedyBatch) {
-                std::vector<BatchDecoder::Item> items;
-                for (size_t i = from; i < std::min(r.sources.size(), from + kGreedyBatch); ++i) items.push_back({r.sources[i], std::nullopt});
-                const auto results = decoder.run(items, so);
-                for (size_t k = 0; k < results.size(); ++k) {
-                    if (!results[k].error.empty()) throw Error(results[k].error);
-                    record(from + k, &results[k].hypothesis);
-                }
-            }
-        } else {
-            for (size_t i = 0; i < r.sources.size(); ++i) {
-                // Timed with its encoding, so sentences/s is what a user translating the set would see.
-                const DecodingSession session(model_, r.sources[i]);
-                const auto found = session.search(*strategy, so);
-                record(i, found.empty() ? nullptr : &found.front());
+        // In batches, greedy or beam: the same tokens as one sentence at a time (BatchDecoder), several times faster.
+        const BatchDecoder decoder(model_, static_cast<int>(kBatch));
+        for (size_t from = 0; from < r.sources.size(); from += kBatch) {
+            std::vector<BatchDecoder::Item> items;
+            for (size_t i = from; i < std::min(r.sources.size(), from + kBatch); ++i) items.push_back({r.sources[i], std::nullopt});
+            const auto results = decoder.run(items, so);
+            for (size_t k = 0; k < results.size(); ++k) {
+                if (!results[k].error.empty()) throw Error(results[k].error);
+                record(from + k, results[k].hypothesis);
             }
         }
         s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

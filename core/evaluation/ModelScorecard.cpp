@@ -3,7 +3,6 @@
 #include "core/alignment/AlignmentErrorRate.h"
 #include "core/alignment/LinkExtraction.h"
 #include "core/decoding/BatchDecoder.h"
-#include "core/decoding/DecodingSession.h"
 #include "core/decoding/SearchStrategy.h"
 #include "core/evaluation/Bleu.h"
 #include "core/Error.h"
@@ -23,10 +22,8 @@ void throwIfCancelled(const std::function<bool()>& cancelled) {
     if (cancelled && cancelled()) throw Error("cancelled");
 }
 
-}  // namespace
-
-ModelScorecard ModelScorecard::score(const Model& model, const std::vector<SentencePair>& pairs, const std::vector<LinkSet>& gold,
-                                     const std::string& goldName, int beamWidth, const std::function<bool()>& cancelled) {
+ModelScorecard scoreModel(const Model& model, const std::vector<SentencePair>& pairs, const std::vector<LinkSet>& gold,
+                          const std::string& goldName, int beamWidth, const std::function<bool()>& cancelled) {
     if (pairs.empty()) throw Error("the test set has no sentence pairs");
     if (beamWidth < 1) throw Error("the beam width must be at least 1");
     if (!gold.empty() && gold.size() != pairs.size())
@@ -52,27 +49,24 @@ ModelScorecard ModelScorecard::score(const Model& model, const std::vector<Sente
     SearchOptions options;
     options.beamWidth = beamWidth;
     options.cancelled = cancelled;
-    if (beamWidth == 1) {
-        const BatchDecoder decoder(model, static_cast<int>(kBatch));
-        for (size_t from = 0; from < sources.size(); from += kBatch) {
+    // Greedy or beam, or forced along the references: kBatch items at a time (the same tokens as one
+    // at a time), `cancelled` polled between batches; each(i, result) for item i.
+    const BatchDecoder decoder(model, static_cast<int>(kBatch));
+    const auto decodeAll = [&](const std::vector<BatchDecoder::Item>& all, const auto& each) {
+        for (size_t from = 0; from < all.size(); from += kBatch) {
             throwIfCancelled(cancelled);
-            std::vector<BatchDecoder::Item> items;
-            for (size_t i = from; i < std::min(sources.size(), from + kBatch); ++i) items.push_back({sources[i], std::nullopt});
+            const std::vector<BatchDecoder::Item> items(all.begin() + static_cast<std::ptrdiff_t>(from),
+                                                        all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), from + kBatch)));
             const auto results = decoder.run(items, options);
-            for (size_t k = 0; k < results.size(); ++k) {
-                if (!results[k].error.empty()) throw Error("'" + sources[from + k] + "': " + results[k].error);
-                hypotheses[from + k] = results[k].translation;
-            }
+            for (size_t k = 0; k < results.size(); ++k) each(from + k, results[k]);
         }
-    } else {
-        const auto strategy = SearchStrategy::create(beamWidth);
-        for (size_t i = 0; i < sources.size(); ++i) {
-            throwIfCancelled(cancelled);
-            const DecodingSession session(model, sources[i]);
-            const auto found = session.search(*strategy, options);
-            hypotheses[i] = found.empty() ? "" : model.detokenize(found.front().ids);
-        }
-    }
+    };
+    std::vector<BatchDecoder::Item> free;
+    for (const auto& s : sources) free.push_back({s, std::nullopt});
+    decodeAll(free, [&](size_t i, const BatchDecoder::Result& r) {
+        if (!r.error.empty()) throw Error("'" + sources[i] + "': " + r.error);
+        hypotheses[i] = r.translation;
+    });
     // Cased BLEU over one tokenization for every model (words, punctuation split off), so models
     // with different tokenizers, or one that lower-cases, are scored alike.
     const Tokenizer words(Tokenizer::Settings{/*lowercase=*/false, /*splitPunctuation=*/true, /*splitElision=*/false});
@@ -99,28 +93,34 @@ ModelScorecard ModelScorecard::score(const Model& model, const std::vector<Sente
                         std::to_string(s) + " source and " + std::to_string(t) + " target words (counting from 0)");
     }
     AlignmentErrorRate aer;
-    const BatchDecoder decoder(model, static_cast<int>(kBatch));
-    for (size_t from = 0; from < pairs.size(); from += kBatch) {
-        throwIfCancelled(cancelled);
-        std::vector<BatchDecoder::Item> items;
-        for (size_t k = from; k < std::min(pairs.size(), from + kBatch); ++k) items.push_back({pairs[k].source, pairs[k].target});
-        const auto results = decoder.run(items, options);
-        for (size_t k = 0; k < results.size(); ++k) {
-            if (!results[k].error.empty()) throw Error(where(pairs[from + k], from + k) + ": " + results[k].error);
-            const auto alignment = results[k].alignment();
-            auto sourceWords = alignment.sourceWords();
-            if (Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
-            const auto links = LinkExtraction::extract(alignment.weights(), sourceWords, alignment.targetWords(),
-                                                       LinkExtraction::Rule::Argmax);
-            aer.add(gold[from + k], std::set<LinkSet::Link>(links.begin(), links.end()));
-        }
-    }
+    std::vector<BatchDecoder::Item> forced;
+    for (const auto& p : pairs) forced.push_back({p.source, p.target});
+    decodeAll(forced, [&](size_t k, const BatchDecoder::Result& r) {
+        if (!r.error.empty()) throw Error(where(pairs[k], k) + ": " + r.error);
+        const auto alignment = r.alignment();
+        auto sourceWords = alignment.sourceWords();
+        if (Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
+        const auto links = LinkExtraction::extract(alignment.weights(), sourceWords, alignment.targetWords(), LinkExtraction::Rule::Argmax);
+        aer.add(gold[k], std::set<LinkSet::Link>(links.begin(), links.end()));
+    });
     card.hasAer = true;
     card.aer = aer.aer() * 100;
     card.precision = aer.precision() * 100;
     card.recall = aer.recall() * 100;
     card.alignedPairs = pairs.size();
     return card;
+}
+
+}  // namespace
+
+ModelScorecard ModelScorecard::score(const Model& model, const std::vector<SentencePair>& pairs, const std::string& testName,
+                                     const std::vector<LinkSet>& gold, const std::string& goldName, int beamWidth,
+                                     const std::function<bool()>& cancelled) {
+    try {
+        return scoreModel(model, pairs, gold, goldName, beamWidth, cancelled);
+    } catch (const Error& e) {
+        throw Error("'" + model.origin() + "' on '" + testName + "': " + e.what());
+    }
 }
 
 nlohmann::json ModelScorecard::toJson() const {

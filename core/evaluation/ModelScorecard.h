@@ -23,10 +23,10 @@ struct ModelScorecard {
     double aer = 0, precision = 0, recall = 0;  // 0..100
     size_t alignedPairs = 0;       // pairs scored against gold
 
-    // `gold`: empty, or one LinkSet per pair (LinkSet::readFile). Throws Error naming `goldName`
-    // and its line for a link outside its pair's words, and the pair's line for a pair the model
-    // cannot take. `cancelled`, when set, is polled between sentences.
-    static ModelScorecard score(const Model& model, const std::vector<SentencePair>& pairs,
+    // `gold`: empty, or one LinkSet per pair (LinkSet::readFile). Errors name the model's file and
+    // `testName`, then `goldName` and its line for a link outside its pair's words, or the pair's
+    // line for a pair the model cannot take. `cancelled`, when set, is polled between sentences.
+    static ModelScorecard score(const Model& model, const std::vector<SentencePair>& pairs, const std::string& testName,
                                 const std::vector<LinkSet>& gold = {}, const std::string& goldName = "",
                                 int beamWidth = 1, const std::function<bool()>& cancelled = nullptr);
     nlohmann::json toJson() const;

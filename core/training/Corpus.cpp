@@ -1,5 +1,6 @@
 #include "core/training/Corpus.h"
 
+#include "core/AtomicFile.h"
 #include "core/Error.h"
 #include "core/text/Tokenizer.h"
 
@@ -78,6 +79,12 @@ Corpus::Split Corpus::split(double validationFraction, double testFraction, uint
         else s.train.push_back(p);
     }
     return s;
+}
+
+void Corpus::writeTsv(const std::string& path, const std::vector<SentencePair>& pairs) {
+    std::string text;
+    for (const auto& p : pairs) text += p.source + "\t" + p.target + "\n";
+    AtomicFile::write(path, text);
 }
 
 }  // namespace alignscope::core

@@ -32,6 +32,9 @@ public:
     };
     Split split(double validationFraction, double testFraction, uint64_t seed) const;
 
+    // Pairs as a corpus file (source<TAB>target per line), put in place whole (AtomicFile).
+    static void writeTsv(const std::string& path, const std::vector<SentencePair>& pairs);
+
 private:
     std::string name_;
     std::vector<SentencePair> pairs_;

@@ -329,11 +329,7 @@ void Trainer::prepare() {
     for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);
     d_->split = corpus.split(o.validationFraction, o.testFraction, o.seed);
     if (d_->split.train.empty()) throw Error("the corpus has no training pairs");
-    if (!o.testSplitPath.empty()) {
-        std::string text;
-        for (const auto& p : d_->split.test) text += p.source + "\t" + p.target + "\n";
-        AtomicFile::write(o.testSplitPath, text);
-    }
+    if (!o.testSplitPath.empty()) Corpus::writeTsv(o.testSplitPath, d_->split.test);
 
     if (o.resume) d_->readCheckpoint();
     else d_->buildModel();

@@ -37,6 +37,8 @@ public:
     const std::string& name() const { return name_; }
     const std::vector<Snapshot>& snapshots() const { return snapshots_; }  // ascending steps
     const std::vector<double>& loss() const { return loss_; }              // [updates] training NLL/token
+    // Updates in the run: one loss per update, or (a timeline without losses) the last snapshot's.
+    int64_t updates() const { return loss_.empty() ? (snapshots_.empty() ? 0 : snapshots_.back().step) : static_cast<int64_t>(loss_.size()); }
 
     void keepUpTo(int64_t step);  // a resumed run forgets the snapshots after its checkpoint
     // Records a snapshot and rewrites the index (atomically) with the loss so far.
