@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Corpus-scale throughput, whole process (model load included, file in, file out): translate
 # (greedy and beam 5) and align (teacher forcing) one sentence at a time (--batch 1) beside batched
-# (--batch 32), in the same run, on the same lines. Prints a markdown table with the host.
+# (--batch 32, and two batches at once with --workers 2), in the same run, on the same lines. Prints a markdown table with the host.
 #
 #   bash scripts/bench_corpus.sh                      # 2,000 Tatoeba pairs from ../shared/data/fra-eng.txt
 #   BENCH_CORPUS=pairs.tsv BENCH_LINES=5000 bash scripts/bench_corpus.sh   # any 'source<TAB>target' file
@@ -35,12 +35,13 @@ seconds() {  # command... -> median wall seconds over the repetitions
     awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }'
   done | median
 }
+load=0  # seconds of a run with no input: process start and model load (the model is checked in a child process first)
 row() {  # name, file, then the command
   local name="$1" n="$2"
   shift 2
   local s
   s=$(seconds "$@")
-  awk -v name="$name" -v n="$n" -v s="$s" 'BEGIN { printf "| %s | %d | %.2f | %.0f |\n", name, n, s, n / s }'
+  awk -v name="$name" -v n="$n" -v s="$s" -v l="$load" 'BEGIN { printf "| %s | %d | %.2f | %.0f | %.0f |\n", name, n, s, n / s, (s > l ? n / (s - l) : 0) }'
 }
 out=${BENCH_OUT:-docs/performance-corpus.md}
 {
@@ -52,15 +53,24 @@ echo
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "Host: $cpu, $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%F)"
 echo
-echo "| run | sentences | seconds (median of $reps) | sentences/s |"
-echo "| --- | ---: | ---: | ---: |"
+: >"$work/empty.txt"
+load=$(seconds "$cli" translate --model "$model" -i "$work/empty.txt" -o "$work/empty.out")
+echo "Start-up (process, model load and its check, no input): $load s. The last column leaves it out."
+echo
+echo "| run | sentences | seconds (median of $reps) | sentences/s | sentences/s after start-up |"
+echo "| --- | ---: | ---: | ---: | ---: |"
 row "translate, greedy, --batch 1" "$lines" "$cli" translate --model "$model" --batch 1 -i "$work/src.txt" -o "$work/t1.txt"
 row "translate, greedy, --batch 32" "$lines" "$cli" translate --model "$model" --batch 32 -i "$work/src.txt" -o "$work/t32.txt"
+row "translate, greedy, --batch 64 --workers 2" "$lines" "$cli" translate --model "$model" --batch 64 --workers 2 -i "$work/src.txt" -o "$work/w64.txt"
 row "translate, beam 5, --batch 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 1 -i "$work/src.txt" -o "$work/b1.txt"
 row "translate, beam 5, --batch 32" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 -i "$work/src.txt" -o "$work/b32.txt"
+row "translate, beam 5, --batch 32 --workers 2" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 2 -i "$work/src.txt" -o "$work/bw.txt"
 row "align (json), --batch 1" "$lines" "$cli" align --format json --model "$model" --batch 1 -i "$work/pairs.txt" -o "$work/a1.json"
 row "align (json), --batch 32" "$lines" "$cli" align --format json --model "$model" --batch 32 -i "$work/pairs.txt" -o "$work/a32.json"
+row "align (pharaoh), --batch 64 --workers 2" "$lines" "$cli" align --model "$model" --batch 64 --workers 2 -i "$work/pairs.txt" -o "$work/aw.txt"
 echo
+cmp -s "$work/t1.txt" "$work/w64.txt" || echo "- WARNING: translations with --workers 2 differ from one-at-a-time"
+cmp -s "$work/b1.txt" "$work/bw.txt" || echo "- WARNING: beam translations with --workers 2 differ from one-at-a-time"
 for search in greedy:t beam:b; do
   if cmp -s "$work/${search#*:}1.txt" "$work/${search#*:}32.txt"; then echo "- Batched ${search%:*} translations equal the one-at-a-time ones."
   else echo "- WARNING: batched ${search%:*} translations differ from one-at-a-time: $(diff "$work/${search#*:}1.txt" "$work/${search#*:}32.txt" | grep -c '^<') lines"; fi

@@ -76,6 +76,27 @@ TEST(BatchDecoder, BeamBatchesGiveTheHypothesesOfOneAtATime) {
     }
 }
 
+TEST(BatchDecoder, WorkersDecodeBatchesAtOnceWithTheSameResults) {
+    const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/en-fr.pt");
+    const std::vector<std::string> sources = {"I think that he is right.", "Tom went home.", "She has forgiven him for everything.",
+                                              "Go!", "We should talk about it tomorrow.", "The cat is black.", "Where is the station?"};
+    std::vector<core::BatchDecoder::Item> items;
+    for (const auto& s : sources) items.push_back({s, std::nullopt});
+    items.push_back({"Tom went home.", std::string("Tom est rentré à la maison.")});
+    for (int width : {1, 3}) {
+        core::SearchOptions options;
+        options.beamWidth = width;
+        const auto alone = core::BatchDecoder(model, 2, 1).run(items, options);
+        const auto together = core::BatchDecoder(model, 2, 3).run(items, options);
+        ASSERT_EQ(together.size(), items.size());
+        for (size_t i = 0; i < items.size(); ++i) {
+            ASSERT_TRUE(together[i].error.empty()) << together[i].error;
+            EXPECT_EQ(together[i].hypothesis.tokens, alone[i].hypothesis.tokens) << items[i].source << " beam " << width;
+            expectClose(together[i].hypothesis.alpha, alone[i].hypothesis.alpha, items[i].source);
+        }
+    }
+}
+
 TEST(BatchDecoder, ABeamLeavesTeacherForcedItemsForcedAndStillSearchesTheOthers) {
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/en-fr.pt");
     core::SearchOptions beam;

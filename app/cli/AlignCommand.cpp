@@ -41,7 +41,7 @@ Command addAlignCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output, format = "pharaoh";
         double timeLimit = 30;
-        int batch = 32;
+        int batch = 32, workers = 1;
         std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
         float threshold = 0.3f;
         int points = 16;
@@ -58,6 +58,7 @@ Command addAlignCommand(CLI::App& app) {
     c->add_option("--batch", o->batch, "Pairs aligned together (1: one at a time; the same numbers within 1e-5)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    addWorkersOption(c, o->workers);
     c->add_option("--method", o->method,
                   "The soft matrix: attention, or an attribution of each target token to the source tokens "
                   "(grad-x-input, integrated-gradients, occlusion; docs/alignment.md)")
@@ -110,7 +111,7 @@ Command addAlignCommand(CLI::App& app) {
         };
         const char* empty = o->format == "json" ? "null" : "";
         const bool plain = o->method == "attention" && o->links == "argmax";
-        if (plain && o->batch == 1) {
+        if (plain && o->batch == 1 && o->workers == 1) {
             core::SessionOptions options;
             options.progress = watchdog.progress();
             return io.forEachLine("align", [&](const std::string& line) {
@@ -145,12 +146,13 @@ Command addAlignCommand(CLI::App& app) {
             return s;
         };
         const auto rule = symmetric ? core::LinkExtraction::Rule::Argmax : core::LinkExtraction::ruleNamed(o->links);
-        const core::BatchDecoder decoder(model, o->batch);
+        if (o->workers > 1) core::Runtime::setThreads(1);
+        const core::BatchDecoder decoder(model, o->batch, o->workers);
         std::optional<core::BatchDecoder> reverseDecoder;
-        if (reverse) reverseDecoder.emplace(*reverse, o->batch);
+        if (reverse) reverseDecoder.emplace(*reverse, o->batch, o->workers);
         core::SearchOptions searchOptions;
         searchOptions.progress = watchdog.progress();
-        return io.forEachChunk("align", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
+        return io.forEachChunk("align", static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers), [&](const std::vector<std::string>& lines) {
             std::vector<LineStreams::LineOutcome> out(lines.size());
             std::vector<core::BatchDecoder::Item> items, reversed;
             std::vector<size_t> where;  // item -> line

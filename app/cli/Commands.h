@@ -18,6 +18,16 @@ inline void addTimeLimitOption(CLI::App* command, double& seconds) {
         ->capture_default_str();
 }
 
+// --workers N on a batched command (BatchDecoder): N batches decoded at once, on N threads with one
+// BLAS thread each (the action calls core::Runtime::setThreads(1) when N > 1).
+inline void addWorkersOption(CLI::App* command, int& workers) {
+    command->add_option("--workers", workers,
+                        "Batches decoded at once, one thread each with one BLAS thread (the same output; on N cores, N beats "
+                        "--threads N on one batch)")
+        ->check(CLI::Range(1, 64))
+        ->capture_default_str();
+}
+
 Command addTranslateCommand(CLI::App& app);
 Command addAlignCommand(CLI::App& app);
 Command addAerCommand(CLI::App& app);

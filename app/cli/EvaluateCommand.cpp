@@ -88,6 +88,7 @@ Command addEvaluateCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_flag("--skip-bad-lines", o->skipBad,
                 "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
+    addWorkersOption(c, o->e.workers);
     c->add_option("--json", o->json, "Also write the scores as JSON to this file");
     c->add_option("--hypotheses", o->hypotheses,
                   "Write the translations here: a header line, then source<TAB>greedy<TAB>beam per distinct source");
@@ -106,6 +107,7 @@ Command addEvaluateCommand(CLI::App& app) {
         if (!o->json.empty()) core::AtomicFile::checkWritable(o->json);
         if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
         o->e.skipUnusablePairs = o->skipBad;
+        if (o->e.workers > 1) core::Runtime::setThreads(1);
         const core::Evaluator evaluator(model, o->e);
         ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute);
         const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar](const core::EvaluationProgress& p) {

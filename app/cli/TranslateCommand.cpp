@@ -12,7 +12,7 @@ namespace alignscope::cli {
 Command addTranslateCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
-        int beam = 1, maxLen = 0, batch = 32;
+        int beam = 1, maxLen = 0, batch = 32, workers = 1;
         double timeLimit = 30;
         bool noProgress = false;
     };
@@ -28,6 +28,7 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024))
         ->capture_default_str();
+    addWorkersOption(c, o->workers);
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
@@ -39,9 +40,11 @@ Command addTranslateCommand(CLI::App& app) {
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
         // A blank line has nothing to translate: a blank line out, as for a failed one.
-        if (o->batch > 1) {
-            const core::BatchDecoder decoder(model, o->batch);
-            return io.forEachChunk("translate", static_cast<size_t>(o->batch), [&](const std::vector<std::string>& lines) {
+        if (o->batch > 1 || o->workers > 1) {
+            if (o->workers > 1) core::Runtime::setThreads(1);
+            const core::BatchDecoder decoder(model, o->batch, o->workers);
+            const auto chunk = static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers);
+            return io.forEachChunk("translate", chunk, [&](const std::vector<std::string>& lines) {
                 std::vector<core::BatchDecoder::Item> items;
                 for (const auto& l : lines) items.push_back({l, std::nullopt});
                 std::vector<LineStreams::LineOutcome> out;

@@ -6,7 +6,11 @@
 #include "core/model/TorchModel.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <thread>
 
 namespace alignscope::core {
 
@@ -87,7 +91,8 @@ void stepBeams(const Model& model, std::vector<BatchDecoder::Result>& results, c
 
 }  // namespace
 
-BatchDecoder::BatchDecoder(Model model, int maxBatch) : model_(std::move(model)), maxBatch_(std::max(1, maxBatch)) {}
+BatchDecoder::BatchDecoder(Model model, int maxBatch, int workers)
+    : model_(std::move(model)), maxBatch_(std::max(1, maxBatch)), workers_(std::max(1, workers)) {}
 
 Alignment BatchDecoder::Result::alignment() const {
     return Alignment(source.tokens, source.words, hypothesis.tokens, targetWords, hypothesis.alpha);
@@ -114,17 +119,20 @@ std::vector<BatchDecoder::Result> BatchDecoder::run(const std::vector<Item>& ite
         const bool forcedA = items[a].target.has_value(), forcedB = items[b].target.has_value();
         return forcedA != forcedB ? forcedB : results[a].source.size() > results[b].source.size();
     });
+    std::vector<std::vector<size_t>> batches;  // each a list of rows (indices into items)
     for (size_t start = 0, end = 0; start < ready.size(); start = end) {
         end = std::min(ready.size(), start + static_cast<size_t>(batch));
         for (size_t k = start + 1; k < end; ++k)
             if (items[ready[k]].target.has_value() != items[ready[start]].target.has_value()) end = k;
-        const std::vector<size_t> rows(ready.begin() + static_cast<std::ptrdiff_t>(start), ready.begin() + static_cast<std::ptrdiff_t>(end));
+        batches.emplace_back(ready.begin() + static_cast<std::ptrdiff_t>(start), ready.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+    const auto decode = [&](const std::vector<size_t>& rows) {
         try {
             runBatch(results, rows, items, options);
         } catch (const Error& e) {
             if (rows.size() == 1) {
                 results[rows[0]].error = e.what();
-                continue;
+                return;
             }
             // Which sentence? Each alone, so a failure names its own line.
             for (size_t r : rows) {
@@ -135,6 +143,30 @@ std::vector<BatchDecoder::Result> BatchDecoder::run(const std::vector<Item>& ite
                 }
             }
         }
+    };
+    const auto threads = std::min(static_cast<size_t>(workers_), batches.size());
+    if (threads <= 1) {
+        for (const auto& rows : batches) decode(rows);
+    } else {
+        // Batches taken in turn by `workers` threads; each writes only its own rows' results.
+        std::atomic<size_t> next{0};
+        std::exception_ptr failure;
+        std::mutex failureMutex;
+        std::vector<std::thread> pool;
+        for (size_t w = 0; w < threads; ++w)
+            pool.emplace_back([&] {
+                for (size_t b; (b = next++) < batches.size();) {
+                    try {
+                        decode(batches[b]);
+                    } catch (...) {  // not a model's Error (those are the rows' own): the whole run fails
+                        const std::lock_guard<std::mutex> lock(failureMutex);
+                        if (!failure) failure = std::current_exception();
+                        next = batches.size();
+                    }
+                }
+            });
+        for (auto& t : pool) t.join();
+        if (failure) std::rethrow_exception(failure);
     }
     for (size_t i = 0; i < results.size(); ++i) {
         auto& r = results[i];

@@ -18,10 +18,12 @@ namespace alignscope::core {
 // one sentence at a time, and alphas within 1e-5: the
 // contract gives padding no weight, so only the floating-point order of a batched matrix product
 // differs. A sentence the model fails on is decoded again alone, so its error is its own.
-// Threading: const; several threads may run batches with one decoder.
+// Threading: const; several threads may run batches with one decoder. With workers > 1, run()
+// decodes that many batches at once on threads of its own (the same results): on N cores, N
+// batches with one BLAS thread each beat one batch with N (Runtime::setThreads(1) first).
 class BatchDecoder {
 public:
-    explicit BatchDecoder(Model model, int maxBatch = 32);
+    explicit BatchDecoder(Model model, int maxBatch = 32, int workers = 1);
 
     struct Item {
         std::string source;
@@ -41,6 +43,7 @@ public:
     // model's or 2S+10), cancelled and progress (set to the batch's step).
     std::vector<Result> run(const std::vector<Item>& items, const SearchOptions& options = {}) const;
     int maxBatch() const { return maxBatch_; }
+    int workers() const { return workers_; }
 
 private:
     void runBatch(std::vector<Result>& results, const std::vector<size_t>& rows, const std::vector<Item>& items,
@@ -48,6 +51,7 @@ private:
 
     Model model_;
     int maxBatch_;
+    int workers_;
 };
 
 }  // namespace alignscope::core

@@ -183,10 +183,11 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
             if (progress) progress({s.name, i + 1, r.sources.size()});
         };
         // In batches, greedy or beam: the same tokens as one sentence at a time (BatchDecoder), several times faster.
-        const BatchDecoder decoder(model_, static_cast<int>(kBatch));
-        for (size_t from = 0; from < r.sources.size(); from += kBatch) {
+        const BatchDecoder decoder(model_, static_cast<int>(kBatch), options_.workers);
+        const size_t chunk = kBatch * static_cast<size_t>(std::max(1, options_.workers));
+        for (size_t from = 0; from < r.sources.size(); from += chunk) {
             std::vector<BatchDecoder::Item> items;
-            for (size_t i = from; i < std::min(r.sources.size(), from + kBatch); ++i) items.push_back({r.sources[i], std::nullopt});
+            for (size_t i = from; i < std::min(r.sources.size(), from + chunk); ++i) items.push_back({r.sources[i], std::nullopt});
             const auto results = decoder.run(items, so);
             for (size_t k = 0; k < results.size(); ++k) {
                 if (!results[k].error.empty()) throw Error(results[k].error);

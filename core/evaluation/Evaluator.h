@@ -18,6 +18,7 @@ struct EvaluationOptions {
     size_t maxSentences = 0;           // evaluate the first N distinct sources only (0: all)
     bool skipUnusablePairs = false;    // leave out pairs the model cannot take (too long); else stop at the first
     std::vector<int> bucketBounds = {5, 10, 15, 20, 30};  // upper ends of the source-length buckets; one open bucket follows
+    int workers = 1;                   // batches decoded at once (BatchDecoder's workers)
 };
 
 // Corpus BLEU and what it is made of, for one set of segments.
