@@ -54,7 +54,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 echo "Host: $cpu, $(nproc) cores; load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%F)"
 echo
 : >"$work/empty.txt"
-load=$(seconds "$cli" translate --model "$model" -i "$work/empty.txt" -o "$work/empty.out")
+load=$(seconds "$cli" translate --model "$model" -i "$work/empty.txt" -o "$work/empty.out" | awk '{ printf "%.2f", $1 }')
 echo "Start-up (process, model load and its check, no input): $load s. The last column leaves it out."
 echo
 echo "| run | sentences | seconds (median of $reps) | sentences/s | sentences/s after start-up |"
