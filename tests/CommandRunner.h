@@ -12,8 +12,9 @@ struct CommandResult {
 
 // Runs `command` through the shell with stderr sent to `stderrTo` ("&1": into the output).
 CommandResult runCommand(const std::string& command, const std::string& stderrTo = "&1");
-// Runs `command` through the shell (stdout and stderr as given inside it) and returns the exit code
-// and the peak resident memory of it and the processes it waited for, in kB (wait4's ru_maxrss).
+// Runs `command` through the shell (its stdout and stderr redirected inside it: what it prints is
+// not kept) and returns the exit code and the largest peak resident memory of its processes, in kB
+// (-1: not measured).
 struct PeakMemory {
     int exitCode = -1;
     long peakKb = 0;

@@ -110,7 +110,9 @@ Command addEvaluateCommand(CLI::App& app) {
         if (o->e.workers > 1) core::Runtime::setThreads(1);
         const core::Evaluator evaluator(model, o->e);
         ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute);
-        const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar](const core::EvaluationProgress& p) {
+        std::string search;  // the pass being shown
+        const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar, &search](const core::EvaluationProgress& p) {
+            if (p.search != search) bar.restart(), search = p.search;
             bar.update(static_cast<long long>(p.done), static_cast<long long>(p.total), "sentences", p.search);
         });
         bar.clear();

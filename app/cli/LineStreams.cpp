@@ -109,6 +109,7 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
             }
             if (watchdog) watchdog->stop();
         }
+        progress.clear();  // stdout and stderr may share a terminal: the lines start on a line of their own
         for (size_t k = 0; k < slot.size(); ++k) {
             if (slot[k] < 0) {
                 out() << *onBlank << '\n';

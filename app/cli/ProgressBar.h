@@ -27,6 +27,9 @@ public:
     // A line of its own (an event, an error) without tearing the bar: the bar is cleared, the line
     // printed, and the bar drawn again at the next update.
     void print(const std::string& line);
+    // A new pass over other work (evaluate's beam after its greedy search): the time left is
+    // estimated from here on.
+    void restart() { started_ = false; }
     // Takes the bar off the terminal (on destruction too).
     void clear();
     // Since construction.

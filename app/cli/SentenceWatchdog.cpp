@@ -1,5 +1,7 @@
 #include "cli/SentenceWatchdog.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -58,6 +60,7 @@ void SentenceWatchdog::watch() {
         const int64_t step = progress_.step;
         std::ostringstream limit;
         limit << seconds_;
+        if (isatty(STDERR_FILENO)) std::cerr << "\r\033[K";  // over a progress bar
         std::cerr << (lastLine_ > line_ ? "lines " + std::to_string(line_) + "-" + std::to_string(lastLine_) + " (decoded together)"
                                         : "line " + std::to_string(line_))
                   << ": the model '" << modelPath_ << "' did not finish "

@@ -153,18 +153,22 @@ std::vector<BatchDecoder::Result> BatchDecoder::run(const std::vector<Item>& ite
         std::exception_ptr failure;
         std::mutex failureMutex;
         std::vector<std::thread> pool;
-        for (size_t w = 0; w < threads; ++w)
-            pool.emplace_back([&] {
-                for (size_t b; (b = next++) < batches.size();) {
-                    try {
-                        decode(batches[b]);
-                    } catch (...) {  // not a model's Error (those are the rows' own): the whole run fails
-                        const std::lock_guard<std::mutex> lock(failureMutex);
-                        if (!failure) failure = std::current_exception();
-                        next = batches.size();
-                    }
+        const auto work = [&] {
+            for (size_t b; (b = next++) < batches.size();) {
+                try {
+                    decode(batches[b]);
+                } catch (...) {  // not a model's Error (those are the rows' own): the whole run fails
+                    const std::lock_guard<std::mutex> lock(failureMutex);
+                    if (!failure) failure = std::current_exception();
+                    next = batches.size();
                 }
-            });
+            }
+        };
+        try {
+            for (size_t w = 0; w < threads; ++w) pool.emplace_back(work);
+        } catch (...) {  // a thread that cannot start: the started ones finish the batches
+            if (pool.empty()) throw;
+        }
         for (auto& t : pool) t.join();
         if (failure) std::rethrow_exception(failure);
     }

@@ -10,7 +10,8 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
     torch::InferenceMode guard;
     const auto& model = source.model();
     EncoderOutput enc = source.output();  // rows follow the beam's open prefixes
-    Beam beam(model.targetVocabulary(), options.beamWidth, options.lengthPenalty, enc.enc.size(1),
+    // source.length(): alpha's columns, a model's own padding column included.
+    Beam beam(model.targetVocabulary(), options.beamWidth, options.lengthPenalty, source.length(),
               options.lengthLimit(source.length(), model.maxLength()));
     auto state = enc.state;                                                        // [n,D]
     auto y = torch::full({1}, model.targetVocabulary().startId(), torch::kLong);  // [n]

@@ -457,6 +457,25 @@ def test_cli_translate_matches_the_original(course, run_cli, tmp_path):
     assert got == expected
 
 
+def test_cli_beam_search_keeps_the_padding_column(course, run_cli, tmp_path):
+    """This model's softmax covers its padding: beam hypotheses keep that column, batched or not."""
+    src = tmp_path / "in.txt"
+    src.write_text("\n".join(USER_DATES[:6]) + "\n", encoding="utf8")
+    one, batched = tmp_path / "beam1.txt", tmp_path / "beam4.txt"
+    run_cli("translate", "--model", course["pt"], "--beam", "3", "--batch", "1", "-i", src, "-o", one)
+    run_cli("translate", "--model", course["pt"], "--beam", "3", "--batch", "4", "-i", src, "-o", batched)
+    assert one.read_text(encoding="utf8") == batched.read_text(encoding="utf8")
+    if run_cli("export", "--help", check=False).returncode != 0:
+        return  # a build without the GUI has no export
+    run_cli("export", "--model", course["pt"], "--format", "json", "--beam", "3", "--out", tmp_path / "json", "-i", src)
+    files = sorted((tmp_path / "json").glob("*.json"))
+    assert len(files) == 6
+    for f in files:
+        j = json.loads(f.read_text(encoding="utf8"))
+        assert j["source_tokens"][-1] == "<padding>"
+        assert all(len(row) == len(j["source_tokens"]) for row in j["alpha"])
+
+
 def test_cli_trace_matches_the_original(course, run_cli, tmp_path):
     raw = USER_DATES[:5]
     hv = course["human_vocab"]
