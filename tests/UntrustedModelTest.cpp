@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
@@ -201,4 +202,40 @@ TEST(UntrustedModel, CodeThatLoopsInTheProbeIsRefusedWithinTheLoadTimeLimit) {
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
     EXPECT_EQ(message, "'" + path + "' did not load within 1.5 s while running its encode on a test sentence: its code may loop for "
                        "ever; nothing was loaded (ALIGNSCOPE_LOAD_TIME_LIMIT sets the limit)");
+}
+
+TEST(UntrustedModel, AFileWhoseBytesPassedTheCheckingChildSkipsItNextTime) {
+    tests::TempDir dir;
+    setenv("ALIGNSCOPE_CACHE_DIR", dir.path("cache").c_str(), 1);
+    const auto good = dir.path("good.pt"), other = dir.path("other.pt");
+    tests::tinyModel().save(good, false);
+    tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM)).save(other, false);
+    core::Model::load(good);  // checked in a child, then remembered
+    // A time limit no child can meet: only the remembered bytes still load.
+    setenv("ALIGNSCOPE_LOAD_TIME_LIMIT", "0.000001", 1);
+    EXPECT_NO_THROW(core::Model::load(good));
+    std::string message;
+    try {
+        core::Model::load(other);
+    } catch (const core::Error& e) {
+        message = e.what();
+    }
+    EXPECT_EQ(message.rfind("'" + other + "' did not load within", 0), 0u) << message;
+    // The same bytes under another name are the same file; a changed byte is a new one.
+    std::filesystem::copy_file(good, dir.path("copy.pt"));
+    EXPECT_NO_THROW(core::Model::load(dir.path("copy.pt")));
+    unsetenv("ALIGNSCOPE_LOAD_TIME_LIMIT");
+    // Files that failed left nothing behind: one entry, the good file's.
+    int entries = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir.path("cache") + "/verified-models")) {
+        ++entries;
+        EXPECT_EQ(e.path().filename().string().size(), 64u);  // its SHA-256
+    }
+    EXPECT_EQ(entries, 1);
+    // An empty ALIGNSCOPE_CACHE_DIR turns the cache off: the child runs again.
+    setenv("ALIGNSCOPE_CACHE_DIR", "", 1);
+    setenv("ALIGNSCOPE_LOAD_TIME_LIMIT", "0.000001", 1);
+    EXPECT_THROW(core::Model::load(good), core::Error);
+    unsetenv("ALIGNSCOPE_LOAD_TIME_LIMIT");
+    unsetenv("ALIGNSCOPE_CACHE_DIR");
 }

@@ -8,6 +8,15 @@
 
 namespace alignscope::core {
 
+namespace {
+
+// Stable: hypotheses with equal scores keep the order in which they finished.
+void sortBestFirst(std::vector<Hypothesis>& hypotheses) {
+    std::stable_sort(hypotheses.begin(), hypotheses.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+}
+
+}  // namespace
+
 Beam::Beam(const Vocabulary& vocabulary, int width, float lengthPenalty, int64_t columns, int limit)
     : vocabulary_(vocabulary), width_(std::max(1, width)), lengthPenalty_(lengthPenalty), columns_(columns), limit_(limit),
       done_(limit < 1), alive_(1) {}  // the empty prefix
@@ -58,7 +67,7 @@ Beam::Extension Beam::advance(const torch::Tensor& logProbs, const torch::Tensor
     // Stop once `width` hypotheses have finished and no open prefix scores as well as the worst of
     // them (exact without a length penalty, where extending only lowers a score).
     if (!alive_.empty() && static_cast<int>(finished_.size()) >= width_) {
-        std::stable_sort(finished_.begin(), finished_.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+        sortBestFirst(finished_);
         finished_.resize(static_cast<size_t>(width_));
         float bestOpen = -std::numeric_limits<float>::infinity();
         for (const auto& h : alive_) bestOpen = std::max(bestOpen, normalised(h));
@@ -76,7 +85,7 @@ std::vector<Hypothesis> Beam::result() {
         }
         alive_.clear();
     }
-    std::stable_sort(finished_.begin(), finished_.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    sortBestFirst(finished_);
     if (static_cast<int>(finished_.size()) > width_) finished_.resize(static_cast<size_t>(width_));
     return finished_;
 }

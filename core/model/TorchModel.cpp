@@ -8,11 +8,16 @@
 
 #include <torch/torch.h>
 
+#include <openssl/evp.h>
+#include <torch/version.h>
+
 #include <cctype>
 #include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
@@ -43,6 +48,40 @@ std::string shapeOf(const torch::Tensor& t) {
     std::ostringstream os;
     os << t.sizes();
     return os.str();
+}
+
+// Finite-value checks in one pass over a float tensor, without the temporaries LibTorch's isfinite,
+// isnan and any() allocate: they ran at every decoder step on the whole [B,V] log-probabilities and
+// on every weight at load. Other types and layouts go through LibTorch's ops.
+bool plainFloat(const torch::Tensor& t) { return t.scalar_type() == torch::kFloat && t.is_contiguous(); }
+
+int64_t countNonFinite(const torch::Tensor& t) {
+    if (!plainFloat(t)) return (~torch::isfinite(t)).sum().item<int64_t>();
+    const float* v = t.data_ptr<float>();
+    int64_t bad = 0;
+    for (int64_t i = 0, n = t.numel(); i < n; ++i) bad += !std::isfinite(v[i]);
+    return bad;
+}
+
+bool allFinite(const torch::Tensor& t) { return countNonFinite(t) == 0; }
+
+// -inf is a fair log-probability (a token the model rules out); NaN, +inf or a row with nothing
+// finite is not. `logProbs` is [B,V].
+bool soundLogProbabilities(const torch::Tensor& logProbs) {
+    if (!plainFloat(logProbs) || logProbs.dim() != 2)
+        return !(torch::isnan(logProbs).any().item<bool>() || torch::isposinf(logProbs).any().item<bool>() ||
+                 !torch::isfinite(logProbs).any(-1).all().item<bool>());
+    const float* v = logProbs.data_ptr<float>();
+    const int64_t rows = logProbs.size(0), columns = logProbs.size(1);
+    for (int64_t r = 0; r < rows; ++r, v += columns) {
+        bool anyFinite = false, bad = false;
+        for (int64_t c = 0; c < columns; ++c) {
+            anyFinite |= std::isfinite(v[c]);
+            bad |= std::isnan(v[c]) || v[c] == std::numeric_limits<float>::infinity();
+        }
+        if (bad || !anyFinite) return false;
+    }
+    return true;
 }
 
 // Casts the floating tensors only: an integer buffer (a converted model's id map, say) keeps its
@@ -82,7 +121,7 @@ void TorchModel::findNonFiniteWeights() {
     torch::NoGradGuard noGrad;
     for (const auto& p : module_.named_parameters()) {
         if (!p.value.is_floating_point()) continue;
-        const auto bad = (~torch::isfinite(p.value)).sum().item<int64_t>();
+        const int64_t bad = countNonFinite(p.value);
         if (bad > 0)
             nonFiniteWeights_.push_back(p.name + ": " + std::to_string(bad) + " of " + std::to_string(p.value.numel()) +
                                         " values are NaN or infinite");
@@ -100,6 +139,63 @@ double loadTimeLimit(uint64_t fileBytes) {
         if (end != env && v > 0) return v;
     }
     return 6.0 + static_cast<double>(fileBytes) / (20.0 * (1 << 20));
+}
+
+// The verified-model cache (docs/model-format.md, "What the loader checks"): a file whose exact
+// bytes already passed the checking child under this build passes it again (LibTorch's reader and
+// the probe are deterministic), so its next load skips the child, about 0.6 s for en-fr. Entries
+// are named by the file's SHA-256 and hold the build they were checked under. The folder is
+// ALIGNSCOPE_CACHE_DIR (empty: no cache), else $XDG_CACHE_HOME/alignscope or ~/.cache/alignscope.
+std::string buildKey() {
+    return "alignscope " + Runtime::version() + ", LibTorch " TORCH_VERSION ", built " __DATE__ " " __TIME__;
+}
+
+std::filesystem::path verifiedModelsFolder() {
+    namespace fs = std::filesystem;
+    const auto env = [](const char* name) -> const char* { return std::getenv(name); };
+    if (const char* dir = env("ALIGNSCOPE_CACHE_DIR")) return *dir ? fs::path(dir) / "verified-models" : fs::path();
+    if (const char* xdg = env("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "alignscope" / "verified-models";
+    if (const char* home = env("HOME"); home && *home) return fs::path(home) / ".cache" / "alignscope" / "verified-models";
+    return {};
+}
+
+// SHA-256 of the file, hex; empty when it cannot be read (the loader then reports that itself).
+std::string fileDigest(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return {};
+    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) return {};
+    std::vector<char> buffer(1 << 20);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        if (in.gcount() > 0 && EVP_DigestUpdate(context.get(), buffer.data(), static_cast<size_t>(in.gcount())) != 1) return {};
+    }
+    if (in.bad()) return {};
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(context.get(), digest, &length) != 1) return {};
+    static const char* hex = "0123456789abcdef";
+    std::string text;
+    for (unsigned int i = 0; i < length; ++i) text += {hex[digest[i] >> 4], hex[digest[i] & 15]};
+    return text;
+}
+
+bool verifiedBefore(const std::filesystem::path& entry) {
+    if (entry.empty()) return false;
+    std::ifstream in(entry);
+    std::string key;
+    return in && std::getline(in, key) && key == buildKey();
+}
+
+// A cache that cannot be written (a read-only home, a full disk) only costs the next load its child.
+void rememberVerified(const std::filesystem::path& entry) {
+    if (entry.empty()) return;
+    try {
+        std::error_code ec;
+        std::filesystem::create_directories(entry.parent_path(), ec);
+        AtomicFile::write(entry.string(), buildKey() + "\n");
+    } catch (const std::exception&) {
+    }
 }
 
 }  // namespace
@@ -120,6 +216,10 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     // archive's own structure, then LibTorch's reader and the contract probe in a child process
     // with limits, and only then the load that keeps the model.
     ModelArchive::check(path);
+    const auto folder = verifiedModelsFolder();
+    const std::string digest = folder.empty() ? std::string() : fileDigest(path);
+    const auto entry = digest.empty() ? fs::path() : folder / digest;
+    if (verifiedBefore(entry)) return loadInProcess(path);
     const uint64_t bytes = fs::file_size(path, ec);
     IsolatedRun::Limits limits;
     limits.seconds = loadTimeLimit(bytes);
@@ -143,7 +243,9 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
         throw Error("'" + path + "' asked for more than " + std::to_string(limits.extraMemoryBytes >> 20) + " MiB of memory" + where +
                     " (a damaged size?); nothing was loaded");
     }
-    return loadInProcess(path);
+    auto model = loadInProcess(path);
+    rememberVerified(entry);
+    return model;
 }
 
 std::shared_ptr<TorchModel> TorchModel::loadInProcess(const std::string& path) {
@@ -489,7 +591,7 @@ torch::Tensor TorchModel::advance(const torch::Tensor& yPrev, const torch::Tenso
     if (!out.isTensor() || out.toTensor().sizes() != state.sizes())
         throw Error("the model '" + origin_ + "' broke its contract" + at + ": advance must return a state of the shape it was given");
     auto next = out.toTensor();
-    if (next.is_floating_point() && !torch::isfinite(next).all().item<bool>())
+    if (next.is_floating_point() && !allFinite(next))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its state)");
     return next;
 }
@@ -510,7 +612,7 @@ EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B
                     ", mask " + shapeOf(e.mask) + " for a source of [B,S] = [" + std::to_string(B) + ", " + std::to_string(S) + "]");
     if (e.enc.is_floating_point() && e.enc.scalar_type() != torch::kFloat) e.enc = e.enc.to(torch::kFloat);
     for (const auto& [what, t] : {std::pair<const char*, const torch::Tensor&>{"encoder states", e.enc}, {"initial state", e.state}})
-        if (t.is_floating_point() && !torch::isfinite(t).all().item<bool>())
+        if (t.is_floating_point() && !allFinite(t))
             throw NonFiniteOutput("the model '" + origin_ + "' produced NaN or inf in its " + std::string(what) + " (" + name + ")");
     return e;
 }
@@ -563,13 +665,11 @@ DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& 
         broke("context is " + shapeOf(d.context) + ", not [B,E]");
     // A NaN here would come out as an empty translation or a made-up alignment. -inf is a fair
     // log-probability (a token the model rules out); NaN, +inf or a row with nothing finite is not.
-    if (d.logProbs.is_floating_point() &&
-        (torch::isnan(d.logProbs).any().item<bool>() || torch::isposinf(d.logProbs).any().item<bool>() ||
-         !torch::isfinite(d.logProbs).any(-1).all().item<bool>()))
+    if (d.logProbs.is_floating_point() && !soundLogProbabilities(d.logProbs))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its log-probabilities)");
-    if (d.alpha.is_floating_point() && !torch::isfinite(d.alpha).all().item<bool>())
+    if (d.alpha.is_floating_point() && !allFinite(d.alpha))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its attention weights)");
-    if (d.context.is_floating_point() && !torch::isfinite(d.context).all().item<bool>())
+    if (d.context.is_floating_point() && !allFinite(d.context))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its context vector)");
     return d;
 }

@@ -385,7 +385,6 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         p.loss = recent;
         p.secondsElapsed = std::chrono::duration<double>(Clock::now() - start).count();
         p.tokensPerSecond = p.secondsElapsed > 0 ? static_cast<double>(tokens) / p.secondsElapsed : 0;
-        p.secondsLeft = stepsThisRun > 0 ? p.secondsElapsed / static_cast<double>(stepsThisRun) * static_cast<double>(total - d.step) : 0;
         p.event = event;
         progress(p);
     };

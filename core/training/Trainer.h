@@ -17,7 +17,6 @@ struct TrainingProgress {
     double loss = 0;                // recent training NLL per target token
     double tokensPerSecond = 0;     // target tokens (with </s>) per second, this run
     double secondsElapsed = 0;      // this run (not counting earlier runs before a resume)
-    double secondsLeft = 0;         // estimate
     std::string event;              // non-empty for notable moments: "checkpoint", "validation: ..."
 };
 
