@@ -678,6 +678,29 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
         for (size_t i = 0; i < 3; ++i) EXPECT_EQ(j.at("alpha")[t][i].get<float>(), beam.beam[0].alpha[t][i]);
 }
 
+// --workers decodes lines on threads of their own while the main thread draws: the same files, and
+// a bad line still reported by its number.
+TEST_F(Export, CliWorkersWriteTheSameFilesAndNameABadLine) {
+    std::ofstream in(out.path("in.txt"));
+    for (int i = 0; i < 12; ++i) in << (i == 6 ? std::string("bad \xff utf8") : "the red car number " + std::to_string(i)) << "\n";
+    in << "the car ||| la voiture\n";
+    in.close();
+    for (const std::string format : {"json", "png"}) {
+        std::vector<std::string> files[2];
+        for (int w = 0; w < 2; ++w) {
+            const std::string folder = out.path(format + std::to_string(w));
+            auto r = run("export --model " + dir_->path("tiny.pt") + " --format " + format + " --dpi 60 --workers " +
+                         (w ? "3" : "1") + " --out " + folder + " -i " + out.path("in.txt"));
+            EXPECT_EQ(r.exitCode, 1) << r.out;
+            EXPECT_NE(r.out.find("line 7: "), std::string::npos) << r.out;
+            EXPECT_NE(r.out.find("exported 12 of 13 sentences"), std::string::npos) << r.out;
+            for (const auto& name : entries(folder)) files[w].push_back(name + "\n" + tests::readFile(folder + "/" + name));
+        }
+        EXPECT_EQ(files[0].size(), 12u);
+        EXPECT_TRUE(files[0] == files[1]) << format;
+    }
+}
+
 TEST_F(Export, CliRefusesAnUnwritableOutFolder) {
     ReadOnlyFolder folder(out.path("locked"));
     if (!folder.ok()) GTEST_SKIP() << "cannot make a folder read-only here";

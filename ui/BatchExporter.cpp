@@ -114,27 +114,32 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
     return (s.isEmpty() ? number : number + QLatin1Char('-') + s) + FigureExporter::extension(format);
 }
 
-QString BatchExporter::prepare(long lineNumber, const std::string& line, DecodingSnapshot* snap, FigureOptions* options) const {
-    *snap = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
+BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::string& line) const {
+    Prepared p;
+    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
     if (!settings_.heatmap.empty()) {
-        snap->attribute(model_, settings_.heatmap);
-        if (!snap->attributionError.empty()) throw core::Error(snap->attributionError);
+        p.snapshot.attribute(model_, settings_.heatmap);
+        if (!p.snapshot.attributionError.empty()) throw core::Error(p.snapshot.attributionError);
     }
-    *options = settings_.figure;
+    p.options = settings_.figure;
+    const std::string source = core::PairLine::sourceText(line);
     if (!settings_.titleTemplate.isEmpty())
-        options->title = title(settings_.titleTemplate, lineNumber, core::PairLine::sourceText(line), snap->translation, snap->modelName);
-    return folder_.filePath(fileName(lineNumber, core::PairLine::sourceText(line), settings_.file.format, settings_.digits));
+        p.options.title = title(settings_.titleTemplate, lineNumber, source, p.snapshot.translation, p.snapshot.modelName);
+    p.path = folder_.filePath(fileName(lineNumber, source, settings_.file.format, settings_.digits));
+    return p;
 }
 
 QString BatchExporter::exportLine(long lineNumber, const std::string& line) {
-    DecodingSnapshot snap;
-    FigureOptions options;
-    const QString path = prepare(lineNumber, line, &snap, &options);
-    exporter_.write(snap, options, settings_.file, path);
-    return path;
+    const Prepared p = prepare(lineNumber, line);
+    exporter_.write(p.snapshot, p.options, settings_.file, p.path);
+    return p.path;
 }
 
 QString BatchExporter::queueLine(long lineNumber, const std::string& line) {
+    return queueLine(lineNumber, [&] { return prepare(lineNumber, line); });
+}
+
+QString BatchExporter::queueLine(long lineNumber, const std::function<Prepared()>& preparedLine) {
     auto& q = *queue_;
     auto done = [&q] {
         std::lock_guard<std::mutex> lock(q.mutex);
@@ -142,16 +147,15 @@ QString BatchExporter::queueLine(long lineNumber, const std::string& line) {
     };
     QString path;
     try {
+        Prepared prepared = preparedLine();
+        path = prepared.path;
         if (settings_.file.format != FigureExporter::Format::Png) {
-            path = exportLine(lineNumber, line);
+            exporter_.write(prepared.snapshot, prepared.options, settings_.file, path);
             done();
             return path;
         }
-        DecodingSnapshot snap;
-        FigureOptions options;
-        path = prepare(lineNumber, line, &snap, &options);
         FigureExporter::checkFilePath(path);
-        QImage image = exporter_.renderImage(snap, options, settings_.file);
+        QImage image = exporter_.renderImage(prepared.snapshot, prepared.options, settings_.file);
         {
             std::unique_lock<std::mutex> lock(q.mutex);
             q.changed.wait(lock, [&q] { return q.inFlight < q.limit(); });

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,18 @@ public:
     // what fails at once (decoding, drawing); failures on the worker come back from
     // takeFailures(). Keeps at most a few files in flight.
     QString queueLine(long lineNumber, const std::string& line);
+
+    // A line decoded, not yet drawn: prepare() may run on any thread, several at once (export
+    // --workers). The second queueLine() takes the line as prepared elsewhere (`preparedLine`
+    // returns it or throws the line's error), draws it on the calling thread and goes on as the
+    // first does.
+    struct Prepared {
+        DecodingSnapshot snapshot;
+        FigureOptions options;
+        QString path;
+    };
+    Prepared prepare(long lineNumber, const std::string& line) const;
+    QString queueLine(long lineNumber, const std::function<Prepared()>& preparedLine);
     struct Failure {
         long lineNumber;
         QString message;
@@ -71,8 +84,6 @@ public:
     FigureExporter& exporter() { return exporter_; }
 
 private:
-    QString prepare(long lineNumber, const std::string& line, DecodingSnapshot* snapshot, FigureOptions* options) const;
-
     core::Model model_;
     QDir folder_;
     Settings settings_;
