@@ -50,9 +50,9 @@ std::string shapeOf(const torch::Tensor& t) {
     return os.str();
 }
 
-// Finite-value checks in one pass over a float tensor, without the temporaries LibTorch's isfinite,
-// isnan and any() allocate: they ran at every decoder step on the whole [B,V] log-probabilities and
-// on every weight at load. Other types and layouts go through LibTorch's ops.
+// Finite-value checks in one pass over a float tensor, without the temporaries LibTorch's isfinite
+// and all() allocate (every weight at load, a fifth of a command's start-up; states, alphas and
+// contexts at every step). Other types and layouts go through LibTorch's ops.
 bool plainFloat(const torch::Tensor& t) { return t.scalar_type() == torch::kFloat && t.is_contiguous(); }
 
 int64_t countNonFinite(const torch::Tensor& t) {
@@ -66,22 +66,10 @@ int64_t countNonFinite(const torch::Tensor& t) {
 bool allFinite(const torch::Tensor& t) { return countNonFinite(t) == 0; }
 
 // -inf is a fair log-probability (a token the model rules out); NaN, +inf or a row with nothing
-// finite is not. `logProbs` is [B,V].
+// finite is not: exactly the rows whose maximum (which propagates NaN) is not finite. One reduction:
+// isnan, isposinf and isfinite().any() over [B,V] took 8 ms a step for a beam of 5 x 32 sentences.
 bool soundLogProbabilities(const torch::Tensor& logProbs) {
-    if (!plainFloat(logProbs) || logProbs.dim() != 2)
-        return !(torch::isnan(logProbs).any().item<bool>() || torch::isposinf(logProbs).any().item<bool>() ||
-                 !torch::isfinite(logProbs).any(-1).all().item<bool>());
-    const float* v = logProbs.data_ptr<float>();
-    const int64_t rows = logProbs.size(0), columns = logProbs.size(1);
-    for (int64_t r = 0; r < rows; ++r, v += columns) {
-        bool anyFinite = false, bad = false;
-        for (int64_t c = 0; c < columns; ++c) {
-            anyFinite |= std::isfinite(v[c]);
-            bad |= std::isnan(v[c]) || v[c] == std::numeric_limits<float>::infinity();
-        }
-        if (bad || !anyFinite) return false;
-    }
-    return true;
+    return torch::isfinite(logProbs.detach().amax(-1)).all().item<bool>();
 }
 
 // Casts the floating tensors only: an integer buffer (a converted model's id map, say) keeps its
