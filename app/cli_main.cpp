@@ -74,6 +74,8 @@ int runCommand(int argc, char** argv) {
     }
     try {
         core::Runtime::setThreads(threads);
+        // Every command is batch work, decoding or training: the same large tensors come and go.
+        core::Runtime::reuseFreedMemory();
         for (const auto& command : commands) {
             const int code = command();  // -1: not the chosen subcommand
             if (code < 0) continue;
