@@ -270,6 +270,29 @@ TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
     EXPECT_NE(r.out.find("'" + dir.path("short.txt") + "' has 1 lines of links for 3 test pairs"), std::string::npos) << r.out;
 }
 
+// train as a user runs it: a model the other commands open. With --no-progress stderr keeps only the
+// run's own lines; with no validation pairs the latest model is kept and nothing claims a score.
+TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
+    std::ofstream corpus(dir.path("corpus.tsv"));
+    for (int i = 0; i < 200; ++i) corpus << "a b c " << i % 7 << "\tx y " << i % 7 << "\n";
+    corpus.close();
+    const std::string args = "train --corpus " + dir.path("corpus.tsv") +
+                             " --embedding 8 --encoder-hidden 8 --decoder-hidden 16 --attention-size 8 --readout 8 --steps 4"
+                             " --batch 16 --valid-bleu 0 --train-threads 1 --valid-fraction 0";
+    for (const bool quiet : {false, true}) {
+        const auto out = dir.path(quiet ? "quiet.pt" : "shown.pt");
+        auto r = run(args + " -o " + out + (quiet ? " --no-progress" : ""));
+        ASSERT_EQ(r.exitCode, 0) << r.out;
+        EXPECT_NE(r.out.find("pairs: 200 train, 0 validation"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("step 4: no validation pairs: saved the latest model to " + out), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("done: 4 steps, no validation pairs (the model is the last update's)"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("4/4 steps") != std::string::npos, !quiet) << r.out;
+        EXPECT_EQ(r.out.find("NLL"), std::string::npos) << r.out;
+        r = run("translate --model " + out + " --no-progress --max-len 3 -i /dev/null");
+        EXPECT_EQ(r.exitCode, 0) << r.out;
+    }
+}
+
 // split writes the split train makes: every pair once, every translation of a source in one part,
 // the same parts for the same seed.
 TEST_F(Cli, SplitWritesTheTrainersSplitBySourceSentence) {

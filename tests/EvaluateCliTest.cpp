@@ -77,6 +77,12 @@ TEST_F(EvaluateCli, ProgressGoesToStderrAndBeamOneIsGreedyOnly) {
     EXPECT_EQ(r.out.find("beam"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("2 used (--max-sentences)"), std::string::npos) << r.out;
     EXPECT_NE(tests::readFile(dir.path("err.txt")).find("100%  1/1 sentences  greedy"), std::string::npos) << tests::readFile(dir.path("err.txt"));
+    // --no-progress: the report, and nothing on stderr.
+    auto quiet = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --max-sentences 1 --no-progress",
+                     dir.path("quiet.txt"));
+    ASSERT_EQ(quiet.exitCode, 0) << quiet.out;
+    EXPECT_NE(quiet.out.find("2 used (--max-sentences)"), std::string::npos) << quiet.out;
+    EXPECT_EQ(tests::readFile(dir.path("quiet.txt")), "");
 }
 
 TEST_F(EvaluateCli, MissingTestFileAndBadLinesAreClearErrors) {

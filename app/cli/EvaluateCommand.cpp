@@ -69,7 +69,7 @@ Command addEvaluateCommand(CLI::App& app) {
     struct Options {
         std::string model, test, json, hypotheses;
         core::EvaluationOptions e;
-        bool skipBad = false;
+        bool skipBad = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("evaluate", "Translate a test file (source<TAB>target) and report corpus BLEU");
@@ -86,6 +86,7 @@ Command addEvaluateCommand(CLI::App& app) {
                   "Upper ends of the source-length buckets, increasing (an open bucket follows)")
         ->delimiter(',')
         ->capture_default_str();
+    c->add_flag("--no-progress", o->noProgress, "No progress line on stderr (a bar on a terminal, a line every 30 s into a log)");
     c->add_flag("--skip-bad-lines", o->skipBad,
                 "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
     addWorkersOption(c, o->e.workers);
@@ -109,7 +110,7 @@ Command addEvaluateCommand(CLI::App& app) {
         o->e.skipUnusablePairs = o->skipBad;
         if (o->e.workers > 1) core::Runtime::setThreads(1);
         const core::Evaluator evaluator(model, o->e);
-        ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute);
+        ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute, !o->noProgress);
         std::string search;  // the pass being shown
         const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar, &search](const core::EvaluationProgress& p) {
             if (p.search != search) bar.restart(), search = p.search;

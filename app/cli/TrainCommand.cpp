@@ -21,6 +21,7 @@ std::atomic<bool> interrupted{false};
 // Feeds the trainer's progress to the one progress line: events on their own lines.
 class TrainingProgressLine {
 public:
+    explicit TrainingProgressLine(bool shown) : bar_(ProgressBar::IntoLog::EveryHalfMinute, shown) {}
     void operator()(const core::TrainingProgress& p) {
         if (!p.event.empty()) {
             bar_.print("step " + std::to_string(p.step) + ": " + p.event);
@@ -32,7 +33,7 @@ public:
     }
 
 private:
-    ProgressBar bar_{ProgressBar::IntoLog::EveryHalfMinute};
+    ProgressBar bar_;
 };
 
 }  // namespace
@@ -41,7 +42,7 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     struct Options {
         core::TrainingOptions t;
         std::string cell = "gru", attention = "additive";
-        bool unidirectional = false, skipBad = false, untied = false;
+        bool unidirectional = false, skipBad = false, untied = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
     auto& t = o->t;
@@ -93,6 +94,9 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     c->add_option("--valid-bleu", t.validationBleuSentences, "Greedy BLEU on this many validation sources");
     c->add_option("--checkpoint-dir", t.checkpointDir, "Checkpoint folder (default: OUT.ckpt)");
     c->add_option("--checkpoint-minutes", t.checkpointMinutes, "Minutes between checkpoints");
+    c->add_flag("--no-progress", o->noProgress,
+                "No progress line on stderr (a bar on a terminal, a line every 30 s into a log); checkpoints and "
+                "validations still print");
     c->add_flag("--resume", t.resume, "Continue from the checkpoint");
     c->add_flag("--half", t.half, "Store weights as float16 (half the file size)");
     c->add_option("--snapshots", t.snapshots,
@@ -119,7 +123,7 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
         core::TrainingResult result;
         {
-            TrainingProgressLine progress;
+            TrainingProgressLine progress(!o->noProgress);
             result = trainer.run(std::ref(progress), &interrupted);
         }
         if (!result.completed) {
@@ -127,10 +131,12 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                       << "; checkpoint saved. Continue with the same command and --resume\n";
             return 130;
         }
-        std::cerr << "done: " << result.steps << " steps, best validation NLL/token " << result.validationLoss
-                  << ", greedy validation BLEU " << result.validationBleu << ", "
-                  << static_cast<long>(result.tokensPerSecond) << " target tokens/s; model " << result.modelPath
-                  << '\n';
+        std::cerr << "done: " << result.steps << " steps, ";
+        if (trainer.validationPairs() == 0)
+            std::cerr << "no validation pairs (the model is the last update's), ";
+        else
+            std::cerr << "best validation NLL/token " << result.validationLoss << ", greedy validation BLEU " << result.validationBleu << ", ";
+        std::cerr << static_cast<long>(result.tokensPerSecond) << " target tokens/s; model " << result.modelPath << '\n';
         return 0;
     };
 }

@@ -237,7 +237,10 @@ struct Trainer::Impl {
         meta["training"]["train_seconds"] = trainSeconds;
         meta["training"]["target_tokens_per_second"] = tokensPerSecond;
         meta["training"]["threads"] = Runtime::threads();
-        meta["scores"] = {{"validation_nll_per_token", bestValidation}, {"validation_greedy_bleu", bestBleu}};
+        if (valid.empty())
+            meta["scores"] = nlohmann::json::object();  // nothing was measured
+        else
+            meta["scores"] = {{"validation_nll_per_token", bestValidation}, {"validation_greedy_bleu", bestBleu}};
         model->setMetadata(meta);
         model->save(o.outputPath, o.half);
     }
@@ -392,6 +395,14 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     auto tokensPerSecond = [&] { return elapsed() > 0 ? static_cast<double>(tokens) / elapsed() : 0.0; };
     double secondsBefore = d.trainSeconds;
     auto validate = [&] {
+        if (d.valid.empty()) {
+            // Nothing to compare with: the latest model is the one kept, and the learning rate stays
+            // (an NLL of 0 read as "no better" would halve it at every epoch).
+            d.trainSeconds = secondsBefore + elapsed();
+            d.saveModel(tokensPerSecond());
+            report("no validation pairs: saved the latest model to " + o.outputPath);
+            return;
+        }
         const double loss = d.validationLoss();
         std::string event = "validation NLL/token " + std::to_string(loss);
         if (loss < d.bestValidation) {
