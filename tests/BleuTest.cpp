@@ -71,3 +71,14 @@ TEST(Bleu, EqualDistanceReferenceLengthsPreferTheShorter) {
     EXPECT_EQ(b.referenceLength(), 4u);
     EXPECT_DOUBLE_EQ(b.brevityPenalty(), 1.0);
 }
+
+// sacrebleu's 13a tokenisation, worked through its rules by hand: symbols split off, '.' and ','
+// split unless between digits, '-' split after a digit, apostrophes and other scripts untouched.
+TEST(Bleu, Tokenize13aFollowsSacrebleusRules) {
+    EXPECT_EQ(Bleu::tokenize13a("Hello, world! It's 3.5 dollars."), words("Hello , world ! It's 3.5 dollars ."));
+    EXPECT_EQ(Bleu::tokenize13a("L'accord fut signé en août 1992."), words("L'accord fut signé en août 1992 ."));
+    EXPECT_EQ(Bleu::tokenize13a("1,000 (e.g.) 10-20 x-y \"q\" a/b"), words("1,000 ( e . g . ) 10 - 20 x-y \" q \" a / b"));
+    EXPECT_EQ(Bleu::tokenize13a("Tom &amp; Marie, à Berlin."), words("Tom & Marie , à Berlin ."));
+    EXPECT_EQ(Bleu::tokenize13a("Élise EST Là.", true), words("élise est là ."));
+    EXPECT_TRUE(Bleu::tokenize13a("   ").empty());
+}

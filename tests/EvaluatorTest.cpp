@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <fstream>
 #include <memory>
 #include <random>
@@ -106,6 +107,32 @@ TEST(Evaluator, GroupsBySourceAsTheModelSeesIt) {
     EXPECT_EQ(j["searches"][0]["buckets"][0]["sentences"], 2);
     EXPECT_TRUE(j["searches"][0]["buckets"][1]["bleu"].is_null());  // empty bucket: no score
     EXPECT_EQ(j["searches"][0]["precisions"].size(), 4u);
+}
+
+// --tokenize 13a scores the detokenised text: a model against its own translations as references
+// is 100 whatever its tokenizer; upper-case references lower a lower-casing model's cased score and
+// not its lower-cased one.
+TEST_F(TrainedReversal, ThirteenAScoresTheDetokenisedTextCasedOrNot) {
+    core::EvaluationOptions o;
+    o.beamWidth = 1;
+    o.tokenize = "13a";
+    std::vector<core::SentencePair> own = {{"c a e", "x", 1}, {"b d f h", "x", 2}, {"g a", "x", 3}};
+    const auto first = core::Evaluator(*model_, o).evaluate(own, "t");
+    for (size_t i = 0; i < own.size(); ++i) {
+        own[i].target = first.searches[0].hypotheses[i];
+        ASSERT_FALSE(own[i].target.empty());
+    }
+    const auto self = core::Evaluator(*model_, o).evaluate(own, "own");
+    EXPECT_DOUBLE_EQ(self.searches[0].corpus.bleu, 100.0);
+    EXPECT_NE(self.tokenization.find("13a"), std::string::npos);
+    auto shouted = own;
+    for (auto& p : shouted)
+        for (auto& c : p.target) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    EXPECT_DOUBLE_EQ(core::Evaluator(*model_, o).evaluate(shouted, "shouted").searches[0].corpus.bleu, 0.0);
+    o.lowercase = true;
+    EXPECT_DOUBLE_EQ(core::Evaluator(*model_, o).evaluate(shouted, "shouted").searches[0].corpus.bleu, 100.0);
+    o.tokenize = "words";
+    EXPECT_THROW(core::Evaluator(*model_, o).evaluate(own, "own"), core::Error);
 }
 
 TEST(Evaluator, SentencesLandInTheirSourceLengthBucket) {

@@ -86,6 +86,12 @@ Command addEvaluateCommand(CLI::App& app) {
                   "Upper ends of the source-length buckets, increasing (an open bucket follows)")
         ->delimiter(',')
         ->capture_default_str();
+    c->add_option("--tokenize", o->e.tokenize,
+                  "What BLEU compares: model (the model's target tokens, its own words or pieces) or 13a (sacrebleu's "
+                  "default tokenisation of the detokenised text, cased: comparable across models and with published BLEU)")
+        ->check(CLI::IsMember({"model", "13a"}))
+        ->capture_default_str();
+    c->add_flag("--lowercase", o->e.lowercase, "--tokenize 13a: compare lower-cased text (sacrebleu -lc)");
     c->add_flag("--no-progress", o->noProgress, "No progress line on stderr (a bar on a terminal, a line every 30 s into a log)");
     c->add_flag("--skip-bad-lines", o->skipBad,
                 "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");

@@ -1,9 +1,13 @@
 #include "core/evaluation/Bleu.h"
 
+#include "core/text/NormalizedText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <regex>
+#include <sstream>
 
 namespace alignscope::core {
 namespace {
@@ -15,6 +19,37 @@ std::map<std::vector<std::string>, size_t> ngrams(const Bleu::Tokens& tokens, si
 }
 
 }  // namespace
+
+Bleu::Tokens Bleu::tokenize13a(const std::string& text, bool lowercase) {
+    // sacrebleu's Tokenizer13a: its regular expressions, in its order, on " text " (UTF-8 is safe:
+    // every class is ASCII, and a space inserted beside a multi-byte character's byte lands at the
+    // character's edge).
+    static const std::regex symbols(R"(([\x7B-\x7E\x5B-\x60\x20-\x26\x28-\x2B\x3A-\x40\x2F]))");
+    static const std::regex pointAfterNonDigit(R"(([^0-9])([\.,]))");
+    static const std::regex pointBeforeNonDigit(R"(([\.,])([^0-9]))");
+    static const std::regex dashAfterDigit(R"(([0-9])(-))");
+    std::string line = text;
+    if (lowercase) {  // sacrebleu lower-cases before it tokenises
+        NormalizedText lowered(line);
+        lowered.lowercase();
+        line = lowered.text();
+    }
+    for (const auto& [from, to] : {std::pair<const char*, const char*>{"<skipped>", ""}, {"-\n", ""}, {"\n", " "},
+                                   {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}})
+        for (size_t at = 0; (at = line.find(from, at)) != std::string::npos;) {
+            line.replace(at, std::char_traits<char>::length(from), to);
+            at += std::char_traits<char>::length(to);
+        }
+    line = " " + line + " ";
+    line = std::regex_replace(line, symbols, " $1 ");
+    line = std::regex_replace(line, pointAfterNonDigit, "$1 $2 ");
+    line = std::regex_replace(line, pointBeforeNonDigit, " $1 $2");
+    line = std::regex_replace(line, dashAfterDigit, "$1 $2 ");
+    Tokens tokens;
+    std::istringstream words(line);
+    for (std::string w; words >> w;) tokens.push_back(w);
+    return tokens;
+}
 
 void Bleu::add(const Tokens& hyp, const std::vector<Tokens>& refs) {
     ++segments_;

@@ -11,6 +11,12 @@ class Bleu {
 public:
     using Tokens = std::vector<std::string>;
 
+    // sacrebleu's default tokenisation ("13a", after mteval-v13a.pl) of a detokenised sentence:
+    // ASCII punctuation and symbols split off, '.' and ',' split unless between digits, '-' after a
+    // digit split; case kept unless `lowercase` (as Python's str.lower()). For BLEU comparable
+    // across tokenizers (a piece model against a word model) and with published figures.
+    static Tokens tokenize13a(const std::string& text, bool lowercase = false);
+
     // Adds one segment: a hypothesis and one or more references.
     void add(const Tokens& hypothesis, const std::vector<Tokens>& references);
 

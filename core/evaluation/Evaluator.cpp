@@ -116,7 +116,13 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
     r.pairs = pairs.size();
     r.buckets = buckets();
     r.bucketSentences.assign(r.buckets.size(), 0);
-    r.tokenization = describe(model_.targetTokenizer());
+    const bool sacre = options_.tokenize == "13a";
+    if (!sacre && options_.tokenize != "model")
+        throw Error("BLEU's tokenisation is 'model' or '13a', not '" + options_.tokenize + "'");
+    if (options_.lowercase && !sacre) throw Error("lower-casing applies to the 13a tokenisation only (the model's tokenizer has its own case rule)");
+    r.tokenization = sacre ? std::string("sacrebleu's 13a tokenisation of the detokenised translation and the reference, ") +
+                                 (options_.lowercase ? "lower-cased" : "cased")
+                           : describe(model_.targetTokenizer());
 
     // Group by the source as the model sees it: sources that differ only in case or spacing get
     // the same translation, so they are one segment.
@@ -129,7 +135,10 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         Bleu::Tokens reference;
         try {
             source = model_.tokenizeSource(p.source);
-            for (const auto& t : model_.targetTokenizer().tokenize(p.target)) reference.push_back(t.text);
+            if (sacre)
+                reference = Bleu::tokenize13a(p.target, options_.lowercase);
+            else
+                for (const auto& t : model_.targetTokenizer().tokenize(p.target)) reference.push_back(t.text);
         } catch (const Error& e) {
             if (!options_.skipUnusablePairs) throw Error(where(testName, p, k) + ": " + e.what());
             r.skipped.push_back(where(testName, p, k) + ": " + e.what());
@@ -175,9 +184,12 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         auto record = [&](size_t i, const Hypothesis& found) {
             Bleu::Tokens hypothesis;
             const auto& ids = found.ids;
-            for (size_t t = 0; t < ids.size(); ++t)
-                if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found.tokens[t]);
             s.hypotheses.push_back(model_.detokenize(ids));
+            if (sacre)
+                hypothesis = Bleu::tokenize13a(s.hypotheses.back(), options_.lowercase);
+            else
+                for (size_t t = 0; t < ids.size(); ++t)
+                    if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found.tokens[t]);
             all.add(hypothesis, references[i]);
             perBucket[bucketOf[i]].add(hypothesis, references[i]);
             if (progress) progress({s.name, i + 1, r.sources.size()});
