@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configures and builds AlignScope into build/ (incremental after the first run).
-# A new build folder uses Ninja: with Make, adding a source file to core/ rewrites the flags file
-# its precompiled LibTorch header depends on, so every core unit was compiled again (~15 min).
+# A new build folder uses Ninja: it rebuilds only what a change touches and keeps per-unit timings
+# (build/.ninja_log).
 # An existing folder keeps the generator it was made with.
 set -euo pipefail
 cd "$(dirname "$0")/.."

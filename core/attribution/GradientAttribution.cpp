@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/attribution/ForcedPass.h"
+#include <torch/csrc/autograd/autograd.h>
 
 #include <algorithm>
 #include <cmath>
