@@ -289,3 +289,41 @@ TEST(Trainer, SentencePieceTrainingKeepsCaseAndNeverProducesUnk) {
     EXPECT_EQ(shared.sourceTokenizer().toJson(), shared.targetTokenizer().toJson());
     EXPECT_EQ(shared.sourceVocabulary().tokens(), shared.targetVocabulary().tokens());
 }
+
+// --tokenizer-from: a comparison model (here without attention, on other data) reads and writes the
+// donor's pieces, not pieces trained afresh on its own corpus; the metadata says where they came from.
+TEST(Trainer, TokenizerFromTakesAnotherModelsPiecesAndVocabulariesAsTheyAre) {
+    tests::TempDir dir;
+    {
+        std::ofstream donorCorpus(dir.path("donor.tsv")), otherCorpus(dir.path("other.tsv"));
+        for (int i = 0; i < 300; ++i) donorCorpus << "Anna reads book " << i % 17 << ".\tAnna lit le livre " << i % 17 << ".\n";
+        for (int i = 0; i < 300; ++i) otherCorpus << "Zebra " << i % 5 << " runs.\tLe zèbre " << i % 5 << " court.\n";
+    }
+    auto o = tests::smallTraining(dir.path("donor.tsv"), dir.path("donor.pt"), 8);
+    o.tokenizer = "sentencepiece";
+    o.pieces = 350;
+    o.maxLength = 40;
+    o.maxSteps = 2;
+    o.testFraction = 0;
+    core::Trainer donorTrainer(o);
+    donorTrainer.prepare();
+    donorTrainer.run(nullptr);
+
+    auto c = tests::smallTraining(dir.path("other.tsv"), dir.path("plain.pt"), 8);
+    c.tokenizerFrom = dir.path("donor.pt");
+    c.spec.attention = core::ModelSpec::Attention::None;
+    c.maxLength = 40;
+    c.maxSteps = 2;
+    c.testFraction = 0;
+    core::Trainer compared(c);
+    compared.prepare();
+    compared.run(nullptr);
+    const auto donor = core::Model::load(dir.path("donor.pt"));
+    const auto plain = core::Model::load(dir.path("plain.pt"));
+    EXPECT_EQ(plain.sourceTokenizer().toJson(), donor.sourceTokenizer().toJson());
+    EXPECT_EQ(plain.targetTokenizer().toJson(), donor.targetTokenizer().toJson());
+    EXPECT_EQ(plain.sourceVocabulary().tokens(), donor.sourceVocabulary().tokens());
+    EXPECT_EQ(plain.targetVocabulary().tokens(), donor.targetVocabulary().tokens());
+    EXPECT_EQ(plain.metadata()["training"]["tokenizer_from"], dir.path("donor.pt"));
+    EXPECT_TRUE(plain.attentionIsUniform()) << "trained without attention, as asked";
+}

@@ -54,21 +54,26 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     c->add_option("--corpus-licence", t.corpusLicence, "Corpus licence and attribution recorded in the model");
     c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed corpus lines (default: stop at the first)");
     c->add_option("--max-len", t.maxLength, "Leave out pairs longer than this many tokens")->check(CLI::Range(1, 1000));
-    c->add_option("--src-min-count", t.sourceMinCount, "Source vocabulary: minimum token count");
-    c->add_option("--tgt-min-count", t.targetMinCount, "Target vocabulary: minimum token count");
-    c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none)");
-    c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
-    c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
-    c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side");
-    c->add_option("--tokenizer", t.tokenizer,
+    auto* srcMin = c->add_option("--src-min-count", t.sourceMinCount, "Source vocabulary: minimum token count");
+    auto* tgtMin = c->add_option("--tgt-min-count", t.targetMinCount, "Target vocabulary: minimum token count");
+    auto* srcCap = c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none)");
+    auto* tgtCap = c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
+    auto* srcEl = c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
+    auto* tgtEl = c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side");
+    auto* tokenizer = c->add_option("--tokenizer", t.tokenizer,
                   "word (lower-cased words, vocabularies by count) or sentencepiece (cased sub-words trained on the training "
                   "split: digits split, byte fallback, never <unk>)")
         ->check(CLI::IsMember({"word", "sentencepiece"}))
         ->capture_default_str();
-    c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary: the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least")
+    auto* vocabSize = c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary: the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least")
         ->check(CLI::Range(300, 1000000))
         ->capture_default_str();
-    c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");
+    auto* joint = c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");
+    auto* tokenizerFrom = c->add_option("--tokenizer-from", t.tokenizerFrom,
+                                        "Take the tokenizers and vocabularies of this model file as they are (a model to compare "
+                                        "with it, such as one without attention, reads and writes the same pieces)")
+                              ->check(CLI::ExistingFile);
+    for (auto* ownVocabulary : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl}) tokenizerFrom->excludes(ownVocabulary);
     c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"}));
     c->add_option("--attention", o->attention, "additive, dot, general or none")
         ->check(CLI::IsMember({"additive", "dot", "general", "none"}));

@@ -77,6 +77,7 @@ nlohmann::json TrainingOptions::toJson() const {
             {"tokenizer", tokenizer},
             {"pieces", tokenizer == "sentencepiece" ? nlohmann::json(pieces) : nlohmann::json(nullptr)},
             {"joint_pieces", jointPieces},
+            {"tokenizer_from", tokenizerFrom.empty() ? nlohmann::json(nullptr) : nlohmann::json(tokenizerFrom)},
             {"recipe", recipe}};
 }
 
@@ -148,7 +149,23 @@ struct Trainer::Impl {
         model = ModelBuilder::build(in);
     }
 
+    // Another model's tokenizers and vocabularies, unchanged: a comparison model (no attention, a
+    // different size) that reads and writes the same pieces as the one it is compared with.
+    void buildModelWithTokenizersOf(const std::string& path) {
+        const auto donor = TorchModel::load(path);
+        ModelBuilder::Input in;
+        in.spec = o.spec;
+        in.spec.seed = o.seed;
+        in.sourceVocabulary = donor->sourceVocabulary();
+        in.targetVocabulary = donor->targetVocabulary();
+        in.sourceTokenizer = donor->sourceTokenizer();
+        in.targetTokenizer = donor->targetTokenizer();
+        in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
+        model = ModelBuilder::build(in);
+    }
+
     void buildModel() {
+        if (!o.tokenizerFrom.empty()) return buildModelWithTokenizersOf(o.tokenizerFrom);
         if (o.tokenizer == "sentencepiece") return buildSentencePieceModel();
         if (o.tokenizer != "word") throw Error("unknown tokenizer '" + o.tokenizer + "' (word or sentencepiece)");
         Tokenizer::Settings srcSettings, tgtSettings;

@@ -25,6 +25,9 @@ struct TrainingOptions {
                                                          // "sentencepiece" (trained here: cased sub-words)
     int pieces = 8000;                                   // sentencepiece: pieces per vocabulary
     bool jointPieces = false;                            // sentencepiece: one model for both sides
+    std::string tokenizerFrom;                           // a model file whose tokenizers and vocabularies are
+                                                         // taken as they are (tokenizer and counts then unused):
+                                                         // two models that read and write the same pieces
     ModelSpec spec;                                      // architecture
     double dropout = 0.2;                                // on embeddings and readout
     double labelSmoothing = 0.1;                         // share of the loss spread over the vocabulary

@@ -158,6 +158,9 @@ def _parser() -> argparse.ArgumentParser:
                         "byte fallback, never <unk>)")
     p.add_argument("--vocab-size", type=int, default=8000, help="--tokenizer sentencepiece: pieces per vocabulary")
     p.add_argument("--joint", action="store_true", help="--tokenizer sentencepiece: one model for both sides")
+    p.add_argument("--tokenizer-from", metavar="MODEL",
+                   help="take this sub-word model file's tokenizers and vocabularies as they are (a comparison model, "
+                        "such as one without attention, that reads and writes the same pieces)")
     p.add_argument("--snapshots", type=int, default=0,
                    help="also write K model files beside --out at log-uniformly spaced updates, listed with the loss "
                         "in NAME.timeline.json (AlignScope's File > Open training run)")
@@ -192,7 +195,7 @@ def _train(a: argparse.Namespace) -> None:
         max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
-        pieces=a.vocab_size, joint=a.joint)
+        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()

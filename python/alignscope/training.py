@@ -10,6 +10,7 @@ written as an AlignScope model file by export(), the same file as any other expo
 import dataclasses
 import gc
 import hashlib
+import json
 import os
 import sys
 import time
@@ -63,6 +64,7 @@ class TrainingOptions:
     tokenizer: str = "word"  # word (AlignScope's lower-cased words) | sentencepiece (cased sub-words, trained here)
     pieces: int = 8000  # sentencepiece: pieces per vocabulary
     joint: bool = False  # sentencepiece: one model and vocabulary for both sides
+    tokenizer_from: Optional[str] = None  # a sub-word model file whose tokenizers and vocabularies are taken as they are
 
 
 @dataclasses.dataclass
@@ -139,7 +141,9 @@ class Trainer:
                                  "min_count": o.min_count, "max_vocab": o.max_vocab}
         self.batching = {"batch_size": o.batch_size, "batch_tokens": o.batch_tokens, "pool_size": o.pool_size,
                          "seed": o.seed}
-        if o.tokenizer != "word":  # (word-level runs' checkpoints predate the key)
+        if o.tokenizer_from:
+            self.batching["tokenizer_from"] = _file_digest(o.tokenizer_from)
+        elif o.tokenizer != "word":  # (word-level runs' checkpoints predate the key)
             self.batching.update({"tokenizer": o.tokenizer, "pieces": o.pieces, "joint": o.joint})
         if ckpt is not None:
             for key, mine in (("data", self.data_fingerprint), ("batching", self.batching)):
@@ -153,6 +157,10 @@ class Trainer:
             self._piece_tokenizers(data, ckpt)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
                                           ckpt["tgt_vocab"], self.src_pieces, self.tgt_pieces)
+        elif o.tokenizer_from:
+            src_vocab, tgt_vocab = self._tokenizers_of(o.tokenizer_from)
+            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
+                                          self.src_pieces, self.tgt_pieces)
         else:
             self._piece_tokenizers(data, None)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab,
@@ -187,14 +195,14 @@ class Trainer:
         o = self.options
         self.src_pieces: Optional[PieceTokenizer] = None
         self.tgt_pieces: Optional[PieceTokenizer] = None
+        if ckpt is not None and "src_tokenizer" in ckpt:
+            self.src_pieces = PieceTokenizer.from_description(ckpt["src_tokenizer"])
+            self.tgt_pieces = PieceTokenizer.from_description(ckpt["tgt_tokenizer"])
+            return
         if o.tokenizer == "word":
             return
         if o.tokenizer != "sentencepiece":
             raise ValueError(f"unknown tokenizer '{o.tokenizer}' (word or sentencepiece)")
-        if ckpt is not None:
-            self.src_pieces = PieceTokenizer.from_description(ckpt["src_tokenizer"])
-            self.tgt_pieces = PieceTokenizer.from_description(ckpt["tgt_tokenizer"])
-            return
         texts = read_tsv(data)
         if o.joint:
             self.src_pieces = self.tgt_pieces = PieceTokenizer(train_pieces([s for s, _ in texts] + [t for _, t in texts],
@@ -202,6 +210,20 @@ class Trainer:
         else:
             self.src_pieces = PieceTokenizer(train_pieces([s for s, _ in texts], o.pieces))
             self.tgt_pieces = PieceTokenizer(train_pieces([t for _, t in texts], o.pieces))
+
+    def _tokenizers_of(self, path: str) -> Tuple[List[str], List[str]]:
+        """Another model file's SentencePiece tokenizers and vocabularies, unchanged: a comparison model
+        (no attention, another size) that reads and writes the same pieces. Returns the vocabularies."""
+        module = torch.jit.load(path, map_location="cpu")
+        described = []
+        for side in ("src_tokenizer", "tgt_tokenizer"):
+            description = json.loads(getattr(module, side))
+            if description.get("kind") != "sentencepiece":
+                raise ValueError(f"'{path}' reads words with AlignScope's word tokenizer, not SentencePiece pieces: "
+                                 f"--tokenizer-from takes a sub-word model here (alignscope-cli train takes either)")
+            described.append(PieceTokenizer.from_description(description))
+        self.src_pieces, self.tgt_pieces = described
+        return list(module.src_vocab), list(module.tgt_vocab)
 
     def _tokenizers(self) -> Dict[str, Any]:
         """The model file's tokenizer descriptions (none: the default word tokenizer)."""

@@ -160,6 +160,33 @@ def test_sentencepiece_training_writes_a_subword_model_cpp_reads(toy_tsv, tmp_pa
     assert r.returncode == 0 and "SentencePiece" in r.stdout, r.stdout + r.stderr
 
 
+def test_tokenizer_from_takes_another_models_pieces_as_they_are(toy_tsv, tmp_path):
+    """--tokenizer-from: a comparison model without attention reads and writes the donor's pieces (not
+    pieces trained afresh), and resuming it keeps them; a word-level donor is refused with its name."""
+    donor = tmp_path / "donor.pt"
+    alignscope.train(str(toy_tsv), ARCH, steps=2, out=str(donor), name="donor", tokenizer="sentencepiece", pieces=300,
+                     **FAST)
+    other = tmp_path / "other.tsv"
+    other.write_text("".join(f"Zebra {i % 5} runs.\tLe zèbre {i % 5} court.\n" for i in range(60)), encoding="utf-8")
+    plain_arch = alignscope.Architecture(embedding_size=12, encoder_hidden=10, decoder_hidden=16, attention="none",
+                                         readout_size=12)
+    out, ckpt = tmp_path / "plain.pt", tmp_path / "ckpt"
+    options = dict(out=str(out), name="plain", tokenizer_from=str(donor), checkpoint_dir=str(ckpt), checkpoint_every=2,
+                   **FAST)
+    result = alignscope.train(str(other), plain_arch, steps=2, **options)
+    d, p = torch.jit.load(str(donor)), torch.jit.load(str(out))
+    assert list(p.src_vocab) == list(d.src_vocab) == result.src_vocab
+    assert list(p.tgt_vocab) == list(d.tgt_vocab)
+    assert json.loads(p.src_tokenizer) == json.loads(d.src_tokenizer)
+    assert json.loads(p.tgt_tokenizer) == json.loads(d.tgt_tokenizer)
+    resumed = alignscope.train(str(other), plain_arch, steps=4, resume=True, **options)
+    assert resumed.src_vocab == result.src_vocab
+    word = tmp_path / "word.pt"
+    alignscope.train(str(toy_tsv), ARCH, steps=1, out=str(word), name="word", **FAST)
+    with pytest.raises(ValueError, match="word.pt.*word tokenizer"):
+        alignscope.train(str(other), plain_arch, steps=1, tokenizer_from=str(word), **FAST)
+
+
 def test_snapshot_schedule_is_the_one_cpp_uses():
     assert snapshot_steps(4, 30) == [1, 3, 10, 30]
     assert snapshot_steps(5, 3) == [1, 2, 3]
