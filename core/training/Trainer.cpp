@@ -506,7 +506,9 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         }
     }
     if (!validatedAtEnd) validate();
-    if (!fs::exists(o.outputPath)) d.saveModel(tokensPerSecond());  // no validation data: keep the last weights
+    // Reached with no file only when no validation loss was ever below infinity (every one NaN: a
+    // diverged run): the last weights are kept, so there is a model to inspect.
+    if (!fs::exists(o.outputPath)) d.saveModel(tokensPerSecond());
     return finish(true);
 }
 
