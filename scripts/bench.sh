@@ -5,7 +5,9 @@
 #   bash scripts/bench.sh                 # full run: 10 repetitions of every row
 #   BENCH_QUICK=1 bash scripts/bench.sh   # smoke run: 3 short repetitions (not numbers to quote)
 #
-# Environment: ALIGNSCOPE_BENCH_MODEL (default models/en-fr.pt), BENCH_BUILD_DIR (default build),
+# Environment: ALIGNSCOPE_BENCH_MODEL (default models/en-fr.pt), ALIGNSCOPE_BENCH_SECOND_MODEL (default
+# models/en-fr-subword.pt where it exists, empty for none: its step, greedy, beam and Step -> repaint
+# rows beside the first model's), BENCH_BUILD_DIR (default build),
 # BENCH_OUT (default docs/performance.md), BENCH_PYTHON (default /usr/bin/python3: Debian's, with torch),
 # BENCH_REPETITIONS / BENCH_MIN_TIME to override the repetitions and seconds per repetition.
 #
@@ -19,6 +21,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 build=${BENCH_BUILD_DIR:-build}
 model=$(realpath "${ALIGNSCOPE_BENCH_MODEL:-$root/models/en-fr.pt}")
+second=${ALIGNSCOPE_BENCH_SECOND_MODEL-$root/models/en-fr-subword.pt}
+[[ -n $second && -f $second ]] && second=$(realpath "$second")
 out=${BENCH_OUT:-docs/performance.md}
 python=${BENCH_PYTHON:-/usr/bin/python3}
 quick=${BENCH_QUICK:-0}
@@ -90,6 +94,18 @@ if [[ $gui == 1 ]]; then
   log "GUI cold start ($cold_runs launches)"
   "$python" scripts/bench_report.py coldstart --app "$build/app/alignscope" --model "$model" \
     --runs "$cold_runs" --out "$work/cold.json" || log "cold start failed; its row stays empty"
+fi
+
+if [[ -n $second && -f $second ]]; then
+  log "second model: $second (step, greedy, beam, Step -> repaint; beside the first in the same run)"
+  "$build/app/alignscope-cli" inspect --model "$second" --json >"$work/second-inspect.json"
+  ALIGNSCOPE_BENCH_MODEL=$second "$build/tests/alignscope_core_benchmark" "${gb[@]}" --benchmark_min_time="$min_time" \
+    --benchmark_filter='^(DecoderStep/src_tokens:10|SessionStep/src_tokens:10|Translate/)' \
+    --benchmark_out="$work/second-core.json" >&2
+  if [[ $gui == 1 ]]; then
+    ALIGNSCOPE_BENCH_MODEL=$second "$build/tests/alignscope_gui_benchmark" "${gb[@]}" --benchmark_min_time="$min_time" \
+      --benchmark_filter='^StepToRepaint/tokens:30/encoder:1' --benchmark_out="$work/second-gui.json" >&2
+  fi
 fi
 
 mkdir -p "$(dirname "$out")"

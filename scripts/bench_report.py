@@ -222,6 +222,47 @@ def time_target(value_ms: Optional[float], target_ms: float) -> str:
     return f"**missed** by {fmt_ms(value_ms - target_ms)} ({value_ms / target_ms:.1f}× the target)"
 
 
+def second_model_table(d: str, core: "Google", gui: "Google", inspect: Dict[str, Any]) -> List[str]:
+    """The rows a second model (bench.sh's ALIGNSCOPE_BENCH_SECOND_MODEL, by default the sub-word
+    en-fr-subword) ran in the same session, beside the main model's: the same benchmarks, so the
+    figures differ by the model alone (vocabulary size, pieces per sentence)."""
+    second_inspect = load(os.path.join(d, "second-inspect.json"))
+    if not second_inspect:
+        return []
+    second_core = Google(load(os.path.join(d, "second-core.json")))
+    second_gui = Google(load(os.path.join(d, "second-gui.json")))
+    first, second = inspect.get("name", "?"), second_inspect.get("name", "?")
+    rows = [
+        ("One decoder step, batch 1, 10-token source", core, second_core, r"^DecoderStep/src_tokens:10$", None),
+        ("The app's Step, 10-token source", core, second_core, r"^SessionStep/src_tokens:10$", None),
+        ("Greedy translation, 10-word sentence", core, second_core, r"^Translate/Greedy10Words$", 10),
+        ("Beam search width 5, same sentence", core, second_core, r"^Translate/Beam5_10Words$", 40),
+        ("Step → repainted window, 30-token sentence (encoder panel shown)", gui, second_gui,
+         r"^StepToRepaint/tokens:30/encoder:1$", 16),
+    ]
+    lines = [f"**{second} beside {first}.** The same benchmarks in the same run on `{second}` "
+             f"({second_inspect.get('source_vocabulary', '?')} → {second_inspect.get('target_vocabulary', '?')} "
+             f"tokens, {second_inspect.get('parameters', 0):,} parameters; "
+             f"{second_inspect.get('source_tokenizer', '?')}): its step projects onto its own "
+             f"vocabulary, and a sentence is more pieces than words, so it takes more steps.", "",
+             f"| Operation | {first} median ± sd | {second} median ± sd | {second} ÷ {first} | Target | Result ({second}) |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for label, mine, theirs, pattern, target in rows:
+        a, b = mine.get(pattern), theirs.get(pattern)
+        if b is None:
+            continue
+        ok = a and b and "error" not in a and "error" not in b
+        tokens = ""
+        if b and "error" not in b and "output_tokens" in b["entry"]:
+            tokens = f" ({int(b['entry']['output_tokens'])} tokens out)"
+        verdict = time_target(b["median"] if "error" not in b else None, target) if target else "—"
+        ratio = f"{b['median'] / a['median']:.2f}×" if ok else "—"
+        limit = f"≤ {target} ms" if target else "—"
+        lines.append(f"| {label} | {cell(a)} | {cell(b)}{tokens} | {ratio} | {limit} | {verdict} |")
+    lines.append("")
+    return lines
+
+
 def main_table(d: str, out: str, quick: bool) -> int:
     inspect = load(os.path.join(d, "inspect.json")) or {}
     core = Google(load(os.path.join(d, "core.json")))
@@ -344,6 +385,8 @@ def main_table(d: str, out: str, quick: bool) -> int:
         rows.append(("  eager with glibc's malloc set as AlignScope's trainer sets it (see below)", "—",
                      f"{tps3:,.0f} tok/s ({ref_cell(e3)})", f"{as_tps / tps3:.2f}×" if as_tps else "—", "—", "—"))
 
+    second_lines = second_model_table(d, core, gui, inspect)
+
     # Context
     ctx = core.context
     threads_ref = ref.get("threads", {})
@@ -376,6 +419,7 @@ def main_table(d: str, out: str, quick: bool) -> int:
                      f"matrices, {step_bytes / 1e6:.1f} MB in all, fit in this machine's L3 cache "
                      f"({machine.get('l3', '?')}), so a step could in principle run below it.)")
         lines.append("")
+    lines.extend(second_lines)
     # Not regenerated: what profiles of the same update showed (2026-11-21, session 3), kept beside
     # the table because they explain the training row.
     lines.append("**Where a training update's time goes** (measured 2026-11-21 on the batch above). By phase, timed "
