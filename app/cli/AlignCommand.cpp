@@ -41,7 +41,7 @@ Command addAlignCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output, format = "pharaoh";
         double timeLimit = 30;
-        int batch = 32, workers = 1;
+        int batch = 32, workers = 0;
         std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
         float threshold = 0.3f;
         int points = 16;
@@ -111,6 +111,7 @@ Command addAlignCommand(CLI::App& app) {
         };
         const char* empty = o->format == "json" ? "null" : "";
         const bool plain = o->method == "attention" && o->links == "argmax";
+        o->workers = startWorkers(o->workers, o->batch);
         if (plain && o->batch == 1 && o->workers == 1) {
             core::SessionOptions options;
             options.progress = watchdog.progress();
@@ -146,7 +147,6 @@ Command addAlignCommand(CLI::App& app) {
             return s;
         };
         const auto rule = symmetric ? core::LinkExtraction::Rule::Argmax : core::LinkExtraction::ruleNamed(o->links);
-        if (o->workers > 1) core::Runtime::setThreads(1);
         const core::BatchDecoder decoder(model, o->batch, o->workers);
         std::optional<core::BatchDecoder> reverseDecoder;
         if (reverse) reverseDecoder.emplace(*reverse, o->batch, o->workers);

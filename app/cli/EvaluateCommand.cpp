@@ -72,6 +72,7 @@ Command addEvaluateCommand(CLI::App& app) {
         bool skipBad = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
+    o->e.workers = 0;  // one per core (startWorkers)
     auto* c = app.add_subcommand("evaluate", "Translate a test file (source<TAB>target) and report corpus BLEU");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
     c->add_option("--test", o->test, "Test pairs: source<TAB>target per line; a source may repeat with other targets")
@@ -114,7 +115,7 @@ Command addEvaluateCommand(CLI::App& app) {
         if (!o->json.empty()) core::AtomicFile::checkWritable(o->json);
         if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
         o->e.skipUnusablePairs = o->skipBad;
-        if (o->e.workers > 1) core::Runtime::setThreads(1);
+        o->e.workers = startWorkers(o->e.workers);
         const core::Evaluator evaluator(model, o->e);
         ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute, !o->noProgress);
         std::string search;  // the pass being shown

@@ -25,7 +25,7 @@ namespace alignscope::cli {
 Command addExportCommand(CLI::App& app) {
     struct Options {
         std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline;
-        int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 1;
+        int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
         bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
     };
     auto o = std::make_shared<Options>();
@@ -64,11 +64,7 @@ Command addExportCommand(CLI::App& app) {
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
     c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
-    c->add_option("--workers", o->workers,
-                  "Lines decoded at once, one thread each with one BLAS thread, while this thread draws and writes "
-                  "(the same files)")
-        ->check(CLI::Range(1, 64))
-        ->capture_default_str();
+    addWorkersOption(c, o->workers, "Lines (drawn and written on this thread, in input order)");
     c->add_option("--timeline", o->timeline,
                   "A training run (folder written by train --snapshots): gif and frames then animate the snapshots, the "
                   "sentence forced along its target (or the last snapshot's translation) in each");
@@ -154,7 +150,7 @@ Command addExportCommand(CLI::App& app) {
         }
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         ui::BatchExporter exporter(model, folder, settings);
-        if (o->workers > 1) core::Runtime::setThreads(1);
+        o->workers = startWorkers(o->workers);
         // Lines are decoded ahead on the workers; drawing (Qt) stays on this thread, in input order.
         OrderedWorkers<ui::BatchExporter::Prepared> decoded(lines.size(), o->workers, 2 * static_cast<size_t>(o->workers),
                                                              [&](size_t i) { return exporter.prepare(lines[i].first, lines[i].second); });

@@ -12,7 +12,7 @@ namespace alignscope::cli {
 Command addTranslateCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
-        int beam = 1, maxLen = 0, batch = 32, workers = 1;
+        int beam = 1, maxLen = 0, batch = 32, workers = 0;
         double timeLimit = 30;
         bool noProgress = false;
     };
@@ -40,8 +40,8 @@ Command addTranslateCommand(CLI::App& app) {
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
         // A blank line has nothing to translate: a blank line out, as for a failed one.
+        o->workers = startWorkers(o->workers, o->batch);
         if (o->batch > 1 || o->workers > 1) {
-            if (o->workers > 1) core::Runtime::setThreads(1);
             const core::BatchDecoder decoder(model, o->batch, o->workers);
             const auto chunk = static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers);
             return io.forEachChunk("translate", chunk, [&](const std::vector<std::string>& lines) {

@@ -195,7 +195,7 @@ class Trainer:
         o = self.options
         self.src_pieces: Optional[PieceTokenizer] = None
         self.tgt_pieces: Optional[PieceTokenizer] = None
-        if ckpt is not None and "src_tokenizer" in ckpt:
+        if ckpt is not None and (ckpt.get("src_tokenizer") or {}).get("kind") == "sentencepiece":
             self.src_pieces = PieceTokenizer.from_description(ckpt["src_tokenizer"])
             self.tgt_pieces = PieceTokenizer.from_description(ckpt["tgt_tokenizer"])
             return
