@@ -19,7 +19,8 @@ cli="$build/app/alignscope-cli"
 [[ -x "$cli" ]] || { echo "bench_corpus.sh: build first ($cli is missing)" >&2; exit 1; }
 [[ -f "$corpus" ]] || { echo "bench_corpus.sh: no corpus at $corpus (set BENCH_CORPUS)" >&2; exit 1; }
 work=$(mktemp -d -t alignscope-corpus.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+busy=
+trap 'rm -rf "$work"; [[ -n $busy ]] && kill "$busy" 2>/dev/null' EXIT
 # Held-out-style lines from the middle of the file (Tatoeba is sorted by length).
 total=$(wc -l <"$corpus")
 start=$(( total / 2 ))
@@ -65,6 +66,7 @@ echo "| --- | ---: | ---: | ---: | ---: |"
 row "translate, greedy, --batch 1 --workers 1" "$lines" "$cli" translate --model "$model" --batch 1 --workers 1 -i "$work/src.txt" -o "$work/t1.txt"
 row "translate, greedy, --batch 32 --workers 1" "$lines" "$cli" translate --model "$model" --batch 32 --workers 1 -i "$work/src.txt" -o "$work/t32.txt"
 row "translate, greedy, --batch 64 --workers 2" "$lines" "$cli" translate --model "$model" --batch 64 --workers 2 -i "$work/src.txt" -o "$work/w64.txt"
+row "translate, greedy, the defaults (--batch 32, a worker per core)" "$lines" "$cli" translate --model "$model" -i "$work/src.txt" -o "$work/td.txt"
 row "translate, beam 5, --batch 1 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 1 --workers 1 -i "$work/src.txt" -o "$work/b1.txt"
 row "translate, beam 5, --batch 32 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 1 -i "$work/src.txt" -o "$work/b32.txt"
 row "translate, beam 5, --batch 32 --workers 2" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 2 -i "$work/src.txt" -o "$work/bw.txt"
@@ -76,7 +78,17 @@ head -n $(( lines < 300 ? lines : 300 )) "$work/src.txt" >"$work/src300.txt"
 figures=$(wc -l <"$work/src300.txt")
 row "export (png), --workers 1" "$figures" "$cli" export --format png --model "$model" --no-progress --workers 1 -i "$work/src300.txt" -o "$work/png1"
 row "export (png), --workers 2" "$figures" "$cli" export --format png --model "$model" --no-progress --workers 2 -i "$work/src300.txt" -o "$work/png2"
+row "export (json), --workers 1" "$figures" "$cli" export --format json --model "$model" --no-progress --workers 1 -i "$work/src300.txt" -o "$work/json1"
+row "export (json), the defaults (a worker per core)" "$figures" "$cli" export --format json --model "$model" --no-progress -i "$work/src300.txt" -o "$work/jsond"
+# Beside one busy process (a shell loop on one core), as on a machine doing something else: one
+# batch on the BLAS's own threads waits for the busy core; a worker per core does not.
+( while :; do :; done ) &
+busy=$!
+row "translate, greedy, --batch 32 --workers 1 (the BLAS's own threads), beside a busy process" "$lines" "$cli" translate --model "$model" --batch 32 --workers 1 -i "$work/src.txt" -o "$work/tb1.txt"
+row "translate, greedy, the defaults, beside a busy process" "$lines" "$cli" translate --model "$model" -i "$work/src.txt" -o "$work/tbd.txt"
+kill "$busy"
 echo
+cmp -s "$work/t1.txt" "$work/td.txt" || echo "- WARNING: translations with the defaults differ from one-at-a-time"
 cmp -s "$work/t1.txt" "$work/w64.txt" || echo "- WARNING: translations with --workers 2 differ from one-at-a-time"
 cmp -s "$work/b1.txt" "$work/bw.txt" || echo "- WARNING: beam translations with --workers 2 differ from one-at-a-time"
 for search in greedy:t beam:b; do
