@@ -2,13 +2,14 @@
 thread (the machines running the suite are small and shared), where the C++ CLI is and how to run
 it, and the tokenizer settings of a model file read in Python."""
 
+import json
 import os
 import re
 import subprocess
 import sys
 import unicodedata
 from pathlib import Path
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
 import torch
@@ -48,6 +49,31 @@ def run_cli(cli) -> Callable[..., subprocess.CompletedProcess]:
         return result
 
     return run
+
+
+@pytest.fixture(scope="session")
+def gradient_attributions_work(run_cli) -> Callable[[Path, List[Tuple[str, str]], Path], None]:
+    """gradient_attributions_work(model, [(source, target)], folder): `align --method
+    integrated-gradients` runs on the model file (it has embed_source and encode_embedded), every
+    row adds up to f(x) - f(baseline) within 5 % (completeness), and grad-x-input runs too."""
+
+    def check(model: Path, pairs: List[Tuple[str, str]], folder: Path) -> None:
+        source = folder / "attributed-pairs.txt"
+        source.write_text("".join(f"{s} ||| {t}\n" for s, t in pairs), encoding="utf-8")
+        for method in ("integrated-gradients", "grad-x-input"):
+            out = folder / f"{method}.jsonl"
+            run_cli("align", "--model", model, "--method", method, "--format", "json", "-i", source, "-o", out)
+            records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+            assert len(records) == len(pairs)
+            for rec in records:
+                assert rec["method"] == method and rec["signed"]
+                assert len(rec["scores"]) == len(rec["target_tokens"]) > 0
+                if method != "integrated-gradients":
+                    continue
+                for row, f, f0 in zip(rec["scores"], rec["log_probs"], rec["baseline_log_probs"]):
+                    assert abs(sum(row) - (f - f0)) <= 0.05 * abs(f - f0) + 1e-4, (row, f, f0)
+
+    return check
 
 
 def _tokenize_like_alignscope(spec: Dict[str, Any], text: str) -> List[str]:

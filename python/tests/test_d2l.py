@@ -644,6 +644,10 @@ def test_cli_translate_matches_d2l_predict(run_cli, trained, model_file, tmp_pat
     assert got == expected
 
 
+def test_cli_gradient_attributions_work_on_the_adapted_model(gradient_attributions_work, model_file, tmp_path):
+    gradient_attributions_work(model_file, corpus(3, seed=13), tmp_path)
+
+
 def test_cli_trace_matches_the_original(run_cli, trained, model_file, tmp_path):
     model, data = trained
     pairs = corpus(5, seed=11)

@@ -457,6 +457,14 @@ def test_cli_translate_matches_the_original(course, run_cli, tmp_path):
     assert got == expected
 
 
+def test_cli_gradient_attributions_work_on_the_adapted_model(course, run_cli, gradient_attributions_work, tmp_path):
+    dates = USER_DATES[:2]
+    (tmp_path / "dates.txt").write_text("\n".join(dates) + "\n", encoding="utf8")
+    run_cli("translate", "--model", course["pt"], "-i", tmp_path / "dates.txt", "-o", tmp_path / "iso.txt")
+    iso = (tmp_path / "iso.txt").read_text(encoding="utf8").splitlines()
+    gradient_attributions_work(course["pt"], list(zip(dates, iso)), tmp_path)
+
+
 def test_cli_beam_search_keeps_the_padding_column(course, run_cli, tmp_path):
     """This model's softmax covers its padding: beam hypotheses keep that column, batched or not."""
     src = tmp_path / "in.txt"

@@ -829,6 +829,11 @@ def test_cli_translate_matches_original_greedy(run_cli, toy, tmp_path):
     assert got == expected
 
 
+def test_cli_gradient_attributions_work_on_the_adapted_model(gradient_attributions_work, toy, tmp_path):
+    pairs = [(" ".join(s), " ".join(t)) for s, t in make_pairs(3, seed=77)]
+    gradient_attributions_work(toy["converted"], pairs, tmp_path)
+
+
 def test_cli_trace_matches_original(run_cli, toy, tmp_path):
     sv, tv = toy["src_vocab"], toy["tgt_vocab"]
     pairs = forced_pairs(toy, 5, seed=77)

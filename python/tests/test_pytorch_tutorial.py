@@ -507,6 +507,11 @@ def test_cli_translate_refuses_an_unknown_word(run_cli, model_file, tmp_path):
     assert "banane" in r.stderr, r.stderr
 
 
+def test_cli_gradient_attributions_work_on_the_adapted_model(gradient_attributions_work, model_file, tmp_path):
+    gradient_attributions_work(model_file, [("L'élève célèbre mange le gâteau.", "The famous pupil eats the cake."),
+                                            ("Mon frère préfère le livre?", "My brother prefers the book?")], tmp_path)
+
+
 def test_cli_trace_matches_the_original(run_cli, model_file, trained, tmp_path):
     encoder, decoder, input_lang, output_lang, _ = trained
     lines = [("L'élève célèbre mange le gâteau.", "The famous pupil eats the cake."),

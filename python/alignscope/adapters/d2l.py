@@ -62,16 +62,28 @@ class D2LBahdanauModule(nn.Module):
 
     @torch.jit.export
     def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        B = src.size(0)
-        S = src.size(1)
+        return self.encode_embedded(self.embed_source(src), src_len)
+
+    # The encoder split at its embeddings (the format's optional methods), so gradient attributions
+    # (grad-x-input, integrated gradients) can differentiate with respect to them.
+    @torch.jit.export
+    def embed_source(self, src: Tensor) -> Tensor:
+        return self.src_embedding(src)                      # [B,S,E]
+
+    @torch.jit.export
+    def encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        B = x.size(0)
+        S = x.size(1)
         P = max(S, self.num_steps)
         # d2l pads every source to num_steps with <pad> and its GRU reads the padding: the final
-        # state (the decoder's initial state) depends on it, so pad here whatever the batch holds.
+        # state (the decoder's initial state) depends on it, so pad here whatever the batch holds,
+        # with <pad>'s embedding (a constant: attributions go to the real tokens only).
+        pad = self.src_embedding.weight[self.src_pad].detach()
         if P > S:
-            src = torch.cat([src, torch.full((B, P - S), self.src_pad, dtype=src.dtype, device=src.device)], 1)
-        valid = torch.arange(P, device=src.device).unsqueeze(0) < src_len.to(src.device).unsqueeze(1)
-        src = src.masked_fill(~valid, self.src_pad)
-        embs = self.src_embedding(src.t())                  # [P,B,E] (d2l: embedding(X.t()))
+            x = torch.cat([x, pad.expand(B, P - S, x.size(2))], 1)
+        valid = torch.arange(P, device=x.device).unsqueeze(0) < src_len.to(x.device).unsqueeze(1)
+        x = torch.where(valid.unsqueeze(2), x, pad.expand(B, P, x.size(2)))
+        embs = x.transpose(0, 1)                            # [P,B,E] (d2l: embedding(X.t()))
         outputs, hidden = self.encoder_rnn(embs)            # [P,B,H], [L,B,H]
         enc_full = outputs.permute(1, 0, 2)                 # [B,P,H] (d2l's init_state)
         mask = valid[:, :S]

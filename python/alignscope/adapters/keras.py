@@ -115,17 +115,32 @@ class KerasDateNMT(nn.Module):
 
     @torch.jit.export
     def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        B = src.size(0)
-        S = src.size(1)
+        return self.encode_embedded(self.embed_source(src), src_len)
+
+    # The encoder split at its input (the format's optional methods), so gradient attributions
+    # (grad-x-input, integrated gradients) can differentiate with respect to it. The course feeds
+    # the Bi-LSTM one-hot characters, so the "embedding" of a token is its one-hot row, and
+    # one-hot times the kernel is the kernel's row, as the lookup was.
+    @torch.jit.export
+    def embed_source(self, src: Tensor) -> Tensor:
+        return torch.nn.functional.one_hot(src, self.enc_f_kernel.size(0)).to(self.enc_f_kernel.dtype)  # [B,S,V]
+
+    @torch.jit.export
+    def encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        B = x.size(0)
+        S = x.size(1)
         if B > 0 and int(src_len.max()) > self.Tx:
             raise RuntimeError("the source has " + str(int(src_len.max())) + " characters; this model reads at most "
                                + str(self.Tx) + " (Tx)")
         mask = torch.arange(S).unsqueeze(0) < src_len.unsqueeze(1)
         take = min(S, self.Tx)
-        ids = torch.full([B, self.Tx], self.pad_id, dtype=torch.long)
-        ids[:, :take] = torch.where(mask[:, :take], src[:, :take], torch.full_like(src[:, :take], self.pad_id))
-        fwd = self._direction(torch.embedding(self.enc_f_kernel, ids) + self.enc_f_bias, self.enc_f_recurrent, False)
-        bwd = self._direction(torch.embedding(self.enc_b_kernel, ids) + self.enc_b_bias, self.enc_b_recurrent, True)
+        # The model reads Tx characters: the real ones, then <pad>'s one-hot row (a constant).
+        pad = torch.nn.functional.one_hot(torch.tensor(self.pad_id), x.size(2)).to(x.dtype)
+        xs = torch.where(mask[:, :take].unsqueeze(2), x[:, :take], pad.expand(B, take, x.size(2)))
+        if take < self.Tx:
+            xs = torch.cat([xs, pad.expand(B, self.Tx - take, x.size(2))], 1)
+        fwd = self._direction(torch.matmul(xs, self.enc_f_kernel) + self.enc_f_bias, self.enc_f_recurrent, False)
+        bwd = self._direction(torch.matmul(xs, self.enc_b_kernel) + self.enc_b_bias, self.enc_b_recurrent, True)
         a = torch.cat([fwd, bwd], 2)                                     # [B, Tx, 2 n_a]
         keys = torch.cat([a, torch.matmul(a, self.att1_a) + self.att1_bias], 2)
         enc = torch.zeros([B, S, a.size(2)], dtype=a.dtype)

@@ -685,9 +685,19 @@ class OpenNMTRNN(nn.Module):
 
     @torch.jit.export
     def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        B, S = src.size(0), src.size(1)
-        mask = torch.arange(S, device=src.device).unsqueeze(0) < src_len.to(src.device).unsqueeze(1)
-        x = self.src_embedding(src)
+        return self.encode_embedded(self.embed_source(src), src_len)
+
+    # The encoder split after OpenNMT's Embeddings module (the format's optional methods), so
+    # gradient attributions (grad-x-input, integrated gradients) can differentiate with respect to
+    # what it gives the encoder.
+    @torch.jit.export
+    def embed_source(self, src: Tensor) -> Tensor:
+        return self.src_embedding(src)  # [B,S,E]
+
+    @torch.jit.export
+    def encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        B, S = x.size(0), x.size(1)
+        mask = torch.arange(S, device=x.device).unsqueeze(0) < src_len.to(x.device).unsqueeze(1)
         hs: List[Tensor] = []
         cs: List[Tensor] = []
         for layer in self.encoder_layers:

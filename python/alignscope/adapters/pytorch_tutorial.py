@@ -76,14 +76,24 @@ class TutorialSeq2Seq(nn.Module):
 
     @torch.jit.export
     def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        B = src.size(0)
-        S = src.size(1)
-        src_len = src_len.to(src.device)
-        mask = torch.arange(S, device=src.device).unsqueeze(0) < src_len.unsqueeze(1)  # [B,S]
+        return self.encode_embedded(self.embed_source(src), src_len)
+
+    # The encoder split at its embeddings (the format's optional methods), so gradient attributions
+    # (grad-x-input, integrated gradients) can differentiate with respect to them.
+    @torch.jit.export
+    def embed_source(self, src: Tensor) -> Tensor:
+        return self.src_embedding(src)  # [B,S,H] (dropout: identity at evaluation)
+
+    @torch.jit.export
+    def encode_embedded(self, x: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        B = x.size(0)
+        S = x.size(1)
+        src_len = src_len.to(x.device)
+        mask = torch.arange(S, device=x.device).unsqueeze(0) < src_len.unsqueeze(1)  # [B,S]
         # The GRU reads left to right, so its outputs at real positions do not depend on the
         # padding after them; the state of a row is its output at its last real token (as if the
         # recurrence held still on the padding).
-        outputs, _ = self.encoder_gru(self.src_embedding(src))  # [B,S,H]
+        outputs, _ = self.encoder_gru(x)  # [B,S,H]
         H = outputs.size(2)
         last = (src_len - 1).clamp(min=0).view(B, 1, 1).expand(B, 1, H)
         state = outputs.gather(1, last).squeeze(1)  # [B,H]
