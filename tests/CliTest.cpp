@@ -168,6 +168,16 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     EXPECT_EQ(r.exitCode, 0) << r.out;
     for (const char* key : {"\"method\":\"integrated-gradients\"", "\"scores\":", "\"baseline_log_probs\":", "\"links\":", "\"link_rule\":\"argmax\""})
         EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
+    // Pairs attributed on several workers at once (one BLAS thread each) come out as on one, in order,
+    // and a bad line keeps its own message.
+    std::ofstream(dir.path("more.txt")) << "the red car ||| la voiture rouge\na house ||| une maison\nno target here\n"
+                                        << "the house ||| la maison\na red house ||| une maison rouge\n";
+    const auto one = run("--threads 1 align " + model() + " --method occlusion --format json --workers 1 -i " + dir.path("more.txt"));
+    const auto three = run("align " + model() + " --method occlusion --format json --workers 3 -i " + dir.path("more.txt"));
+    EXPECT_EQ(one.exitCode, 1) << one.out;
+    EXPECT_EQ(three.exitCode, 1) << three.out;
+    EXPECT_EQ(three.out, one.out);
+    EXPECT_NE(three.out.find("line 3: expected 'source ||| target'"), std::string::npos) << three.out;
     // Two directions joined: the tiny model serves as its own reverse here.
     r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;

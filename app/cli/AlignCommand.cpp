@@ -12,7 +12,12 @@
 #include "core/Error.h"
 #include "core/Runtime.h"
 
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
+#include <vector>
 
 namespace alignscope::cli {
 
@@ -110,7 +115,8 @@ Command addAlignCommand(CLI::App& app) {
             return pair;
         };
         const char* empty = o->format == "json" ? "null" : "";
-        const bool plain = o->method == "attention" && o->links == "argmax";
+        const bool attention = o->method == "attention";
+        const bool plain = attention && o->links == "argmax";
         o->workers = startWorkers(o->workers, o->batch);
         if (plain && o->batch == 1 && o->workers == 1) {
             core::SessionOptions options;
@@ -129,7 +135,7 @@ Command addAlignCommand(CLI::App& app) {
         attributionOptions.adaptive = !o->fixedPoints;
         const auto soft = [&](const core::Model& m, const core::BatchDecoder::Result& r) {
             Soft s;
-            if (o->method == "attention") {
+            if (attention) {
                 const auto alignment = r.alignment();
                 s.matrix = alignment.weights();
                 s.sourceWords = alignment.sourceWords();
@@ -169,14 +175,14 @@ Command addAlignCommand(CLI::App& app) {
             const auto results = decoder.run(items, searchOptions);
             std::vector<core::BatchDecoder::Result> backResults;
             if (reverseDecoder) backResults = reverseDecoder->run(reversed, searchOptions);
-            for (size_t i = 0; i < results.size(); ++i) {
+            const auto finish = [&](size_t i) {
                 if (!results[i].error.empty()) {
                     out[where[i]] = {false, results[i].error};
-                    continue;
+                    return;
                 }
                 if (reverseDecoder && !backResults[i].error.empty()) {
                     out[where[i]] = {false, "the reverse model: " + backResults[i].error};
-                    continue;
+                    return;
                 }
                 try {
                     auto s = soft(model, results[i]);
@@ -199,7 +205,29 @@ Command addAlignCommand(CLI::App& app) {
                 } catch (const core::Error& e) {
                     out[where[i]] = {false, e.what()};
                 }
-            }
+            };
+            // An attribution is a pair's own forward and backward passes, so the workers take the
+            // pairs in turn (one BLAS thread each, as they decode); each writes its own line's slot.
+            const size_t threads = attention ? 1 : std::min(results.size(), static_cast<size_t>(o->workers));
+            // What a line's own message cannot hold (not a core::Error) stops the run as it did
+            // before there were threads: the first such error is thrown again here.
+            std::atomic<size_t> next{0};
+            std::exception_ptr failure;
+            std::mutex failureLock;
+            const auto work = [&] {
+                try {
+                    for (size_t i; (i = next++) < results.size();) finish(i);
+                } catch (...) {
+                    const std::lock_guard<std::mutex> lock(failureLock);
+                    if (!failure) failure = std::current_exception();
+                    next = results.size();
+                }
+            };
+            std::vector<std::thread> pool;
+            for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+            work();
+            for (auto& thread : pool) thread.join();
+            if (failure) std::rethrow_exception(failure);
             return out;
         }, empty, std::nullopt, &watchdog);
     };
