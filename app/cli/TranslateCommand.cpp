@@ -39,8 +39,8 @@ Command addTranslateCommand(CLI::App& app) {
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
-        // A blank line has nothing to translate: a blank line out, as for a failed one.
         o->workers = startWorkers(o->workers, o->batch);
+        // A blank line has nothing to translate: a blank line out, as for a failed one.
         if (o->batch > 1 || o->workers > 1) {
             const core::BatchDecoder decoder(model, o->batch, o->workers);
             const auto chunk = static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers);
