@@ -138,30 +138,15 @@ struct Trainer::Impl {
             srcTok = Tokenizer::sentencePiece(SentencePieceModel::train(sources, o.pieces));
             tgtTok = Tokenizer::sentencePiece(SentencePieceModel::train(targets, o.pieces));
         }
-        ModelBuilder::Input in;
-        in.spec = o.spec;
-        in.spec.seed = o.seed;
-        in.sourceVocabulary = Vocabulary(srcTok.pieces());
-        in.targetVocabulary = Vocabulary(tgtTok.pieces());
-        in.sourceTokenizer = srcTok;
-        in.targetTokenizer = tgtTok;
-        in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
-        model = ModelBuilder::build(in);
+        buildWith(Vocabulary(srcTok.pieces()), Vocabulary(tgtTok.pieces()), srcTok, tgtTok);
     }
 
     // Another model's tokenizers and vocabularies, unchanged: a comparison model (no attention, a
     // different size) that reads and writes the same pieces as the one it is compared with.
     void buildModelWithTokenizersOf(const std::string& path) {
         const auto donor = TorchModel::load(path);
-        ModelBuilder::Input in;
-        in.spec = o.spec;
-        in.spec.seed = o.seed;
-        in.sourceVocabulary = donor->sourceVocabulary();
-        in.targetVocabulary = donor->targetVocabulary();
-        in.sourceTokenizer = donor->sourceTokenizer();
-        in.targetTokenizer = donor->targetTokenizer();
-        in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
-        model = ModelBuilder::build(in);
+        buildWith(donor->sourceVocabulary(), donor->targetVocabulary(), donor->sourceTokenizer(),
+                  donor->targetTokenizer());
     }
 
     void buildModel() {
@@ -180,13 +165,20 @@ struct Trainer::Impl {
             for (const auto& tok : s) ++srcCounts[tok.text];
             for (const auto& tok : t) ++tgtCounts[tok.text];
         }
+        buildWith(Vocabulary::fromCounts(srcCounts, o.sourceMinCount, o.sourceVocabSize),
+                  Vocabulary::fromCounts(tgtCounts, o.targetMinCount, o.targetVocabSize), srcTok, tgtTok);
+    }
+
+    // The untrained model of the options' architecture, seed and name over these vocabularies.
+    void buildWith(Vocabulary sourceVocabulary, Vocabulary targetVocabulary, const Tokenizer& sourceTokenizer,
+                   const Tokenizer& targetTokenizer) {
         ModelBuilder::Input in;
         in.spec = o.spec;
         in.spec.seed = o.seed;
-        in.sourceVocabulary = Vocabulary::fromCounts(srcCounts, o.sourceMinCount, o.sourceVocabSize);
-        in.targetVocabulary = Vocabulary::fromCounts(tgtCounts, o.targetMinCount, o.targetVocabSize);
-        in.sourceTokenizer = srcTok;
-        in.targetTokenizer = tgtTok;
+        in.sourceVocabulary = std::move(sourceVocabulary);
+        in.targetVocabulary = std::move(targetVocabulary);
+        in.sourceTokenizer = sourceTokenizer;
+        in.targetTokenizer = targetTokenizer;
         in.name = o.name.empty() ? fs::path(o.outputPath).stem().string() : o.name;
         model = ModelBuilder::build(in);
     }

@@ -129,6 +129,17 @@ class Trainer:
             raise ValueError("snapshots cannot be negative")
         if o.snapshots > 0 and not o.out:
             raise ValueError("--snapshots writes its files beside the model: give --out")
+        if o.tokenizer_from:
+            # Its vocabularies are the donor's as they are: settings that would build others are refused, as
+            # the C++ trainer's CLI does, rather than quietly ignored.
+            defaults = TrainingOptions()
+            own = [flag for flag, field in (("--tokenizer", "tokenizer"), ("--vocab-size", "pieces"),
+                                            ("--joint", "joint"), ("--min-count", "min_count"),
+                                            ("--max-vocab", "max_vocab"))
+                   if getattr(o, field) != getattr(defaults, field)]
+            if own:
+                raise ValueError(f"--tokenizer-from takes '{o.tokenizer_from}''s tokenizers and vocabularies as they "
+                                 f"are: leave out {', '.join(own)}")
         self.dist = dist or Distributed.start(o.device)
         self.device = self.dist.device
         resume_from = latest_training_checkpoint(o.checkpoint_dir) if o.resume and o.checkpoint_dir else None
