@@ -138,8 +138,8 @@ class Trainer:
                                             ("--max-vocab", "max_vocab"))
                    if getattr(o, field) != getattr(defaults, field)]
             if own:
-                raise ValueError(f"--tokenizer-from takes '{o.tokenizer_from}''s tokenizers and vocabularies as they "
-                                 f"are: leave out {', '.join(own)}")
+                raise ValueError(f"--tokenizer-from '{o.tokenizer_from}' takes that model's tokenizers and vocabularies "
+                                 f"as they are: leave out {', '.join(own)}")
         self.dist = dist or Distributed.start(o.device)
         self.device = self.dist.device
         resume_from = latest_training_checkpoint(o.checkpoint_dir) if o.resume and o.checkpoint_dir else None

@@ -185,7 +185,7 @@ def test_tokenizer_from_takes_another_models_pieces_as_they_are(toy_tsv, tmp_pat
     alignscope.train(str(toy_tsv), ARCH, steps=1, out=str(word), name="word", **FAST)
     with pytest.raises(ValueError, match="word.pt.*word tokenizer"):
         alignscope.train(str(other), plain_arch, steps=1, tokenizer_from=str(word), **FAST)
-    with pytest.raises(ValueError, match="donor.pt.*leave out --tokenizer, --vocab-size"):
+    with pytest.raises(ValueError, match="donor.pt' takes .*leave out --tokenizer, --vocab-size"):
         alignscope.train(str(other), plain_arch, steps=1, tokenizer_from=str(donor), tokenizer="sentencepiece",
                          pieces=300, **FAST)
 
