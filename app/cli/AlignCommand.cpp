@@ -46,7 +46,7 @@ Command addAlignCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output, format = "pharaoh";
         double timeLimit = 30;
-        int batch = 32, workers = 0;
+        int batch = core::BatchDecoder::defaultBatch(1), workers = 0;
         std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
         float threshold = 0.3f;
         int points = 16;

@@ -12,7 +12,7 @@ namespace alignscope::cli {
 Command addTranslateCommand(CLI::App& app) {
     struct Options {
         std::string model, input, output;
-        int beam = 1, maxLen = 0, batch = 32, workers = 0;
+        int beam = 1, maxLen = 0, batch = 0, workers = 0;  // batch 0: BatchDecoder::defaultBatch
         double timeLimit = 30;
         bool noProgress = false;
     };
@@ -25,9 +25,9 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     addTimeLimitOption(c, o->timeLimit);
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
-    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (1: one at a time; the same tokens either way)")
-        ->check(CLI::Range(1, 1024))
-        ->capture_default_str();
+    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (default: 128 greedy, 32 with a beam; "
+                                       "1: one at a time; the same tokens either way)")
+        ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->workers);
     return [o, c]() -> int {
         if (!*c) return -1;
@@ -39,6 +39,7 @@ Command addTranslateCommand(CLI::App& app) {
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
+        if (o->batch == 0) o->batch = core::BatchDecoder::defaultBatch(o->beam);
         o->workers = startWorkers(o->workers, o->batch);
         // A blank line has nothing to translate: a blank line out, as for a failed one.
         if (o->batch > 1 || o->workers > 1) {

@@ -13,7 +13,6 @@
 namespace alignscope::core {
 namespace {
 
-constexpr size_t kBatch = 32;  // sentences decoded together (their beams too)
 
 BleuSummary summarize(const Bleu& bleu) {
     BleuSummary s;
@@ -195,8 +194,9 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
             if (progress) progress({s.name, i + 1, r.sources.size()});
         };
         // In batches, greedy or beam: the same tokens as one sentence at a time (BatchDecoder), several times faster.
-        const BatchDecoder decoder(model_, static_cast<int>(kBatch), options_.workers);
-        const size_t chunk = kBatch * static_cast<size_t>(std::max(1, options_.workers));
+        const int batch = BatchDecoder::defaultBatch(so.beamWidth);
+        const BatchDecoder decoder(model_, batch, options_.workers);
+        const size_t chunk = static_cast<size_t>(batch) * static_cast<size_t>(std::max(1, options_.workers));
         for (size_t from = 0; from < r.sources.size(); from += chunk) {
             std::vector<BatchDecoder::Item> items;
             for (size_t i = from; i < std::min(r.sources.size(), from + chunk); ++i) items.push_back({r.sources[i], std::nullopt});
