@@ -25,9 +25,7 @@ protected:
         dir_ = std::make_unique<tests::TempDir>();
         auto o = tests::reversalTraining(*dir_);
         o.maxSteps = 600;
-        core::Trainer trainer(o);
-        trainer.prepare();
-        ASSERT_TRUE(trainer.run(nullptr).completed);
+        ASSERT_TRUE(tests::trainToEnd(o).completed);
         model_ = std::make_unique<core::Model>(core::Model::load(o.outputPath));
     }
     static void TearDownTestSuite() {

@@ -117,9 +117,7 @@ TEST(SyntheticDates, SmallModelLearnsWhereTheMonthIs) {
     o.batchSize = 64;
     o.learningRate = 0.005;
     o.maxSteps = 500;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    ASSERT_TRUE(trainer.run(nullptr).completed);
+    ASSERT_TRUE(tests::trainToEnd(o).completed);
     const auto check = SyntheticDates::check(core::Model::load(o.outputPath), SyntheticDates::generate(200, 99));
     EXPECT_GE(check.monthAligned, 180u) << "month attention peaks on the month word for " << check.monthAligned << "/200";
     EXPECT_GE(check.yearAligned, 180u);

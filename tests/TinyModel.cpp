@@ -125,13 +125,17 @@ TempDir::~TempDir() {
 
 std::string TempDir::path(const std::string& name) const { return (std::filesystem::path(root_) / name).string(); }
 
+core::TrainingResult trainToEnd(const core::TrainingOptions& options) {
+    core::Trainer trainer(options);
+    trainer.prepare();
+    return trainer.run(nullptr);
+}
+
 void trainReversalRun(const TempDir& dir, int64_t steps, int snapshots) {
     auto o = reversalTraining(dir);
     o.maxSteps = steps;
     o.snapshots = snapshots;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    trainer.run(nullptr);
+    trainToEnd(o);
 }
 
 }  // namespace alignscope::tests

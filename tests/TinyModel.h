@@ -2,6 +2,7 @@
 #include "core/model/Model.h"
 #include "core/model/ModelSpec.h"
 #include "core/training/SentencePair.h"
+#include "core/training/Trainer.h"
 #include "core/training/TrainingOptions.h"
 
 #include <string>
@@ -25,6 +26,9 @@ std::vector<core::SentencePair> reversalPairs(int count, uint32_t seed);
 // vocabulary, no dropout or label smoothing, no validation BLEU, no timed checkpoints; widths
 // embedding/attention/readout = `width`, encoder and decoder = 2 * width.
 core::TrainingOptions smallTraining(const std::string& corpus, const std::string& output, int64_t width);
+
+// A Trainer on `options`, prepared and run to its end with no progress callback: its result.
+core::TrainingResult trainToEnd(const core::TrainingOptions& options);
 
 class TempDir;
 // Options that train a tiny reversal model in a few seconds; the corpus (2,000 pairs) is written

@@ -31,9 +31,7 @@ struct TrainedReversal {
     core::TrainingResult result;
     TrainedReversal() {
         options.maxSteps = 500;
-        core::Trainer trainer(options);
-        trainer.prepare();
-        result = trainer.run(nullptr);
+        result = tests::trainToEnd(options);
     }
 };
 
@@ -73,9 +71,7 @@ TEST(Trainer, ResumedRunFollowsTheSameLossTrajectory) {
     tests::TempDir dir;
     auto o = tests::reversalTraining(dir);
     o.maxSteps = 24;
-    core::Trainer whole(o);
-    whole.prepare();
-    const auto full = whole.run(nullptr);
+    const auto full = tests::trainToEnd(o);
 
     tests::TempDir dir2;
     auto o2 = tests::reversalTraining(dir2);
@@ -89,9 +85,7 @@ TEST(Trainer, ResumedRunFollowsTheSameLossTrajectory) {
         ASSERT_EQ(part.steps, 10);
     }
     o2.resume = true;
-    core::Trainer second(o2);
-    second.prepare();
-    const auto resumed = second.run(nullptr);
+    const auto resumed = tests::trainToEnd(o2);
     ASSERT_TRUE(resumed.completed);
     ASSERT_EQ(resumed.lossHistory.size(), full.lossHistory.size());
     for (size_t i = 0; i < full.lossHistory.size(); ++i)
@@ -108,9 +102,7 @@ TEST(Trainer, ResumingAFinishedRunSaysSoAndChangesNothing) {
     auto o = tests::reversalTraining(dir);
     o.maxSteps = 4;
     {
-        core::Trainer t(o);
-        t.prepare();
-        ASSERT_TRUE(t.run(nullptr).completed);
+        ASSERT_TRUE(tests::trainToEnd(o).completed);
     }
     const auto state = contentOf(o.outputPath + ".ckpt/state.json");
     o.resume = true;
@@ -143,10 +135,7 @@ TEST(Trainer, SameSeedGivesTheSameModel) {
     auto oa = tests::reversalTraining(a), ob = tests::reversalTraining(b);
     oa.maxSteps = ob.maxSteps = 8;
     oa.dropout = ob.dropout = 0.3;  // dropout masks must repeat too
-    core::Trainer ta(oa), tb(ob);
-    ta.prepare();
-    tb.prepare();
-    EXPECT_EQ(ta.run(nullptr).lossHistory, tb.run(nullptr).lossHistory);
+    EXPECT_EQ(tests::trainToEnd(oa).lossHistory, tests::trainToEnd(ob).lossHistory);
 }
 
 TEST(Trainer, BadOptionsAndMissingCheckpointAreClearErrors) {
@@ -255,9 +244,7 @@ TEST(Trainer, SentencePieceTrainingKeepsCaseAndNeverProducesUnk) {
     o.maxLength = 40;
     o.maxSteps = 3;
     o.testFraction = 0;
-    core::Trainer trainer(o);
-    trainer.prepare();
-    trainer.run(nullptr);
+    tests::trainToEnd(o);
     const auto model = core::Model::load(dir.path("pieces.pt"));
     EXPECT_EQ(model.sourceTokenizer().kind(), core::Tokenizer::Kind::SentencePiece);
     EXPECT_EQ(model.targetTokenizer().kind(), core::Tokenizer::Kind::SentencePiece);
@@ -282,9 +269,7 @@ TEST(Trainer, SentencePieceTrainingKeepsCaseAndNeverProducesUnk) {
     o.jointPieces = true;
     o.outputPath = dir.path("joint.pt");
     o.checkpointDir = dir.path("joint.ckpt");
-    core::Trainer joint(o);
-    joint.prepare();
-    joint.run(nullptr);
+    tests::trainToEnd(o);
     const auto shared = core::Model::load(dir.path("joint.pt"));
     EXPECT_EQ(shared.sourceTokenizer().toJson(), shared.targetTokenizer().toJson());
     EXPECT_EQ(shared.sourceVocabulary().tokens(), shared.targetVocabulary().tokens());
@@ -305,9 +290,7 @@ TEST(Trainer, TokenizerFromTakesAnotherModelsPiecesAndVocabulariesAsTheyAre) {
     o.maxLength = 40;
     o.maxSteps = 2;
     o.testFraction = 0;
-    core::Trainer donorTrainer(o);
-    donorTrainer.prepare();
-    donorTrainer.run(nullptr);
+    tests::trainToEnd(o);
 
     auto c = tests::smallTraining(dir.path("other.tsv"), dir.path("plain.pt"), 8);
     c.tokenizerFrom = dir.path("donor.pt");
@@ -315,9 +298,7 @@ TEST(Trainer, TokenizerFromTakesAnotherModelsPiecesAndVocabulariesAsTheyAre) {
     c.maxLength = 40;
     c.maxSteps = 2;
     c.testFraction = 0;
-    core::Trainer compared(c);
-    compared.prepare();
-    compared.run(nullptr);
+    tests::trainToEnd(c);
     const auto donor = core::Model::load(dir.path("donor.pt"));
     const auto plain = core::Model::load(dir.path("plain.pt"));
     EXPECT_EQ(plain.sourceTokenizer().toJson(), donor.sourceTokenizer().toJson());
