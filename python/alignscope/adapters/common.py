@@ -7,10 +7,10 @@ messages (from_pytorch_tutorial passes its own).
 
 import contextlib
 import numbers
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 import torch
-from torch import nn
+from torch import Tensor, nn
 
 Fail = Callable[[str], Exception]
 M = TypeVar("M", bound=nn.Module)
@@ -107,6 +107,17 @@ def frozen_copy(module: M) -> M:
         raise TypeError(f"frozen_copy: {type(module).__name__} is not an Embedding, Linear, GRU or LSTM")
     copy.load_state_dict({k: v.detach().to("cpu", torch.float32) for k, v in module.state_dict().items()})
     return copy.requires_grad_(False)  # type: ignore[return-value]
+
+
+class SplitEncoder(nn.Module):
+    """A converted model whose encoder is split at its input: embed_source(src) [B,S,E], then
+    encode_embedded(x, src_len) (the format's optional methods, so gradient attributions can
+    differentiate with respect to what the encoder reads). Each adapter's module defines the two;
+    encode, the format's required method, is the one after the other, here once for all of them."""
+
+    @torch.jit.export
+    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        return self.encode_embedded(self.embed_source(src), src_len)  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager

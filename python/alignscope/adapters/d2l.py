@@ -16,7 +16,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import eval_mode, frozen_copy, positive_int, special_ids, submodule, tokens_by_id
+from .common import SplitEncoder, eval_mode, frozen_copy, positive_int, special_ids, submodule, tokens_by_id
 
 # d2l's MTFraEng._preprocess (and 0.17's preprocess_nmt), as AlignScope normalisers: non-breaking
 # spaces become spaces, the text is lower-cased, and a space goes before , . ! ? (d2l skips the
@@ -39,7 +39,7 @@ D2L_SPECIALS = {"pad": "<pad>", "unk": "<unk>", "bos": "<bos>", "eos": "<eos>"}
 _UNDERFLOW_MARGIN = 1e6 - 200.0
 
 
-class D2LBahdanauModule(nn.Module):
+class D2LBahdanauModule(SplitEncoder):
     """encode/step with d2l's exact math; the encoder reads the source padded to num_steps."""
 
     def __init__(self, src_embedding: nn.Embedding, encoder_rnn: nn.GRU, tgt_embedding: nn.Embedding,
@@ -59,10 +59,6 @@ class D2LBahdanauModule(nn.Module):
         self.hidden_size = int(encoder_rnn.hidden_size)
         self.num_layers = int(encoder_rnn.num_layers)
         self.attends_padding = bool(attends_padding)
-
-    @torch.jit.export
-    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        return self.encode_embedded(self.embed_source(src), src_len)
 
     # The encoder split at its embeddings (the format's optional methods), so gradient attributions
     # (grad-x-input, integrated gradients) can differentiate with respect to them.

@@ -29,7 +29,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import positive_int, special_ids, tokens_by_id
+from .common import SplitEncoder, positive_int, special_ids, tokens_by_id
 
 Vocab = Union[Mapping[Any, Any], Sequence[str]]
 
@@ -47,7 +47,7 @@ COURSE = 'deeplearning.ai Sequence Models, week 3 "Neural Machine Translation" (
 # The AlignScope module
 
 
-class KerasDateNMT(nn.Module):
+class KerasDateNMT(SplitEncoder):
     """The course model with `encode`/`step` (docs/model-format.md).
 
     encode: the source is put on Tx positions padded with '<pad>' (as string_to_int does) and the
@@ -112,10 +112,6 @@ class KerasDateNMT(nn.Module):
         if reverse:
             outs.reverse()
         return torch.stack(outs, 1)
-
-    @torch.jit.export
-    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        return self.encode_embedded(self.embed_source(src), src_len)
 
     # The encoder split at its input (the format's optional methods), so gradient attributions
     # (grad-x-input, integrated gradients) can differentiate with respect to it. The course feeds

@@ -30,7 +30,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ..adapted import AdaptedModel
-from .common import frozen_copy, special_ids
+from .common import SplitEncoder, frozen_copy, special_ids
 
 __all__ = ["from_opennmt", "OpenNMTRNN"]
 
@@ -631,7 +631,7 @@ class _EncoderLayer(nn.Module):
         return out, final_h, final_c
 
 
-class OpenNMTRNN(nn.Module):
+class OpenNMTRNN(SplitEncoder):
     """encode/step (AlignScope model format v2) for an OpenNMT-py RNN encoder-decoder.
 
     state row: [h_0 .. h_{L-1}, (c_0 .. c_{L-1} for LSTM), (input_feed when input feeding)].
@@ -682,10 +682,6 @@ class OpenNMTRNN(nn.Module):
         self.v = frozen_copy(attn.v) if arch.attention == "mlp" else nn.Identity()
         self.linear_out = frozen_copy(attn.linear_out)
         self.generator = frozen_copy(generator)
-
-    @torch.jit.export
-    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        return self.encode_embedded(self.embed_source(src), src_len)
 
     # The encoder split after OpenNMT's Embeddings module (the format's optional methods), so
     # gradient attributions (grad-x-input, integrated gradients) can differentiate with respect to

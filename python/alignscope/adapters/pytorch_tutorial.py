@@ -26,7 +26,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import eval_mode, frozen_copy, positive_int, submodule
+from .common import SplitEncoder, eval_mode, frozen_copy, positive_int, submodule
 
 SOS_TOKEN = 0
 EOS_TOKEN = 1
@@ -59,7 +59,7 @@ def _fail(message: str) -> ValueError:
     return ValueError(f"from_pytorch_tutorial: {message}")
 
 
-class TutorialSeq2Seq(nn.Module):
+class TutorialSeq2Seq(SplitEncoder):
     """EncoderRNN + AttnDecoderRNN of the tutorial as AlignScope's encode/step (format v2)."""
 
     def __init__(self, src_embedding: nn.Embedding, encoder_gru: nn.GRU, tgt_embedding: nn.Embedding,
@@ -73,10 +73,6 @@ class TutorialSeq2Seq(nn.Module):
         self.Va = Va
         self.decoder_gru = decoder_gru
         self.out = out
-
-    @torch.jit.export
-    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
-        return self.encode_embedded(self.embed_source(src), src_len)
 
     # The encoder split at its embeddings (the format's optional methods), so gradient attributions
     # (grad-x-input, integrated gradients) can differentiate with respect to them.
