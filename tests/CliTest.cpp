@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +188,29 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     r = run("align " + model() + " --method saliency -i " + dir.path("pairs.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("unknown attribution method 'saliency'"), std::string::npos) << r.out;
+}
+
+// --time-limit is for one sentence: a batch whose sentences keep reporting progress (decoder steps,
+// finished attributions) runs to its end however long it takes in all, while a model that falls
+// silent is stopped (test_hostile_models.py).
+TEST_F(Cli, ABatchLongerThanTheTimeLimitThatKeepsMovingRunsToItsEnd) {
+    const int pairs = 300;
+    {
+        std::ofstream out(dir.path("many.txt"));
+        for (int i = 0; i < pairs; ++i) out << "the red car near a house ||| la voiture rouge près d'une maison\n";
+    }
+    const double limit = 0.3;
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = run("align " + model() + " --method integrated-gradients --fixed-points --points 32 --batch " +
+                       std::to_string(pairs) + " --workers 1 --time-limit " + std::to_string(limit) + " -i " +
+                       dir.path("many.txt") + " -o " + dir.path("many.links"));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    std::ifstream links(dir.path("many.links"));
+    int n = 0;
+    for (std::string l; std::getline(links, l);) ++n;
+    EXPECT_EQ(n, pairs);
+    EXPECT_GT(seconds, 2 * limit) << "the batch must take longer than the limit for this test to mean anything";
 }
 
 TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {

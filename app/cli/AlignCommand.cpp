@@ -145,6 +145,7 @@ Command addAlignCommand(CLI::App& app) {
             } else {
                 const auto attribution =
                     core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
+                watchdog.progress()->moved();  // each pair's attribution is progress to the time limit
                 s.matrix = attribution.matrix();
                 s.sourceWords = attribution.sourceWords;
                 s.targetWords = attribution.targetWords;

@@ -51,9 +51,26 @@ void SentenceWatchdog::watch() {
             continue;
         }
         const long generation = generation_;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds_);
-        // Ends when the sentence finishes (line_ 0 or a new generation) or the deadline passes.
-        const bool finished = wake_.wait_until(lock, deadline, [&] { return quit_ || line_ == 0 || generation_ != generation; });
+        // Ends when the sentence finishes (line_ 0 or a new generation) or when nothing has been
+        // reported for the limit: a batch of many sentences, or of slow attributions, takes longer
+        // in all but keeps beating, where a model whose code loops falls silent. Checked a few
+        // times a second, so a silence is caught within a quarter second of the limit.
+        const auto silence = std::chrono::duration<double>(seconds_);
+        const auto poll = std::min<std::chrono::duration<double>>(silence, std::chrono::milliseconds(250));
+        uint64_t beats = progress_.beats;
+        auto lastBeat = std::chrono::steady_clock::now();
+        bool finished = false;
+        for (;;) {
+            finished = wake_.wait_for(lock, poll, [&] { return quit_ || line_ == 0 || generation_ != generation; });
+            if (finished) break;
+            const auto now = std::chrono::steady_clock::now();
+            if (const uint64_t seen = progress_.beats; seen != beats) {
+                beats = seen;
+                lastBeat = now;
+            } else if (now - lastBeat >= silence) {
+                break;
+            }
+        }
         if (finished) continue;
         // The decoding thread is inside the model's code and holds nothing this needs; it stays
         // there, so the process ends here, holding the lock so the line cannot finish meanwhile.

@@ -10,7 +10,8 @@
 namespace alignscope::cli {
 
 // The per-sentence time limit (--time-limit). Model code is TorchScript run by LibTorch, which
-// cannot be interrupted from outside: a sentence that runs past the limit ends the run. The
+// cannot be interrupted from outside: a sentence whose decoding reports no progress (a step, or a
+// finished attribution) for the limit ends the run; a batch as a whole may take longer. The
 // watchdog names the line, the model and the step it stopped in, lets `onExpire` keep what was
 // written (the lines before), and exits with 2.
 class SentenceWatchdog {
@@ -21,7 +22,8 @@ public:
     SentenceWatchdog(const SentenceWatchdog&) = delete;
     SentenceWatchdog& operator=(const SentenceWatchdog&) = delete;
 
-    // The clock runs from here; progress back at encoding. lastLineNo: a batch of lines decoded together.
+    // The clock runs from here and again from every report to progress(); progress back at
+    // encoding. lastLineNo: a batch of lines decoded together.
     void start(long lineNo, long lastLineNo = 0);
     void stop();
     // Hand to SearchOptions::progress / SessionOptions::progress.

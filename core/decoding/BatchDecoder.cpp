@@ -36,7 +36,7 @@ EncoderOutput encodeRows(const Model& model, const std::vector<BatchDecoder::Res
                                              ? static_cast<int>(r.target.size()) + (vocab.eos() >= 0 ? 1 : 0)
                                              : options.lengthLimit(n, model.maxLength());
     }
-    if (options.progress) options.progress->step = 0;
+    if (options.progress) options.progress->reached(0);
     return model.torch().encode(src, lengths);
 }
 
@@ -58,7 +58,7 @@ void stepBeams(const Model& model, std::vector<BatchDecoder::Result>& results, c
     auto y = torch::full({static_cast<int64_t>(rows.size())}, vocab.startId(), torch::kLong);  // [n]
     for (int t = 0; !owners.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->step = t + 1;
+        if (options.progress) options.progress->reached(t + 1);
         auto d = model.torch().step(y, state, enc, t + 1);
         std::vector<int64_t> keep, tokens;  // decoder rows carried on, and their tokens
         std::vector<size_t> nextOwners;
@@ -229,7 +229,7 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
     auto y = torch::full({B}, vocab.startId(), torch::kLong);
     for (int t = 0; !alive.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->step = t + 1;
+        if (options.progress) options.progress->reached(t + 1);
         auto d = torchModel.step(y, state, enc, t + 1);
         // The rows' tokens first (argmax, or the target's), then their log-probabilities in one gather.
         auto best = d.logProbs.argmax(1).contiguous();  // [n]

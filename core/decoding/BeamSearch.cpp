@@ -17,7 +17,7 @@ std::vector<Hypothesis> BeamSearch::search(const EncodedSource& source, const Se
     auto y = torch::full({1}, model.targetVocabulary().startId(), torch::kLong);  // [n]
     for (int t = 0; !beam.done(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->step = t + 1;
+        if (options.progress) options.progress->reached(t + 1);
         auto d = model.torch().step(y, state, enc, t + 1);
         const auto next = beam.advance(d.logProbs, d.alpha);
         if (beam.done()) break;

@@ -87,7 +87,7 @@ const StepRecord& DecodingSession::advance(int64_t forcedId, const std::string* 
     const int64_t prev = d_->steps.empty() ? vocab.startId() : d_->steps.back().tokenId;
     const auto& before = d_->states.back();
     const auto stepNumber = static_cast<int64_t>(d_->steps.size()) + 1;
-    if (d_->options.progress) d_->options.progress->step = stepNumber;
+    if (d_->options.progress) d_->options.progress->reached(stepNumber);
     auto out = model().torch().step(torch::full({1}, prev, torch::kLong), before, d_->encoded.output(), stepNumber);
     auto logProbs = out.logProbs[0];
 

@@ -23,7 +23,7 @@ std::vector<Hypothesis> GreedySearch::search(const EncodedSource& source, const 
     const int limit = options.lengthLimit(source.length(), model.maxLength());
     for (int t = 0; t < limit; ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->step = t + 1;
+        if (options.progress) options.progress->reached(t + 1);
         auto d = model.torch().step(y, state, enc, t + 1);
         const auto best = d.logProbs[0].argmax().item<int64_t>();
         h.logProb += d.logProbs[0][best].item<float>();
