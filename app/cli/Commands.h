@@ -18,7 +18,7 @@ using Command = std::function<int()>;
 
 // --time-limit SECONDS on a line-by-line command (SentenceWatchdog): default 30, 0 for none.
 inline void addTimeLimitOption(CLI::App* command, double& seconds) {
-    command->add_option("--time-limit", seconds, "Seconds one sentence may take before the run stops (0: no limit)")
+    command->add_option("--time-limit", seconds, "Seconds a sentence may go without progress (a decoder step, an attributed pair) before the run stops (0: no limit)")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
 }
