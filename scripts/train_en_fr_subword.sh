@@ -10,7 +10,8 @@
 # side. Both test splits (scripts/make_en_fr_corpus.sh) are never trained on; the trainer takes its
 # validation pairs from the mixture and holds out nothing more (--test-fraction 0). Its split hashes
 # with seed 2: the corpus files were split with seed 1, so seed 1 would find nothing left to hold out.
-# Writes work/en-fr-subword.pt (float16), the checkpoint with the best validation loss.
+# Writes work/en-fr-subword.pt (float16), the checkpoint with the best validation loss; the figures
+# of its card come from scripts/card_en_fr_subword.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=work/en-fr-corpus
