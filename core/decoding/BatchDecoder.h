@@ -40,9 +40,10 @@ public:
     };
 
     // One result per item, in order. Uses options.beamWidth, lengthPenalty, maxLength (0: the
-    // model's or 2S+10), cancelled and progress (set to the batch's step).
+    // model's or 2S+10), cancelled and progress (reached() at each of the batch's steps).
     std::vector<Result> run(const std::vector<Item>& items, const SearchOptions& options = {}) const;
     int maxBatch() const { return maxBatch_; }
+    int workers() const { return workers_; }
 
     // Sentences per batch where the caller names none. Greedy decoding and teacher forcing take
     // 128: the vocabulary projection ([rows, readout] × [readout, vocabulary]) is most of a step,
@@ -50,7 +51,6 @@ public:
     // Tatoeba lines, 2 workers, AMD EPYC: 3.41 s at 32, 3.04 at 64, 2.91 at 128, 2.94 at 256). A
     // beam has beamWidth rows a sentence and keeps 32 (600 lines, beam 5: 3.50 s at 32, 4.86 at 128).
     static int defaultBatch(int beamWidth) { return beamWidth > 1 ? 32 : 128; }
-    int workers() const { return workers_; }
 
 private:
     void runBatch(std::vector<Result>& results, const std::vector<size_t>& rows, const std::vector<Item>& items,
