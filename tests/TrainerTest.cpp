@@ -308,3 +308,39 @@ TEST(Trainer, TokenizerFromTakesAnotherModelsPiecesAndVocabulariesAsTheyAre) {
     EXPECT_EQ(plain.metadata()["training"]["tokenizer_from"], dir.path("donor.pt"));
     EXPECT_TRUE(plain.attentionIsUniform()) << "trained without attention, as asked";
 }
+
+// --init-from: a model file (its checkpoint gone with another machine) is trained on from its own
+// weights: the first update's loss is the trained model's, not a fresh one's; its pieces and
+// architecture are kept; its training record is kept beside the new run's, through a resume too.
+TEST(Trainer, InitFromTrainsAModelFileOnFromWhereItStands) {
+    const auto& trained = trainedReversal();
+    tests::TempDir dir;
+    auto fresh = tests::reversalTraining(dir);
+    fresh.maxSteps = 1;
+    const double freshFirst = tests::trainToEnd(fresh).lossHistory.at(0);
+
+    core::TrainingOptions c = tests::smallTraining(trained.options.corpusPath, dir.path("more.pt"), 4);
+    c.initFrom = trained.options.outputPath;
+    c.batchSize = 32;
+    c.validationFraction = 0.05;
+    c.testFraction = 0;
+    c.learningRate = 1e-4;
+    c.maxSteps = 1;
+    const auto first = tests::trainToEnd(c);
+    EXPECT_LT(first.lossHistory.at(0), freshFirst / 4) << "the first update starts from the trained weights";
+
+    c.maxSteps = 2;
+    c.resume = true;
+    const auto resumed = tests::trainToEnd(c);
+    EXPECT_EQ(resumed.lossHistory.size(), 2u);
+    const auto before = core::Model::load(trained.options.outputPath);
+    const auto more = core::Model::load(dir.path("more.pt"));
+    EXPECT_EQ(more.sourceVocabulary().tokens(), before.sourceVocabulary().tokens());
+    EXPECT_EQ(more.targetVocabulary().tokens(), before.targetVocabulary().tokens());
+    EXPECT_EQ(more.metadata()["architecture"], before.metadata()["architecture"]) << "width 4 asked, the model's 16 kept";
+    const auto& record = more.metadata()["training"];
+    EXPECT_EQ(record["steps"], 2);
+    EXPECT_EQ(record["init_from"], trained.options.outputPath);
+    EXPECT_EQ(record["continued_from"]["model"], "reverse.pt");
+    EXPECT_EQ(record["continued_from"]["steps"], 500);
+}

@@ -12,6 +12,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <vector>
 
 namespace alignscope::cli {
 namespace {
@@ -74,16 +75,25 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                                         "with it, such as one without attention, reads and writes the same pieces)")
                               ->check(CLI::ExistingFile);
     for (auto* ownVocabulary : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl}) tokenizerFrom->excludes(ownVocabulary);
-    c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"}));
-    c->add_option("--attention", o->attention, "additive, dot, general or none")
-        ->check(CLI::IsMember({"additive", "dot", "general", "none"}));
-    c->add_flag("--unidirectional", o->unidirectional, "Encoder reads left to right only");
-    c->add_option("--embedding", t.spec.embeddingSize, "Embedding size");
-    c->add_option("--encoder-hidden", t.spec.encoderHidden, "Encoder hidden size per direction");
-    c->add_option("--decoder-hidden", t.spec.decoderHidden, "Decoder hidden size");
-    c->add_option("--attention-size", t.spec.attentionSize, "Additive attention width");
-    c->add_option("--readout", t.spec.readoutSize, "Readout size (= embedding size to tie the output layer)");
-    c->add_flag("--untied", o->untied, "Separate output projection instead of the target embeddings");
+    std::vector<CLI::Option*> architecture = {
+        c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"})),
+        c->add_option("--attention", o->attention, "additive, dot, general or none")
+            ->check(CLI::IsMember({"additive", "dot", "general", "none"})),
+        c->add_flag("--unidirectional", o->unidirectional, "Encoder reads left to right only"),
+        c->add_option("--embedding", t.spec.embeddingSize, "Embedding size"),
+        c->add_option("--encoder-hidden", t.spec.encoderHidden, "Encoder hidden size per direction"),
+        c->add_option("--decoder-hidden", t.spec.decoderHidden, "Decoder hidden size"),
+        c->add_option("--attention-size", t.spec.attentionSize, "Additive attention width"),
+        c->add_option("--readout", t.spec.readoutSize, "Readout size (= embedding size to tie the output layer)"),
+        c->add_flag("--untied", o->untied, "Separate output projection instead of the target embeddings")};
+    auto* initFrom = c->add_option("--init-from", t.initFrom,
+                                   "Train this model file on from where it stands: its tokenizers, vocabularies, "
+                                   "architecture and weights, with a fresh optimiser (a run whose checkpoint is gone, "
+                                   "or more training on other data); its training is kept in the new model's metadata")
+                         ->check(CLI::ExistingFile);
+    for (auto* own : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl, tokenizerFrom})
+        initFrom->excludes(own);
+    for (auto* own : architecture) initFrom->excludes(own);
     c->add_option("--dropout", t.dropout, "Dropout on embeddings and readout");
     c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing");
     c->add_option("--batch", t.batchSize, "Batch size")->check(CLI::Range(1, 4096));

@@ -78,6 +78,7 @@ nlohmann::json TrainingOptions::toJson() const {
             {"pieces", tokenizer == "sentencepiece" ? nlohmann::json(pieces) : nlohmann::json(nullptr)},
             {"joint_pieces", jointPieces},
             {"tokenizer_from", tokenizerFrom.empty() ? nlohmann::json(nullptr) : nlohmann::json(tokenizerFrom)},
+            {"init_from", initFrom.empty() ? nlohmann::json(nullptr) : nlohmann::json(initFrom)},
             {"recipe", recipe}};
 }
 
@@ -98,6 +99,7 @@ struct Trainer::Impl {
     double bestBleu = 0;
     double learningRate = 0;
     double trainSeconds = 0;  // all runs together
+    nlohmann::json continuedFrom;  // with initFrom: the starting model's own training (null otherwise)
     torch::Tensor rngState;   // dropout randomness: restored into LibTorch's generator when a run starts
 
     fs::path checkpointDir() const {
@@ -149,7 +151,24 @@ struct Trainer::Impl {
                   donor->targetTokenizer());
     }
 
+    // A model trained on from where it stands. Adam's moments are not in a model file, so the optimiser
+    // starts afresh; they rebuild within a few hundred updates. The starting model's training record
+    // is kept in the new one's (training.continued_from), so a chain of runs stays one recipe.
+    void continueModel(const std::string& path) {
+        model = TorchModel::load(path);
+        auto meta = model->metadata();
+        continuedFrom = meta.contains("training") && meta["training"].is_object() ? meta["training"]
+                                                                                   : nlohmann::json::object();
+        continuedFrom["model"] = fs::path(path).filename().string();
+        if (meta.contains("scores")) continuedFrom["scores"] = meta["scores"];
+        if (!o.name.empty()) {
+            meta["name"] = o.name;
+            model->setMetadata(meta);
+        }
+    }
+
     void buildModel() {
+        if (!o.initFrom.empty()) return continueModel(o.initFrom);
         if (!o.tokenizerFrom.empty()) return buildModelWithTokenizersOf(o.tokenizerFrom);
         if (o.tokenizer == "sentencepiece") return buildSentencePieceModel();
         if (o.tokenizer != "word") throw Error("unknown tokenizer '" + o.tokenizer + "' (word or sentencepiece)");
@@ -246,6 +265,7 @@ struct Trainer::Impl {
         meta["training"]["train_seconds"] = trainSeconds;
         meta["training"]["target_tokens_per_second"] = tokensPerSecond;
         meta["training"]["threads"] = Runtime::threads();
+        if (!continuedFrom.is_null()) meta["training"]["continued_from"] = continuedFrom;
         if (valid.empty())
             meta["scores"] = nlohmann::json::object();  // nothing was measured
         else
@@ -268,7 +288,8 @@ struct Trainer::Impl {
                                 {"batch_in_epoch", batchInEpoch}, {"history", history},
                                 {"best_validation", std::isfinite(bestValidation) ? bestValidation : -1.0},
                                 {"best_bleu", bestBleu}, {"learning_rate", learningRate},
-                                {"train_seconds", trainSeconds}, {"options", o.toJson()}};
+                                {"train_seconds", trainSeconds}, {"options", o.toJson()},
+                                {"continued_from", continuedFrom}};
         AtomicFile::write((tmp / "state.json").string(), state.dump(1));
         const auto old = fs::path(dir.string() + ".old");
         fs::remove_all(old, ec);
@@ -301,6 +322,7 @@ struct Trainer::Impl {
         bestBleu = state["best_bleu"];
         learningRate = state["learning_rate"];
         trainSeconds = state["train_seconds"];
+        continuedFrom = state.value("continued_from", nlohmann::json());
     }
 
     void setLearningRate(double lr) {

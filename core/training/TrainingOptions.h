@@ -28,6 +28,10 @@ struct TrainingOptions {
     std::string tokenizerFrom;                           // a model file whose tokenizers and vocabularies are
                                                          // taken as they are (tokenizer and counts then unused):
                                                          // two models that read and write the same pieces
+    std::string initFrom;                                // a model file trained on from where it stands: its
+                                                         // tokenizers, vocabularies, architecture and weights,
+                                                         // a fresh optimiser (a run whose checkpoint is gone,
+                                                         // or more training on other data)
     ModelSpec spec;                                      // architecture
     double dropout = 0.2;                                // on embeddings and readout
     double labelSmoothing = 0.1;                         // share of the loss spread over the vocabulary

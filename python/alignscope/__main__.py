@@ -161,6 +161,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tokenizer-from", metavar="MODEL",
                    help="take this sub-word model file's tokenizers and vocabularies as they are (a comparison model, "
                         "such as one without attention, that reads and writes the same pieces)")
+    p.add_argument("--init-from", metavar="MODEL",
+                   help="train this AlignScope model file on from where it stands: its weights, architecture, "
+                        "vocabularies and tokenizers, with a fresh optimiser (a run whose checkpoints are gone, or more "
+                        "training on other data); its training is kept in the new model's metadata (continued_from)")
     p.add_argument("--snapshots", type=int, default=0,
                    help="also write K model files beside --out at log-uniformly spaced updates, listed with the loss "
                         "in NAME.timeline.json (AlignScope's File > Open training run)")
@@ -188,6 +192,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _train(a: argparse.Namespace) -> None:
+    if a.init_from:
+        _existing_file(a.init_from, "model to train on (--init-from)")
     batch_size = a.batch_size if a.batch_size is not None or a.batch_tokens is not None else 32
     options = TrainingOptions(
         steps=a.steps, epochs=a.epochs, batch_size=batch_size, batch_tokens=a.batch_tokens, pool_size=a.pool_size,
@@ -195,7 +201,7 @@ def _train(a: argparse.Namespace) -> None:
         max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
-        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from)
+        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()

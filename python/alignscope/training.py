@@ -26,9 +26,9 @@ from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_check
                          write_training_checkpoint)
 from .corpus import Corpus
 from .distributed import Distributed
-from .export import export
+from .export import export, load
 from .subwords import PieceTokenizer, train_pieces
-from .text import read_tsv
+from .text import DEFAULT_TOKENIZER, read_tsv
 from .timeline import TrainingTimeline, snapshot_steps
 from .reference import Seq2SeqAttention
 
@@ -65,6 +65,7 @@ class TrainingOptions:
     pieces: int = 8000  # sentencepiece: pieces per vocabulary
     joint: bool = False  # sentencepiece: one model and vocabulary for both sides
     tokenizer_from: Optional[str] = None  # a sub-word model file whose tokenizers and vocabularies are taken as they are
+    init_from: Optional[str] = None  # a model file trained on from where it stands (weights, vocabularies, tokenizers)
 
 
 @dataclasses.dataclass
@@ -129,17 +130,23 @@ class Trainer:
             raise ValueError("snapshots cannot be negative")
         if o.snapshots > 0 and not o.out:
             raise ValueError("--snapshots writes its files beside the model: give --out")
-        if o.tokenizer_from:
+        for flag, donor in (("--tokenizer-from", o.tokenizer_from), ("--init-from", o.init_from)):
+            if not donor:
+                continue
             # Its vocabularies are the donor's as they are: settings that would build others are refused, as
             # the C++ trainer's CLI does, rather than quietly ignored.
             defaults = TrainingOptions()
-            own = [flag for flag, field in (("--tokenizer", "tokenizer"), ("--vocab-size", "pieces"),
+            own = [name for name, field in (("--tokenizer", "tokenizer"), ("--vocab-size", "pieces"),
                                             ("--joint", "joint"), ("--min-count", "min_count"),
-                                            ("--max-vocab", "max_vocab"))
-                   if getattr(o, field) != getattr(defaults, field)]
+                                            ("--max-vocab", "max_vocab"), ("--tokenizer-from", "tokenizer_from"))
+                   if name != flag and getattr(o, field) != getattr(defaults, field)]
             if own:
-                raise ValueError(f"--tokenizer-from '{o.tokenizer_from}' takes that model's tokenizers and vocabularies "
+                raise ValueError(f"{flag} '{donor}' takes that model's tokenizers and vocabularies "
                                  f"as they are: leave out {', '.join(own)}")
+        if o.init_from and arch is not None and arch != Architecture():
+            raise ValueError(f"--init-from '{o.init_from}' trains that model's own architecture: leave out the "
+                             f"architecture options")
+        self.continued_from: Optional[Dict[str, Any]] = None  # with init_from: the starting model's record
         self.dist = dist or Distributed.start(o.device)
         self.device = self.dist.device
         resume_from = latest_training_checkpoint(o.checkpoint_dir) if o.resume and o.checkpoint_dir else None
@@ -154,6 +161,8 @@ class Trainer:
                          "seed": o.seed}
         if o.tokenizer_from:
             self.batching["tokenizer_from"] = _file_digest(o.tokenizer_from)
+        elif o.init_from:
+            self.batching["init_from"] = _file_digest(o.init_from)
         elif o.tokenizer != "word":  # (word-level runs' checkpoints predate the key)
             self.batching.update({"tokenizer": o.tokenizer, "pieces": o.pieces, "joint": o.joint})
         if ckpt is not None:
@@ -168,6 +177,11 @@ class Trainer:
             self._piece_tokenizers(data, ckpt)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
                                           ckpt["tgt_vocab"], self.src_pieces, self.tgt_pieces)
+        elif o.init_from:
+            donor, src_vocab, tgt_vocab = self._model_to_continue(o.init_from)
+            arch = donor.arch
+            self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
+                                          self.src_pieces, self.tgt_pieces)
         elif o.tokenizer_from:
             src_vocab, tgt_vocab = self._tokenizers_of(o.tokenizer_from)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
@@ -194,6 +208,10 @@ class Trainer:
             torch.cuda.manual_seed(o.seed + self.dist.rank)
         if ckpt is not None:
             self._restore(ckpt, resume_from)
+        elif o.init_from:
+            # Adam's moments are not in a model file: the optimiser starts afresh and rebuilds them.
+            self.model.load_state_dict(donor.state_dict())
+            _log(self.dist, f"training '{o.init_from}' on from where it stands, with a fresh optimiser")
         loss = LossOf(self.model)
         self.net: Optional[nn.Module] = loss
         if self.dist.active:
@@ -236,6 +254,25 @@ class Trainer:
         self.src_pieces, self.tgt_pieces = described
         return list(module.src_vocab), list(module.tgt_vocab)
 
+    def _model_to_continue(self, path: str) -> Tuple[Seq2SeqAttention, List[str], List[str]]:
+        """A model file to train on: the eager model with its weights, its vocabularies; its tokenizers
+        become this run's, and its own training record is kept for the model written at the end."""
+        donor, src_vocab, tgt_vocab, info = load(path)
+        self.src_pieces = self.tgt_pieces = None
+        kinds = {info["src_tokenizer"].get("kind"), info["tgt_tokenizer"].get("kind")}
+        if kinds == {"sentencepiece"}:
+            self.src_pieces = PieceTokenizer.from_description(info["src_tokenizer"])
+            self.tgt_pieces = PieceTokenizer.from_description(info["tgt_tokenizer"])
+        elif info["src_tokenizer"] != DEFAULT_TOKENIZER or info["tgt_tokenizer"] != DEFAULT_TOKENIZER:
+            raise ValueError(f"'{path}' reads its text with word-tokenizer settings this trainer does not apply "
+                             f"({info['src_tokenizer']}, {info['tgt_tokenizer']}): --init-from takes a sub-word model "
+                             f"or one with the default word tokenizer here (alignscope-cli train takes any)")
+        meta = info["metadata"]
+        self.continued_from = {key: meta[key] for key in ("name", "trained_with", "train_steps", "training", "scores",
+                                                          "continued_from") if key in meta}
+        self.continued_from["model"] = os.path.basename(path)
+        return donor, src_vocab, tgt_vocab
+
     def _tokenizers(self) -> Dict[str, Any]:
         """The model file's tokenizer descriptions (none: the default word tokenizer)."""
         if self.src_pieces is None or self.tgt_pieces is None:
@@ -247,6 +284,7 @@ class Trainer:
         self.optimizer.load_state_dict(ckpt["optimizer"])
         self.step, self.epoch, self.batches_done = ckpt["step"], ckpt["epoch"], ckpt["batches_done"]
         self.loss_history = list(ckpt.get("loss_history", []))[:self.step]
+        self.continued_from = ckpt.get("continued_from")
         rng = ckpt.get("rng") or []
         if len(rng) == self.dist.world_size:
             _set_rng_state(rng[self.dist.rank], self.device)
@@ -266,7 +304,8 @@ class Trainer:
         value.update({"kind": "alignscope-training-checkpoint", "optimizer": self.optimizer.state_dict(),
                       "rng": rng, "step": self.step, "epoch": self.epoch, "batches_done": self.batches_done,
                       "world_size": self.dist.world_size, "data": self.data_fingerprint, "batching": self.batching,
-                      "options": dataclasses.asdict(self.options), "loss_history": self.loss_history})
+                      "options": dataclasses.asdict(self.options), "loss_history": self.loss_history,
+                      "continued_from": self.continued_from})
         write_training_checkpoint(self.options.checkpoint_dir, self.step, value, self.options.keep_checkpoints)
 
     def _total_steps(self) -> int:
@@ -387,14 +426,21 @@ class Trainer:
             self._write_outputs()
         return TrainingResult(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, stats)
 
+    def _metadata(self) -> Dict[str, Any]:
+        """What the written model files say of their training."""
+        meta: Dict[str, Any] = {"trained_with": "python3 -m alignscope train", "train_steps": self.step,
+                                "train_world_size": self.dist.world_size}
+        if self.continued_from is not None:
+            meta["continued_from"] = self.continued_from
+        return meta
+
     def _write_outputs(self) -> None:
         o = self.options
         if o.save:
             save_checkpoint(o.save, self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.name, **self._tokenizers())
         if o.out:
             export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.out, name=o.name,
-                   metadata={"trained_with": "python3 -m alignscope train", "train_steps": self.step,
-                             "train_world_size": self.dist.world_size}, **self._tokenizers())
+                   metadata=self._metadata(), **self._tokenizers())
 
     def close(self, finished: bool = True) -> None:
         """Frees DDP before the process group: a Reducer holding the group's last reference destroys it

@@ -190,6 +190,47 @@ def test_tokenizer_from_takes_another_models_pieces_as_they_are(toy_tsv, tmp_pat
                          pieces=300, **FAST)
 
 
+def test_init_from_trains_a_model_file_on_from_where_it_stands(toy_tsv, tmp_path):
+    """--init-from: a model file (say a committed one, its checkpoints gone with another machine) is
+    trained on with its own weights, pieces and architecture, and the result says what it came from;
+    settings that would build another model are refused with the file's name."""
+    donor = tmp_path / "donor.pt"
+    alignscope.train(str(toy_tsv), ARCH, steps=20, lr=1e-2, out=str(donor), name="donor", tokenizer="sentencepiece",
+                     pieces=300, **FAST)
+    start, src_vocab, tgt_vocab, _ = alignscope.load(str(donor))
+
+    unchanged = alignscope.train(str(toy_tsv), steps=0, init_from=str(donor), **FAST)
+    assert unchanged.src_vocab == src_vocab and unchanged.tgt_vocab == tgt_vocab
+    assert unchanged.model.arch == ARCH and same_parameters(unchanged.model, start)
+
+    out, ckpt = tmp_path / "more.pt", tmp_path / "ckpt"
+    options = dict(out=str(out), name="more", init_from=str(donor), checkpoint_dir=str(ckpt), checkpoint_every=3,
+                   lr=1e-2, **FAST)
+    more = alignscope.train(str(toy_tsv), steps=3, **options)
+    fresh = alignscope.train(str(toy_tsv), ARCH, steps=3, lr=1e-2, tokenizer="sentencepiece", pieces=300, **FAST)
+    scripted = torch.jit.load(str(donor))
+    corpus = Corpus.from_tsv(str(toy_tsv), src_vocab=src_vocab, tgt_vocab=tgt_vocab,
+                             src_tokenize=PieceTokenizer.from_description(json.loads(scripted.src_tokenizer)),
+                             tgt_tokenize=PieceTokenizer.from_description(json.loads(scripted.tgt_tokenizer)))
+    batch = make_batch(corpus.pairs)
+    with torch.no_grad():
+        nll = {name: (lambda r: r[1].item() / r[2].item())(m.loss(*batch))
+               for name, m in (("more", more.model), ("fresh", fresh.model))}
+    assert nll["more"] < 0.8 * nll["fresh"], nll  # 23 updates in all against 3
+    meta = json.loads(torch.jit.load(str(out)).metadata)
+    assert meta["name"] == "more" and meta["train_steps"] == 3
+    assert meta["continued_from"]["model"] == "donor.pt" and meta["continued_from"]["train_steps"] == 20
+
+    resumed = alignscope.train(str(toy_tsv), steps=5, resume=True, **options)  # the record survives a resume
+    assert resumed.stats["run_steps"] == 2
+    assert json.loads(torch.jit.load(str(out)).metadata)["continued_from"]["model"] == "donor.pt"
+
+    with pytest.raises(ValueError, match="donor.pt' takes .*leave out --tokenizer, --vocab-size"):
+        alignscope.train(str(toy_tsv), steps=1, init_from=str(donor), tokenizer="sentencepiece", pieces=300, **FAST)
+    with pytest.raises(ValueError, match="donor.pt' trains that model's own architecture"):
+        alignscope.train(str(toy_tsv), ARCH, steps=1, init_from=str(donor), **FAST)
+
+
 def test_snapshot_schedule_is_the_one_cpp_uses():
     assert snapshot_steps(4, 30) == [1, 3, 10, 30]
     assert snapshot_steps(5, 3) == [1, 2, 3]
