@@ -120,6 +120,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tgt-vocab", help="target tokens, one per line, specials first (default: the checkpoint's)")
     p.add_argument("--metadata", default="{}", help="JSON object merged into the model's metadata")
     p.add_argument("--no-check", action="store_true", help="skip comparing the exported code with the eager model")
+    p.add_argument("--half", action="store_true", help="store the weights as float16 (half the file; widened on load)")
 
     p = sub.add_parser("import", help="AlignScope model file -> checkpoint")
     p.add_argument("--model", required=True)
@@ -168,6 +169,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshots", type=int, default=0,
                    help="also write K model files beside --out at log-uniformly spaced updates, listed with the loss "
                         "in NAME.timeline.json (AlignScope's File > Open training run)")
+    p.add_argument("--half", action="store_true",
+                   help="model files (--out, snapshots) store float16 weights: half the size, widened on load")
     p.add_argument("--json", action="store_true", help="print the speed as JSON")
     _add_arch_args(p)
 
@@ -201,7 +204,8 @@ def _train(a: argparse.Namespace) -> None:
         max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
-        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from)
+        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from,
+        half=a.half)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()
@@ -256,7 +260,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 raise ValueError("--metadata must be a JSON object")
             export(model.eval(), src_vocab, tgt_vocab, a.out, name=a.name or ckpt.get("name", "pytorch-model"),
                    metadata=extra, src_tokenizer=ckpt.get("src_tokenizer"), tgt_tokenizer=ckpt.get("tgt_tokenizer"),
-                   check=not a.no_check)
+                   check=not a.no_check, half=a.half)
             print(a.out)
         elif a.command == "import":
             model, src_vocab, tgt_vocab, info = load(a.model)

@@ -43,18 +43,22 @@ def check_export(model: Seq2SeqAttention, scripted: torch.jit.ScriptModule, tole
 def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str], path: str,
            name: str = "pytorch-model", metadata: Optional[Dict[str, Any]] = None,
            src_tokenizer: Optional[Dict[str, Any]] = None, tgt_tokenizer: Optional[Dict[str, Any]] = None,
-           check: bool = True) -> torch.jit.ScriptModule:
+           check: bool = True, half: bool = False) -> torch.jit.ScriptModule:
     """Writes `model` as an AlignScope model file (TorchScript) at `path`.
 
     Vocabularies are token lists starting with "<pad>", "<unk>", "<s>", "</s>"; tokenizers are
     AlignScope tokenizer settings (default: DEFAULT_TOKENIZER); `metadata` is merged into the
-    file's metadata. With `check`, the file's code is first compared with the eager model.
+    file's metadata. With `check`, the file's code is first compared with the eager model. With
+    `half` the weights are stored as float16: half the file (a model that must fit a size limit),
+    widened to float32 by AlignScope and by load().
     """
     if any(p.device.type != "cpu" for p in model.parameters()):
         model = copy.deepcopy(model).cpu()  # the file's code runs on the CPU, and so does the check
     scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer)
     if check:
         check_export(model, scripted)
+    if half:  # the check runs in float32 (the CPU has no float16 GRU); the file stores the same weights narrowed
+        scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer, half=True)
     with atomic_write(path) as f:  # a reader never sees half a model
         torch.jit.save(scripted, f)
     return scripted

@@ -66,6 +66,7 @@ class TrainingOptions:
     joint: bool = False  # sentencepiece: one model and vocabulary for both sides
     tokenizer_from: Optional[str] = None  # a sub-word model file whose tokenizers and vocabularies are taken as they are
     init_from: Optional[str] = None  # a model file trained on from where it stands (weights, vocabularies, tokenizers)
+    half: bool = False  # model files (out, snapshots) store float16 weights: half the size
 
 
 @dataclasses.dataclass
@@ -440,7 +441,7 @@ class Trainer:
             save_checkpoint(o.save, self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.name, **self._tokenizers())
         if o.out:
             export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, o.out, name=o.name,
-                   metadata=self._metadata(), **self._tokenizers())
+                   metadata=self._metadata(), half=o.half, **self._tokenizers())
 
     def close(self, finished: bool = True) -> None:
         """Frees DDP before the process group: a Reducer holding the group's last reference destroys it

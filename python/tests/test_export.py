@@ -57,6 +57,28 @@ def test_export_then_load_gives_the_same_model(variant, tmp_path):
     assert (alpha_a - alpha_b).abs().max().item() <= 1e-6
 
 
+def test_half_export_stores_float16_weights_that_the_cpp_side_opens(tmp_path, cli):
+    """export(half=True), as `alignscope-cli train --half` writes: about half the file, the weights
+    rounded to float16 and widened back on load, and AlignScope opens and decodes it."""
+    model = model_of(alignscope.Architecture(embedding_size=32, encoder_hidden=32, decoder_hidden=48,
+                                             attention_size=16, readout_size=32))
+    whole, half = tmp_path / "whole.pt", tmp_path / "half.pt"
+    alignscope.export(model, SRC_VOCAB, TGT_VOCAB, str(whole))
+    alignscope.export(model, SRC_VOCAB, TGT_VOCAB, str(half), half=True)
+    assert os.path.getsize(half) < 0.75 * os.path.getsize(whole)
+    scripted = torch.jit.load(str(half))
+    assert {p.dtype for p in scripted.parameters()} == {torch.float16}
+    assert json.loads(scripted.metadata)["stored_dtype"] == "float16"
+    loaded, _, _, _ = alignscope.load(str(half))
+    for name, value in model.state_dict().items():
+        assert torch.equal(loaded.state_dict()[name], value.half().float()), name
+    assert all(p.dtype == torch.float32 for p in model.parameters()), "the caller's model is left as it was"
+    import subprocess
+    r = subprocess.run([str(cli), "translate", "--model", str(half)], input="the red car is big .\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_file_code_equals_eager_model_on_a_padded_batch(variant, tmp_path):
     """The file's own encode/step/loss (TorchScript) against the eager model: the C++ side runs those."""
