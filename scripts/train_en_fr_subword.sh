@@ -2,8 +2,10 @@
 # The recipe of the cased sub-word en-fr model (issue 14), on the CPU with AlignScope's own trainer.
 # Resumable: run it again with --resume after an interruption and it continues from the newest
 # checkpoint in work/en-fr-subword.ckpt on the same loss trajectory. On a new machine, where that
-# folder is gone, --continue goes on from the model file itself (train --init-from: its weights and
-# pieces, a fresh optimiser), for example from the committed models/en-fr-subword.pt.
+# folder is gone, --continue MODEL goes on from the model file itself (train --init-from: its weights
+# and pieces, a fresh optimiser), for example from the committed models/en-fr-subword.pt: the mixture
+# is rebuilt byte for byte, so the run goes on at the update the model was saved at, in the same
+# data order.
 #
 #   bash scripts/train_en_fr_subword.sh [--resume | --continue MODEL] [--train-threads N] [other train options]
 #

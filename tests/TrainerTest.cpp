@@ -309,9 +309,10 @@ TEST(Trainer, TokenizerFromTakesAnotherModelsPiecesAndVocabulariesAsTheyAre) {
     EXPECT_TRUE(plain.attentionIsUniform()) << "trained without attention, as asked";
 }
 
-// --init-from: a model file (its checkpoint gone with another machine) is trained on from its own
-// weights: the first update's loss is the trained model's, not a fresh one's; its pieces and
-// architecture are kept; its training record is kept beside the new run's, through a resume too.
+// --init-from: a model file is trained on from its own weights: the first update's loss is the
+// trained model's, not a fresh one's; its pieces and architecture are kept; its training record is
+// kept beside the new run's, through a resume too. Other settings (here the batch size) make a new
+// run, which counts its updates from 0.
 TEST(Trainer, InitFromTrainsAModelFileOnFromWhereItStands) {
     const auto& trained = trainedReversal();
     tests::TempDir dir;
@@ -321,13 +322,15 @@ TEST(Trainer, InitFromTrainsAModelFileOnFromWhereItStands) {
 
     core::TrainingOptions c = tests::smallTraining(trained.options.corpusPath, dir.path("more.pt"), 4);
     c.initFrom = trained.options.outputPath;
-    c.batchSize = 32;
+    c.batchSize = 16;
     c.validationFraction = 0.05;
     c.testFraction = 0;
     c.learningRate = 1e-4;
     c.maxSteps = 1;
-    const auto first = tests::trainToEnd(c);
-    EXPECT_LT(first.lossHistory.at(0), freshFirst / 4) << "the first update starts from the trained weights";
+    core::Trainer first(c);
+    first.prepare();
+    EXPECT_EQ(first.startingStep(), 0) << "another batch size: another run";
+    EXPECT_LT(first.run(nullptr).lossHistory.at(0), freshFirst / 4) << "the first update starts from the trained weights";
 
     c.maxSteps = 2;
     c.resume = true;
@@ -343,4 +346,33 @@ TEST(Trainer, InitFromTrainsAModelFileOnFromWhereItStands) {
     EXPECT_EQ(record["init_from"], trained.options.outputPath);
     EXPECT_EQ(record["continued_from"]["model"], "reverse.pt");
     EXPECT_EQ(record["continued_from"]["steps"], 500);
+}
+
+// A model file saved by this same run (same corpus bytes, batch size, length limit and seed), its
+// checkpoint gone, goes on at the update it was saved at: the data order continues, no batch is
+// repeated, and the updates count on; a run past its end, or one asked for snapshots, is refused.
+TEST(Trainer, InitFromAModelOfTheSameRunGoesOnAtItsUpdate) {
+    const auto& trained = trainedReversal();
+    tests::TempDir dir;
+    auto c = trained.options;
+    c.initFrom = trained.options.outputPath;
+    c.outputPath = dir.path("on.pt");
+    c.checkpointDir = dir.path("on.ckpt");
+    c.maxSteps = 503;
+    core::Trainer on(c);
+    on.prepare();
+    EXPECT_EQ(on.startingStep(), 500);
+    const auto result = on.run(nullptr);
+    EXPECT_EQ(result.steps, 503);
+    EXPECT_EQ(result.lossHistory.size(), 3u) << "this run's updates: the earlier curve is not in a model file";
+    EXPECT_EQ(core::Model::load(c.outputPath).metadata()["training"]["steps"], 503);
+
+    c.maxSteps = 400;
+    core::Trainer past(c);
+    past.prepare();
+    EXPECT_THROW(past.run(nullptr), core::Error);
+    c.maxSteps = 600;
+    c.snapshots = 3;
+    core::Trainer drawn(c);
+    EXPECT_THROW(drawn.prepare(), core::Error);
 }

@@ -136,6 +136,14 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         std::cerr << "pairs: " << trainer.trainingPairs() << " train, " << trainer.validationPairs()
                   << " validation, " << trainer.testPairs() << " test (held out); BLAS threads "
                   << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
+        if (!t.initFrom.empty() && !t.resume) {
+            if (trainer.startingStep() > 0)
+                std::cerr << "going on from update " << trainer.startingStep() << ", where this same run saved '"
+                          << t.initFrom << "' (same corpus, batch size, length limit and seed), with a fresh optimiser\n";
+            else
+                std::cerr << "training '" << t.initFrom << "' on from update 0 of this run (its record is of other data "
+                             "or settings), with a fresh optimiser\n";
+        }
         core::TrainingResult result;
         {
             TrainingProgressLine progress(!o->noProgress);

@@ -2,13 +2,13 @@
 
 #include "core/AtomicFile.h"
 #include "core/Error.h"
+#include "core/FileDigest.h"
 #include "core/IsolatedRun.h"
 #include "core/model/ModelArchive.h"
 #include "core/Runtime.h"
 
 #include <torch/torch.h>
 
-#include <openssl/evp.h>
 #include <torch/version.h>
 
 #include <cctype>
@@ -147,27 +147,6 @@ std::filesystem::path verifiedModelsFolder() {
     return {};
 }
 
-// SHA-256 of the file, hex; empty when it cannot be read (the loader then reports that itself).
-std::string fileDigest(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return {};
-    std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> context(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-    if (!context || EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) != 1) return {};
-    std::vector<char> buffer(1 << 20);
-    while (in) {
-        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        if (in.gcount() > 0 && EVP_DigestUpdate(context.get(), buffer.data(), static_cast<size_t>(in.gcount())) != 1) return {};
-    }
-    if (in.bad()) return {};
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    if (EVP_DigestFinal_ex(context.get(), digest, &length) != 1) return {};
-    static const char* hex = "0123456789abcdef";
-    std::string text;
-    for (unsigned int i = 0; i < length; ++i) text += {hex[digest[i] >> 4], hex[digest[i] & 15]};
-    return text;
-}
-
 bool verifiedBefore(const std::filesystem::path& entry) {
     if (entry.empty()) return false;
     std::ifstream in(entry);
@@ -205,7 +184,7 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     // with limits, and only then the load that keeps the model.
     ModelArchive::check(path);
     const auto folder = verifiedModelsFolder();
-    const std::string digest = folder.empty() ? std::string() : fileDigest(path);
+    const std::string digest = folder.empty() ? std::string() : FileDigest::sha256(path);
     const auto entry = digest.empty() ? fs::path() : folder / digest;
     if (verifiedBefore(entry)) return loadInProcess(path);
     const uint64_t bytes = fs::file_size(path, ec);

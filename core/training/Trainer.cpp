@@ -4,6 +4,7 @@
 #include "core/training/TrainingTimeline.h"
 
 #include "core/AtomicFile.h"
+#include "core/FileDigest.h"
 #include "core/Error.h"
 #include "core/training/TrainingBatch.h"
 #include "core/evaluation/Evaluator.h"
@@ -100,6 +101,7 @@ struct Trainer::Impl {
     double learningRate = 0;
     double trainSeconds = 0;  // all runs together
     nlohmann::json continuedFrom;  // with initFrom: the starting model's own training (null otherwise)
+    std::string corpusDigest;      // SHA-256 of the corpus file, in the record: a later run knows its data
     torch::Tensor rngState;   // dropout randomness: restored into LibTorch's generator when a run starts
 
     fs::path checkpointDir() const {
@@ -165,6 +167,23 @@ struct Trainer::Impl {
             meta["name"] = o.name;
             model->setMetadata(meta);
         }
+    }
+
+    // A model file saved by this same run (the same corpus bytes, batch size, length limit and seed)
+    // goes on at the update it was saved at, in the same data order, as --resume would but with a
+    // fresh optimiser: a run whose checkpoint went with its machine repeats no batch. Returns
+    // whether it does; a model of other data or settings starts at update 0.
+    bool continuePosition() {
+        const auto& r = continuedFrom;
+        auto same = [&](const char* key, const nlohmann::json& mine) { return r.contains(key) && r[key] == mine; };
+        if (!same("corpus_sha256", corpusDigest) || !same("batch_size", o.batchSize) ||
+            !same("max_length", o.maxLength) || !same("seed", o.seed) || !r.contains("steps") ||
+            !r["steps"].is_number_integer() || r["steps"].get<int64_t>() < 0)
+            return false;
+        step = r["steps"].get<int64_t>();
+        epoch = static_cast<int>(step / batchesPerEpoch());
+        batchInEpoch = step % batchesPerEpoch();
+        return true;
     }
 
     void buildModel() {
@@ -265,6 +284,7 @@ struct Trainer::Impl {
         meta["training"]["train_seconds"] = trainSeconds;
         meta["training"]["target_tokens_per_second"] = tokensPerSecond;
         meta["training"]["threads"] = Runtime::threads();
+        meta["training"]["corpus_sha256"] = corpusDigest;
         if (!continuedFrom.is_null()) meta["training"]["continued_from"] = continuedFrom;
         if (valid.empty())
             meta["scores"] = nlohmann::json::object();  // nothing was measured
@@ -360,6 +380,7 @@ void Trainer::prepare() {
     Runtime::reuseFreedMemory();
 
     const auto corpus = Corpus::read(o.corpusPath, o.onBadLine);
+    d_->corpusDigest = FileDigest::sha256(o.corpusPath);
     for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);
     d_->split = corpus.split(o.validationFraction, o.testFraction, o.seed);
     if (d_->split.train.empty()) throw Error("the corpus has no training pairs");
@@ -370,6 +391,10 @@ void Trainer::prepare() {
     d_->train = d_->toExamples(d_->split.train);
     d_->valid = d_->toExamples(d_->split.validation);
     if (d_->train.empty()) throw Error("no training pair is within --max-len " + std::to_string(o.maxLength) + " tokens");
+    if (!o.resume && !o.initFrom.empty() && d_->continuePosition() && o.snapshots > 0)
+        throw Error("'" + o.initFrom + "' was saved by this same run at update " + std::to_string(d_->step) +
+                    ", which goes on from there; its loss curve before that is not in the model file, so "
+                    "--snapshots cannot draw the run's timeline: leave it out");
 
     if (!d_->model->module().find_method("loss"))
         throw Error("'" + d_->model->origin() + "' has no 'loss' method, so it cannot be trained here "
@@ -395,6 +420,8 @@ void Trainer::prepare() {
     }
 }
 
+int64_t Trainer::startingStep() const { return d_->step; }
+
 TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& progress, const std::atomic<bool>* stop) {
     auto& d = *d_;
     auto& o = d.o;
@@ -403,8 +430,9 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
     generator.set_state(d.rngState);  // this run's dropout continues this trainer's own sequence
     const int64_t total = o.maxSteps > 0 ? o.maxSteps : o.epochs * d.batchesPerEpoch();
     // Validating again would find the same loss and halve the learning rate for nothing.
-    if (o.resume && d.step >= total)
-        throw Error("the checkpoint's run has already done " + std::to_string(d.step) + " of its " + std::to_string(total) +
+    if (d.step > 0 && d.step >= total)
+        throw Error((o.resume ? std::string("the checkpoint's run") : "the run that saved '" + o.initFrom + "'") + " has already done " +
+                    std::to_string(d.step) + " of its " + std::to_string(total) +
                     " updates; give a larger --epochs or --steps to train longer");
     const auto start = Clock::now();
     auto lastCheckpoint = start;

@@ -45,6 +45,9 @@ public:
     size_t validationPairs() const;
     size_t testPairs() const;
     const std::vector<std::string>& corpusProblems() const;  // "line N: reason" of skipped lines
+    // The update run() starts from: 0, a checkpoint's (resume), or that of a model file saved by
+    // this same run (initFrom with the same corpus bytes, batch size, length limit and seed).
+    int64_t startingStep() const;
 
     // Runs until the planned steps are done or *stop turns true (then writes a checkpoint).
     TrainingResult run(const std::function<void(const TrainingProgress&)>& progress,
