@@ -166,6 +166,20 @@ TEST(Attribution, OcclusionIsTheDropInLogProbabilityWithoutTheToken) {
     }
 }
 
+// Long attributions keep a watchdog away: a gradient method beats with every row (and every row
+// integrated again with more points), occlusion with every batch of erased sources.
+TEST(Attribution, MethodsBeatAsTheyGoSoATimeLimitCountsSilence) {
+    const auto model = datesModel();
+    const auto d = forced(model, "the fifth of march , 1998", "1998-03-05");
+    for (const std::string method : {"integrated-gradients", "grad-x-input", "occlusion"}) {
+        core::DecodingProgress progress;
+        core::Attributor::Options options;
+        options.progress = &progress;
+        const auto a = core::Attributor::attribute(model, d.source, d.target, d.words, method, options);
+        EXPECT_GE(progress.beats.load(), method == "occlusion" ? 1u : a.scores.size()) << method;
+    }
+}
+
 TEST(Attribution, AttentionIsTheDecodersOwnAlphas) {
     const auto model = datesModel();
     core::DecodingSession session(model, "the fifth of march , 1998");

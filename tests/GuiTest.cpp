@@ -35,6 +35,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QDialog>
 #include <QDockWidget>
 #include <QImage>
@@ -337,6 +338,35 @@ TEST(DocumentWatch, AnOperationPastTheTimeLimitIsAbandonedAndTheModelStaysOpen) 
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(document.snapshot()->steps.size(), 1u);
     EXPECT_EQ(errors.count(), 1);
+}
+
+// The limit counts silence, as the CLI's --time-limit does: an operation longer than the limit in
+// all, whose steps each finish well within it, runs to its end. Calibrated on this machine: one
+// step's time first (a few tenths of a second: the watch looks every 250 ms), then a limit of two
+// steps for a run of six.
+TEST(DocumentWatch, AnOperationThatKeepsSteppingRunsPastTheLimitToItsEnd) {
+    tests::TempDir dir;
+    const auto path = QString::fromStdString(tests::writeHostileModel(dir.path("slow.pt"), tests::Misbehaviour::SlowSteps));
+    ui::DecodingDocument document;
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    document.openModel(path);
+    document.setSource("a b c d");  // 5 tokens with </s>: slow steps
+    ASSERT_TRUE(document.waitUntilIdle());
+    QElapsedTimer clock;
+    clock.start();
+    document.step();
+    ASSERT_TRUE(document.waitUntilIdle());
+    const qint64 oneStep = clock.elapsed();
+    ASSERT_GE(oneStep, 100) << "the model's steps must be slow enough for the watch to look within one";
+    document.reset();
+    ASSERT_TRUE(document.waitUntilIdle());
+    document.setTimeLimit(static_cast<int>(oneStep * 2));
+    clock.restart();
+    document.runToEnd();
+    ASSERT_TRUE(document.waitUntilIdle(60000));
+    EXPECT_EQ(errors.count(), 0) << errors.value(0).value(0).toString().toStdString();
+    EXPECT_EQ(document.snapshot()->steps.size(), 6u) << "five 'a' and </s>";
+    EXPECT_GT(clock.elapsed(), oneStep * 2) << "the run took longer in all than the limit";
 }
 
 TEST(DocumentWatch, CancelAnswersWhenTheModelDoesNot) {

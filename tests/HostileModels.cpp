@@ -38,6 +38,10 @@ def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: T
     t = int(state[0, 0].item()) + 1
     if self.misbehaviour == 2:
         assert t < 2, "step " + str(t) + " is not allowed"
+    if self.misbehaviour == 6 and enc.size(1) > 3:
+        i = 0
+        while i < 2000000:
+            i = i + 1
     if self.misbehaviour == 3 and t >= 2:
         i = 0
         while i < 1000000000000:

@@ -21,7 +21,9 @@ enum class Misbehaviour {
     RaisesFromStep2,    // step 2 onwards: the step code raises
     LoopsFromStep2,     // step 2 onwards: the step code loops (10^12 iterations)
     LoopsOnLongSources, // encode loops for sources longer than 3 tokens
-    LoopsInEncode       // encode always loops
+    LoopsInEncode,      // encode always loops
+    SlowSteps           // sources longer than 3 tokens: every step busy for a while (2,000,000 loop
+                        // iterations, a few tenths of a second), then as None
 };
 std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour);
 

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QMetaObject>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -60,7 +61,7 @@ struct DecodingDocument::Worker {
         size_t same = 0;
         while (same < cache.ids.size() && same < target.ids.size() && cache.ids[same] == target.ids[same]) ++same;
         cache.rows.resize(same);
-        s.attribute(*model, attributionMethod, cache.rows);
+        s.attribute(*model, attributionMethod, cache.rows, progress);
         if (s.attribution.size() == target.ids.size()) {
             cache.ids = target.ids;
             cache.rows = s.attribution;
@@ -181,7 +182,15 @@ void DecodingDocument::checkStuck() {
     const qint64 started = shared_->startedMs;
     if (started == 0) return;
     const qint64 now = nowMs();
-    const bool overTime = timeLimitMs_ > 0 && now - started > timeLimitMs_;
+    // The limit counts silence, as the CLI's --time-limit does: every decoder step and every row of
+    // an attribution beats, so a long sentence that keeps moving runs to its end, and code that
+    // loops goes quiet and is set aside.
+    const uint64_t beats = shared_->progress.beats;
+    if (beats != lastBeats_) {
+        lastBeats_ = beats;
+        lastBeatMs_ = now;
+    }
+    const bool overTime = timeLimitMs_ > 0 && now - std::max(started, lastBeatMs_) > timeLimitMs_;
     const bool ignoredCancel = cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
     if (!overTime && !ignoredCancel) return;
     const auto step = static_cast<long long>(shared_->progress.step);

@@ -7,6 +7,7 @@
 #include <QTimer>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -49,7 +50,7 @@ public:
     void setAttributionMethod(const QString& name);
     static constexpr int kCancelGraceMs = 2000;   // after Cancel, how long a model call may go on
     static constexpr int kDefaultTimeLimitMs = 30000;
-    void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // one operation's wall-clock limit
+    void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // how long an operation may go without progress
     // True once any document abandoned a stuck thread: the process must then end with _exit, not
     // by running static destructors under a thread still inside LibTorch.
     static bool hasAbandonedWork();
@@ -90,6 +91,8 @@ private:
     std::atomic<int> pending_{0};
     QTimer watch_;
     int timeLimitMs_ = kDefaultTimeLimitMs;
+    uint64_t lastBeats_ = 0;  // the decoding's progress beats when checkStuck last looked
+    qint64 lastBeatMs_ = 0;   // when they last changed
     qint64 cancelAtMs_ = 0;          // when Cancel was asked during the running operation
 };
 

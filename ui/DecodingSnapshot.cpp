@@ -74,7 +74,8 @@ core::Hypothesis DecodingSnapshot::shownTarget() const {
     return target;
 }
 
-void DecodingSnapshot::attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known) {
+void DecodingSnapshot::attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known,
+                                 core::DecodingProgress* progress) {
     attributionMethod = method;
     attribution.clear();
     attributionError.clear();
@@ -86,6 +87,7 @@ void DecodingSnapshot::attribute(const core::Model& model, const std::string& me
     if (known.size() > target.ids.size()) known.resize(target.ids.size());
     if (known.size() < target.ids.size()) {
         core::Attributor::Options options;
+        options.progress = progress;
         for (size_t t = known.size(); t < target.ids.size(); ++t) options.steps.push_back(static_cast<int>(t));
         auto words = targetWords;
         words.resize(target.ids.size(), -1);

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/decoding/Alignment.h"
+#include "core/decoding/DecodingProgress.h"
 #include "core/decoding/Hypothesis.h"
 #include "core/decoding/StepRecord.h"
 #include "core/model/Model.h"
@@ -63,7 +64,8 @@ struct DecodingSnapshot {
     // Fills the attribution fields for the shown target with `method` (empty: none). `known` holds
     // rows already computed for the first known.size() tokens of this target (the document's
     // cache); the rest are computed here. A method that cannot run sets attributionError.
-    void attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known = {});
+    void attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known = {},
+                   core::DecodingProgress* progress = nullptr);
     // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
     core::Hypothesis shownTarget() const;
 

@@ -133,6 +133,7 @@ Command addAlignCommand(CLI::App& app) {
         attributionOptions.points = o->points;
         attributionOptions.baseline = o->baseline;
         attributionOptions.adaptive = !o->fixedPoints;
+        attributionOptions.progress = watchdog.progress();  // beats with each row: a long pair keeps the limit away
         const auto soft = [&](const core::Model& m, const core::BatchDecoder::Result& r) {
             Soft s;
             if (attention) {
@@ -145,7 +146,6 @@ Command addAlignCommand(CLI::App& app) {
             } else {
                 const auto attribution =
                     core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
-                watchdog.progress()->moved();  // each pair's attribution is progress to the time limit
                 s.matrix = attribution.matrix();
                 s.sourceWords = attribution.sourceWords;
                 s.targetWords = attribution.targetWords;

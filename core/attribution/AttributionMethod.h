@@ -1,5 +1,6 @@
 #pragma once
 #include "core/attribution/Attribution.h"
+#include "core/decoding/DecodingProgress.h"
 #include "core/model/Model.h"
 #include "core/text/TokenizedSentence.h"
 
@@ -19,6 +20,8 @@ struct AttributionRequest {
     int points = 16;                 // integrated gradients: interpolation points
     std::string baseline = "zero";   // integrated gradients: "zero" (embedding 0) or "pad" (the pad token's)
     bool adaptive = true;            // integrated gradients: more points for a step that misses completeness
+    DecodingProgress* progress = nullptr;  // moved() after each piece of work (a row's gradient, a batch
+                                           // of erased sources): a watchdog's sign of life on long pairs
 };
 
 // One way of attributing a chosen token to the source tokens, registered by name with Attributor.

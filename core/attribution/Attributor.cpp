@@ -74,7 +74,8 @@ Attribution Attributor::attribute(const Model& model, const TokenizedSentence& s
         tokens.words.pop_back();
         tokens.offsets.pop_back();
     }
-    AttributionRequest request{model, tokens, target.ids, options.steps, options.points, options.baseline, options.adaptive};
+    AttributionRequest request{model,          tokens,           target.ids,       options.steps,
+                               options.points, options.baseline, options.adaptive, options.progress};
     if (request.steps.empty())
         for (int t = 0; t < T; ++t) request.steps.push_back(t);
     std::sort(request.steps.begin(), request.steps.end());

@@ -27,6 +27,9 @@ public:
         // Integrated gradients: a step whose scores miss f(x) − f(x') by more than 5 % is integrated
         // again with twice the points, up to 128 (false: `points` only, as benchmarks want).
         bool adaptive = true;
+        // Beaten as the work goes (AttributionRequest::progress): a --time-limit or the app's watch
+        // counts silence, and one long pair's rows can take longer than the limit.
+        DecodingProgress* progress = nullptr;
     };
     // Attributes target.ids (the chosen or given tokens) to source. `targetWords` [T] as
     // Model::targetWords gives them. Throws Error for an unknown method, a model without the

@@ -116,6 +116,7 @@ void GradientAttribution::compute(const AttributionRequest& request, Attribution
             rows.scores.emplace_back(scores.data_ptr<float>(), scores.data_ptr<float>() + S);
             rows.f.push_back(lp[B - 1].item<float>());
             if (integrated) rows.fBaseline.push_back(lp[B - 2].item<float>());
+            if (request.progress) request.progress->moved();
         }
         return rows;
     };

@@ -40,6 +40,7 @@ void OcclusionAttribution::compute(const AttributionRequest& request, Attributio
             const auto lp = pass.logProbs[step].contiguous();
             for (int64_t r = 0; r < rows; ++r) without[first + r].push_back(lp[r].item<float>());
         }
+        if (request.progress) request.progress->moved();
     }
     for (size_t r = 0; r < request.steps.size(); ++r) {
         const float f = reference.logProbs[request.steps[r]][0].item<float>();
