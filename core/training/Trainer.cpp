@@ -391,7 +391,8 @@ void Trainer::prepare() {
     d_->train = d_->toExamples(d_->split.train);
     d_->valid = d_->toExamples(d_->split.validation);
     if (d_->train.empty()) throw Error("no training pair is within --max-len " + std::to_string(o.maxLength) + " tokens");
-    if (!o.resume && !o.initFrom.empty() && d_->continuePosition() && o.snapshots > 0)
+    const bool goesOnFromTheModel = !o.resume && !o.initFrom.empty() && d_->continuePosition();
+    if (goesOnFromTheModel && o.snapshots > 0)
         throw Error("'" + o.initFrom + "' was saved by this same run at update " + std::to_string(d_->step) +
                     ", which goes on from there; its loss curve before that is not in the model file, so "
                     "--snapshots cannot draw the run's timeline: leave it out");

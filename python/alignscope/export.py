@@ -57,8 +57,11 @@ def export(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequenc
     scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer)
     if check:
         check_export(model, scripted)
-    if half:  # the check runs in float32 (the CPU has no float16 GRU); the file stores the same weights narrowed
-        scripted = to_script(model, src_vocab, tgt_vocab, name, metadata, src_tokenizer, tgt_tokenizer, half=True)
+    if half:  # after the check, which runs in float32 (the CPU has no float16 GRU); the caller's model is untouched
+        scripted.half()
+        meta = json.loads(scripted.metadata)
+        meta["stored_dtype"] = "float16"
+        scripted.metadata = json.dumps(meta, ensure_ascii=False)
     with atomic_write(path) as f:  # a reader never sees half a model
         torch.jit.save(scripted, f)
     return scripted

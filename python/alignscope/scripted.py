@@ -115,9 +115,9 @@ def _check_vocab(vocab: Sequence[str], size: int, which: str) -> None:
 def to_script(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequence[str],
               name: str = "pytorch-model", metadata: Optional[Dict[str, Any]] = None,
               src_tokenizer: Optional[Dict[str, Any]] = None,
-              tgt_tokenizer: Optional[Dict[str, Any]] = None, half: bool = False) -> torch.jit.ScriptModule:
-    """The scripted AlignScope module for `model` (what export() saves); with `half` its floating-point
-    weights are stored as float16, as `alignscope-cli train --half` stores them (readers widen them)."""
+              tgt_tokenizer: Optional[Dict[str, Any]] = None) -> torch.jit.ScriptModule:
+    """The scripted AlignScope module for `model` (what export() saves); it holds its own copies of
+    the weights."""
     _check_vocab(src_vocab, model.src_emb.num_embeddings, "source")
     _check_vocab(tgt_vocab, model.tgt_emb.num_embeddings, "target")
     state = model.state_dict()
@@ -128,7 +128,7 @@ def to_script(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequ
         "family": "rnn-encoder-decoder",
         "alpha_is_uniform": model.arch.attention == "none",
         "created_by": f"alignscope Python package (PyTorch {torch.__version__})",
-        "stored_dtype": "float16" if half else "float32",
+        "stored_dtype": "float32",
     }
     meta.update(metadata or {})
     module = AlignScopeModule(params, model.arch, list(src_vocab), list(tgt_vocab),
@@ -138,7 +138,5 @@ def to_script(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab: Sequ
     # TorchScript shares one class among modules of the same constants: define its methods once.
     if not scripted._c._has_method("encode"):
         scripted.define(model_code_source({name: getattr(module, name) for name in model_code.CONSTANTS}))
-    if half:  # the module holds its own copies of the weights: the caller's model is not touched
-        scripted.half()
     return scripted
 
