@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Corpus-scale throughput, whole process (model load included, file in, file out): translate
-# (greedy and beam 5) and align (teacher forcing) one sentence at a time (--batch 1) beside batched
-# (--batch 32, and two batches at once with --workers 2), in the same run, on the same lines. Prints a markdown table with the host.
+# (greedy and beam 5), align (teacher forcing), evaluate and export one sentence at a time
+# (--batch 1) beside batched (--batch 32, and two batches at once with --workers 2), in the same
+# run, on the same lines; then greedy on long sentences (30 words, from Europarl) the same ways.
+# Prints a markdown table with the host.
 #
 #   bash scripts/bench_corpus.sh                      # 2,000 Tatoeba pairs from ../shared/data/fra-eng.txt
 #   BENCH_CORPUS=pairs.tsv BENCH_LINES=5000 bash scripts/bench_corpus.sh   # any 'source<TAB>target' file
 #
 # BENCH_BUILD_DIR (default build), ALIGNSCOPE_BENCH_MODEL (default models/en-fr.pt), BENCH_REPETITIONS (3; the median is shown),
+# BENCH_LONG (default ../shared/data/europarl-fr-en-600k.tsv.xz; its rows are left out when it is missing),
 # BENCH_OUT (default docs/performance-corpus.md; the table is also printed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +27,12 @@ trap 'rm -rf "$work"; [[ -n $busy ]] && kill "$busy" 2>/dev/null' EXIT
 # Held-out-style lines from the middle of the file (Tatoeba is sorted by length).
 total=$(wc -l <"$corpus")
 start=$(( total / 2 ))
-awk -F'\t' -v s="$start" -v n="$lines" 'NR > s && NR <= s + n { print $1 > "'"$work"'/src.txt"; print $1 " ||| " $2 > "'"$work"'/pairs.txt" }' "$corpus"
+awk -F'\t' -v s="$start" -v n="$lines" 'NR > s && NR <= s + n { print $1 > "'"$work"'/src.txt"; print $1 " ||| " $2 > "'"$work"'/pairs.txt"; print $1 "\t" $2 > "'"$work"'/pairs.tsv" }' "$corpus"
+# Long sentences, as in the news: the first 500 Europarl English sides of exactly 30 words.
+long=${BENCH_LONG:-../shared/data/europarl-fr-en-600k.tsv.xz}
+if [[ -f "$long" ]]; then
+  xz -dc "$long" | awk -F'\t' 'split($1, w, " ") == 30 { print $1; if (++n == 500) exit }' >"$work/long.txt" || true
+fi
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 seconds() {  # command... -> median wall seconds over the repetitions
@@ -70,9 +78,16 @@ row "translate, greedy, the defaults (--batch 128, a worker per core)" "$lines" 
 row "translate, beam 5, --batch 1 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 1 --workers 1 -i "$work/src.txt" -o "$work/b1.txt"
 row "translate, beam 5, --batch 32 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 1 -i "$work/src.txt" -o "$work/b32.txt"
 row "translate, beam 5, --batch 32 --workers 2" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 2 -i "$work/src.txt" -o "$work/bw.txt"
+row "evaluate, beam 5 (greedy, then beam), --batch 1 --workers 1" "$lines" "$cli" evaluate --model "$model" --beam 5 --batch 1 --workers 1 --no-progress --test "$work/pairs.tsv"
+row "evaluate, beam 5 (greedy, then beam), the defaults" "$lines" "$cli" evaluate --model "$model" --beam 5 --no-progress --test "$work/pairs.tsv"
 row "align (json), --batch 1 --workers 1" "$lines" "$cli" align --format json --model "$model" --batch 1 --workers 1 -i "$work/pairs.txt" -o "$work/a1.json"
 row "align (json), --batch 32 --workers 1" "$lines" "$cli" align --format json --model "$model" --batch 32 --workers 1 -i "$work/pairs.txt" -o "$work/a32.json"
 row "align (pharaoh), --batch 64 --workers 2" "$lines" "$cli" align --model "$model" --batch 64 --workers 2 -i "$work/pairs.txt" -o "$work/aw.txt"
+if [[ -s "$work/long.txt" ]]; then
+  longs=$(wc -l <"$work/long.txt")
+  row "translate 30-word Europarl sentences, greedy, --batch 1 --workers 1" "$longs" "$cli" translate --model "$model" --batch 1 --workers 1 -i "$work/long.txt" -o "$work/l1.txt"
+  row "translate 30-word Europarl sentences, greedy, the defaults" "$longs" "$cli" translate --model "$model" -i "$work/long.txt" -o "$work/ld.txt"
+fi
 # Export draws a figure per line (300 dpi PNG) on one thread: its share of lines is smaller.
 head -n $(( lines < 300 ? lines : 300 )) "$work/src.txt" >"$work/src300.txt"
 figures=$(wc -l <"$work/src300.txt")
@@ -91,6 +106,7 @@ echo
 cmp -s "$work/t1.txt" "$work/td.txt" || echo "- WARNING: translations with the defaults differ from one-at-a-time"
 cmp -s "$work/t1.txt" "$work/w64.txt" || echo "- WARNING: translations with --workers 2 differ from one-at-a-time"
 cmp -s "$work/b1.txt" "$work/bw.txt" || echo "- WARNING: beam translations with --workers 2 differ from one-at-a-time"
+[[ ! -s "$work/long.txt" ]] || cmp -s "$work/l1.txt" "$work/ld.txt" || echo "- WARNING: batched translations of the long sentences differ from one-at-a-time"
 for search in greedy:t beam:b; do
   if cmp -s "$work/${search#*:}1.txt" "$work/${search#*:}32.txt"; then echo "- Batched ${search%:*} translations equal the one-at-a-time ones."
   else echo "- WARNING: batched ${search%:*} translations differ from one-at-a-time: $(diff "$work/${search#*:}1.txt" "$work/${search#*:}32.txt" | grep -c '^<') lines"; fi

@@ -83,6 +83,23 @@ TEST_F(TrainedReversal, SameSourceWithTwoTargetsIsOneSegmentWithTwoReferences) {
     EXPECT_GT(r.searches[0].corpus.bleu, 90.0);
 }
 
+TEST_F(TrainedReversal, OneSentenceAtATimeScoresAsBatchesDo) {
+    ASSERT_TRUE(model_);
+    const auto test = tests::reversalPairs(40, 17);
+    core::EvaluationOptions batched;
+    batched.beamWidth = 3;
+    core::EvaluationOptions single = batched;
+    single.batch = 1;
+    const auto a = core::Evaluator(*model_, batched).evaluate(test);
+    const auto b = core::Evaluator(*model_, single).evaluate(test);
+    ASSERT_EQ(a.searches.size(), 2u);
+    ASSERT_EQ(b.searches.size(), 2u);
+    for (size_t s = 0; s < 2; ++s) {
+        EXPECT_EQ(a.searches[s].hypotheses, b.searches[s].hypotheses) << a.searches[s].name;
+        EXPECT_DOUBLE_EQ(a.searches[s].corpus.bleu, b.searches[s].corpus.bleu) << a.searches[s].name;
+    }
+}
+
 TEST(Evaluator, GroupsBySourceAsTheModelSeesIt) {
     const auto model = tests::tinyModel();
     core::EvaluationOptions o;

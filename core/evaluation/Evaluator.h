@@ -19,6 +19,7 @@ struct EvaluationOptions {
     bool skipUnusablePairs = false;    // leave out pairs the model cannot take (too long); else stop at the first
     std::vector<int> bucketBounds = {5, 10, 15, 20, 30};  // upper ends of the source-length buckets; one open bucket follows
     int workers = 1;                   // batches decoded at once (BatchDecoder's workers)
+    int batch = 0;                     // sentences decoded together; 0: BatchDecoder::defaultBatch of each search
     // What BLEU compares: "model", the model's target tokens (its own tokenizer's words or pieces),
     // or "13a", sacrebleu's default tokenisation of the detokenised translation and of the raw
     // reference (Bleu::tokenize13a), cased unless `lowercase`: comparable across tokenizers.
