@@ -51,6 +51,14 @@ row() {  # name, file, then the command
   local s
   s=$(seconds "$@")
   awk -v name="$name" -v n="$n" -v s="$s" -v l="$load" 'BEGIN { printf "| %s | %d | %.2f | %.0f | %.0f |\n", name, n, s, n / s, (s > l ? n / (s - l) : 0) }'
+  awk -v name="$name" -v n="$n" -v s="$s" 'BEGIN { printf "%s\t%.0f\n", name, n / s }' >>"$work/rates.tsv"
+}
+target() {  # what, row name, minimum sentences/s (whole process): one line of the targets list
+  local rate
+  rate=$(awk -F'\t' -v name="$2" '$1 == name { print $2 }' "$work/rates.tsv")
+  [[ -n $rate ]] || return 0
+  if (( rate >= $3 )); then echo "- $1 ≥ $3/s: $rate/s, met (row \"$2\")."
+  else echo "- $1 ≥ $3/s: $rate/s, not met, $(awk -v r="$rate" -v t="$3" 'BEGIN { printf "%.0f", 100 * r / t }') % of it (row \"$2\")."; fi
 }
 out=${BENCH_OUT:-docs/performance-corpus.md}
 {
@@ -111,6 +119,14 @@ for search in greedy:t beam:b; do
   if cmp -s "$work/${search#*:}1.txt" "$work/${search#*:}32.txt"; then echo "- Batched ${search%:*} translations equal the one-at-a-time ones."
   else echo "- WARNING: batched ${search%:*} translations differ from one-at-a-time: $(diff "$work/${search#*:}1.txt" "$work/${search#*:}32.txt" | grep -c '^<') lines"; fi
 done
+
+echo
+echo "Targets of issue 16, whole process on this host, start-up included (docs/startup.md says where it goes):"
+echo
+target "greedy \`translate\`, Tatoeba-length sentences" "translate, greedy, the defaults (--batch 128, a worker per core)" 1000
+target "\`align\`" "align (pharaoh), --batch 64 --workers 2" 500
+target "beam-5 \`evaluate\`" "evaluate, beam 5 (greedy, then beam), the defaults" 150
+target "greedy \`translate\`, 30-word news sentences" "translate 30-word Europarl sentences, greedy, the defaults" 100
 } >"$work/table.md"
 cat "$work/table.md"
 cp "$work/table.md" "$out"
