@@ -9,13 +9,16 @@
 # models/en-fr-subword.pt where it exists, empty for none: its step, greedy, beam and Step -> repaint
 # rows beside the first model's), BENCH_BUILD_DIR (default build),
 # BENCH_OUT (default docs/performance.md), BENCH_PYTHON (default /usr/bin/python3: Debian's, with torch),
-# BENCH_REPETITIONS / BENCH_MIN_TIME to override the repetitions and seconds per repetition.
+# BENCH_REPETITIONS / BENCH_MIN_TIME to override the repetitions and seconds per repetition,
+# BENCH_CORPUS (default ../shared/data/fra-eng.txt), BENCH_CORPUS_OUT (default docs/performance-corpus.md)
+# and BENCH_SKIP_CORPUS=1 for the corpus-scale table.
 #
 # Runs: tests/bench/CoreBenchmark.cpp (alignscope_core_benchmark), the GUI's Step -> repaint
 # benchmark (alignscope_gui_benchmark, offscreen, 30 tokens), the export benchmark's one-PNG rows
 # (alignscope_export_benchmark, when built), the GUI's cold start (alignscope --screenshot), and
 # scripts/bench_reference.py (PyTorch eager; its training row a second time with AlignScope's malloc
-# settings); scripts/bench_report.py assembles the table.
+# settings); scripts/bench_report.py assembles the table. Then scripts/bench_corpus.sh writes
+# docs/performance-corpus.md (whole processes on a corpus, batched beside one at a time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -117,3 +120,21 @@ if [[ -n ${BENCH_KEEP:-} ]]; then
   log "raw JSON kept in $BENCH_KEEP"
 fi
 log "written to $out"
+
+# Corpus scale (issue 16): whole processes, batched beside one sentence at a time, in the same run
+# (scripts/bench_corpus.sh writes its own table). BENCH_SKIP_CORPUS=1 leaves it out.
+corpus=${BENCH_CORPUS:-../shared/data/fra-eng.txt}
+if [[ ${BENCH_SKIP_CORPUS:-0} == 1 ]]; then
+  log "corpus scale: skipped (BENCH_SKIP_CORPUS=1)"
+elif [[ ! -f $corpus ]]; then
+  log "corpus scale: skipped, no corpus at $corpus (set BENCH_CORPUS)"
+elif [[ $quick == 1 ]]; then
+  log "corpus scale, smoke run (200 lines, once; not written to docs)"
+  BENCH_CORPUS=$corpus BENCH_LINES=200 BENCH_REPETITIONS=1 BENCH_OUT="$work/corpus.md" bash scripts/bench_corpus.sh >/dev/null
+  log "corpus scale: ran"
+else
+  log "corpus scale (scripts/bench_corpus.sh)"
+  corpus_out=${BENCH_CORPUS_OUT:-docs/performance-corpus.md}
+  BENCH_CORPUS=$corpus BENCH_REPETITIONS=3 BENCH_OUT=$corpus_out bash scripts/bench_corpus.sh >/dev/null
+  log "written to $corpus_out"
+fi
