@@ -61,6 +61,26 @@ TEST(AlignmentComparison, DifferentTokenizersMeetOnWords) {
     EXPECT_EQ(c.toJson()["level"], "words");
 }
 
+TEST(AlignmentComparison, SameTokensMergeToWordsWhenAskedFor) {
+    // Both read the same pieces (View → Words, `compare --words`): one word's pieces become one column and row.
+    const core::Alignment a({"▁the", "▁ca", "r", "</s>"}, {0, 1, 1, -1}, {"▁la", "▁voi", "ture", "</s>"}, {0, 1, 1, -1},
+                            {{0.6f, 0.2f, 0.1f, 0.1f}, {0.0f, 0.5f, 0.3f, 0.2f}, {0.1f, 0.4f, 0.4f, 0.1f}, {0, 0, 0, 1}});
+    const auto tokens = core::AlignmentComparison::compare("the car", {"A", "la voiture", {}, {}}, a, {"B", "la voiture", {}, {}}, a);
+    EXPECT_FALSE(tokens.wordLevel());
+    EXPECT_EQ(tokens.columns().size(), 4u);
+    const auto c = core::AlignmentComparison::compare("the car", {"A", "la voiture", {}, {}}, a, {"B", "la voiture", {}, {}}, a, true);
+    ASSERT_TRUE(c.wordLevel());
+    EXPECT_TRUE(c.sameTokens());
+    EXPECT_EQ(c.columns(), (std::vector<std::string>{"the", "car"}));
+    EXPECT_EQ(c.a().rows, (std::vector<std::string>{"la", "voiture"}));
+    EXPECT_NEAR(c.a().weights[1][1], ((0.5f + 0.3f) + (0.4f + 0.4f)) / 2, 1e-6);
+    EXPECT_EQ(c.agreeingRows(), 2u);
+    EXPECT_EQ(c.largestAbsoluteDifference(), 0.0);
+    const auto json = c.toJson();
+    EXPECT_EQ(json["level"], "words");
+    EXPECT_EQ(json["same_tokens"], true);
+}
+
 // A model scored against its own output: BLEU 100 and AER 0, through the same paths the compare
 // view and `compare --test` use.
 TEST(ModelScorecard, AModelAgainstItsOwnTranslationsAndLinks) {

@@ -257,6 +257,13 @@ TEST_F(Cli, CompareOneSentenceWithTwoModels) {
     const auto forced = nlohmann::json::parse(r.out);
     EXPECT_EQ(forced["a"]["rows"], (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
     EXPECT_EQ(forced["agreeing_rows"], 4);
+    // --words: the same tokens, compared over the words of the text.
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --source 'the red car' --words");
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    const auto merged = nlohmann::json::parse(r.out);
+    EXPECT_EQ(merged["level"], "words");
+    EXPECT_EQ(merged["same_tokens"], true);
+    EXPECT_EQ(merged["columns"], (std::vector<std::string>{"the", "red", "car"}));
     // Against a model that reads sub-word pieces: both merged to the words of the text.
     tests::tinyPieceModel().save(dir.path("pieces.pt"));
     r = run("compare " + model() + " --with " + dir.path("pieces.pt") + " --source 'the red car'");

@@ -268,6 +268,16 @@ TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
     EXPECT_EQ(panel->comparison()->b().rows, (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
     EXPECT_EQ(panel->comparison()->agreeingRows(), 4u);
 
+    // View → Words applies to the compare dock too: the same tokens, merged to the words of the text.
+    window->wordsAction()->trigger();
+    ASSERT_TRUE(panel->comparison().has_value());
+    EXPECT_TRUE(panel->comparison()->wordLevel());
+    EXPECT_TRUE(panel->comparison()->sameTokens());
+    EXPECT_EQ(panel->comparison()->columns(), (std::vector<std::string>{"the", "red", "car"}));
+    EXPECT_NE(panel->summaryText().indexOf(QStringLiteral("View → Words")), -1) << panel->summaryText().toStdString();
+    window->wordsAction()->trigger();
+    EXPECT_FALSE(panel->comparison()->wordLevel());
+
     // Scores on a test set, and a gold file that does not fit: a message naming it.
     std::ofstream(dir.path("test.tsv")) << "the red car\tla voiture rouge\nthe car\tla voiture\n";
     std::ofstream(dir.path("gold.txt")) << "0-0 1-2 2-1\n0-0 1-1\n";

@@ -44,10 +44,11 @@ void ComparePanel::setOptions(const FigureOptions& options) {
 void ComparePanel::render(const core::AlignmentComparison& comparison) {
     comparison_ = comparison;
     const auto& c = *comparison_;
-    const QString level = c.wordLevel()
-                              ? tr("The models read the source in different tokens: both are merged to words "
-                                   "(a source word's columns summed, a target word's rows averaged).")
-                              : tr("Both models read the source in the same tokens: compared token by token.");
+    const QString level = !c.sameTokens() ? tr("The models read the source in different tokens: both are merged to words "
+                                               "(a source word's columns summed, a target word's rows averaged).")
+                          : c.wordLevel()  ? tr("Both models read the source in the same tokens, merged to words here "
+                                                "(View → Words: a source word's columns summed, a target word's rows averaged).")
+                                           : tr("Both models read the source in the same tokens: compared token by token.");
     summary_->setText(tr("<b>A</b> %1: <i>%2</i><br><b>B</b> %3: <i>%4</i><br>%5 %6 of %7 rows agree; mean |A − B| %8, "
                          "largest %9 (grey rows: the targets differ there).")
                           .arg(QString::fromStdString(c.a().name).toHtmlEscaped(), QString::fromStdString(c.a().target).toHtmlEscaped(),

@@ -550,6 +550,7 @@ void MainWindow::targetEdited() {
 void MainWindow::applyFigureOptions() {
     figureOptions_.showEncoderStates = encoderAction_->isChecked();
     figureOptions_.valuesInCells = valuesAction_->isChecked();
+    const bool wordsChanged = figureOptions_.mergeWords != wordsAction_->isChecked();
     figureOptions_.mergeWords = wordsAction_->isChecked();
     figureOptions_.colorMap = grayAction_->isChecked() ? FigureOptions::ColorMap::Grayscale : FigureOptions::ColorMap::Viridis;
     figureOptions_.endColumn = dropEndAction_->isChecked()     ? FigureOptions::EndColumn::Drop
@@ -557,6 +558,7 @@ void MainWindow::applyFigureOptions() {
                                                                : FigureOptions::EndColumn::Keep;
     view_->setOptions(figureOptions_);
     comparePanel_->setOptions(figureOptions_);
+    if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
 }
 
 void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
@@ -787,7 +789,7 @@ void MainWindow::renderComparison() {
     try {
         comparePanel_->render(core::AlignmentComparison::compare(
             snapshot_->sourceText, {snapshot_->modelName, targetOf(*snapshot_), {}, {}}, snapshot_->alignment(),
-            {b->modelName, targetOf(*b), {}, {}}, b->alignment()));
+            {b->modelName, targetOf(*b), {}, {}}, b->alignment(), figureOptions_.mergeWords));
     } catch (const core::Error& e) {
         comparePanel_->showMessage(QString::fromStdString(e.what()));
     }

@@ -33,7 +33,7 @@ Command addCompareCommand(CLI::App& app) {
     struct Options {
         std::string model, other, source, target, test, gold;
         int beam = 1;
-        bool oneBased = false, json = false;
+        bool oneBased = false, json = false, words = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("compare", "Two models on one sentence (their alignments and difference), or on a test set (BLEU, AER)");
@@ -41,6 +41,9 @@ Command addCompareCommand(CLI::App& app) {
     c->add_option("--with", o->other, "Model B")->required();
     auto* source = c->add_option("--source", o->source, "A sentence both decode: prints both alignments and A - B where the targets agree (JSON)");
     c->add_option("--target", o->target, "With --source: force both along this target, so every row compares")->needs(source);
+    c->add_flag("--words", o->words, "With --source: compare over the words of the text even where both models read the same "
+                                      "tokens (a source word's columns summed, a target word's rows averaged)")
+        ->needs(source);
     auto* test = c->add_option("--test", o->test, "Test pairs (source<TAB>target per line): BLEU of each model's translations")->excludes(source);
     c->add_option("--gold", o->gold, "With --test: gold word links, one line per pair (i-j sure, ipj possible): AER of each model's attention")
         ->needs(test);
@@ -61,7 +64,7 @@ Command addCompareCommand(CLI::App& app) {
             } catch (const core::Error& e) {
                 throw core::Error("model B '" + b.origin() + "' cannot take the sentence: " + e.what());
             }
-            const auto comparison = core::AlignmentComparison::compare(o->source, std::move(sideA), alignmentA, std::move(sideB), alignmentB);
+            const auto comparison = core::AlignmentComparison::compare(o->source, std::move(sideA), alignmentA, std::move(sideB), alignmentB, o->words);
             std::cout << comparison.toJson().dump() << '\n';
             return 0;
         }

@@ -34,10 +34,11 @@ void fitColumns(std::vector<std::vector<float>>& rows, size_t columns) {
 }  // namespace
 
 AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, Side a, const Alignment& alignmentA,
-                                                 Side b, const Alignment& alignmentB) {
+                                                 Side b, const Alignment& alignmentB, bool words) {
     AlignmentComparison c;
     const auto sourceA = realSourceTokens(alignmentA), sourceB = realSourceTokens(alignmentB);
-    c.wordLevel_ = sourceA != sourceB;
+    c.sameTokens_ = sourceA == sourceB;
+    c.wordLevel_ = words || !c.sameTokens_;
     if (!c.wordLevel_) {
         c.columns_ = sourceA;
         for (auto [side, alignment] : {std::pair<Side*, const Alignment*>{&a, &alignmentA}, {&b, &alignmentB}}) {
@@ -113,6 +114,7 @@ nlohmann::json AlignmentComparison::toJson() const {
         difference.push_back(difference_[t]);
     }
     return {{"level", wordLevel_ ? "words" : "tokens"},
+            {"same_tokens", sameTokens_},
             {"columns", columns_},
             {"a", side(a_)},
             {"b", side(b_)},

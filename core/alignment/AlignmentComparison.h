@@ -9,9 +9,10 @@ namespace alignscope::core {
 
 // Two models' alignments of one source sentence on one pair of axes, and their difference where
 // the targets agree (the compare view, `alignscope-cli compare`). Models that read the source in
-// the same tokens are compared token by token; otherwise both are merged to the words of the text
-// (LinkExtraction::mergeToWords: a source word's columns summed, a target word's rows averaged),
-// so models with different tokenizers meet on one axis.
+// the same tokens are compared token by token unless words are asked for (View → Words, `--words`);
+// otherwise both are merged to the words of the text (LinkExtraction::mergeToWords: a source
+// word's columns summed, a target word's rows averaged), so models with different tokenizers meet
+// on one axis.
 class AlignmentComparison {
 public:
     struct Side {
@@ -23,10 +24,12 @@ public:
 
     // Each side: a model's name, its alignment of `sourceText` and the target text it aligned (its
     // translation, or the forced target). Merged rows are labelled with each word's tokens joined.
+    // `words`: merge to words even where both read the source in the same tokens.
     static AlignmentComparison compare(const std::string& sourceText, Side a, const Alignment& alignmentA, Side b,
-                                       const Alignment& alignmentB);
+                                       const Alignment& alignmentB, bool words = false);
 
     bool wordLevel() const { return wordLevel_; }
+    bool sameTokens() const { return sameTokens_; }  // both models read the source in the same tokens
     const std::vector<std::string>& columns() const { return columns_; }  // [C] source tokens, or words
     const Side& a() const { return a_; }
     const Side& b() const { return b_; }
@@ -42,6 +45,7 @@ public:
 
 private:
     bool wordLevel_ = false;
+    bool sameTokens_ = true;
     std::vector<std::string> columns_;
     Side a_, b_;
     std::vector<std::vector<float>> difference_;
