@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
         bool run = false, explain = false, presenter = false, words = false;
     } o;
     CLI::App cli{"AlignScope: step through attention-based translation, one token at a time"};
-    cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr model)");
+    cli.add_option("-m,--model", o.model, "Model file (default: the bundled en-fr-subword model)");
     cli.add_option("--source", o.source, "Source sentence to start with");
     cli.add_option("--target", o.target, "Target sentence: start in teacher-forced mode");
     auto* steps = cli.add_option("--steps", o.steps, "Decode this many steps")->check(CLI::Range(0, 1000));

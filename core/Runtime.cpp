@@ -79,7 +79,7 @@ std::string Runtime::modelsDirectory() {
     return ALIGNSCOPE_MODELS_DIR;
 }
 
-std::string Runtime::defaultModelPath() { return (std::filesystem::path(modelsDirectory()) / "en-fr.pt").string(); }
+std::string Runtime::defaultModelPath() { return (std::filesystem::path(modelsDirectory()) / "en-fr-subword.pt").string(); }
 
 std::string Runtime::version() { return ALIGNSCOPE_VERSION; }
 

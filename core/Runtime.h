@@ -30,7 +30,7 @@ public:
     static std::string blasDescription();
     // Folder of the bundled models: $ALIGNSCOPE_MODELS, else the source tree's models/.
     static std::string modelsDirectory();
-    // The bundled default model (en-fr.pt in modelsDirectory()).
+    // The bundled default model (en-fr-subword.pt in modelsDirectory()).
     static std::string defaultModelPath();
     static std::string version();
 };

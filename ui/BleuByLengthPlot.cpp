@@ -54,8 +54,16 @@ BleuByLengthPlot::BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucket
     plot_->xAxis->grid()->setVisible(false);
     plot_->legend->setVisible(true);
     plot_->legend->setFont(font);
-    plot_->legend->setBrush(QColor(255, 255, 255, 220));
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
+    // The legend sits in its own row under the axes, two entries a line: inside the axes it would
+    // cover a curve wherever the curves happen to run.
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    const int legendRow = plot_->plotLayout()->rowCount();
+    plot_->plotLayout()->addElement(legendRow, 0, plot_->legend);
+    plot_->plotLayout()->setRowStretchFactor(legendRow, 0.001);
+    plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot_->legend->setWrap(2);
+    plot_->legend->setBorderPen(Qt::NoPen);
+    plot_->legend->setMargins(QMargins(6, 0, 6, 6));
 }
 
 BleuByLengthPlot::~BleuByLengthPlot() = default;

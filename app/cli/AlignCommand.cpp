@@ -54,7 +54,7 @@ Command addAlignCommand(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("align", "Teacher-forced alignment of 'source ||| target' lines");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("-f,--format", o->format, "pharaoh (i-j word links, source first) or json (soft matrix)")
         ->check(CLI::IsMember({"pharaoh", "json"}));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");

@@ -37,7 +37,7 @@ Command addCompareCommand(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("compare", "Two models on one sentence (their alignments and difference), or on a test set (BLEU, AER)");
-    c->add_option("-m,--model", o->model, "Model A (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model A (default: the bundled en-fr-subword model)");
     c->add_option("--with", o->other, "Model B")->required();
     auto* source = c->add_option("--source", o->source, "A sentence both decode: prints both alignments and A - B where the targets agree (JSON)");
     c->add_option("--target", o->target, "With --source: force both along this target, so every row compares")->needs(source);

@@ -74,7 +74,7 @@ Command addEvaluateCommand(CLI::App& app) {
     auto o = std::make_shared<Options>();
     o->e.workers = 0;  // one per core (startWorkers)
     auto* c = app.add_subcommand("evaluate", "Translate a test file (source<TAB>target) and report corpus BLEU");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("--test", o->test, "Test pairs: source<TAB>target per line; a source may repeat with other targets")
         ->required();
     c->add_option("-b,--beam", o->e.beamWidth, "Beam width, run after greedy (1: greedy only)")

@@ -33,7 +33,7 @@ Command addExportCommand(CLI::App& app) {
         "export",
         "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
         "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("-f,--format", o->format, "png, svg, pdf (figures), gif (the steps animated), frames (the same as NAME-stepKK.png), csv, json (matrix and tokens) or pharaoh (links)")
         ->required()
         ->check(CLI::IsMember({"png", "svg", "pdf", "gif", "frames", "csv", "json", "pharaoh"}, CLI::ignore_case));

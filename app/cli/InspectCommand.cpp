@@ -14,7 +14,7 @@ Command addInspectCommand(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("inspect", "Show a model's metadata and check its contract");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_flag("--json", o->json, "Print JSON");
     return [o, c]() -> int {
         if (!*c) return -1;

@@ -57,7 +57,7 @@ Command addTraceCommand(CLI::App& app) {
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("trace", "Every step's numbers as JSON lines: greedy for 'source', teacher-forced for "
                                           "'source ||| target' (log-probs of the whole vocabulary, alpha)");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")
         ->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");

@@ -18,7 +18,7 @@ Command addTranslateCommand(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr model)");
+    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("-b,--beam", o->beam, "Beam width (1 = greedy)")->check(CLI::Range(1, 64));
     c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
