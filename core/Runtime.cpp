@@ -18,8 +18,15 @@ namespace {
 // OpenBLAS's thread controls, when the BLAS behind libblas.so.3 is OpenBLAS.
 using SetThreads = void (*)(int);
 using GetThreads = int (*)();
-SetThreads blasSetThreads() { return reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")); }
-GetThreads blasGetThreads() { return reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads")); }
+// Looked up once: a lookup searches every loaded library, and BlasThreadChooser sets threads per model call.
+SetThreads blasSetThreads() {
+    static const auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    return set;
+}
+GetThreads blasGetThreads() {
+    static const auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    return get;
+}
 
 }  // namespace
 

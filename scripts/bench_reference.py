@@ -50,7 +50,7 @@ from torch import nn  # noqa: E402
 import alignscope  # noqa: E402
 from alignscope import BOS, EOS, PAD, UNK, tokenize  # noqa: E402
 
-INFERENCE_THREADS = 1  # as AlignScope decodes (app/gui_main.cpp)
+INFERENCE_THREADS = os.cpu_count() or 1  # every core: AlignScope's app decodes on every core where that is faster
 TRAINING_THREADS = 2   # as AlignScope trains (TrainingOptions::threads)
 DROPOUT, SMOOTHING, LEARNING_RATE, CLIP_NORM, BATCH_PAIRS = 0.2, 0.1, 1e-3, 1.0, 64
 SENTENCE_10_WORDS = "I think my little brother is very tired this evening."

@@ -467,7 +467,7 @@ def main_table(d: str, out: str, quick: bool) -> int:
                  f"Python {ref.get('python', '?')}, eager).")
     lines.append(f"- Threads, AlignScope: inference {ctx.get('alignscope_inference_threads', '?')} (as the app and "
                  f"CLI decode); training {ctx.get('alignscope_training_threads', '?')} (as `alignscope-cli train`). "
-                 f"GUI and export benchmarks: 1 OpenBLAS thread for decoding.")
+                 f"GUI benchmark: as the app (the chooser); export benchmark: the BLAS's own threads.")
     def th(t: Dict[str, Any]) -> str:
         return f"{t.get('openblas', '?')} OpenBLAS, intra-op {t.get('torch_intra_op', '?')}"
     lines.append(f"- Threads, PyTorch eager: inference {th(threads_ref.get('inference', {}))}; training "

@@ -72,17 +72,26 @@ TEST(Attribution, MethodsAreRegisteredByNameAndAnUnknownOneIsNamed) {
     EXPECT_FALSE(core::Attributor::method("occlusion").description().empty());
 }
 
-TEST(Attribution, GaussLegendreNodesIntegratePolynomialsExactly) {
-    std::vector<double> nodes, weights;
-    core::GradientAttribution::quadrature(16, nodes, weights);
-    ASSERT_EQ(nodes.size(), 16u);
-    EXPECT_NEAR(std::accumulate(weights.begin(), weights.end(), 0.0), 1.0, 1e-12);
-    for (int k : {1, 5, 17, 31}) {  // exact up to degree 2n - 1 = 31
-        double integral = 0;
-        for (size_t i = 0; i < nodes.size(); ++i) integral += weights[i] * std::pow(nodes[i], k);
-        EXPECT_NEAR(integral, 1.0 / (k + 1), 1e-12) << "x^" << k;
+TEST(Attribution, GaussLobattoNodesIntegratePolynomialsExactly) {
+    for (int n : {2, 3, 16, 32, 128}) {
+        std::vector<double> nodes, weights;
+        core::GradientAttribution::quadrature(n, nodes, weights);
+        ASSERT_EQ(nodes.size(), static_cast<size_t>(n));
+        EXPECT_EQ(nodes.front(), 0.0);  // the baseline and the input are nodes: f(x') and f(x) come with the batch
+        EXPECT_EQ(nodes.back(), 1.0);
+        EXPECT_NEAR(std::accumulate(weights.begin(), weights.end(), 0.0), 1.0, 1e-12) << n;
+        for (int k : {1, n - 1, 2 * n - 3}) {  // exact up to degree 2n - 3
+            double integral = 0;
+            for (size_t i = 0; i < nodes.size(); ++i) integral += weights[i] * std::pow(nodes[i], k);
+            EXPECT_NEAR(integral, 1.0 / (k + 1), 1e-12) << n << " points, x^" << k;
+        }
+        for (size_t i = 1; i < nodes.size(); ++i) EXPECT_LT(nodes[i - 1], nodes[i]);
     }
-    for (size_t i = 1; i < nodes.size(); ++i) EXPECT_LT(nodes[i - 1], nodes[i]);
+    // The trapezoid rule is the 2-point case; 1 point cannot hold both ends.
+    std::vector<double> nodes, weights;
+    core::GradientAttribution::quadrature(2, nodes, weights);
+    EXPECT_EQ(weights, (std::vector<double>{0.5, 0.5}));
+    EXPECT_THROW(core::GradientAttribution::quadrature(1, nodes, weights), core::Error);
 }
 
 TEST(Attribution, IntegratedGradientsAreCompleteWithinFivePercent) {

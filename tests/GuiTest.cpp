@@ -880,7 +880,9 @@ int main(int argc, char** argv) {
     QTemporaryDir settingsHome;
     qputenv("XDG_CONFIG_HOME", settingsHome.path().toUtf8());
     QApplication app(argc, argv);
-    core::Runtime::setThreads(1);  // as the app does: one BLAS thread, so every thread computes the same bits
+    // One BLAS thread fixed, so every thread computes the same bits (the app chooses 1 or 2 by timing,
+    // core/BlasThreadChooser.h, which may differ in the last bits; `alignscope --threads 1` fixes it too).
+    core::Runtime::setThreads(1);
     ::testing::InitGoogleTest(&argc, argv);
     const int result = RUN_ALL_TESTS();
     // DocumentWatch leaves threads inside looping model code: end without static destructors, as the app does.

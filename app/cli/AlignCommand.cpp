@@ -78,7 +78,7 @@ Command addAlignCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--reverse-model", o->reverseModel,
                   "A model of the other direction (target to source), for --links intersection, union, grow-diag-final-and");
-    c->add_option("--points", o->points, "integrated-gradients: interpolation points")->check(CLI::Range(1, 256))->capture_default_str();
+    c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")->check(CLI::Range(2, 256))->capture_default_str();
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
                 "integrated-gradients: never add points (by default a step whose scores miss f(x) - f(baseline) by "

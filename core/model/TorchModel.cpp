@@ -5,6 +5,7 @@
 #include "core/FileDigest.h"
 #include "core/IsolatedRun.h"
 #include "core/model/ModelArchive.h"
+#include "core/BlasThreadChooser.h"
 #include "core/Runtime.h"
 
 #include <torch/torch.h>
@@ -529,6 +530,10 @@ EncoderOutput TorchModel::encode(const torch::Tensor& src, const torch::Tensor& 
 // LibTorch's exceptions from the model's own code become one line naming the file and the method.
 c10::IValue TorchModel::callMethod(const char* method, std::vector<c10::IValue> args, const std::string& at) const {
     Runtime::initialize();
+    long long inputElements = 0;
+    for (const auto& a : args)
+        if (a.isTensor()) inputElements += a.toTensor().numel();
+    const auto threads = BlasThreadChooser::shared().call(method, inputElements);
     try {
         return module_.get_method(method)(std::move(args));
     } catch (const std::bad_alloc&) {

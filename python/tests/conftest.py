@@ -55,7 +55,7 @@ def run_cli(cli) -> Callable[..., subprocess.CompletedProcess]:
 def gradient_attributions_work(run_cli) -> Callable[[Path, List[Tuple[str, str]], Path], None]:
     """gradient_attributions_work(model, [(source, target)], folder): `align --method
     integrated-gradients` runs on the model file (it has embed_source and encode_embedded), every
-    row adds up to f(x) - f(baseline) within 5 % (completeness), and grad-x-input runs too."""
+    row adds up to f(x) - f(baseline) within 5 % or 1e-3 nats (completeness), and grad-x-input runs too."""
 
     def check(model: Path, pairs: List[Tuple[str, str]], folder: Path) -> None:
         source = folder / "attributed-pairs.txt"
@@ -70,8 +70,10 @@ def gradient_attributions_work(run_cli) -> Callable[[Path, List[Tuple[str, str]]
                 assert len(rec["scores"]) == len(rec["target_tokens"]) > 0
                 if method != "integrated-gradients":
                     continue
+                # The CLI's promise (docs/alignment.md): a row that misses by more than 5 %, or by
+                # more than 1e-3 nats where the change itself is smaller, is integrated again.
                 for row, f, f0 in zip(rec["scores"], rec["log_probs"], rec["baseline_log_probs"]):
-                    assert abs(sum(row) - (f - f0)) <= 0.05 * abs(f - f0) + 1e-4, (row, f, f0)
+                    assert abs(sum(row) - (f - f0)) <= max(0.05 * abs(f - f0), 1e-3), (row, f, f0)
 
     return check
 

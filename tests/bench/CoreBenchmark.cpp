@@ -21,11 +21,13 @@
 //                              model's TorchScript `loss` (dropout 0.2, label smoothing 0.1),
 //                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
 //
-// Threads as the app uses them: inference with 1 BLAS thread, training with 2 (OpenBLAS's pool;
-// LibTorch's intra-op pool stays at 1, see core/Runtime.h). The model is $ALIGNSCOPE_BENCH_MODEL,
+// Threads as the app uses them: inference with 1 BLAS thread or every core, whichever the app's
+// chooser timed faster for each kind of call (core/BlasThreadChooser.h), training with 2
+// (OpenBLAS's pool; LibTorch's intra-op pool stays at 1, see core/Runtime.h). The model is $ALIGNSCOPE_BENCH_MODEL,
 // else the bundled en-fr model. Run with --benchmark_format=json for the script; the inputs
 // (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
 // same ones.
+#include "core/BlasThreadChooser.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/decoding/EncodedSource.h"
@@ -50,8 +52,22 @@ using namespace alignscope;
 
 namespace {
 
-constexpr int kInferenceThreads = 1;  // as app/gui_main.cpp and the CLI decode
 constexpr int kTrainingThreads = 2;   // TrainingOptions::threads' default
+
+// The BLAS's own thread count (every core), read before anything sets it.
+int cores() {
+    static const int n = core::Runtime::threads();
+    return n;
+}
+
+// As app/gui_main.cpp decodes: the chooser picks 1 or every core per kind of call.
+void decodeAsTheApp() { core::BlasThreadChooser::shared().enable(cores()); }
+
+void trainAsTheTrainer() {
+    core::BlasThreadChooser::shared().enable(0);
+    core::Runtime::setThreads(kTrainingThreads);
+}
+
 constexpr double kDropout = 0.2, kSmoothing = 0.1, kLearningRate = 1e-3, kClipNorm = 1.0;  // TrainingOptions
 constexpr int kBatchPairs = 64;
 
@@ -107,13 +123,13 @@ core::TrainingBatch syntheticBatch(int64_t sourceVocab, int64_t targetVocab) {
 }
 
 void ModelLoad(benchmark::State& state) {
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     for (auto _ : state) benchmark::DoNotOptimize(core::Model::load(modelPath()));
 }
 BENCHMARK(ModelLoad)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void Encode(benchmark::State& state) {
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     const auto sentence = model().tokenizeSource(sourceOf(static_cast<int>(state.range(0))));
     torch::InferenceMode guard;
     const auto n = static_cast<int64_t>(sentence.size());
@@ -125,7 +141,7 @@ void Encode(benchmark::State& state) {
 BENCHMARK(Encode)->ArgName("tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void DecoderStep(benchmark::State& state) {
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     const core::EncodedSource source(model(), model().tokenizeSource(sourceOf(static_cast<int>(state.range(0)))));
     torch::InferenceMode guard;
     const auto& enc = source.output();
@@ -139,7 +155,7 @@ void DecoderStep(benchmark::State& state) {
 BENCHMARK(DecoderStep)->ArgName("src_tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void SessionStep(benchmark::State& state) {
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     core::DecodingSession session(model(), sourceOf(static_cast<int>(state.range(0))));
     for (auto _ : state) {
         benchmark::DoNotOptimize(session.step().logProb);
@@ -149,7 +165,7 @@ void SessionStep(benchmark::State& state) {
 BENCHMARK(SessionStep)->ArgName("src_tokens")->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void Translate(benchmark::State& state, int beamWidth) {
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     const auto strategy = core::SearchStrategy::create(beamWidth);
     core::SearchOptions options;
     options.beamWidth = beamWidth;
@@ -170,7 +186,7 @@ BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->U
 
 void Attribution(benchmark::State& state) {
     static const char* methods[] = {"attention", "grad-x-input", "integrated-gradients", "occlusion"};
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
     const auto source = sourceOf(20);
     core::DecodingSession session(model(), source);
     core::SearchOptions search;
@@ -190,7 +206,7 @@ void Attribution(benchmark::State& state) {
 BENCHMARK(Attribution)->ArgName("method")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void TrainingUpdate(benchmark::State& state) {
-    core::Runtime::setThreads(kTrainingThreads);
+    trainAsTheTrainer();
     core::Runtime::reuseFreedMemory();  // as Trainer::run; permanent, so this row runs last
     auto trained = core::TorchModel::load(modelPath());  // its own copy: training changes the weights
     auto& module = trained->module();
@@ -208,7 +224,7 @@ void TrainingUpdate(benchmark::State& state) {
     state.counters["target_tokens"] = static_cast<double>(b.targetTokens);
     state.counters["target_tokens_per_s"] = benchmark::Counter(
         static_cast<double>(b.targetTokens) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-    core::Runtime::setThreads(kInferenceThreads);
+    decodeAsTheApp();
 }
 BENCHMARK(TrainingUpdate)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -216,12 +232,13 @@ BENCHMARK(TrainingUpdate)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
     try {
-        core::Runtime::setThreads(kInferenceThreads);
+        cores();
+        decodeAsTheApp();
         const auto& m = model();
         benchmark::AddCustomContext("alignscope_model", modelPath());
         benchmark::AddCustomContext("alignscope_blas", core::Runtime::blasDescription());
         benchmark::AddCustomContext("alignscope_inference_threads",
-                                    std::to_string(kInferenceThreads) + " OpenBLAS thread, LibTorch intra-op " +
+                                    "1 or " + std::to_string(cores()) + " OpenBLAS threads, chosen by timing (BlasThreadChooser), LibTorch intra-op " +
                                         std::to_string(torch::get_num_threads()));
         benchmark::AddCustomContext("alignscope_training_threads",
                                     std::to_string(kTrainingThreads) + " OpenBLAS threads, LibTorch intra-op " +

@@ -4,6 +4,7 @@
 #include "ui/DecodingDocument.h"
 #include "ui/MainWindow.h"
 
+#include "core/BlasThreadChooser.h"
 #include "core/Runtime.h"
 
 #include <benchmark/benchmark.h>
@@ -61,7 +62,7 @@ int main(int argc, char** argv) {
     if (!std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
-    core::Runtime::setThreads(1);
+    core::BlasThreadChooser::shared().enable(core::Runtime::threads());  // as app/gui_main.cpp
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -1,0 +1,108 @@
+#include "core/BlasThreadChooser.h"
+
+#include "core/Runtime.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace alignscope::core {
+
+namespace {
+
+// Calls inside a timed call (a model method inside an attribution pass) run on its count, untimed:
+// the outer call's time is what a count costs, and a switch inside it would blur that.
+thread_local int callDepth = 0;
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+BlasThreadChooser& BlasThreadChooser::shared() {
+    static BlasThreadChooser chooser([](int threads) { Runtime::setThreads(threads); }, [] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    });
+    return chooser;
+}
+
+BlasThreadChooser::BlasThreadChooser(SetThreads set, Clock clock) : set_(std::move(set)), clock_(std::move(clock)) {}
+
+void BlasThreadChooser::enable(int maxThreads) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (maxThreads == maxThreads_.load()) return;  // what it has learnt still holds
+    maxThreads_ = maxThreads;
+    kinds_.clear();
+    applied_ = 0;
+    lastProbe_ = -1e300;
+}
+
+std::string BlasThreadChooser::kindOf(const std::string& method, long long inputElements) {
+    int power = 0;
+    while (power < 62 && (1LL << (power + 1)) <= inputElements) ++power;
+    return method + "/2^" + std::to_string(power);
+}
+
+int BlasThreadChooser::choose(const Kind& kind, double now) {
+    // A kind's first timed calls try each count, the larger first.
+    if (kind.samples[1].empty()) return 1;
+    if (kind.samples[0].empty()) return 0;
+    // What one thread would cost more than maxThreads, over the kinds timed at both, per call made.
+    double extra = 0;
+    for (const auto& [name, k] : kinds_)
+        if (!k.samples[0].empty() && !k.samples[1].empty())
+            extra += k.calls * (median(k.samples[0]) - median(k.samples[1]));
+    const int best = extra > 0 ? 1 : 0;
+    if (now - lastProbe_ >= kProbeIntervalSeconds) {
+        lastProbe_ = now;
+        return 1 - best;
+    }
+    return best;
+}
+
+BlasThreadChooser::Call BlasThreadChooser::call(const std::string& method, long long inputElements) {
+    const int maxThreads = maxThreads_.load();
+    if (maxThreads <= 1 || callDepth > 0) return Call(nullptr, std::string(), 0, 0.0);
+    std::string name = kindOf(method, inputElements);
+    int threads = 0;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Kind& kind = kinds_[name];
+        if (kind.calls++ >= kWarmUpCalls) {
+            threads = choose(kind, clock_()) == 0 ? 1 : maxThreads;
+        } else {
+            threads = applied_ > 0 ? applied_ : maxThreads;  // warming up on the count in force: run, do not time
+            name.clear();
+        }
+        // Setting OpenBLAS's count is not free (it takes a lock and may wake its threads): only on a change.
+        if (threads != applied_) set_(threads), applied_ = threads;
+    }
+    ++callDepth;
+    return Call(this, std::move(name), threads, clock_());
+}
+
+void BlasThreadChooser::record(const std::string& name, int threads, double seconds) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto found = kinds_.find(name);
+    if (found == kinds_.end()) return;  // enable() started afresh meanwhile
+    auto& samples = found->second.samples[threads == 1 ? 0 : 1];
+    samples.push_back(seconds);
+    if (samples.size() > static_cast<size_t>(kSamples)) samples.erase(samples.begin());
+}
+
+BlasThreadChooser::Call::Call(BlasThreadChooser* chooser, std::string kind, int threads, double start)
+    : chooser_(chooser), kind_(std::move(kind)), threads_(threads), start_(start) {}
+
+BlasThreadChooser::Call::Call(Call&& other) noexcept
+    : chooser_(other.chooser_), kind_(std::move(other.kind_)), threads_(other.threads_), start_(other.start_) {
+    other.chooser_ = nullptr;
+}
+
+BlasThreadChooser::Call::~Call() {
+    if (!chooser_) return;
+    --callDepth;
+    if (!kind_.empty()) chooser_->record(kind_, threads_, chooser_->clock_() - start_);
+}
+
+}  // namespace alignscope::core

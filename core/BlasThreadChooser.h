@@ -1,0 +1,84 @@
+#pragma once
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace alignscope::core {
+
+// Chooses the BLAS thread count of model calls by timing them.
+//
+// Why: one sentence's decoder step is a few matrix-vector products over ~20 MB of weights. On a
+// quiet 2-core AMD EPYC (Zen 4) host it took 0.29 ms with two OpenBLAS threads and 0.87 ms with
+// one; with another process busy on the second core, 2.4 ms with two and 1.15 ms with one
+// (docs/performance.md). Neither count is right on every host and load, so each kind of call (the
+// model's method, and the size of its inputs to within a factor of 2) keeps the times of its last
+// few calls at each count, and all calls run with the count those times favour, weighted by how
+// often each kind is called. One count for all: OpenBLAS takes ~0.2 ms to change its count, as long
+// as a step. At most once a second one call runs with the other count, so a machine that gets busy
+// or quiet is noticed. Off until enable(): then every call keeps the count the caller set
+// (Runtime::setThreads), as the CLI and the tests want.
+//
+// Two thread counts can differ in the last bits (OpenBLAS splits a product differently): with the
+// chooser on, a step's log-probabilities may differ by ~1e-6 from a run on a quieter machine.
+class BlasThreadChooser {
+public:
+    using Clock = std::function<double()>;        // seconds, monotonic
+    using SetThreads = std::function<void(int)>;  // applies a thread count
+
+    static constexpr int kSamples = 3;               // the median of each count's last 3 calls decides
+    static constexpr int kWarmUpCalls = 2;           // a kind's first calls (TorchScript optimises) are not timed
+    static constexpr double kProbeIntervalSeconds = 1.0;
+
+    // The process's chooser: sets OpenBLAS's threads (Runtime::setThreads), steady clock.
+    static BlasThreadChooser& shared();
+    BlasThreadChooser(SetThreads set, Clock clock);
+
+    // Candidates 1 and maxThreads; maxThreads ≤ 1 turns the chooser off. Enabling it again with
+    // the same count keeps the times it has.
+    void enable(int maxThreads);
+    bool enabled() const { return maxThreads_.load() > 1; }
+
+    // One call of a kind: sets its thread count now, records its time when the guard goes. A call
+    // made while another is in progress on the same thread runs on that one's count, untimed.
+    class Call {
+    public:
+        Call(Call&& other) noexcept;
+        Call(const Call&) = delete;
+        Call& operator=(const Call&) = delete;
+        ~Call();
+        int threads() const { return threads_; }  // 0: the chooser is off, or the call is nested
+
+    private:
+        friend class BlasThreadChooser;
+        Call(BlasThreadChooser* chooser, std::string kind, int threads, double start);
+        BlasThreadChooser* chooser_;
+        std::string kind_;
+        int threads_;
+        double start_;
+    };
+    Call call(const std::string& method, long long inputElements);
+
+    // The kind's name: the method and the input size's power of two.
+    static std::string kindOf(const std::string& method, long long inputElements);
+
+private:
+    struct Kind {
+        int calls = 0;
+        std::vector<double> samples[2];  // [0]: 1 thread, [1]: maxThreads; the last kSamples seconds each
+    };
+    int choose(const Kind& kind, double now);  // index into samples: 0 one thread, 1 maxThreads
+    void record(const std::string& kind, int threads, double seconds);
+
+    SetThreads set_;
+    Clock clock_;
+    std::atomic<int> maxThreads_{0};
+    int applied_ = 0;  // the count last set; nothing else sets it while the chooser is on
+    double lastProbe_ = -1e300;
+    std::mutex mutex_;
+    std::map<std::string, Kind> kinds_;
+};
+
+}  // namespace alignscope::core
