@@ -147,7 +147,9 @@ def machine(out: str, root: str, model: str, min_time: float) -> int:
         "root": root,
         "commit": run(["git", "-C", root, "rev-parse", "--short", "HEAD"]) or "?",
         "dirty": " with uncommitted changes" if dirty else "",
-        "cpu": lscpu.get("Model name", "?") + (f" ({lscpu['Hypervisor vendor']} guest)" if "Hypervisor vendor" in lscpu else ""),
+        # Family and model tell CPU generations apart where the name does not ("AMD EPYC" is Zen 3 to 5).
+        "cpu": lscpu.get("Model name", "?") + f" (family {lscpu.get('CPU family', '?')}, model {lscpu.get('Model', '?')}"
+               + (f", {lscpu['Hypervisor vendor']} guest)" if "Hypervisor vendor" in lscpu else ")"),
         "cpus": lscpu.get("CPU(s)", "?"),
         "cores": str(int(lscpu.get("Core(s) per socket", "0") or 0) * int(lscpu.get("Socket(s)", "1") or 1)),
         "threads_per_core": lscpu.get("Thread(s) per core", "?"),
