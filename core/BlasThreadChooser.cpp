@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace alignscope::core {
 
@@ -36,6 +37,7 @@ void BlasThreadChooser::enable(int maxThreads) {
     kinds_.clear();
     applied_ = 0;
     lastProbe_ = -1e300;
+    probeLeft_ = 0;
 }
 
 std::string BlasThreadChooser::kindOf(const std::string& method, long long inputElements) {
@@ -44,21 +46,14 @@ std::string BlasThreadChooser::kindOf(const std::string& method, long long input
     return method + "/2^" + std::to_string(power);
 }
 
-int BlasThreadChooser::choose(const Kind& kind, double now) {
-    // A kind's first timed calls try each count, the larger first.
-    if (kind.samples[1].empty()) return 1;
-    if (kind.samples[0].empty()) return 0;
-    // What one thread would cost more than maxThreads, over the kinds timed at both, per call made.
+int BlasThreadChooser::bestIndex(double now) const {
+    // What one thread costs more than maxThreads, summed over the kinds timed at both counts,
+    // each weighted by how often it has run lately. Untried: maxThreads.
     double extra = 0;
     for (const auto& [name, k] : kinds_)
         if (!k.samples[0].empty() && !k.samples[1].empty())
-            extra += k.calls * (median(k.samples[0]) - median(k.samples[1]));
-    const int best = extra > 0 ? 1 : 0;
-    if (now - lastProbe_ >= kProbeIntervalSeconds) {
-        lastProbe_ = now;
-        return 1 - best;
-    }
-    return best;
+            extra += k.weight * std::exp(-(now - k.lastCall) / kWeightSeconds) * (median(k.samples[0]) - median(k.samples[1]));
+    return extra >= 0 ? 1 : 0;
 }
 
 BlasThreadChooser::Call BlasThreadChooser::call(const std::string& method, long long inputElements) {
@@ -68,15 +63,35 @@ BlasThreadChooser::Call BlasThreadChooser::call(const std::string& method, long 
     int threads = 0;
     {
         std::lock_guard<std::mutex> lock(mutex_);
+        const double now = clock_();
         Kind& kind = kinds_[name];
-        if (kind.calls++ >= kWarmUpCalls) {
-            threads = choose(kind, clock_()) == 0 ? 1 : maxThreads;
+        kind.weight = kind.weight * std::exp(-(now - kind.lastCall) / kWeightSeconds) + 1.0;
+        kind.lastCall = now;
+        bool timed = kind.calls++ >= kWarmUpCalls;  // a kind's first calls allocate: not timed
+        int index = 0;
+        if (probeLeft_ > 0) {
+            index = probeIndex_;
+            --probeLeft_;
         } else {
-            threads = applied_ > 0 ? applied_ : maxThreads;  // warming up on the count in force: run, do not time
-            name.clear();
+            index = bestIndex(now);
+            // Probes cost calls on the worse count: for long calls (an attribution pass) fewer of them.
+            if (now - lastProbe_ >= std::max(kProbeIntervalSeconds, kProbeSpacing * lastSeconds_)) {
+                lastProbe_ = now;
+                probeIndex_ = 1 - index;
+                probeLeft_ = kProbeCalls - 1;
+                index = probeIndex_;
+            }
         }
-        // Setting OpenBLAS's count is not free (it takes a lock and may wake its threads): only on a change.
-        if (threads != applied_) set_(threads), applied_ = threads;
+        threads = index == 0 ? 1 : maxThreads;
+        // Setting OpenBLAS's count is not free (~0.2 ms) and the call after it runs slow (threads
+        // wake, caches refill): set only on a change, and do not time that call, or the count
+        // not in use would always look worse than it is.
+        if (threads != applied_) {
+            set_(threads);
+            applied_ = threads;
+            timed = false;
+        }
+        if (!timed) name.clear();
     }
     ++callDepth;
     return Call(this, std::move(name), threads, clock_());
@@ -86,6 +101,7 @@ void BlasThreadChooser::record(const std::string& name, int threads, double seco
     std::lock_guard<std::mutex> lock(mutex_);
     auto found = kinds_.find(name);
     if (found == kinds_.end()) return;  // enable() started afresh meanwhile
+    lastSeconds_ = seconds;
     auto& samples = found->second.samples[threads == 1 ? 0 : 1];
     samples.push_back(seconds);
     if (samples.size() > static_cast<size_t>(kSamples)) samples.erase(samples.begin());

@@ -16,9 +16,9 @@ namespace alignscope::core {
 // (docs/performance.md). Neither count is right on every host and load, so each kind of call (the
 // model's method, and the size of its inputs to within a factor of 2) keeps the times of its last
 // few calls at each count, and all calls run with the count those times favour, weighted by how
-// often each kind is called. One count for all: OpenBLAS takes ~0.2 ms to change its count, as long
-// as a step. At most once a second one call runs with the other count, so a machine that gets busy
-// or quiet is noticed. Off until enable(): then every call keeps the count the caller set
+// often each kind has been called lately. One count for all: OpenBLAS takes ~0.2 ms to change its
+// count, as long as a step. Once a second (or every 100 calls' time, for long calls) a few calls
+// run on the other count, so a machine that gets busy or quiet is noticed. Off until enable(): then every call keeps the count the caller set
 // (Runtime::setThreads), as the CLI and the tests want.
 //
 // Two thread counts can differ in the last bits (OpenBLAS splits a product differently): with the
@@ -28,9 +28,12 @@ public:
     using Clock = std::function<double()>;        // seconds, monotonic
     using SetThreads = std::function<void(int)>;  // applies a thread count
 
-    static constexpr int kSamples = 3;               // the median of each count's last 3 calls decides
-    static constexpr int kWarmUpCalls = 2;           // a kind's first calls (TorchScript optimises) are not timed
+    static constexpr int kSamples = 3;       // the median of each count's last 3 calls of a kind decides
+    static constexpr int kWarmUpCalls = 2;   // a kind's first calls are not timed
     static constexpr double kProbeIntervalSeconds = 1.0;
+    static constexpr int kProbeCalls = 3;    // a probe: this many calls on the other count, the first untimed
+    static constexpr double kProbeSpacing = 100;  // and probes at least this many calls' time apart
+    static constexpr double kWeightSeconds = 10.0;  // a kind's weight: its calls, fading with this time constant
 
     // The process's chooser: sets OpenBLAS's threads (Runtime::setThreads), steady clock.
     static BlasThreadChooser& shared();
@@ -67,9 +70,10 @@ public:
 private:
     struct Kind {
         int calls = 0;
-        std::vector<double> samples[2];  // [0]: 1 thread, [1]: maxThreads; the last kSamples seconds each
+        double weight = 0, lastCall = 0;  // calls, fading (kWeightSeconds)
+        std::vector<double> samples[2];   // [0]: 1 thread, [1]: maxThreads; the last kSamples seconds each
     };
-    int choose(const Kind& kind, double now);  // index into samples: 0 one thread, 1 maxThreads
+    int bestIndex(double now) const;  // into samples: 0 one thread, 1 maxThreads
     void record(const std::string& kind, int threads, double seconds);
 
     SetThreads set_;
@@ -77,6 +81,8 @@ private:
     std::atomic<int> maxThreads_{0};
     int applied_ = 0;  // the count last set; nothing else sets it while the chooser is on
     double lastProbe_ = -1e300;
+    int probeIndex_ = 0, probeLeft_ = 0;
+    double lastSeconds_ = 0;  // the last timed call's
     std::mutex mutex_;
     std::map<std::string, Kind> kinds_;
 };
