@@ -53,19 +53,27 @@ void clearPlot(QCustomPlot* plot) {
 void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::vector<double>& values,
               const QColor& color, int highlight) {
     plot->clearPlottables();
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    QVector<double> keys, vals, hkeys, hvals;
-    for (size_t i = 0; i < values.size(); ++i) {
-        ticker->addTick(static_cast<double>(i), labels[i]);
-        (static_cast<int>(i) == highlight ? hkeys : keys).push_back(static_cast<double>(i));
-        (static_cast<int>(i) == highlight ? hvals : vals).push_back(values[i]);
-    }
-    plot->xAxis->setTicker(ticker);
-    // Upright labels while they fit side by side (in the labels' own font), slanted otherwise.
+    // Upright labels while they fit side by side (in the labels' own font), slanted otherwise; where
+    // even slanted ones would overlap (a long sentence in a narrow panel), every k-th category is
+    // labelled, and always the highlighted one, which the text beside the chart names.
     const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    const int n = static_cast<int>(values.size());
+    const int width = std::max(1, plot->width() - 50);
     int total = 0;
     for (const auto& l : labels) total += fm.horizontalAdvance(l) + fm.horizontalAdvance(QStringLiteral("  "));
-    plot->xAxis->setTickLabelRotation(total > plot->width() - 50 ? -60 : 0);
+    const bool slanted = total > width;
+    plot->xAxis->setTickLabelRotation(slanted ? -60 : 0);
+    const double slantedLabelWidth = fm.height() * 1.25;  // across the axis, at 60 degrees
+    const int every = slanted ? std::max(1, static_cast<int>(std::ceil(slantedLabelWidth * n / width))) : 1;
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys, vals, hkeys, hvals;
+    for (int i = 0; i < n; ++i) {
+        const bool shown = i == highlight || (i % every == 0 && (highlight < 0 || std::abs(i - highlight) >= every));
+        ticker->addTick(static_cast<double>(i), shown ? labels[i] : QString());
+        (i == highlight ? hkeys : keys).push_back(static_cast<double>(i));
+        (i == highlight ? hvals : vals).push_back(values[i]);
+    }
+    plot->xAxis->setTicker(ticker);
     auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
     bars->setData(keys, vals);
     bars->setBrush(color);
