@@ -26,8 +26,8 @@ std::string GradientAttribution::description() const {
 void GradientAttribution::quadrature(int points, std::vector<double>& nodes, std::vector<double>& weights) {
     if (points < 2) throw Error("integrated gradients: the points must be 2 to 256, not " + std::to_string(points));
     // Gauss–Lobatto: both ends are nodes, so f(x') and f(x) come out of the batch that integrates
-    // (Gauss–Legendre would need two more rows). Its interior nodes are the roots of P'_{n-1},
-    // found by Newton's method on (1 - x²) P'_{n-1} from the Chebyshev–Gauss–Lobatto points.
+    // (Gauss–Legendre would need two more rows). With n = points - 1, its interior nodes are the
+    // roots of P'_n, found by Newton's method from the Chebyshev–Gauss–Lobatto points cos(pi i / n).
     const int n = points - 1;
     const double pi = std::acos(-1.0);
     nodes.assign(points, 0.0);
