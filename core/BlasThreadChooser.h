@@ -18,8 +18,9 @@ namespace alignscope::core {
 // few calls at each count, and all calls run with the count those times favour, weighted by how
 // often each kind has been called lately. One count for all: OpenBLAS takes ~0.2 ms to change its
 // count, as long as a step. Once a second (or every 100 calls' time, for long calls) a few calls
-// run on the other count, so a machine that gets busy or quiet is noticed. Off until enable(): then every call keeps the count the caller set
-// (Runtime::setThreads), as the CLI and the tests want.
+// run on the other count, so a machine that gets busy or quiet is noticed. Off until enable():
+// then every call keeps the count the caller set (Runtime::setThreads), as the CLI and the tests
+// want.
 //
 // Two thread counts can differ in the last bits (OpenBLAS splits a product differently): with the
 // chooser on, a step's log-probabilities may differ by ~1e-6 from a run on a quieter machine.
@@ -42,7 +43,6 @@ public:
     // Candidates 1 and maxThreads; maxThreads ≤ 1 turns the chooser off. Enabling it again with
     // the same count keeps the times it has.
     void enable(int maxThreads);
-    bool enabled() const { return maxThreads_.load() > 1; }
 
     // One call of a kind: sets its thread count now, records its time when the guard goes. A call
     // made while another is in progress on the same thread runs on that one's count, untimed.
