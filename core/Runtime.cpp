@@ -1,5 +1,7 @@
 #include "core/Runtime.h"
 
+#include "core/BlasKernels.h"
+
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
 
@@ -32,7 +34,10 @@ GetThreads blasGetThreads() {
 
 void Runtime::initialize() {
     static std::once_flag once;
-    std::call_once(once, [] { torch::set_num_threads(1); });
+    std::call_once(once, [] {
+        torch::set_num_threads(1);
+        BlasKernels::repair();  // before the first matrix product
+    });
     // The optimiser switch is thread-local in LibTorch: every thread that runs a model turns it
     // off on first use, or a decoding thread would compute other bits than the main thread.
     thread_local bool threadReady = false;
@@ -72,7 +77,10 @@ std::string Runtime::blasDescription() {
         std::error_code ec;
         const auto real = std::filesystem::canonical(path, ec).string();
         const auto& p = ec ? path : real;
-        if (p.find("openblas") != std::string::npos) return "OpenBLAS (" + p + ")";
+        if (p.find("openblas") != std::string::npos) {
+            const auto repair = BlasKernels::repairNote();
+            return "OpenBLAS (" + p + "), " + BlasKernels::name() + " kernels" + (repair.empty() ? "" : " (" + repair + ")");
+        }
         if (p.find("mkl") != std::string::npos) return "MKL (" + p + ")";
         if (p.find("/blas/") != std::string::npos)
             return "reference BLAS (" + p + ") - slow; install libopenblas0-pthread";

@@ -66,6 +66,15 @@ gb=(--benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true --be
 log "model"
 "$build/app/alignscope-cli" inspect --model "$model" --json >"$work/inspect.json"
 
+# Every process of the run on the kernels AlignScope uses: where OpenBLAS does not know the CPU and
+# falls back to old kernels, AlignScope switches them (core/BlasKernels), and the eager reference
+# would otherwise keep the fallback and look slower than it is.
+kernels=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1])).get("blas_kernels", ""))' "$work/inspect.json")
+if [[ -n $kernels && -z ${OPENBLAS_CORETYPE:-} ]]; then
+  export OPENBLAS_CORETYPE=$kernels
+  log "OpenBLAS kernels for every process: $kernels"
+fi
+
 log "core benchmark ($reps repetitions)"
 "$build/tests/alignscope_core_benchmark" "${gb[@]}" --benchmark_min_time="$min_time" \
   --benchmark_out="$work/core.json" >&2

@@ -94,6 +94,13 @@ class Blas:
     def threads(self) -> Optional[int]:
         return int(self.lib.openblas_get_num_threads()) if self.lib is not None else None
 
+    def kernels(self) -> str:
+        """OpenBLAS's kernel set ("SkylakeX"), as core/BlasKernels reads it; empty if not OpenBLAS."""
+        if self.lib is None:
+            return ""
+        self.lib.openblas_get_corename.restype = ctypes.c_char_p
+        return self.lib.openblas_get_corename().decode()
+
 
 def set_threads(blas: Blas, blas_threads: int, intra_op: int) -> Dict[str, Any]:
     blas.set_threads(blas_threads)
@@ -300,7 +307,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "torch_version": torch.__version__,
         "python": sys.version.split()[0],
         "model": os.path.abspath(a.model),
-        "blas": blas.path or "unknown",
+        "blas": (blas.path or "unknown") + (f", {blas.kernels()} kernels" if blas.kernels() else ""),
         "threads": {"inference": threads_inference, **train_threads},
         "parity_max_abs_diff": diff,
         "ids": {"src10": ids[10], "src100": ids[100], "sentence10": ids10w},

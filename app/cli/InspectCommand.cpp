@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 
 #include "core/model/Model.h"
+#include "core/BlasKernels.h"
 #include "core/Runtime.h"
 
 #include <iostream>
@@ -34,6 +35,7 @@ Command addInspectCommand(CLI::App& app) {
                                 {"state_size", model.stateSize()},
                                 {"metadata", model.metadata()},
                                 {"blas", core::Runtime::blasDescription()},
+                                {"blas_kernels", core::BlasKernels::name()},
                                 {"threads", core::Runtime::threads()},
                                 {"non_finite_weights", model.nonFiniteWeights()}};
             std::cout << j.dump(2) << '\n';
