@@ -9,6 +9,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/BlasThreadChooser.h"
+#include "core/attribution/Attributor.h"
 #include "core/Runtime.h"
 
 #include <CLI/CLI.hpp>
@@ -51,8 +52,9 @@ int main(int argc, char** argv) {
                             ->needs(compare);
     cli.add_option("--compare-gold", o.compareGold, "With --compare-test: gold word links, one line per pair: both models' AER")
         ->needs(compareTest);
-    cli.add_option("--heatmap", o.heatmap, "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion")
-        ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
+    cli.add_option("--heatmap", o.heatmap,
+                   "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion, attention-x-occlusion")
+        ->check(CLI::IsMember(core::Attributor::methods()));
     cli.add_flag("--words", o.words, "View > Words: the heatmap over words, sub-word pieces merged");
     cli.add_option("--threads", o.threads,
                    "BLAS threads for decoding, fixed (default: 1 or every core, whichever has been faster lately for "

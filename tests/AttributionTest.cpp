@@ -61,7 +61,7 @@ std::vector<float> logProbsFromEmbeddings(const core::Model& model, const torch:
 
 TEST(Attribution, MethodsAreRegisteredByNameAndAnUnknownOneIsNamed) {
     const auto names = core::Attributor::methods();
-    for (const char* n : {"attention", "grad-x-input", "integrated-gradients", "occlusion"})
+    for (const char* n : {"attention", "grad-x-input", "integrated-gradients", "occlusion", "attention-x-occlusion"})
         EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
     try {
         core::Attributor::method("saliency");
@@ -200,6 +200,32 @@ TEST(Attribution, AttentionIsTheDecodersOwnAlphas) {
     for (size_t t = 0; t < a.scores.size(); ++t)
         for (size_t i = 0; i < a.scores[t].size(); ++i) EXPECT_NEAR(a.scores[t][i], alignment.weights()[t][i], 1e-5);
     EXPECT_FALSE(a.signedScores);
+}
+
+// Where attention and occlusion agree: their positive parts multiplied, each row summing to 1; a
+// row where they share nothing falls back to attention's.
+TEST(Attribution, AttentionTimesOcclusionIsTheirNormalisedProduct) {
+    const auto model = datesModel();
+    for (const auto& d : {forced(model, "the fifth of march , 1998", "1998-03-05"), greedy(model, "march 5 , 1998")}) {
+        const auto attention = core::Attributor::attribute(model, d.source, d.target, d.words, "attention");
+        const auto occlusion = core::Attributor::attribute(model, d.source, d.target, d.words, "occlusion");
+        const auto product = core::Attributor::attribute(model, d.source, d.target, d.words, "attention-x-occlusion");
+        EXPECT_EQ(product.method, "attention-x-occlusion");
+        EXPECT_FALSE(product.signedScores);
+        ASSERT_EQ(product.scores.size(), attention.scores.size());
+        EXPECT_EQ(product.logProbs, attention.logProbs);
+        for (size_t t = 0; t < product.scores.size(); ++t) {
+            std::vector<double> expected(attention.scores[t].size());
+            double sum = 0;
+            for (size_t i = 0; i < expected.size(); ++i)
+                sum += expected[i] = attention.scores[t][i] * std::max(occlusion.scores[t][i], 0.0f);
+            if (sum <= 0)
+                for (size_t i = 0; i < expected.size(); ++i) sum += expected[i] = attention.scores[t][i];
+            for (size_t i = 0; i < expected.size(); ++i)
+                EXPECT_NEAR(product.scores[t][i], expected[i] / sum, 1e-5) << "step " << t << " token " << i;
+            EXPECT_NEAR(std::accumulate(product.scores[t].begin(), product.scores[t].end(), 0.0), 1.0, 1e-5);
+        }
+    }
 }
 
 TEST(Attribution, OneStepGivesThatRowOfTheWholeTarget) {

@@ -66,8 +66,11 @@ Lesson Lesson::load(const QString& path) {
             throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
         if (!page.heatmap.isEmpty() && !core::Attributor::methods().empty()) {
             const auto names = core::Attributor::methods();
-            if (std::find(names.begin(), names.end(), page.heatmap.toStdString()) == names.end())
-                throw fail(path, where + QStringLiteral(" shows heatmap '%1' (attention, grad-x-input, integrated-gradients or occlusion)").arg(page.heatmap));
+            if (std::find(names.begin(), names.end(), page.heatmap.toStdString()) == names.end()) {
+                QStringList known;
+                for (const auto& n : names) known << QString::fromStdString(n);
+                throw fail(path, where + QStringLiteral(" shows heatmap '%1' (one of: %2)").arg(page.heatmap, known.join(", ")));
+            }
         }
         if (!page.image.isEmpty() && !QImageReader(page.image).canRead())
             throw fail(path, where + QStringLiteral(" shows image '%1', which is missing or not a picture").arg(image));

@@ -230,7 +230,8 @@ void MainWindow::buildMenus() {
     const std::pair<QString, QString> methods[] = {{QString(), tr("&Attention weights")},
                                                    {QStringLiteral("grad-x-input"), tr("&Gradient × input")},
                                                    {QStringLiteral("integrated-gradients"), tr("&Integrated gradients")},
-                                                   {QStringLiteral("occlusion"), tr("&Occlusion")}};
+                                                   {QStringLiteral("occlusion"), tr("&Occlusion")},
+                                                   {QStringLiteral("attention-x-occlusion"), tr("Attention × o&cclusion (where they agree)")}};
     for (const auto& [name, text] : methods) {
         auto* a = heatmap->addAction(text);
         a->setCheckable(true);

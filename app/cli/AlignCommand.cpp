@@ -66,7 +66,8 @@ Command addAlignCommand(CLI::App& app) {
     addWorkersOption(c, o->workers);
     c->add_option("--method", o->method,
                   "The soft matrix: attention, or an attribution of each target token to the source tokens "
-                  "(grad-x-input, integrated-gradients, occlusion; docs/alignment.md)")
+                  "(grad-x-input, integrated-gradients, occlusion), or attention-x-occlusion, where attention and "
+                  "occlusion agree (the best aligner of these; docs/alignment.md)")
         ->capture_default_str();
     c->add_option("--links", o->links,
                   "Hard links: argmax (per target token), threshold, or with --reverse-model intersection, union, "

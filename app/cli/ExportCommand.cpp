@@ -14,6 +14,7 @@
 #include "core/training/TrainingTimeline.h"
 
 #include "core/Error.h"
+#include "core/attribution/Attributor.h"
 #include "core/Runtime.h"
 
 #include <cstdio>
@@ -54,8 +55,8 @@ Command addExportCommand(CLI::App& app) {
     c->add_option("--font-size", o->fontSize, "Token label size in points (default 10)")->check(CLI::Range(6, 32));
     c->add_option("--heatmap", o->heatmap,
                   "What the heatmap and the csv/json cells hold: attention (default), or an attribution: grad-x-input, "
-                  "integrated-gradients, occlusion (json keeps alpha too)")
-        ->check(CLI::IsMember({"attention", "grad-x-input", "integrated-gradients", "occlusion"}));
+                  "integrated-gradients, occlusion, attention-x-occlusion (json keeps alpha too)")
+        ->check(CLI::IsMember(core::Attributor::methods()));
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
     c->add_flag("--words", o->words,

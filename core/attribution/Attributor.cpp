@@ -4,6 +4,7 @@
 #include "core/attribution/AttentionAttribution.h"
 #include "core/attribution/GradientAttribution.h"
 #include "core/attribution/OcclusionAttribution.h"
+#include "core/attribution/ProductAttribution.h"
 
 #include <algorithm>
 #include <mutex>
@@ -20,10 +21,13 @@ struct Registry {
 Registry& registry() {
     static Registry* r = [] {
         auto* created = new Registry;  // never destroyed: methods may be looked up during exit
-        created->methods = {std::make_shared<AttentionAttribution>(),
+        const auto attention = std::make_shared<AttentionAttribution>();
+        const auto occlusion = std::make_shared<OcclusionAttribution>();
+        created->methods = {attention,
                             std::make_shared<GradientAttribution>(GradientAttribution::Kind::GradientTimesInput),
                             std::make_shared<GradientAttribution>(GradientAttribution::Kind::IntegratedGradients),
-                            std::make_shared<OcclusionAttribution>()};
+                            occlusion,
+                            std::make_shared<ProductAttribution>(attention, occlusion)};
         return created;
     }();
     return *r;

@@ -11,7 +11,8 @@
 namespace alignscope::core {
 
 // The one entry for attributions (after Inseq's model.attribute): methods are registered by name
-// ("attention", "grad-x-input", "integrated-gradients", "occlusion" built in); every method
+// ("attention", "grad-x-input", "integrated-gradients", "occlusion", and "attention-x-occlusion",
+// where the two agree, built in); every method
 // returns one Attribution.
 class Attributor {
 public:
