@@ -10,7 +10,8 @@
 #   bundled word model's case-blind BLEU on the same Tatoeba pairs (issue 14's bar);
 # - <unk> in any translation, how often numbers of the source come out as they were, and a few
 #   probes with names and numbers;
-# - AER against the gold, links merged to words, for attention, occlusion and integrated gradients.
+# - AER against the gold, links merged to words, for attention, occlusion, integrated gradients and
+#   attention-x-occlusion.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 model=${1:-models/en-fr-subword.pt}
@@ -34,7 +35,7 @@ evaluate "$model" europarl europarl
 evaluate models/en-fr.pt tatoeba bundled --lowercase
 
 sed 's/\t/ ||| /' docs/alignment-gold/pairs.tsv >"$work/gold-pairs.txt"
-for method in attention occlusion integrated-gradients; do
+for method in attention occlusion integrated-gradients attention-x-occlusion; do
   "$cli" align --model "$model" --method "$method" --no-progress -i "$work/gold-pairs.txt" -o "$work/$method.links"
   "$cli" aer --json --gold docs/alignment-gold/gold.txt --hyp "$work/$method.links" --pairs docs/alignment-gold/pairs.tsv \
     >"$work/$method.aer.json"
@@ -96,7 +97,7 @@ print()
 print("AER on docs/alignment-gold (120 pairs, links merged to whitespace words, argmax per target word):\n")
 print("| method | AER | precision | recall |")
 print("| --- | ---: | ---: | ---: |")
-for method in ("attention", "occlusion", "integrated-gradients"):
+for method in ("attention", "occlusion", "integrated-gradients", "attention-x-occlusion"):
     a = json.loads((work / f"{method}.aer.json").read_text(encoding="utf-8"))
     print(f"| {method} | {a['aer']:.2f} | {a['precision']:.2f} | {a['recall']:.2f} |")
 EOF
