@@ -87,3 +87,25 @@ TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
     EXPECT_EQ(LinkExtraction::symmetrizationNamed("grow-diag-final-and"), LinkExtraction::Symmetrization::GrowDiagFinalAnd);
     EXPECT_THROW(LinkExtraction::ruleNamed("gdfa"), Error);
 }
+
+// Agreement: each direction's rows as shares, multiplied cell by cell; the peaks of the product.
+TEST(LinkExtraction, AgreementReadsPeaksOfBothDirectionsMultiplied) {
+    // Forward [target words][source words]: target 1 is torn between sources 1 and 2 (it leans to 1);
+    // backward [source words][target words]: source 2 is sure of target 1, source 1 of target 2.
+    const std::vector<std::vector<float>> forward = {{0.9f, 0.05f, 0.05f}, {0.0f, 0.55f, 0.45f}, {0.1f, 0.6f, 0.3f}};
+    const std::vector<std::vector<float>> backward = {{1.0f, 0.0f, 0.0f}, {0.0f, 0.2f, 0.8f}, {0.0f, 0.9f, 0.1f}};
+    // Plain argmax links: forward 0-0 1-1 1-2, backward (flipped) 0-0 1-2 2-1: target 1 disagrees.
+    // The product: target 1 is 0.55*0.2 = 0.11 on source 1 against 0.45*0.9 = 0.405 on source 2.
+    EXPECT_EQ(LinkExtraction::agree(forward, backward, LinkExtraction::Symmetrization::Intersection),
+              (Links{{0, 0}, {1, 2}, {2, 1}}));
+    // Negative scores are no share; a row without positive mass links nothing.
+    EXPECT_EQ(LinkExtraction::agree({{-1.0f, 2.0f}, {0.0f, 0.0f}}, {{1.0f, 1.0f}, {3.0f, -1.0f}},
+                                    LinkExtraction::Symmetrization::Union),
+              (Links{{1, 0}}));
+    EXPECT_THROW(LinkExtraction::agree(forward, {{1.0f}}, LinkExtraction::Symmetrization::Union), Error);
+    EXPECT_TRUE(LinkExtraction::isAgreement("agreement-grow-diag-final-and"));
+    EXPECT_TRUE(LinkExtraction::isSymmetrization("agreement-intersection"));
+    EXPECT_FALSE(LinkExtraction::isAgreement("grow-diag-final-and"));
+    EXPECT_FALSE(LinkExtraction::isSymmetrization("agreement-argmax"));
+    EXPECT_EQ(LinkExtraction::symmetrizationNamed("agreement-union"), LinkExtraction::Symmetrization::Union);
+}

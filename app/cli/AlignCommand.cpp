@@ -71,14 +71,18 @@ Command addAlignCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--links", o->links,
                   "Hard links: argmax (per target token), threshold, or with --reverse-model intersection, union, "
-                  "grow-diag-final-and")
-        ->check(CLI::IsMember({"argmax", "threshold", "intersection", "union", "grow-diag-final-and"}))
+                  "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
+                  "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
+                  "attention-x-occlusion, docs/alignment.md)")
+        ->check(CLI::IsMember({"argmax", "threshold", "intersection", "union", "grow-diag-final-and", "agreement-intersection",
+                               "agreement-union", "agreement-grow-diag-final-and"}))
         ->capture_default_str();
     c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     c->add_option("--reverse-model", o->reverseModel,
-                  "A model of the other direction (target to source), for --links intersection, union, grow-diag-final-and");
+                  "A model of the other direction (target to source), for --links [agreement-]intersection, union, "
+                  "grow-diag-final-and");
     c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")->check(CLI::Range(2, 256))->capture_default_str();
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
@@ -95,7 +99,8 @@ Command addAlignCommand(CLI::App& app) {
             throw core::Error("--links " + o->links + " joins two directions: give --reverse-model FILE (a " +
                               "model translating the target side into the source side)");
         if (!symmetric && !o->reverseModel.empty())
-            throw core::Error("--reverse-model is used by --links intersection, union or grow-diag-final-and, not " + o->links);
+            throw core::Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " +
+                              o->links);
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         std::optional<core::Model> reverse;
         if (!o->reverseModel.empty()) reverse = core::Model::load(o->reverseModel);
@@ -189,7 +194,14 @@ Command addAlignCommand(CLI::App& app) {
                 try {
                     auto s = soft(model, results[i]);
                     auto links = core::LinkExtraction::extract(s.matrix, s.sourceWords, s.targetWords, rule, o->threshold);
-                    if (reverseDecoder) {
+                    if (reverseDecoder && core::LinkExtraction::isAgreement(o->links)) {
+                        const auto b = soft(*reverse, backResults[i]);
+                        links = core::LinkExtraction::agree(
+                            core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords),
+                            core::LinkExtraction::mergeToWords(b.matrix, b.sourceWords, b.targetWords),
+                            core::LinkExtraction::symmetrizationNamed(o->links));
+                        if (o->format == "json") s.json["reverse"] = b.json;
+                    } else if (reverseDecoder) {
                         const auto b = soft(*reverse, backResults[i]);
                         core::LinkExtraction::Links flipped;
                         for (const auto& [t, src] : core::LinkExtraction::extract(b.matrix, b.sourceWords, b.targetWords, rule))

@@ -73,6 +73,54 @@ LinkExtraction::Links LinkExtraction::symmetrize(const Links& forward, const Lin
     return {a.begin(), a.end()};
 }
 
+LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>>& forward,
+                                            const std::vector<std::vector<float>>& backward, Symmetrization how) {
+    const size_t T = forward.size(), S = T > 0 ? forward[0].size() : backward.size();
+    const auto covers = [](const std::vector<std::vector<float>>& m, size_t rows, size_t columns) {
+        if (m.size() != rows) return false;
+        for (const auto& row : m)
+            if (row.size() != columns) return false;
+        return true;
+    };
+    if (!covers(forward, T, S) || !covers(backward, S, T))
+        throw Error("the two directions cover different words (" + std::to_string(S) + " x " + std::to_string(T) +
+                    " forward, " + std::to_string(backward.size()) + " x " +
+                    std::to_string(backward.empty() ? 0 : backward[0].size()) + " backward)");
+    const auto shares = [](const std::vector<float>& row) {  // the row's positive part, summing to 1
+        std::vector<double> out(row.size());
+        double mass = 0;
+        for (size_t i = 0; i < row.size(); ++i) mass += out[i] = std::max(0.0f, row[i]);
+        if (mass > 0)
+            for (auto& v : out) v /= mass;
+        return out;
+    };
+    std::vector<std::vector<double>> product(T, std::vector<double>(S));
+    for (size_t t = 0; t < T; ++t) {
+        const auto f = shares(forward[t]);
+        for (size_t s = 0; s < S; ++s) product[t][s] = f[s];
+    }
+    for (size_t s = 0; s < S; ++s) {
+        const auto b = shares(backward[s]);
+        for (size_t t = 0; t < T; ++t) product[t][s] *= b[t];
+    }
+    Links f, b;
+    for (size_t t = 0; t < T; ++t) {
+        size_t best = 0;
+        for (size_t s = 1; s < S; ++s)
+            if (product[t][s] > product[t][best]) best = s;
+        if (S > 0 && product[t][best] > 0) f.emplace_back(static_cast<int>(best), static_cast<int>(t));
+    }
+    for (size_t s = 0; s < S; ++s) {
+        size_t best = 0;
+        for (size_t t = 1; t < T; ++t)
+            if (product[t][s] > product[best][s]) best = t;
+        if (T > 0 && product[best][s] > 0) b.emplace_back(static_cast<int>(s), static_cast<int>(best));
+    }
+    std::sort(f.begin(), f.end());
+    std::sort(b.begin(), b.end());
+    return symmetrize(f, b, how);
+}
+
 std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<std::vector<float>>& matrix,
                                                              const std::vector<int>& sourceWords,
                                                              const std::vector<int>& targetWords) {
@@ -111,18 +159,32 @@ std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::strin
 LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {
     if (name == "argmax") return Rule::Argmax;
     if (name == "threshold") return Rule::Threshold;
-    throw Error("unknown link rule '" + name + "' (argmax, threshold, intersection, union, grow-diag-final-and)");
+    throw Error("unknown link rule '" + name +
+                "' (argmax, threshold, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
+}
+
+namespace {
+constexpr const char* kAgreement = "agreement-";
+std::string withoutAgreement(const std::string& name) {
+    return name.rfind(kAgreement, 0) == 0 ? name.substr(std::string(kAgreement).size()) : name;
+}
+}  // namespace
+
+bool LinkExtraction::isAgreement(const std::string& name) {
+    return name.rfind(kAgreement, 0) == 0 && isSymmetrization(withoutAgreement(name));
 }
 
 bool LinkExtraction::isSymmetrization(const std::string& name) {
-    return name == "intersection" || name == "union" || name == "grow-diag-final-and";
+    const auto plain = withoutAgreement(name);
+    return plain == "intersection" || plain == "union" || plain == "grow-diag-final-and";
 }
 
 LinkExtraction::Symmetrization LinkExtraction::symmetrizationNamed(const std::string& name) {
-    if (name == "intersection") return Symmetrization::Intersection;
-    if (name == "union") return Symmetrization::Union;
-    if (name == "grow-diag-final-and") return Symmetrization::GrowDiagFinalAnd;
-    throw Error("unknown symmetrisation '" + name + "' (intersection, union, grow-diag-final-and)");
+    const auto plain = withoutAgreement(name);
+    if (plain == "intersection") return Symmetrization::Intersection;
+    if (plain == "union") return Symmetrization::Union;
+    if (plain == "grow-diag-final-and") return Symmetrization::GrowDiagFinalAnd;
+    throw Error("unknown symmetrisation '" + name + "' ([agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
 }
 
 }  // namespace alignscope::core

@@ -24,6 +24,16 @@ public:
     // `forward` and `backward` both source-first (flip the reverse model's links before).
     static Links symmetrize(const Links& forward, const Links& backward, Symmetrization how);
 
+    // Links both directions agree on (Liang et al. 2006's alignment by agreement, applied to the
+    // two soft matrices): each row's positive part rescaled to sum to 1, then forward [T][S] and
+    // backward [S][T] (word matrices, mergeToWords) multiplied cell by cell. Forward links are each
+    // target word's peak of that product, backward ones each source word's; `how` joins them.
+    // Why: a link one direction is unsure of but the other is sure of survives, where hard links
+    // read off each direction alone lose it (docs/alignment.md). Throws Error when the two
+    // matrices do not cover the same words.
+    static Links agree(const std::vector<std::vector<float>>& forward, const std::vector<std::vector<float>>& backward,
+                       Symmetrization how);
+
     // Word-level matrix [target words][source words] (</s> dropped): a source word's columns
     // summed, a target word's rows averaged — the merge every word-level view uses.
     static std::vector<std::vector<float>> mergeToWords(const std::vector<std::vector<float>>& matrix,
@@ -36,10 +46,12 @@ public:
     static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
                                                size_t count);
 
-    // "argmax", "threshold", "intersection", "union", "grow-diag-final-and" (Error for others).
+    // "argmax", "threshold", "intersection", "union", "grow-diag-final-and", and the last three
+    // prefixed "agreement-" (agree() before joining; Error for others).
     static Rule ruleNamed(const std::string& name);
     static Symmetrization symmetrizationNamed(const std::string& name);
     static bool isSymmetrization(const std::string& name);
+    static bool isAgreement(const std::string& name);  // "agreement-..."
 };
 
 }  // namespace alignscope::core
