@@ -182,6 +182,19 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     // Two directions joined: the tiny model serves as its own reverse here.
     r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
+    // Agreement (the two directions' word matrices multiplied, then joined), for any method.
+    for (const char* method : {"attention", "attention-x-occlusion"})
+        for (const char* links : {"agreement-intersection", "agreement-grow-diag-final-and"}) {
+            const auto agreed = run("align " + model() + " --method " + method + " --links " + links + " --reverse-model " +
+                                    dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
+            ASSERT_EQ(agreed.exitCode, 0) << agreed.out;
+            std::istringstream lines(agreed.out);
+            int n = 0;
+            for (std::string l; std::getline(lines, l); ++n) EXPECT_TRUE(l.empty() || std::regex_match(l, pharaoh)) << l;
+            EXPECT_EQ(n, 2) << method << " " << links << ": " << agreed.out;
+        }
+    r = run("align " + model() + " --links agreement-grow-diag-final-and -i " + dir.path("pairs.txt"));
+    EXPECT_NE(r.out.find("give --reverse-model FILE"), std::string::npos) << r.out;
     r = run("align " + model() + " --links intersection -i " + dir.path("pairs.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("give --reverse-model FILE"), std::string::npos) << r.out;
