@@ -254,6 +254,20 @@ TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
     r = run("aer --one-based --json --gold " + dir.path("one.txt") + " --hyp " + dir.path("one.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("\"aer\":0.0"), std::string::npos) << r.out;
+    // --versus: a second aligner scored beside the first, and their difference tested.
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " + dir.path("gold.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("versus " + dir.path("gold.txt") + ": AER 0.00"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("difference +22.22 (hyp - versus); paired bootstrap, 10000 resamples"), std::string::npos) << r.out;
+    r = run("aer --json --resamples 500 --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " + dir.path("hyp.txt"));
+    EXPECT_EQ(r.exitCode, 0) << r.out;
+    EXPECT_NE(r.out.find("\"interval_95\":[0.0,0.0]"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"resamples\":500"), std::string::npos) << r.out;
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " + dir.path("bad.txt"));
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find(dir.path("bad.txt") + ":2: '1-x' is not a link"), std::string::npos) << r.out;
+    r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " + dir.path("short.txt"));
+    EXPECT_NE(r.out.find("has 2 lines and '" + dir.path("short.txt") + "' 1"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, CompareOneSentenceWithTwoModels) {

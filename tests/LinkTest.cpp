@@ -1,4 +1,5 @@
 // Hard links, their symmetrisation and their scoring against gold (torch-free).
+#include "core/alignment/AerComparison.h"
 #include "core/alignment/AlignmentErrorRate.h"
 #include "core/alignment/LinkExtraction.h"
 #include "core/alignment/LinkSet.h"
@@ -108,4 +109,40 @@ TEST(LinkExtraction, AgreementReadsPeaksOfBothDirectionsMultiplied) {
     EXPECT_FALSE(LinkExtraction::isAgreement("grow-diag-final-and"));
     EXPECT_FALSE(LinkExtraction::isSymmetrization("agreement-argmax"));
     EXPECT_EQ(LinkExtraction::symmetrizationNamed("agreement-union"), LinkExtraction::Symmetrization::Union);
+}
+
+// Two aligners compared by a paired bootstrap over the pairs: the same aligner differs by nothing,
+// a perfect one against one that links nothing by the whole AER in every resample.
+TEST(AerComparison, PairedBootstrapOverSentencePairs) {
+    std::vector<LinkSet> gold;
+    for (int k = 0; k < 30; ++k) gold.push_back(LinkSet::parse("0-0 1-1 2p2 " + std::to_string(3 + k % 3) + "-3"));
+    AerComparison same, apart, mixed;
+    for (size_t k = 0; k < gold.size(); ++k) {
+        const auto& g = gold[k];
+        std::set<LinkSet::Link> perfect(g.sure.begin(), g.sure.end()), half{*g.sure.begin()};
+        same.add(g, perfect, perfect);
+        apart.add(g, perfect, {});
+        // better on the first half of the pairs, worse on the second: no clear winner
+        mixed.add(g, k < 15 ? perfect : half, k < 15 ? half : perfect);
+    }
+    const auto s = same.bootstrap(1000, 7);
+    EXPECT_EQ(s.difference, 0.0);
+    EXPECT_EQ(s.low, 0.0);
+    EXPECT_EQ(s.high, 0.0);
+    EXPECT_EQ(s.firstBetter, 0.0) << "a tie is not better";
+    const auto a = apart.bootstrap(1000, 7);
+    EXPECT_DOUBLE_EQ(a.first, 0.0);
+    EXPECT_DOUBLE_EQ(a.second, 1.0);
+    EXPECT_DOUBLE_EQ(a.high, -1.0);
+    EXPECT_EQ(a.firstBetter, 1.0);
+    const auto m = mixed.bootstrap(2000, 7);
+    EXPECT_NEAR(m.difference, 0.0, 1e-12);
+    EXPECT_LT(m.low, 0.0);
+    EXPECT_GT(m.high, 0.0);
+    EXPECT_GT(m.firstBetter, 0.2);
+    EXPECT_LT(m.firstBetter, 0.8);
+    const auto again = mixed.bootstrap(2000, 7);
+    EXPECT_EQ(again.low, m.low) << "the same seed, the same interval";
+    EXPECT_EQ(again.firstBetter, m.firstBetter);
+    EXPECT_EQ(m.resamples, 2000);
 }

@@ -1,0 +1,64 @@
+#include "core/alignment/AerComparison.h"
+
+#include <algorithm>
+#include <random>
+
+namespace alignscope::core {
+
+namespace {
+
+double aerOf(int64_t a, int64_t s, int64_t aS, int64_t aP) {
+    return a + s == 0 ? 0.0 : 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
+}
+
+}  // namespace
+
+AerComparison::Counts AerComparison::countsOf(const LinkSet& gold, const std::set<LinkSet::Link>& links) {
+    Counts c;
+    c.a = static_cast<int64_t>(links.size());
+    c.s = static_cast<int64_t>(gold.sure.size());
+    for (const auto& l : links) {
+        const bool sure = gold.sure.count(l) > 0;
+        if (sure) ++c.aS;
+        if (sure || gold.possible.count(l) > 0) ++c.aP;
+    }
+    return c;
+}
+
+void AerComparison::add(const LinkSet& gold, const std::set<LinkSet::Link>& first, const std::set<LinkSet::Link>& second) {
+    counts_.emplace_back(countsOf(gold, first), countsOf(gold, second));
+}
+
+AerComparison::Result AerComparison::bootstrap(int resamples, uint64_t seed) const {
+    const auto difference = [&](const auto& pick) {
+        Counts x, y;
+        for (size_t k = 0; k < counts_.size(); ++k) {
+            const auto& [f, s] = counts_[pick(k)];
+            x.a += f.a, x.s += f.s, x.aS += f.aS, x.aP += f.aP;
+            y.a += s.a, y.s += s.s, y.aS += s.aS, y.aP += s.aP;
+        }
+        return std::pair{aerOf(x.a, x.s, x.aS, x.aP), aerOf(y.a, y.s, y.aS, y.aP)};
+    };
+    Result r;
+    const auto [first, second] = difference([](size_t k) { return k; });
+    r.first = first, r.second = second, r.difference = first - second;
+    if (counts_.empty() || resamples <= 0) return r;
+    std::mt19937_64 generator(seed);
+    std::uniform_int_distribution<size_t> pair(0, counts_.size() - 1);
+    std::vector<double> differences;
+    differences.reserve(static_cast<size_t>(resamples));
+    int better = 0;
+    for (int i = 0; i < resamples; ++i) {
+        const auto [f, s] = difference([&](size_t) { return pair(generator); });
+        differences.push_back(f - s);
+        if (f < s) ++better;
+    }
+    std::sort(differences.begin(), differences.end());
+    const auto at = [&](double q) { return differences[static_cast<size_t>(q * (differences.size() - 1) + 0.5)]; };
+    r.low = at(0.025), r.high = at(0.975);
+    r.firstBetter = static_cast<double>(better) / resamples;
+    r.resamples = resamples;
+    return r;
+}
+
+}  // namespace alignscope::core
