@@ -194,20 +194,20 @@ Command addAlignCommand(CLI::App& app) {
                 try {
                     auto s = soft(model, results[i]);
                     auto links = core::LinkExtraction::extract(s.matrix, s.sourceWords, s.targetWords, rule, o->threshold);
-                    if (reverseDecoder && core::LinkExtraction::isAgreement(o->links)) {
+                    if (reverseDecoder) {
                         const auto b = soft(*reverse, backResults[i]);
-                        links = core::LinkExtraction::agree(
-                            core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords),
-                            core::LinkExtraction::mergeToWords(b.matrix, b.sourceWords, b.targetWords),
-                            core::LinkExtraction::symmetrizationNamed(o->links));
-                        if (o->format == "json") s.json["reverse"] = b.json;
-                    } else if (reverseDecoder) {
-                        const auto b = soft(*reverse, backResults[i]);
-                        core::LinkExtraction::Links flipped;
-                        for (const auto& [t, src] : core::LinkExtraction::extract(b.matrix, b.sourceWords, b.targetWords, rule))
-                            flipped.emplace_back(src, t);
-                        std::sort(flipped.begin(), flipped.end());
-                        links = core::LinkExtraction::symmetrize(links, flipped, core::LinkExtraction::symmetrizationNamed(o->links));
+                        const auto how = core::LinkExtraction::symmetrizationNamed(o->links);
+                        if (core::LinkExtraction::isAgreement(o->links)) {
+                            links = core::LinkExtraction::agree(
+                                core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords),
+                                core::LinkExtraction::mergeToWords(b.matrix, b.sourceWords, b.targetWords), how);
+                        } else {
+                            core::LinkExtraction::Links flipped;
+                            for (const auto& [t, src] : core::LinkExtraction::extract(b.matrix, b.sourceWords, b.targetWords, rule))
+                                flipped.emplace_back(src, t);
+                            std::sort(flipped.begin(), flipped.end());
+                            links = core::LinkExtraction::symmetrize(links, flipped, how);
+                        }
                         if (o->format == "json") s.json["reverse"] = b.json;
                     }
                     if (o->format == "json" && !plain) {

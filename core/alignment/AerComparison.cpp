@@ -30,7 +30,7 @@ void AerComparison::add(const LinkSet& gold, const std::set<LinkSet::Link>& firs
 }
 
 AerComparison::Result AerComparison::bootstrap(int resamples, uint64_t seed) const {
-    const auto difference = [&](const auto& pick) {
+    const auto aers = [&](const auto& pick) {  // both aligners' AER over the pairs pick(0..n-1)
         Counts x, y;
         for (size_t k = 0; k < counts_.size(); ++k) {
             const auto& [f, s] = counts_[pick(k)];
@@ -40,7 +40,7 @@ AerComparison::Result AerComparison::bootstrap(int resamples, uint64_t seed) con
         return std::pair{aerOf(x.a, x.s, x.aS, x.aP), aerOf(y.a, y.s, y.aS, y.aP)};
     };
     Result r;
-    const auto [first, second] = difference([](size_t k) { return k; });
+    const auto [first, second] = aers([](size_t k) { return k; });
     r.first = first, r.second = second, r.difference = first - second;
     if (counts_.empty() || resamples <= 0) return r;
     std::mt19937_64 generator(seed);
@@ -49,7 +49,7 @@ AerComparison::Result AerComparison::bootstrap(int resamples, uint64_t seed) con
     differences.reserve(static_cast<size_t>(resamples));
     int better = 0;
     for (int i = 0; i < resamples; ++i) {
-        const auto [f, s] = difference([&](size_t) { return pair(generator); });
+        const auto [f, s] = aers([&](size_t) { return pair(generator); });
         differences.push_back(f - s);
         if (f < s) ++better;
     }
