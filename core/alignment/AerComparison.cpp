@@ -5,39 +5,22 @@
 
 namespace alignscope::core {
 
-namespace {
-
-double aerOf(int64_t a, int64_t s, int64_t aS, int64_t aP) {
-    return a + s == 0 ? 0.0 : 1.0 - static_cast<double>(aS + aP) / static_cast<double>(a + s);
-}
-
-}  // namespace
-
-AerComparison::Counts AerComparison::countsOf(const LinkSet& gold, const std::set<LinkSet::Link>& links) {
-    Counts c;
-    c.a = static_cast<int64_t>(links.size());
-    c.s = static_cast<int64_t>(gold.sure.size());
-    for (const auto& l : links) {
-        const bool sure = gold.sure.count(l) > 0;
-        if (sure) ++c.aS;
-        if (sure || gold.possible.count(l) > 0) ++c.aP;
-    }
-    return c;
-}
-
 void AerComparison::add(const LinkSet& gold, const std::set<LinkSet::Link>& first, const std::set<LinkSet::Link>& second) {
-    counts_.emplace_back(countsOf(gold, first), countsOf(gold, second));
+    AlignmentErrorRate x, y;
+    x.add(gold, first);
+    y.add(gold, second);
+    counts_.emplace_back(x, y);
 }
 
 AerComparison::Result AerComparison::bootstrap(int resamples, uint64_t seed) const {
     const auto aers = [&](const auto& pick) {  // both aligners' AER over the pairs pick(0..n-1)
-        Counts x, y;
+        AlignmentErrorRate x, y;
         for (size_t k = 0; k < counts_.size(); ++k) {
             const auto& [f, s] = counts_[pick(k)];
-            x.a += f.a, x.s += f.s, x.aS += f.aS, x.aP += f.aP;
-            y.a += s.a, y.s += s.s, y.aS += s.aS, y.aP += s.aP;
+            x += f;
+            y += s;
         }
-        return std::pair{aerOf(x.a, x.s, x.aS, x.aP), aerOf(y.a, y.s, y.aS, y.aP)};
+        return std::pair{x.aer(), y.aer()};
     };
     Result r;
     const auto [first, second] = aers([](size_t k) { return k; });

@@ -1,4 +1,5 @@
 #pragma once
+#include "core/alignment/AlignmentErrorRate.h"
 #include "core/alignment/LinkSet.h"
 
 #include <cstdint>
@@ -28,11 +29,7 @@ public:
     size_t pairs() const { return counts_.size(); }
 
 private:
-    struct Counts {  // per pair and aligner: |A|, |S|, |A∩S|, |A∩P|
-        int64_t a = 0, s = 0, aS = 0, aP = 0;
-    };
-    static Counts countsOf(const LinkSet& gold, const std::set<LinkSet::Link>& links);
-    std::vector<std::pair<Counts, Counts>> counts_;
+    std::vector<std::pair<AlignmentErrorRate, AlignmentErrorRate>> counts_;  // per pair: each aligner's counts
 };
 
 }  // namespace alignscope::core

@@ -14,6 +14,12 @@ void AlignmentErrorRate::add(const LinkSet& gold, const std::set<LinkSet::Link>&
     }
 }
 
+AlignmentErrorRate& AlignmentErrorRate::operator+=(const AlignmentErrorRate& other) {
+    sentences_ += other.sentences_;
+    a_ += other.a_, s_ += other.s_, p_ += other.p_, aS_ += other.aS_, aP_ += other.aP_;
+    return *this;
+}
+
 double AlignmentErrorRate::aer() const {
     return a_ + s_ == 0 ? 0.0 : 1.0 - static_cast<double>(aS_ + aP_) / static_cast<double>(a_ + s_);
 }

@@ -11,6 +11,7 @@ namespace alignscope::core {
 class AlignmentErrorRate {
 public:
     void add(const LinkSet& gold, const std::set<LinkSet::Link>& hypothesis);
+    AlignmentErrorRate& operator+=(const AlignmentErrorRate& other);  // the counts of both sets of pairs
 
     double aer() const;        // 0..1; 0 when both A and S are empty
     double precision() const;  // 0..1; 1 when A is empty
