@@ -203,6 +203,43 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     EXPECT_NE(r.out.find("unknown attribution method 'saliency'"), std::string::npos) << r.out;
 }
 
+// An ensemble: several models' word matrices (row shares) averaged before links are read. One
+// model twice is that model; a word model and a piece model, which split the line differently,
+// meet at its words.
+TEST_F(Cli, AlignsWithAnEnsembleOfModels) {
+    tests::tinyPieceModel().save(dir.path("pieces.pt"));
+    std::ofstream(dir.path("pairs.txt")) << "the red car ||| la voiture rouge\na house ||| une maison\n";
+    const std::string tiny = dir.path("tiny.pt"), pairs = " -i " + dir.path("pairs.txt");
+    const auto once = run("align -m " + tiny + pairs);
+    const auto twice = run("align -m " + tiny + " -m " + tiny + pairs);
+    ASSERT_EQ(once.exitCode, 0) << once.out;
+    EXPECT_EQ(twice.out, once.out);
+    const std::string agreement = " --method attention-x-occlusion --links agreement-grow-diag-final-and";
+    const auto single = run("align -m " + tiny + agreement + " --reverse-model " + tiny + pairs);
+    const auto doubled = run("align -m " + tiny + " -m " + tiny + agreement + " --reverse-model " + tiny + " --reverse-model " + tiny + pairs);
+    ASSERT_EQ(single.exitCode, 0) << single.out;
+    EXPECT_EQ(doubled.out, single.out);
+
+    const auto mixed = run("align -m " + tiny + " -m " + dir.path("pieces.pt") + " --format json" + pairs);
+    ASSERT_EQ(mixed.exitCode, 0) << mixed.out;
+    std::istringstream lines(mixed.out);
+    std::string line;
+    ASSERT_TRUE(std::getline(lines, line));
+    const auto j = nlohmann::json::parse(line);
+    ASSERT_TRUE(j.contains("ensemble")) << line;
+    EXPECT_EQ(j["ensemble"]["models"].size(), 2u);
+    EXPECT_EQ(j["ensemble"]["members"].size(), 1u);  // the first member's matrices are the object's own
+    const auto words = j["ensemble"]["word_scores"].get<std::vector<std::vector<float>>>();
+    ASSERT_EQ(words.size(), 3u);  // la voiture rouge
+    for (const auto& row : words) {
+        ASSERT_EQ(row.size(), 3u);  // the red car
+        float sum = 0;
+        for (float v : row) sum += v;
+        EXPECT_NEAR(sum, 1.0f, 1e-5f);
+    }
+    EXPECT_TRUE(std::regex_match(j["links"].get<std::string>(), std::regex(R"((\d+-\d+)( \d+-\d+)*)"))) << line;
+}
+
 // --time-limit is for one sentence: a batch whose sentences keep reporting progress (decoder steps,
 // finished attributions) runs to its end however long it takes in all, while a model that falls
 // silent is stopped (test_hostile_models.py).

@@ -111,6 +111,26 @@ TEST(LinkExtraction, AgreementReadsPeaksOfBothDirectionsMultiplied) {
     EXPECT_EQ(LinkExtraction::symmetrizationNamed("agreement-union"), LinkExtraction::Symmetrization::Union);
 }
 
+// An ensemble's word matrix: each member's rows as shares (positive part summing to 1), averaged,
+// so a member with large raw scores weighs no more than one with small ones.
+TEST(LinkExtraction, AverageOfMembersRowShares) {
+    const std::vector<std::vector<float>> a = {{3.0f, 1.0f}, {-1.0f, 2.0f}};  // shares {.75 .25} {0 1}
+    const std::vector<std::vector<float>> b = {{0.1f, 0.3f}, {0.5f, 0.5f}};   // shares {.25 .75} {.5 .5}
+    const auto mean = LinkExtraction::average({a, b});
+    ASSERT_EQ(mean.size(), 2u);
+    EXPECT_FLOAT_EQ(mean[0][0], 0.5f);
+    EXPECT_FLOAT_EQ(mean[0][1], 0.5f);
+    EXPECT_FLOAT_EQ(mean[1][0], 0.25f);
+    EXPECT_FLOAT_EQ(mean[1][1], 0.75f);
+    EXPECT_EQ(LinkExtraction::average({a}), (std::vector<std::vector<float>>{{0.75f, 0.25f}, {0.0f, 1.0f}}));
+    try {
+        LinkExtraction::average({a, b, {{1.0f, 2.0f, 3.0f}}});
+        ADD_FAILURE() << "a member of another shape was averaged";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("member 3 covers 1 x 3"), std::string::npos) << e.what();
+    }
+}
+
 // Two aligners compared by a paired bootstrap over the pairs: the same aligner differs by nothing,
 // a perfect one against one that links nothing by the whole AER in every resample.
 TEST(AerComparison, PairedBootstrapOverSentencePairs) {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <thread>
 #include <vector>
@@ -44,17 +45,20 @@ struct Soft {
 
 Command addAlignCommand(CLI::App& app) {
     struct Options {
-        std::string model, input, output, format = "pharaoh";
+        std::vector<std::string> models, reverseModels;
+        std::string input, output, format = "pharaoh";
         double timeLimit = 30;
         int batch = core::BatchDecoder::defaultBatch(1), workers = 0;
-        std::string method = "attention", links = "argmax", baseline = "zero", reverseModel;
+        std::string method = "attention", links = "argmax", baseline = "zero";
         float threshold = 0.3f;
         int points = 16;
         bool fixedPoints = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("align", "Teacher-forced alignment of 'source ||| target' lines");
-    c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
+    c->add_option("-m,--model", o->models,
+                  "Model file (default: the bundled en-fr-subword model); several (-m A -m B) make an ensemble: each "
+                  "pair's word matrices, as row shares, averaged before links are read (docs/alignment.md, \"Ensembles\")");
     c->add_option("-f,--format", o->format, "pharaoh (i-j word links, source first) or json (soft matrix)")
         ->check(CLI::IsMember({"pharaoh", "json"}));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
@@ -80,9 +84,9 @@ Command addAlignCommand(CLI::App& app) {
     c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
-    c->add_option("--reverse-model", o->reverseModel,
+    c->add_option("--reverse-model", o->reverseModels,
                   "A model of the other direction (target to source), for --links [agreement-]intersection, union, "
-                  "grow-diag-final-and");
+                  "grow-diag-final-and; several make an ensemble, as for --model");
     c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")->check(CLI::Range(2, 256))->capture_default_str();
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
@@ -95,17 +99,23 @@ Command addAlignCommand(CLI::App& app) {
         if (!*c) return -1;
         core::Attributor::method(o->method);  // an unknown name fails before any model loads
         const bool symmetric = core::LinkExtraction::isSymmetrization(o->links);
-        if (symmetric && o->reverseModel.empty())
+        if (symmetric && o->reverseModels.empty())
             throw core::Error("--links " + o->links + " joins two directions: give --reverse-model FILE (a " +
                               "model translating the target side into the source side)");
-        if (!symmetric && !o->reverseModel.empty())
+        if (!symmetric && !o->reverseModels.empty())
             throw core::Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " +
                               o->links);
-        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
-        std::optional<core::Model> reverse;
-        if (!o->reverseModel.empty()) reverse = core::Model::load(o->reverseModel);
-        for (const core::Model* m : {&model, reverse ? &*reverse : nullptr})
-            if (m && core::Attributor::method(o->method).needsEmbeddings() && !m->encodesEmbedded())
+        if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
+        std::vector<core::Model> models, reverses;  // an ensemble's members, each direction
+        for (const auto& path : o->models) models.push_back(core::Model::load(path));
+        for (const auto& path : o->reverseModels) reverses.push_back(core::Model::load(path));
+        const auto& model = models.front();
+        const bool ensemble = models.size() > 1 || reverses.size() > 1;
+        std::vector<const core::Model*> all;
+        for (const auto* group : {&models, &reverses})
+            for (const auto& m : *group) all.push_back(&m);
+        for (const core::Model* m : all)
+            if (core::Attributor::method(o->method).needsEmbeddings() && !m->encodesEmbedded())
                 throw core::Error(o->method + " needs the model's embed_source and encode_embedded methods, which '" + m->origin() +
                                   "' lacks (occlusion and attention work for every model; `alignscope-cli update-code` adds "
                                   "them to AlignScope's own older files)");
@@ -122,7 +132,7 @@ Command addAlignCommand(CLI::App& app) {
         };
         const char* empty = o->format == "json" ? "null" : "";
         const bool attention = o->method == "attention";
-        const bool plain = attention && o->links == "argmax";
+        const bool plain = attention && o->links == "argmax" && !ensemble;
         o->workers = startWorkers(o->workers, o->batch);
         if (plain && o->batch == 1 && o->workers == 1) {
             core::SessionOptions options;
@@ -160,11 +170,31 @@ Command addAlignCommand(CLI::App& app) {
             return s;
         };
         const auto rule = symmetric ? core::LinkExtraction::Rule::Argmax : core::LinkExtraction::ruleNamed(o->links);
-        const core::BatchDecoder decoder(model, o->batch, o->workers);
-        std::optional<core::BatchDecoder> reverseDecoder;
-        if (reverse) reverseDecoder.emplace(*reverse, o->batch, o->workers);
+        const bool agreement = core::LinkExtraction::isAgreement(o->links);
+        std::vector<core::BatchDecoder> decoders, reverseDecoders;  // one a member
+        for (const auto& m : models) decoders.emplace_back(m, o->batch, o->workers);
+        for (const auto& m : reverses) reverseDecoders.emplace_back(m, o->batch, o->workers);
         core::SearchOptions searchOptions;
         searchOptions.progress = watchdog.progress();
+        using Matrix = std::vector<std::vector<float>>;
+        // One direction's word matrix [target words][source words]: its members' averaged as row shares.
+        const auto wordMatrix = [](const std::vector<Soft>& members, const std::vector<std::string>& files) {
+            std::vector<Matrix> words;
+            for (const auto& s : members) words.push_back(core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords));
+            try {
+                return core::LinkExtraction::average(words);
+            } catch (const core::Error& e) {
+                std::string names;
+                for (const auto& f : files) names += (names.empty() ? "" : ", ") + f;
+                throw core::Error("the ensemble's models split this pair into different words: " + std::string(e.what()) +
+                                  "; members in order: " + names);
+            }
+        };
+        const auto identity = [](size_t n) {
+            std::vector<int> words(n);
+            std::iota(words.begin(), words.end(), 0);
+            return words;
+        };
         return io.forEachChunk("align", static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers), [&](const std::vector<std::string>& lines) {
             std::vector<LineStreams::LineOutcome> out(lines.size());
             std::vector<core::BatchDecoder::Item> items, reversed;
@@ -179,50 +209,76 @@ Command addAlignCommand(CLI::App& app) {
                     out[k] = {false, e.what()};
                 }
             }
-            const auto results = decoder.run(items, searchOptions);
-            std::vector<core::BatchDecoder::Result> backResults;
-            if (reverseDecoder) backResults = reverseDecoder->run(reversed, searchOptions);
+            std::vector<std::vector<core::BatchDecoder::Result>> results, backResults;  // [member][item]
+            for (const auto& d : decoders) results.push_back(d.run(items, searchOptions));
+            for (const auto& d : reverseDecoders) backResults.push_back(d.run(reversed, searchOptions));
             const auto finish = [&](size_t i) {
-                if (!results[i].error.empty()) {
-                    out[where[i]] = {false, results[i].error};
-                    return;
-                }
-                if (reverseDecoder && !backResults[i].error.empty()) {
-                    out[where[i]] = {false, "the reverse model: " + backResults[i].error};
-                    return;
-                }
+                for (size_t m = 0; m < results.size(); ++m)
+                    if (!results[m][i].error.empty()) {
+                        out[where[i]] = {false, (ensemble ? "the model " + o->models[m] + ": " : "") + results[m][i].error};
+                        return;
+                    }
+                for (size_t m = 0; m < backResults.size(); ++m)
+                    if (!backResults[m][i].error.empty()) {
+                        out[where[i]] = {false, "the reverse model" + (ensemble ? " " + o->reverseModels[m] : "") + ": " +
+                                                    backResults[m][i].error};
+                        return;
+                    }
                 try {
-                    auto s = soft(model, results[i]);
-                    auto links = core::LinkExtraction::extract(s.matrix, s.sourceWords, s.targetWords, rule, o->threshold);
-                    if (reverseDecoder) {
-                        const auto b = soft(*reverse, backResults[i]);
-                        const auto how = core::LinkExtraction::symmetrizationNamed(o->links);
-                        if (core::LinkExtraction::isAgreement(o->links)) {
-                            links = core::LinkExtraction::agree(
-                                core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords),
-                                core::LinkExtraction::mergeToWords(b.matrix, b.sourceWords, b.targetWords), how);
-                        } else {
+                    std::vector<Soft> forward, backward;
+                    for (size_t m = 0; m < models.size(); ++m) forward.push_back(soft(models[m], results[m][i]));
+                    for (size_t m = 0; m < reverses.size(); ++m) backward.push_back(soft(reverses[m], backResults[m][i]));
+                    const Matrix words = wordMatrix(forward, o->models);
+                    const Matrix reverseWords = backward.empty() ? Matrix() : wordMatrix(backward, o->reverseModels);
+                    core::LinkExtraction::Links links;
+                    if (agreement) {
+                        links = core::LinkExtraction::agree(words, reverseWords, core::LinkExtraction::symmetrizationNamed(o->links));
+                    } else {
+                        // One model's links come from its tokens (a word's pieces merge into one link);
+                        // an ensemble's members may split a line differently, so they meet at its words.
+                        const auto read = [&](const std::vector<Soft>& members, const Matrix& merged, core::LinkExtraction::Rule r) {
+                            if (members.size() == 1)
+                                return core::LinkExtraction::extract(members[0].matrix, members[0].sourceWords, members[0].targetWords,
+                                                                     r, o->threshold);
+                            return core::LinkExtraction::extract(merged, identity(merged.empty() ? 0 : merged[0].size()),
+                                                                 identity(merged.size()), r, o->threshold);
+                        };
+                        links = read(forward, words, rule);
+                        if (!backward.empty()) {
                             core::LinkExtraction::Links flipped;
-                            for (const auto& [t, src] : core::LinkExtraction::extract(b.matrix, b.sourceWords, b.targetWords, rule))
-                                flipped.emplace_back(src, t);
+                            for (const auto& [t, src] : read(backward, reverseWords, rule)) flipped.emplace_back(src, t);
                             std::sort(flipped.begin(), flipped.end());
-                            links = core::LinkExtraction::symmetrize(links, flipped, how);
+                            links = core::LinkExtraction::symmetrize(links, flipped, core::LinkExtraction::symmetrizationNamed(o->links));
                         }
-                        if (o->format == "json") s.json["reverse"] = b.json;
                     }
-                    if (o->format == "json" && !plain) {
-                        s.json["links"] = pharaoh(links);
-                        s.json["link_rule"] = o->links;
-                        if (o->links == "threshold") s.json["threshold"] = o->threshold;
+                    auto& json = forward.front().json;
+                    if (o->format == "json") {
+                        if (!backward.empty()) json["reverse"] = backward.front().json;
+                        if (ensemble) {  // the first members stay where a single model's matrices are
+                            nlohmann::json e{{"models", o->models}, {"word_scores", words}, {"members", nlohmann::json::array()}};
+                            for (size_t m = 1; m < forward.size(); ++m) e["members"].push_back(forward[m].json);
+                            if (!backward.empty()) {
+                                e["reverse_models"] = o->reverseModels;
+                                e["reverse_word_scores"] = reverseWords;
+                                e["reverse_members"] = nlohmann::json::array();
+                                for (size_t m = 1; m < backward.size(); ++m) e["reverse_members"].push_back(backward[m].json);
+                            }
+                            json["ensemble"] = std::move(e);
+                        }
+                        if (!plain) {
+                            json["links"] = pharaoh(links);
+                            json["link_rule"] = o->links;
+                            if (o->links == "threshold") json["threshold"] = o->threshold;
+                        }
                     }
-                    out[where[i]] = {true, o->format == "json" ? s.json.dump() : pharaoh(links)};
+                    out[where[i]] = {true, o->format == "json" ? json.dump() : pharaoh(links)};
                 } catch (const core::Error& e) {
                     out[where[i]] = {false, e.what()};
                 }
             };
             // An attribution is a pair's own forward and backward passes, so the workers take the
             // pairs in turn (one BLAS thread each, as they decode); each writes its own line's slot.
-            const size_t threads = attention ? 1 : std::min(results.size(), static_cast<size_t>(o->workers));
+            const size_t threads = attention ? 1 : std::min(where.size(), static_cast<size_t>(o->workers));
             // What a line's own message cannot hold (not a core::Error) stops the run as it did
             // before there were threads: the first such error is thrown again here.
             std::atomic<size_t> next{0};
@@ -230,11 +286,11 @@ Command addAlignCommand(CLI::App& app) {
             std::mutex failureLock;
             const auto work = [&] {
                 try {
-                    for (size_t i; (i = next++) < results.size();) finish(i);
+                    for (size_t i; (i = next++) < where.size();) finish(i);
                 } catch (...) {
                     const std::lock_guard<std::mutex> lock(failureLock);
                     if (!failure) failure = std::current_exception();
-                    next = results.size();
+                    next = where.size();
                 }
             };
             std::vector<std::thread> pool;

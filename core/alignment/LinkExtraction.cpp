@@ -9,6 +9,19 @@
 
 namespace alignscope::core {
 
+namespace {
+
+std::vector<double> shares(const std::vector<float>& row) {  // the row's positive part, summing to 1
+    std::vector<double> out(row.size());
+    double mass = 0;
+    for (size_t i = 0; i < row.size(); ++i) mass += out[i] = std::max(0.0f, row[i]);
+    if (mass > 0)
+        for (auto& v : out) v /= mass;
+    return out;
+}
+
+}  // namespace
+
 LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
                                               const std::vector<int>& targetWords, Rule rule, float threshold) {
     std::set<std::pair<int, int>> links;
@@ -86,14 +99,6 @@ LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>
         throw Error("the two directions cover different words (" + std::to_string(S) + " x " + std::to_string(T) +
                     " forward, " + std::to_string(backward.size()) + " x " +
                     std::to_string(backward.empty() ? 0 : backward[0].size()) + " backward)");
-    const auto shares = [](const std::vector<float>& row) {  // the row's positive part, summing to 1
-        std::vector<double> out(row.size());
-        double mass = 0;
-        for (size_t i = 0; i < row.size(); ++i) mass += out[i] = std::max(0.0f, row[i]);
-        if (mass > 0)
-            for (auto& v : out) v /= mass;
-        return out;
-    };
     std::vector<std::vector<double>> product(T, std::vector<double>(S));
     for (size_t t = 0; t < T; ++t) {
         const auto f = shares(forward[t]);
@@ -119,6 +124,31 @@ LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>
     std::sort(f.begin(), f.end());
     std::sort(b.begin(), b.end());
     return symmetrize(f, b, how);
+}
+
+std::vector<std::vector<float>> LinkExtraction::average(const std::vector<std::vector<std::vector<float>>>& members) {
+    if (members.empty()) return {};
+    const auto shape = [](const std::vector<std::vector<float>>& m) {
+        return std::to_string(m.size()) + " x " + std::to_string(m.empty() ? 0 : m[0].size());
+    };
+    std::vector<std::vector<double>> sum(members[0].size());
+    for (size_t k = 0; k < members.size(); ++k) {
+        const auto& m = members[k];
+        bool same = m.size() == sum.size();
+        for (size_t t = 0; same && t < m.size(); ++t) same = m[t].size() == members[0][t].size();
+        if (!same)
+            throw Error("ensemble member " + std::to_string(k + 1) + " covers " + shape(m) + " words, member 1 " +
+                        shape(members[0]) + " (target x source)");
+        for (size_t t = 0; t < m.size(); ++t) {
+            const auto row = shares(m[t]);
+            if (sum[t].empty()) sum[t].assign(row.size(), 0.0);
+            for (size_t s = 0; s < row.size(); ++s) sum[t][s] += row[s];
+        }
+    }
+    std::vector<std::vector<float>> mean(sum.size());
+    for (size_t t = 0; t < sum.size(); ++t)
+        for (double v : sum[t]) mean[t].push_back(static_cast<float>(v / static_cast<double>(members.size())));
+    return mean;
 }
 
 std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<std::vector<float>>& matrix,

@@ -34,6 +34,12 @@ public:
     static Links agree(const std::vector<std::vector<float>>& forward, const std::vector<std::vector<float>>& backward,
                        Symmetrization how);
 
+    // An ensemble's word matrix: each member's rows as shares (positive part summing to 1, as in
+    // agree), averaged cell by cell. Why: models that split a line differently (words, sub-words)
+    // err in different places, and their shares are on one scale where raw scores are not
+    // (docs/alignment.md, "Ensembles"). Throws Error naming the first member whose shape differs.
+    static std::vector<std::vector<float>> average(const std::vector<std::vector<std::vector<float>>>& members);
+
     // Word-level matrix [target words][source words] (</s> dropped): a source word's columns
     // summed, a target word's rows averaged — the merge every word-level view uses.
     static std::vector<std::vector<float>> mergeToWords(const std::vector<std::vector<float>>& matrix,
