@@ -5,6 +5,7 @@
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Runtime.h"
+#include "core/model/TorchModel.h"
 
 #include <gtest/gtest.h>
 
@@ -93,6 +94,37 @@ TEST(BatchDecoder, WorkersDecodeBatchesAtOnceWithTheSameResults) {
             ASSERT_TRUE(together[i].error.empty()) << together[i].error;
             EXPECT_EQ(together[i].hypothesis.tokens, alone[i].hypothesis.tokens) << items[i].source << " beam " << width;
             expectClose(together[i].hypothesis.alpha, alone[i].hypothesis.alpha, items[i].source);
+        }
+    }
+}
+
+// A caller that reads tokens only (translate, evaluate: returnScores false) lets greedy batches skip
+// the distribution: a model with step_logits (AlignScope's own, as built here) returns its scores
+// before log_softmax, one without (lesson-dates, written before it) its log-probabilities; the
+// tokens are the same either way, and the same as one sentence at a time.
+TEST(BatchDecoder, GreedyWithoutScoresGivesTheSameTokens) {
+    const auto tiny = tests::tinyModel();
+    const auto dates = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
+    ASSERT_TRUE(tiny.torch().stepsLogits());
+    ASSERT_FALSE(dates.torch().stepsLogits());
+    const std::vector<std::pair<const core::Model*, std::vector<std::string>>> cases = {
+        {&tiny, {"the red car", "a house", "the red house near a car", "car"}},
+        {&dates, {"the fifth of march , 1998", "5 march 1998", "june 3 1944", "7/8/09"}}};
+    for (const auto& [model, sources] : cases) {
+        std::vector<core::BatchDecoder::Item> items;
+        for (const auto& s : sources) items.push_back({s, std::nullopt});
+        core::SearchOptions tokensOnly;
+        tokensOnly.returnScores = false;
+        const auto scored = core::BatchDecoder(*model, 3).run(items);
+        const auto unscored = core::BatchDecoder(*model, 3).run(items, tokensOnly);
+        for (size_t i = 0; i < items.size(); ++i) {
+            ASSERT_TRUE(unscored[i].error.empty()) << unscored[i].error;
+            EXPECT_EQ(unscored[i].hypothesis.ids, scored[i].hypothesis.ids) << sources[i];
+            core::DecodingSession session(*model, sources[i]);
+            EXPECT_EQ(unscored[i].hypothesis.ids, session.search(core::SearchOptions{}).front().ids) << sources[i];
+            expectClose(unscored[i].hypothesis.alpha, scored[i].hypothesis.alpha, sources[i]);
+            EXPECT_EQ(unscored[i].hypothesis.logProb, 0.0f);
+            EXPECT_LT(scored[i].hypothesis.logProb, 0.0f);
         }
     }
 }

@@ -39,6 +39,7 @@ Command addTranslateCommand(CLI::App& app) {
         options.beamWidth = o->beam;
         options.maxLength = o->maxLen;
         options.progress = watchdog.progress();
+        options.returnScores = false;  // lines of text out
         if (o->batch == 0) o->batch = core::BatchDecoder::defaultBatch(o->beam);
         o->workers = startWorkers(o->workers, o->batch);
         // A blank line has nothing to translate: a blank line out, as for a failed one.

@@ -227,23 +227,20 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
     std::vector<int64_t> alive(rows.size());  // batch row -> index into rows
     std::iota(alive.begin(), alive.end(), 0);
     auto y = torch::full({B}, vocab.startId(), torch::kLong);
+    const bool forced = items[rows[0]].target.has_value();  // a batch is all free or all forced
     for (int t = 0; !alive.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
         if (options.progress) options.progress->reached(t + 1);
-        auto d = torchModel.step(y, state, enc, t + 1);
-        // The rows' tokens first (argmax, or the target's), then their log-probabilities in one gather.
-        auto best = d.logProbs.argmax(1).contiguous();  // [n]
-        const int64_t* bestIds = best.data_ptr<int64_t>();
-        std::vector<int64_t> tokens(alive.size());
-        for (size_t k = 0; k < alive.size(); ++k) {
-            const auto row = static_cast<size_t>(alive[k]);
-            const auto& r = results[rows[row]];
-            tokens[k] = !items[rows[row]].target ? bestIds[k]
-                        : static_cast<size_t>(t) < r.target.size() ? r.target.ids[static_cast<size_t>(t)]
-                                                                   : vocab.eos();
+        auto d = forced ? torchModel.step(y, state, enc, t + 1) : torchModel.stepBest(y, state, enc, options.returnScores, t + 1);
+        // The rows' tokens first (the most likely, or the target's), then their log-probabilities in one gather.
+        std::vector<int64_t> tokens = forced ? std::vector<int64_t>(alive.size()) : d.best;
+        for (size_t k = 0; forced && k < alive.size(); ++k) {
+            const auto& r = results[rows[static_cast<size_t>(alive[k])]];
+            tokens[k] = static_cast<size_t>(t) < r.target.size() ? r.target.ids[static_cast<size_t>(t)] : vocab.eos();
         }
-        auto chosen = d.logProbs.gather(1, torch::tensor(tokens, torch::kLong).unsqueeze(1)).contiguous();  // [n,1]
-        const float* chosenLogProbs = chosen.data_ptr<float>();
+        torch::Tensor chosen;  // [n,1]; undefined where the caller reads tokens only (returnScores false)
+        if (forced || options.returnScores) chosen = d.logProbs.gather(1, torch::tensor(tokens, torch::kLong).unsqueeze(1)).contiguous();
+        const float* chosenLogProbs = chosen.defined() ? chosen.data_ptr<float>() : nullptr;
         auto alpha = d.alpha.contiguous();  // [n,S]
         std::vector<int64_t> next, keep;
         std::vector<int64_t> nextTokens;
@@ -256,7 +253,7 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
             h.ids.push_back(token);
             h.tokens.push_back(item.target && static_cast<size_t>(t) < r.target.size() ? r.target.tokens[static_cast<size_t>(t)]
                                                                                     : vocab.token(token));
-            h.logProb += chosenLogProbs[k];
+            if (chosenLogProbs) h.logProb += chosenLogProbs[k];
             const float* a = alpha.data_ptr<float>() + static_cast<int64_t>(k) * alpha.size(1);
             h.alpha.emplace_back(a, a + r.source.size());  // this sentence's columns: the rest is padding, weight 0
             const bool ended = (token == vocab.eos() && vocab.eos() >= 0) || static_cast<int>(h.ids.size()) >= limits[row];

@@ -17,6 +17,10 @@ struct SearchOptions {
     float lengthPenalty = 1.0f;    // beams rank by logProb / length^lengthPenalty
     std::function<bool()> cancelled;  // polled before each step; true stops with Error("cancelled")
     DecodingProgress* progress = nullptr;  // when set: the step being computed, for a watchdog
+    // false (as CTranslate2's return_scores): the caller reads tokens only, so BatchDecoder's greedy
+    // search skips each step's normalisation over the vocabulary where the model allows it, and its
+    // hypotheses' logProb and score are 0. Other searches compute them anyway.
+    bool returnScores = true;
 
     // `declared`: the model's own max_length (0: none).
     int lengthLimit(int64_t sourceLength, int64_t declared) const {

@@ -177,6 +177,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         so.beamWidth = width;
         so.maxLength = options_.maxLength;
         so.lengthPenalty = options_.lengthPenalty;
+        so.returnScores = false;  // BLEU reads the tokens only
         Bleu all;
         std::vector<Bleu> perBucket(r.buckets.size());
         const auto start = std::chrono::steady_clock::now();

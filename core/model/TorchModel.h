@@ -26,7 +26,8 @@ struct EncoderOutput {
 
 // What `step` returns.
 struct DecoderOutput {
-    torch::Tensor logProbs;  // [B,V]
+    torch::Tensor logProbs;  // [B,V] (stepBest without log-probabilities: undefined)
+    std::vector<int64_t> best;  // [B] stepBest only: each row's most likely token
     torch::Tensor state;     // [B,D]
     torch::Tensor alpha;     // [B,S], or [B,S+1] with the model's own padding as the last column (attendsPadding)
     torch::Tensor context;   // [B,E]
@@ -58,6 +59,14 @@ public:
     bool encodesEmbedded() const { return encodesEmbedded_; }
     torch::Tensor embedSource(const torch::Tensor& src) const;  // [B,S] -> x [B,S,M]
     EncoderOutput encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const;  // [B,S,M], [B]
+
+    // step, and each row's most likely token in `best` (the first of equal maxima, as argmax picks
+    // it). With `logProbs` false the distribution may be skipped: a model with the optional method
+    // step_logits (docs/model-format.md) returns its scores before log_softmax, and d.logProbs is
+    // left undefined. Throws as step does (a row of scores whose maximum is NaN or inf is refused).
+    DecoderOutput stepBest(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc, bool logProbs,
+                           int64_t stepNumber = 0) const;
+    bool stepsLogits() const { return stepsLogits_; }
 
     // The optional method advance (docs/model-format.md): step's state without log_probs.
     bool advances() const { return advances_; }
@@ -97,6 +106,10 @@ private:
     void checkDescriptions(std::vector<std::string>& problems) const;
     // Runs one of the model's methods; its exceptions become Error "failed in its <method> code<at>: cause".
     c10::IValue callMethod(const char* method, std::vector<c10::IValue> args, const std::string& at = std::string()) const;
+    // step or step_logits (`method`), whose [B,V] scores are under the key `scores` ("log_probs" or
+    // "logits"), called and checked; the scores go to logProbs either way.
+    DecoderOutput runStep(const char* method, const char* scores, const torch::Tensor& yPrev, const torch::Tensor& state,
+                          const EncoderOutput& enc, int64_t stepNumber) const;
     // encode's or encode_embedded's result checked for a batch of [B,S] (`method` names it).
     EncoderOutput checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const;
 
@@ -114,6 +127,7 @@ private:
     bool attendsPadding_ = false;
     bool encodesEmbedded_ = false;
     bool advances_ = false;
+    bool stepsLogits_ = false;
     std::vector<std::string> nonFiniteWeights_;
     bool probing_ = false;  // during the constructor's probe, which checks shapes itself
 };

@@ -188,14 +188,31 @@ def _logits(self, readout: Tensor) -> Tensor:
     return self._linear(readout, self.proj_w, self.proj_b)
 
 
-def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+# One decoder step up to the vocabulary projection: what step and step_logits both return.
+def _decoder_outputs(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
     y = torch.embedding(self.tgt_emb, y_prev)
     new_state, alpha, context, energies, query = self._step(self._input_gates(y), self._context_weights(), state, enc, keys, mask)
     readout = self._readout(torch.cat([self._hidden(new_state), context, y], 1), 0.0)
-    out: Dict[str, Tensor] = {"log_probs": torch.log_softmax(self._logits(readout), 1), "state": new_state, "alpha": alpha, "context": context, "readout": readout}
+    out: Dict[str, Tensor] = {"state": new_state, "alpha": alpha, "context": context, "readout": readout}
     if not self.attention_none:
         out["energies"] = energies
         out["query"] = query
+    return out
+
+
+def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+    out = self._decoder_outputs(y_prev, state, enc, keys, mask)
+    out["log_probs"] = torch.log_softmax(self._logits(out["readout"]), 1)
+    return out
+
+
+# step with the scores before their normalisation: batched greedy decoding needs each row's best
+# token only, and the log-softmax over the vocabulary (with the checks and argmax over its result)
+# was a sixth of a batched step (docs/model-format.md, optional methods). log_softmax(logits) is
+# step's log_probs.
+def step_logits(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+    out = self._decoder_outputs(y_prev, state, enc, keys, mask)
+    out["logits"] = self._logits(out["readout"])
     return out
 
 

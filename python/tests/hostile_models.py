@@ -236,3 +236,18 @@ def zip_bomb(src: Path, dst: Path, inflated: int = 512 << 20) -> Path:
                 for _ in range((inflated >> 20) - 1):
                     out.write(blank)
     return dst
+
+
+STEP_LOGITS = '    torch._set_item(out, "logits", (self)._logits(out["readout"], ))\n'  # in code written by update-code
+
+
+def step_logits_doubled(src: Path, dst: Path) -> Path:
+    """step_logits scores otherwise than step (twice the logits: another distribution). src: current code."""
+    return _edit_code(src, dst, STEP_LOGITS,
+                      '    torch._set_item(out, "logits", torch.mul((self)._logits(out["readout"], ), 2.))\n')
+
+
+def step_logits_nan_on_long_sources(src: Path, dst: Path) -> Path:
+    """step_logits returns NaN for sources longer than the probe's. src: current code."""
+    return _edit_code(src, dst, STEP_LOGITS, STEP_LOGITS + LONG_SOURCE +
+                      '      torch._set_item(out, "logits", torch.div(torch.mul(out["logits"], 0.), 0.))\n')

@@ -87,6 +87,22 @@ def test_model_failing_on_one_sentence_names_the_line_and_goes_on(maker, reason,
     assert len(lines) == 4 and lines[0] and lines[1] == "" and lines[2], out  # lines 1 and 3 translated
 
 
+def test_step_logits_are_held_to_step(original, tmp_path, cli):
+    """The optional step_logits (batched greedy decoding's scores before log_softmax) must agree
+    with step at load, and a NaN from it later ends that sentence only, as step's would."""
+    current = tmp_path / "current.pt"
+    subprocess.run([str(cli), "update-code", str(original), "-o", str(current)], check=True, capture_output=True)
+    path = hostile.step_logits_doubled(current, tmp_path / "doubled.pt")
+    code, out, err, _, _ = run_measured(cli, "translate", "--model", path, stdin=SENTENCE)
+    assert code == 2 and str(path) in err and "step_logits must return step's state, and logits whose log_softmax" in err, err
+    path = hostile.step_logits_nan_on_long_sources(current, tmp_path / "nan.pt")
+    code, out, err, _, _ = run_measured(cli, "translate", "--model", path, stdin="1998\n" + SENTENCE + "march 5\n")
+    assert code == 1, err
+    assert err.startswith(f"line 2: the model '{path}' produced NaN at step 1 (in its logits)"), err
+    lines = out.split("\n")
+    assert len(lines) == 4 and lines[0] and lines[1] == "" and lines[2], out
+
+
 def test_sentence_past_the_time_limit_stops_the_run_naming_line_and_step(original, tmp_path, cli):
     path = hostile.step_loops_forever(original, tmp_path / "loops.pt", only_long_sources=True)
     output = tmp_path / "out.txt"
