@@ -195,7 +195,7 @@ Command addAlignCommand(CLI::App& app) {
             std::iota(words.begin(), words.end(), 0);
             return words;
         };
-        return io.forEachChunk("align", static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers), [&](const std::vector<std::string>& lines) {
+        return io.forEachChunk("align", core::BatchDecoder::chunkLines(o->batch, o->workers), [&](const std::vector<std::string>& lines) {
             std::vector<LineStreams::LineOutcome> out(lines.size());
             std::vector<core::BatchDecoder::Item> items, reversed;
             std::vector<size_t> where;  // item -> line

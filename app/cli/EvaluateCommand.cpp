@@ -96,7 +96,7 @@ Command addEvaluateCommand(CLI::App& app) {
     c->add_flag("--no-progress", o->noProgress, "No progress line on stderr (a bar on a terminal, a line every 30 s into a log)");
     c->add_flag("--skip-bad-lines", o->skipBad,
                 "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
-    c->add_option("--batch", o->e.batch, "Sentences decoded together, greedy and beam (default: 128 greedy, 32 with a beam; "
+    c->add_option("--batch", o->e.batch, "Sentences decoded together, greedy and beam (default: 256 greedy, 32 with a beam; "
                                          "1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->e.workers);

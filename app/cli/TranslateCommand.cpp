@@ -25,7 +25,7 @@ Command addTranslateCommand(CLI::App& app) {
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     addTimeLimitOption(c, o->timeLimit);
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
-    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (default: 128 greedy, 32 with a beam; "
+    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (default: 256 greedy, 32 with a beam; "
                                        "1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->workers);
@@ -45,7 +45,7 @@ Command addTranslateCommand(CLI::App& app) {
         // A blank line has nothing to translate: a blank line out, as for a failed one.
         if (o->batch > 1 || o->workers > 1) {
             const core::BatchDecoder decoder(model, o->batch, o->workers);
-            const auto chunk = static_cast<size_t>(o->batch) * static_cast<size_t>(o->workers);
+            const auto chunk = core::BatchDecoder::chunkLines(o->batch, o->workers);
             return io.forEachChunk("translate", chunk, [&](const std::vector<std::string>& lines) {
                 std::vector<core::BatchDecoder::Item> items;
                 for (const auto& l : lines) items.push_back({l, std::nullopt});

@@ -197,7 +197,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         // In batches, greedy or beam: the same tokens as one sentence at a time (BatchDecoder), several times faster.
         const int batch = options_.batch > 0 ? options_.batch : BatchDecoder::defaultBatch(so.beamWidth);
         const BatchDecoder decoder(model_, batch, options_.workers);
-        const size_t chunk = static_cast<size_t>(batch) * static_cast<size_t>(std::max(1, options_.workers));
+        const size_t chunk = BatchDecoder::chunkLines(batch, options_.workers);
         for (size_t from = 0; from < r.sources.size(); from += chunk) {
             std::vector<BatchDecoder::Item> items;
             for (size_t i = from; i < std::min(r.sources.size(), from + chunk); ++i) items.push_back({r.sources[i], std::nullopt});
