@@ -84,7 +84,7 @@ echo "| --- | ---: | ---: | ---: | ---: |"
 row "translate, greedy, --batch 1 --workers 1" "$lines" "$cli" translate --model "$model" --batch 1 --workers 1 -i "$work/src.txt" -o "$work/t1.txt"
 row "translate, greedy, --batch 32 --workers 1" "$lines" "$cli" translate --model "$model" --batch 32 --workers 1 -i "$work/src.txt" -o "$work/t32.txt"
 row "translate, greedy, --batch 64 --workers 2" "$lines" "$cli" translate --model "$model" --batch 64 --workers 2 -i "$work/src.txt" -o "$work/w64.txt"
-row "translate, greedy, the defaults (--batch 128, a worker per core)" "$lines" "$cli" translate --model "$model" -i "$work/src.txt" -o "$work/td.txt"
+row "translate, greedy, the defaults (--batch 256, a worker per core)" "$lines" "$cli" translate --model "$model" -i "$work/src.txt" -o "$work/td.txt"
 row "translate, beam 5, --batch 1 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 1 --workers 1 -i "$work/src.txt" -o "$work/b1.txt"
 row "translate, beam 5, --batch 32 --workers 1" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 1 -i "$work/src.txt" -o "$work/b32.txt"
 row "translate, beam 5, --batch 32 --workers 2" "$lines" "$cli" translate --model "$model" --beam 5 --batch 32 --workers 2 -i "$work/src.txt" -o "$work/bw.txt"
@@ -125,7 +125,7 @@ done
 echo
 echo "Targets of issue 16, whole process on this host, start-up included (docs/startup.md says where it goes):"
 echo
-target "greedy \`translate\`, Tatoeba-length sentences" "translate, greedy, the defaults (--batch 128, a worker per core)" 1000
+target "greedy \`translate\`, Tatoeba-length sentences" "translate, greedy, the defaults (--batch 256, a worker per core)" 1000
 target "\`align\`" "align (pharaoh), --batch 64 --workers 2" 500
 target "beam-5 \`evaluate\`" "evaluate, beam 5 (greedy, then beam), the defaults" 150
 target "greedy \`translate\`, 30-word news sentences" "translate 30-word Europarl sentences, greedy, the defaults" 100
