@@ -66,12 +66,14 @@ int64_t countNonFinite(const torch::Tensor& t) {
 
 bool allFinite(const torch::Tensor& t) { return countNonFinite(t) == 0; }
 
-// -inf is a fair log-probability (a token the model rules out); NaN, +inf or a row with nothing
-// finite is not: exactly the rows whose maximum (which propagates NaN) is not finite. One reduction:
-// isnan, isposinf and isfinite().any() over [B,V] took 8 ms a step for a beam of 5 x 32 sentences.
-bool soundLogProbabilities(const torch::Tensor& logProbs) {
-    return torch::isfinite(logProbs.detach().amax(-1)).all().item<bool>();
-}
+// -inf is a fair log-probability or logit (a token the model rules out); NaN, +inf or a row with
+// nothing finite is not: exactly the rows whose maximum (which propagates NaN) is not finite. One
+// reduction: isnan, isposinf and isfinite().any() over [B,V] took 8 ms a step for a beam of 5 x 32
+// sentences. `maxima` [B]: the rows' amax.
+bool soundRows(const torch::Tensor& maxima) { return torch::isfinite(maxima).all().item<bool>(); }
+
+// " at step N" for messages; nothing for 0 (no step number given).
+std::string atStep(int64_t stepNumber) { return stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string(); }
 
 // Casts the floating tensors only: an integer buffer (a converted model's id map, say) keeps its
 // type, which Module::to(dtype) would not. Files may store float16 weights; compute is float32.
@@ -568,7 +570,7 @@ EncoderOutput TorchModel::encodeEmbedded(const torch::Tensor& x, const torch::Te
 
 torch::Tensor TorchModel::advance(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
                                   int64_t stepNumber) const {
-    const std::string at = stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string();
+    const std::string at = atStep(stepNumber);
     const auto out = callMethod("advance", {yPrev, state, enc.enc, enc.keys, enc.mask}, at);
     if (!out.isTensor() || out.toTensor().sizes() != state.sizes())
         throw Error("the model '" + origin_ + "' broke its contract" + at + ": advance must return a state of the shape it was given");
@@ -613,9 +615,8 @@ DecoderOutput TorchModel::stepBest(const torch::Tensor& yPrev, const torch::Tens
     // most frequent token, so it stops early).
     const auto scores = d.logProbs.contiguous();
     const auto maxima = scores.amax(1).contiguous();  // [B]
-    if (logits && !torch::isfinite(maxima).all().item<bool>())
-        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + (stepNumber > 0 ? " at step " + std::to_string(stepNumber) : "") +
-                              " (in its logits)");
+    if (logits && !soundRows(maxima))
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + atStep(stepNumber) + " (in its logits)");
     const float* p = scores.data_ptr<float>();
     const float* m = maxima.data_ptr<float>();
     const int64_t B = scores.size(0), V = scores.size(1);
@@ -632,7 +633,7 @@ DecoderOutput TorchModel::stepBest(const torch::Tensor& yPrev, const torch::Tens
 
 DecoderOutput TorchModel::runStep(const char* method, const char* scores, const torch::Tensor& yPrev, const torch::Tensor& state,
                                   const EncoderOutput& enc, int64_t stepNumber) const {
-    const std::string at = stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string();
+    const std::string at = atStep(stepNumber);
     const std::string name(method), scoresKey(scores);
     const auto out = callMethod(method, {yPrev, state, enc.enc, enc.keys, enc.mask}, at);
     if (!out.isGenericDict()) throw Error(name + " must return a Dict[str, Tensor]");
@@ -680,7 +681,7 @@ DecoderOutput TorchModel::runStep(const char* method, const char* scores, const 
     // A NaN here would come out as an empty translation or a made-up alignment. -inf is a fair
     // log-probability (a token the model rules out); NaN, +inf or a row with nothing finite is not.
     // (stepBest checks logits' maxima itself, from the maxima it needs anyway.)
-    if (scoresKey == "log_probs" && d.logProbs.is_floating_point() && !soundLogProbabilities(d.logProbs))
+    if (scoresKey == "log_probs" && d.logProbs.is_floating_point() && !soundRows(d.logProbs.detach().amax(-1)))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its log-probabilities)");
     if (d.alpha.is_floating_point() && !allFinite(d.alpha))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its attention weights)");
