@@ -4,7 +4,8 @@
 This script reimplements the fast_align model in Python. We use it for the baseline
 measurement in docs/alignment.md, so that our neural aligners can be compared with a
 standard statistical aligner. It is not part of the product, and nothing in the build
-or the app uses it. It needs only the Python 3 standard library (no numpy).
+or the app uses it. It needs the Python 3 standard library and, for grow-diag-final-and, python/alignscope/links.py
+(the package's own symmetrisation).
 
 Reference: C. Dyer, V. Chahuneau, N. A. Smith. "A Simple, Fast, and Effective
 Reparameterization of IBM Model 2". NAACL-HLT 2013. The code follows the released
@@ -78,6 +79,7 @@ For reference, grow-diag-final-and scored 9.33% AER with --tension-mode correcte
 
 import argparse
 import math
+import os
 import sys
 import time
 import unicodedata
@@ -400,41 +402,10 @@ class FastAlign:
 
 
 # ---------------------------------------------------------------- atools.cc
-NEIGHBOURS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1))
-
-
-def grow_diag_final_and(fwd, rev):
-    """atools GDFACommand on two sets of (i, j) links (i = English, j = French)."""
-    union = fwd | rev
-    res = fwd & rev
-    ia = set(i for i, _ in res)
-    ja = set(j for _, j in res)
-
-    def align(i, j):
-        res.add((i, j))
-        ia.add(i)
-        ja.add(j)
-
-    # grow-diag (non-idempotent Grow with KoehnAligned)
-    p = sorted(union - res)
-    keep_going = bool(p)
-    while keep_going:
-        keep_going = False
-        added = []
-        for (i, j) in p:
-            if not (i in ia and j in ja) and any((i + di, j + dj) in res for di, dj in NEIGHBOURS):
-                align(i, j)
-                added.append((i, j))
-                keep_going = True
-        if added:
-            done = set(added)
-            p = [x for x in p if x not in done]
-    # final-and: forward then reverse, (i, j) order, both words unaligned
-    for a in (fwd, rev):
-        for (i, j) in sorted(a):
-            if (i, j) not in res and i not in ia and j not in ja:
-                align(i, j)
-    return res
+# grow-diag-final-and is the package's (python/alignscope/links.py, standard library only): the
+# guided-alignment models are trained on links joined by that same code.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from alignscope.links import grow_diag_final_and  # noqa: E402
 
 
 def pharaoh(links):

@@ -32,6 +32,8 @@ TEST(Alignment, InconsistentShapesAreRefused) {
 
 TEST(Alignment, AModelsOwnPaddingColumnNeverTakesALink) {
     // The Keras course model's softmax covers its padding: its share is the last column.
+    // Both target characters are one word: one link for it, read off their averaged row (0.2, 0.15),
+    // where the padding column (0.65) would have won and left the word unaligned.
     Alignment a({"3", "m", "<padding>"}, {0, 1, -1}, {"0", "5"}, {0, 0}, {{0.3f, 0.1f, 0.6f}, {0.1f, 0.2f, 0.7f}});
-    EXPECT_EQ(a.pharaoh(), "0-0 1-0");
+    EXPECT_EQ(a.pharaoh(), "0-0");
 }

@@ -74,6 +74,19 @@ TEST(LinkExtraction, ArgmaxThresholdAndWordMerge) {
     EXPECT_EQ(LinkExtraction::extract({{0.3f, 0.1f, 0.6f}}, {0, 1}, {0}, LinkExtraction::Rule::Argmax), (Links{{0, 0}}));
 }
 
+TEST(LinkExtraction, OneDecisionPerTargetWord) {
+    // target word 0 is three pieces peaking on three different source words: argmax over the
+    // averaged row links it once, to the word the row as a whole weighs most (source 1: 0.4 + 0.3
+    // + 0.35 against 0.6 + 0.1 + 0.1 for source 0), where reading each piece gave three links.
+    const std::vector<std::vector<float>> m = {{0.6f, 0.4f, 0.0f, 0.0f}, {0.1f, 0.3f, 0.6f, 0.0f}, {0.1f, 0.35f, 0.0f, 0.55f}};
+    const std::vector<int> sw = {0, 1, 2, -1}, tw = {0, 0, 0};
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Argmax), (Links{{1, 0}}));
+    // a threshold reads the same merged row: 0.35 of the mass on source 1, 0.27 on 0, 0.2 on 2
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Threshold, 0.25f), (Links{{0, 0}, {1, 0}}));
+    // a word whose row peaks on </s> (tokens of no word) stays unaligned
+    EXPECT_TRUE(LinkExtraction::extract({{0.2f, 0.1f, 0.0f, 0.7f}}, sw, {0}, LinkExtraction::Rule::Argmax).empty());
+}
+
 TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
     const Links forward = {{0, 0}, {1, 1}, {2, 3}, {3, 2}};
     const Links backward = {{0, 0}, {1, 1}, {1, 2}, {3, 3}, {4, 5}};

@@ -24,21 +24,37 @@ std::vector<double> shares(const std::vector<float>& row) {  // the row's positi
 
 LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
                                               const std::vector<int>& targetWords, Rule rule, float threshold) {
-    std::set<std::pair<int, int>> links;
+    // One decision per target word over its merged row (a source word's columns summed, a target
+    // word's rows averaged, as mergeToWords), not one per piece: a French word cut in three pieces
+    // would otherwise make up to three links (issue 35). The tokens of no word (</s>) keep a column
+    // of their own, so that a word whose row peaks there stays unaligned, as a token's did.
     const size_t S = sourceWords.size();
+    int sourceCount = 0, targetCount = 0;
+    for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
+    for (int w : targetWords) targetCount = std::max(targetCount, w + 1);
+    const auto none = static_cast<size_t>(sourceCount);  // the column of tokens outside every word
+    std::vector<std::vector<double>> words(static_cast<size_t>(targetCount), std::vector<double>(none + 1, 0.0));
+    std::vector<int> rows(static_cast<size_t>(targetCount), 0);
     for (size_t t = 0; t < matrix.size() && t < targetWords.size(); ++t) {
-        const auto& row = matrix[t];
-        if (targetWords[t] < 0 || row.size() < S || S == 0) continue;
+        if (targetWords[t] < 0 || matrix[t].size() < S || S == 0) continue;
+        auto& row = words[static_cast<size_t>(targetWords[t])];
+        ++rows[static_cast<size_t>(targetWords[t])];
+        for (size_t i = 0; i < S; ++i) row[sourceWords[i] >= 0 ? static_cast<size_t>(sourceWords[i]) : none] += matrix[t][i];
+    }
+    std::set<std::pair<int, int>> links;
+    for (size_t w = 0; w < words.size(); ++w) {
+        if (rows[w] == 0) continue;
+        const auto& row = words[w];
         if (rule == Rule::Argmax) {
-            const auto peak = static_cast<size_t>(std::max_element(row.begin(), row.begin() + S) - row.begin());
-            if (sourceWords[peak] >= 0) links.emplace(sourceWords[peak], targetWords[t]);
+            const auto peak = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
+            if (peak != none) links.emplace(static_cast<int>(peak), static_cast<int>(w));
             continue;
         }
         double mass = 0;
-        for (size_t i = 0; i < S; ++i) mass += std::max(0.0f, row[i]);
+        for (double v : row) mass += std::max(0.0, v);
         if (mass <= 0) continue;
-        for (size_t i = 0; i < S; ++i)
-            if (sourceWords[i] >= 0 && std::max(0.0f, row[i]) / mass >= threshold) links.emplace(sourceWords[i], targetWords[t]);
+        for (size_t i = 0; i < none; ++i)
+            if (std::max(0.0, row[i]) / mass >= threshold) links.emplace(static_cast<int>(i), static_cast<int>(w));
     }
     return {links.begin(), links.end()};
 }

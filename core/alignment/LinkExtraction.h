@@ -12,13 +12,15 @@ class LinkExtraction {
 public:
     using Links = std::vector<std::pair<int, int>>;
     enum class Rule {
-        Argmax,     // each target token links the source token its row peaks on
-        Threshold,  // every source token holding >= threshold of the row's positive mass
+        Argmax,     // each target word links the source word its merged row peaks on
+        Threshold,  // every source word holding >= threshold of the merged row's positive mass
     };
     enum class Symmetrization { Intersection, Union, GrowDiagFinalAnd };
 
     // matrix [T][S'] with S' >= S = sourceWords.size(): columns past S (a model's own padding) are
-    // never linked and do not count in a row's mass. Pieces of one word merge into one link.
+    // never linked and do not count in a row's mass. Rules read the word matrix (a source word's
+    // columns summed, a target word's rows averaged): one decision per target word; the tokens of
+    // no word (</s>) pool into one column that links nothing but can win a row.
     static Links extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
                          const std::vector<int>& targetWords, Rule rule, float threshold = 0.3f);
     // `forward` and `backward` both source-first (flip the reverse model's links before).

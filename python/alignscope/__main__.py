@@ -6,6 +6,7 @@
   export     checkpoint (from `train --save`, a training checkpoint or save_checkpoint()) -> model file
   import     AlignScope model file -> checkpoint, to fine-tune a model in PyTorch
   convert    someone else's trained model file (Keras .h5, OpenNMT-py .pt) -> AlignScope model file
+  guide      a corpus's word links (fast_align's model) for `train --guided-alignment`
 """
 
 import argparse
@@ -171,8 +172,32 @@ def _parser() -> argparse.ArgumentParser:
                         "in NAME.timeline.json (AlignScope's File > Open training run)")
     p.add_argument("--half", action="store_true",
                    help="model files (--out, snapshots) store float16 weights: half the size, widened on load")
+    p.add_argument("--guided-alignment", metavar="LINKS",
+                   help="guided alignment: Pharaoh word links, line k for line k of --data (from `guide`); each "
+                        "target token's attention is trained toward the source tokens of its word's links")
+    p.add_argument("--guided-weight", type=float, default=1.0,
+                   help="weight of the attention's cross-entropy against the links (per guided token)")
+    p.add_argument("--max-minutes", type=float, help="stop after the update that passes this much training time")
     p.add_argument("--json", action="store_true", help="print the speed as JSON")
     _add_arch_args(p)
+
+    p = sub.add_parser("guide", help="align a corpus's words (fast_align's model, on the GPU where there is one) "
+                                     "for `train --guided-alignment`, with a share of lines lower-cased and tokenised",
+                       description="Writes the corpus again, line for line, a share of its lines in the lower-cased "
+                                   "tokenised form of alignment gold sets, and the grow-diag-final-and word links of "
+                                   "every line (docs/alignment.md, 'Guided alignment').")
+    p.add_argument("--data", required=True, help="source<TAB>target per line")
+    p.add_argument("--out-corpus", required=True, help="the corpus to train on (TSV)")
+    p.add_argument("--out-links", required=True, help="its word links (Pharaoh, line for line)")
+    p.add_argument("--source-language", default="en")
+    p.add_argument("--target-language", default="fr")
+    p.add_argument("--tokenized-share", type=float, default=0.3,
+                   help="share of lines written lower-cased and tokenised (default 0.3)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--device", default="cpu", help="cpu or cuda (the aligner's EM)")
+    p.add_argument("--processes", type=int, default=1, help="processes that tokenise")
+    p.add_argument("--also", metavar="PAIRS", help="more pairs aligned with the corpus (a gold set's sentences)")
+    p.add_argument("--also-out", metavar="PREFIX", help="their links: PREFIX.words.txt and PREFIX.tokens.txt")
 
     p = sub.add_parser("convert", help="another toolkit's trained model -> AlignScope model file (format v2)",
                        description="Converts a model file, checks the result against the original on a padded "
@@ -205,7 +230,8 @@ def _train(a: argparse.Namespace) -> None:
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
         pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from,
-        half=a.half)
+        half=a.half, guided_alignment=a.guided_alignment, guided_weight=a.guided_weight,
+        max_minutes=a.max_minutes)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()
@@ -269,6 +295,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(a.out)
         elif a.command == "train":
             _train(a)
+        elif a.command == "guide":
+            from .guidance_corpus import prepare_guidance
+            prepare_guidance(_existing_file(a.data, "corpus"), a.out_corpus, a.out_links, a.source_language,
+                             a.target_language, a.tokenized_share, a.seed, a.device, a.processes,
+                             _existing_file(a.also, "pairs to align (--also)") if a.also else None, a.also_out)
         elif a.command == "convert":
             _convert(a)
             print(a.out)

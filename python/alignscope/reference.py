@@ -162,10 +162,22 @@ class Seq2SeqAttention(nn.Module):
     def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor,
              smoothing: float = 0.0) -> Tuple[Tensor, Tensor, Tensor]:
         """(label-smoothed loss sum, NLL sum, target token count), padding (id 0) excluded."""
-        lp, _ = self.forward(src, src_len, tgt_in)
+        loss_sum, nll_sum, n, _ = self.guided_loss(src, src_len, tgt_in, tgt_out, smoothing)
+        return loss_sum, nll_sum, n
+
+    def guided_loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, smoothing: float = 0.0,
+                    guidance: Optional[Tensor] = None, weight: float = 0.0) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        """loss() plus guided alignment: guidance [B,T,S] holds each target step's wanted attention
+        (guided.guidance_tensor); weight x the cross-entropy between it and alpha, summed over the
+        guided steps, is added to the loss sum. Returns (loss sum, NLL sum, target tokens, that
+        cross-entropy's sum)."""
+        lp, alpha = self.forward(src, src_len, tgt_in)
+        ce = torch.zeros((), dtype=lp.dtype, device=lp.device)
+        if guidance is not None:
+            ce = -(guidance * torch.log(alpha.clamp(min=1e-9))).sum()
         lp = lp.reshape(-1, lp.size(-1))
         target = tgt_out.reshape(-1)
         valid = (target != PAD).to(lp.dtype)
         nll = -lp.gather(1, target.unsqueeze(1)).squeeze(1)
         smoothed = (1.0 - smoothing) * nll - smoothing * lp.mean(1)
-        return (smoothed * valid).sum(), (nll * valid).sum(), valid.sum()
+        return (smoothed * valid).sum() + weight * ce, (nll * valid).sum(), valid.sum(), ce.detach()

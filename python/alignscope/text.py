@@ -91,10 +91,16 @@ def build_vocab(sentences: Iterable[List[str]], min_count: int = 1, max_size: in
 
 def read_tsv(path: str) -> List[Tuple[str, str]]:
     """`source<TAB>target[<TAB>...]` lines; malformed lines are skipped."""
+    return [(s, t) for _, s, t in read_tsv_lines(path)]
+
+
+def read_tsv_lines(path: str) -> List[Tuple[int, str, str]]:
+    """As read_tsv, each pair with its line's index in the file (0-based), for files kept line by
+    line beside the corpus (guided alignment's links)."""
     pairs = []
     with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
+        for number, line in enumerate(f):
             cols = line.rstrip("\r\n").split("\t")
             if len(cols) >= 2 and cols[0] and cols[1]:
-                pairs.append((cols[0], cols[1]))
+                pairs.append((number, cols[0], cols[1]))
     return pairs

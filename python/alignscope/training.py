@@ -27,6 +27,7 @@ from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_check
 from .corpus import Corpus
 from .distributed import Distributed
 from .export import export, load
+from .guided import guidance_tensor, read_links
 from .subwords import PieceTokenizer, train_pieces
 from .text import DEFAULT_TOKENIZER, read_tsv
 from .timeline import TrainingTimeline, snapshot_steps
@@ -67,6 +68,9 @@ class TrainingOptions:
     tokenizer_from: Optional[str] = None  # a sub-word model file whose tokenizers and vocabularies are taken as they are
     init_from: Optional[str] = None  # a model file trained on from where it stands (weights, vocabularies, tokenizers)
     half: bool = False  # model files (out, snapshots) store float16 weights: half the size
+    guided_alignment: Optional[str] = None  # Pharaoh word links, line k for corpus line k (guided.py)
+    guided_weight: float = 1.0  # weight of the attention's cross-entropy against the links
+    max_minutes: Optional[float] = None  # stop after the update that passes this much training time
 
 
 @dataclasses.dataclass
@@ -85,8 +89,9 @@ class LossOf(nn.Module):
         self.model = model
 
     def forward(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor,
-                smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
-        return self.model.loss(src, src_len, tgt_in, tgt_out, smoothing)
+                smoothing: float, guidance: Optional[Tensor] = None,
+                weight: float = 0.0) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        return self.model.guided_loss(src, src_len, tgt_in, tgt_out, smoothing, guidance, weight)
 
 
 def _file_digest(path: str) -> str:
@@ -158,6 +163,14 @@ class Trainer:
         # What must not change under a resumed run: the corpus and how it is cut into batches.
         self.data_fingerprint = {"pairs_file_sha256": _file_digest(data), "max_len": o.max_len,
                                  "min_count": o.min_count, "max_vocab": o.max_vocab}
+        self.word_links = None
+        if o.guided_alignment:
+            if not os.path.isfile(o.guided_alignment):
+                raise ValueError(f"the links file '{o.guided_alignment}' (--guided-alignment) does not exist")
+            if o.guided_weight <= 0:
+                raise ValueError("--guided-weight must be positive")
+            self.word_links = read_links(o.guided_alignment)
+            self.data_fingerprint["guided_alignment_sha256"] = _file_digest(o.guided_alignment)
         self.batching = {"batch_size": o.batch_size, "batch_tokens": o.batch_tokens, "pool_size": o.pool_size,
                          "seed": o.seed}
         if o.tokenizer_from:
@@ -177,23 +190,31 @@ class Trainer:
             arch = saved
             self._piece_tokenizers(data, ckpt)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, ckpt["src_vocab"],
-                                          ckpt["tgt_vocab"], self.src_pieces, self.tgt_pieces)
+                                          ckpt["tgt_vocab"], self.src_pieces, self.tgt_pieces, self.word_links,
+                                          o.guided_alignment or "")
         elif o.init_from:
             donor, src_vocab, tgt_vocab = self._model_to_continue(o.init_from)
             arch = donor.arch
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
-                                          self.src_pieces, self.tgt_pieces)
+                                          self.src_pieces, self.tgt_pieces, self.word_links,
+                                          o.guided_alignment or "")
         elif o.tokenizer_from:
             src_vocab, tgt_vocab = self._tokenizers_of(o.tokenizer_from)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
-                                          self.src_pieces, self.tgt_pieces)
+                                          self.src_pieces, self.tgt_pieces, self.word_links,
+                                          o.guided_alignment or "")
         else:
             self._piece_tokenizers(data, None)
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab,
                                           self.src_pieces.pieces() if self.src_pieces else None,
                                           self.tgt_pieces.pieces() if self.tgt_pieces else None,
-                                          self.src_pieces, self.tgt_pieces)  # None: the word tokenizer
+                                          self.src_pieces, self.tgt_pieces, self.word_links,
+                                          o.guided_alignment or "")  # None: the word tokenizer
         self.arch = arch or Architecture()
+        if self.corpus.guides is not None:
+            guided = len(self.corpus.pairs) - self.corpus.unguided
+            _log(self.dist, f"guided alignment: {guided} of {len(self.corpus.pairs)} pairs have links matched to their "
+                            f"tokens (weight {o.guided_weight})")
         self.buckets = LengthBuckets(self.corpus.pairs, o.batch_size, o.batch_tokens, o.pool_size, o.seed)
 
         # The same initial weights on every rank (and DDP broadcasts rank 0's anyway).
@@ -336,14 +357,23 @@ class Trainer:
 
     def _done(self) -> bool:
         o = self.options
-        return (o.steps is not None and self.step >= o.steps) or (o.epochs is not None and self.epoch >= o.epochs)
+        out_of_time = o.max_minutes is not None and time.perf_counter() - self.started > 60.0 * o.max_minutes
+        return ((o.steps is not None and self.step >= o.steps) or (o.epochs is not None and self.epoch >= o.epochs)
+                or out_of_time)
 
     def _update(self, indices: List[int]) -> Tensor:
         """One Adam step on this rank's batch; returns [target tokens, nll sum] summed over ranks."""
         o = self.options
         src, src_len, tgt_in, tgt_out = make_batch([self.corpus.pairs[i] for i in indices], self.device)
-        loss_sum, nll_sum, n = self.net(src, src_len, tgt_in, tgt_out, o.smoothing)
-        totals = self.dist.sum_(torch.stack([n.detach(), nll_sum.detach()]))  # [2]: all ranks' tokens, nll
+        guidance = None
+        if self.corpus.guides is not None:
+            guidance = guidance_tensor([self.corpus.guides[i] or [] for i in indices], tgt_in.size(1), src.size(1),
+                                       self.device)
+        loss_sum, nll_sum, n, ce_sum = self.net(src, src_len, tgt_in, tgt_out, o.smoothing, guidance,
+                                                o.guided_weight if guidance is not None else 0.0)
+        guided_rows = guidance.sum(2).gt(0).sum().to(n.dtype) if guidance is not None else torch.zeros_like(n)
+        # [4]: all ranks' tokens, nll, guided rows, attention cross-entropy
+        totals = self.dist.sum_(torch.stack([n.detach(), nll_sum.detach(), guided_rows, ce_sum.to(n.dtype)]))
         self.optimizer.zero_grad(set_to_none=True)
         # DDP averages gradients over ranks: scaled so that the result is the mean over all tokens.
         (loss_sum * self.dist.world_size / totals[0]).backward()
@@ -359,10 +389,11 @@ class Trainer:
     def run(self) -> TrainingResult:
         o, dist = self.options, self.dist
         W = dist.world_size
+        self.started = time.perf_counter()
         self.model.train()
         run_steps = 0
         tokens = torch.zeros((), dtype=torch.float64, device=self.device)  # all ranks', timed steps
-        window = torch.zeros(2, dtype=torch.float64, device=self.device)  # tokens, nll since the last log line
+        window = torch.zeros(4, dtype=torch.float64, device=self.device)  # tokens, nll, guided rows, ce since the last log line
         start = window_start = time.perf_counter()
         last_checkpoint = self.step
         snapshot_at = set()
@@ -388,7 +419,7 @@ class Trainer:
                 tokens += totals[0]
                 window += totals
                 if o.snapshots > 0:
-                    n, nll = totals.tolist()
+                    n, nll = totals[:2].tolist()
                     loss = nll / max(n, 1)
                     self.loss_history.append(loss)
                     self.recent_loss = loss if run_steps == 1 else 0.98 * self.recent_loss + 0.02 * loss
@@ -396,9 +427,10 @@ class Trainer:
                         self._snapshot()
                 if o.log_every > 0 and (self.step % o.log_every == 0 or self._done()):
                     seconds = time.perf_counter() - window_start
-                    n, nll = window.tolist()
+                    n, nll, rows, ce = window.tolist()
                     total = f"/{o.steps}" if o.steps is not None else ""
-                    _log(dist, f"step {self.step}{total}  epoch {self.epoch + 1}  nll/token {nll / max(n, 1):.3f}  "
+                    guided = f"  attention ce/guided token {ce / rows:.3f}" if rows > 0 else ""
+                    _log(dist, f"step {self.step}{total}  epoch {self.epoch + 1}  nll/token {nll / max(n, 1):.3f}{guided}  "
                                f"{n / seconds if seconds > 0 else 0:.0f} target tokens/s")
                     window.zero_()
                     window_start = time.perf_counter()
@@ -409,7 +441,7 @@ class Trainer:
                 self.epoch += 1
                 self.batches_done = 0
         if o.log_every > 0 and window[0].item() > 0:  # a run that ended with its epochs, between log lines
-            n, nll = window.tolist()
+            n, nll = window[:2].tolist()
             _log(dist, f"step {self.step}  epochs {self.epoch}  nll/token {nll / n:.3f}")
         self._sync()
         seconds = time.perf_counter() - start
@@ -433,6 +465,10 @@ class Trainer:
                                 "train_world_size": self.dist.world_size}
         if self.continued_from is not None:
             meta["continued_from"] = self.continued_from
+        if self.options.guided_alignment:
+            meta["guided_alignment"] = {"links": os.path.basename(self.options.guided_alignment),
+                                        "links_sha256": self.data_fingerprint["guided_alignment_sha256"],
+                                        "weight": self.options.guided_weight}
         return meta
 
     def _write_outputs(self) -> None:
