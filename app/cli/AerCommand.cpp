@@ -33,7 +33,7 @@ std::vector<std::string> readLines(const std::string& path, const char* what) {
 Command addAerCommand(CLI::App& app) {
     struct Options {
         std::string gold, hyp, pairs, versus;
-        bool oneBased = false, json = false;
+        bool oneBased = false, goldOneBased = false, hypOneBased = false, json = false;
         int resamples = 10000;
         uint64_t seed = 1;
     };
@@ -42,6 +42,8 @@ Command addAerCommand(CLI::App& app) {
     c->add_option("--gold", o->gold, "Gold links, one line per pair: i-j sure, ipj or i?j possible (source word first)")->required();
     c->add_option("--hyp", o->hyp, "Hypothesis links, one line per pair (i-j; as align writes them)")->required();
     c->add_flag("--one-based", o->oneBased, "Both files count words from 1 (default: from 0, as Pharaoh and align do)");
+    c->add_flag("--gold-one-based", o->goldOneBased, "The gold file counts words from 1 (as standard gold sets do)");
+    c->add_flag("--hyp-one-based", o->hypOneBased, "The hypothesis files (--hyp, --versus) count words from 1");
     c->add_option("--pairs", o->pairs,
                   "The sentence pairs ('source ||| target' or source<TAB>target per line): links outside a pair's words are refused");
     c->add_flag("--json", o->json, "Print the scores as one JSON object");
@@ -91,16 +93,17 @@ Command addAerCommand(CLI::App& app) {
         }
         core::AlignmentErrorRate score, versusScore;
         core::AerComparison comparison;
-        const auto read = [&](const std::string& file, const std::string& line, size_t k) {
+        const bool goldOneBased = o->oneBased || o->goldOneBased, hypOneBased = o->oneBased || o->hypOneBased;
+        const auto read = [&](const std::string& file, const std::string& line, size_t k, bool oneBased) {
             core::LinkSet set;
             try {
-                set = core::LinkSet::parse(line, o->oneBased);
+                set = core::LinkSet::parse(line, oneBased);
             } catch (const core::Error& e) {
                 throw core::Error(file + ":" + std::to_string(k + 1) + ": " + e.what());
             }
             if (!sizes.empty() && (set.maxSource() >= static_cast<int>(sizes[k].first) ||
                                    set.maxTarget() >= static_cast<int>(sizes[k].second))) {
-                const int base = o->oneBased ? 1 : 0;
+                const int base = oneBased ? 1 : 0;
                 throw core::Error(file + ":" + std::to_string(k + 1) + ": a link reaches source word " +
                                   std::to_string(set.maxSource() + base) + " or target word " +
                                   std::to_string(set.maxTarget() + base) + ", but the pair has " +
@@ -116,11 +119,11 @@ Command addAerCommand(CLI::App& app) {
             return links;
         };
         for (size_t k = 0; k < gold.size(); ++k) {
-            const auto g = read(o->gold, gold[k], k);
-            const auto h = allLinks(read(o->hyp, hyp[k], k));
+            const auto g = read(o->gold, gold[k], k, goldOneBased);
+            const auto h = allLinks(read(o->hyp, hyp[k], k, hypOneBased));
             score.add(g, h);
             if (versus.empty()) continue;
-            const auto v = allLinks(read(o->versus, versus[k], k));
+            const auto v = allLinks(read(o->versus, versus[k], k, hypOneBased));
             versusScore.add(g, v);
             comparison.add(g, h, v);
         }

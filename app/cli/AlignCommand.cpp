@@ -74,7 +74,7 @@ Command addAlignCommand(CLI::App& app) {
                   "occlusion agree (the best aligner of these; docs/alignment.md)")
         ->capture_default_str();
     c->add_option("--links", o->links,
-                  "Hard links: argmax (per target token), threshold, or with --reverse-model intersection, union, "
+                  "Hard links, one decision per target word over its merged row: argmax, threshold, or with --reverse-model intersection, union, "
                   "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
                   "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
                   "attention-x-occlusion, docs/alignment.md)")
@@ -86,7 +86,8 @@ Command addAlignCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--reverse-model", o->reverseModels,
                   "A model of the other direction (target to source), for --links [agreement-]intersection, union, "
-                  "grow-diag-final-and; several make an ensemble, as for --model");
+                  "grow-diag-final-and (default: the one the model declares, metadata reverse_model); several make "
+                  "an ensemble, as for --model");
     c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")->check(CLI::Range(2, 256))->capture_default_str();
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
@@ -99,15 +100,24 @@ Command addAlignCommand(CLI::App& app) {
         if (!*c) return -1;
         core::Attributor::method(o->method);  // an unknown name fails before any model loads
         const bool symmetric = core::LinkExtraction::isSymmetrization(o->links);
-        if (symmetric && o->reverseModels.empty())
-            throw core::Error("--links " + o->links + " joins two directions: give --reverse-model FILE (a " +
-                              "model translating the target side into the source side)");
         if (!symmetric && !o->reverseModels.empty())
             throw core::Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " +
                               o->links);
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
         std::vector<core::Model> models, reverses;  // an ensemble's members, each direction
         for (const auto& path : o->models) models.push_back(core::Model::load(path));
+        if (symmetric && o->reverseModels.empty()) {
+            // The model's own reverse model (metadata reverse_model), so the documented best rule
+            // needs no extra flag; each member of an ensemble brings its own.
+            for (const auto& m : models) {
+                const auto reverse = m.reverseModelPath();
+                if (reverse.empty())
+                    throw core::Error("--links " + o->links + " joins two directions, and '" + m.origin() +
+                                      "' declares no reverse model: give --reverse-model FILE (a model translating the "
+                                      "target side into the source side)");
+                o->reverseModels.push_back(reverse);
+            }
+        }
         for (const auto& path : o->reverseModels) reverses.push_back(core::Model::load(path));
         const auto& model = models.front();
         const bool ensemble = models.size() > 1 || reverses.size() > 1;

@@ -41,6 +41,18 @@ std::string Model::name() const {
 
 const std::string& Model::origin() const { return model_->origin(); }
 const nlohmann::json& Model::metadata() const { return model_->metadata(); }
+
+std::string Model::reverseModelPath() const {
+    const auto& meta = metadata();
+    const auto entry = meta.find("reverse_model");
+    if (entry == meta.end()) return {};
+    // A file's metadata is untrusted: a name beside the file, never a path that leaves its folder.
+    if (!entry->is_string() || entry->get<std::string>().empty() ||
+        entry->get<std::string>().find_first_of("/\\") != std::string::npos || entry->get<std::string>() == ".." ||
+        entry->get<std::string>() == ".")
+        throw Error("'" + origin() + "' declares a reverse_model that is not a file name beside it");
+    return (std::filesystem::path(origin()).parent_path() / entry->get<std::string>()).string();
+}
 const Vocabulary& Model::sourceVocabulary() const { return model_->sourceVocabulary(); }
 const Vocabulary& Model::targetVocabulary() const { return model_->targetVocabulary(); }
 const Tokenizer& Model::sourceTokenizer() const { return model_->sourceTokenizer(); }

@@ -27,6 +27,10 @@ public:
     std::string name() const;                 // metadata "name", else the file name
     const std::string& origin() const;        // file path it was loaded from
     const nlohmann::json& metadata() const;
+    // The model of the other direction this one declares (metadata "reverse_model": a file name
+    // beside this file), for the rules that join two directions; empty when none is declared.
+    // Throws Error naming this file when the entry is not a plain file name.
+    std::string reverseModelPath() const;
     const Vocabulary& sourceVocabulary() const;
     const Vocabulary& targetVocabulary() const;
     const Tokenizer& sourceTokenizer() const;
