@@ -29,8 +29,9 @@ public:
         bool splitElision = false;     // French elision: "l'homme" -> "l'" "homme"
     };
 
-    // Bytes of a line when a normaliser has a pattern: libstdc++'s regex overflowed an 8 MB stack on a
-    // 30,000-character match (20,000 passed), so lines stay well below.
+    // Characters of a line, for every tokenizer, before normalisation and again after it (the name
+    // is older than the rule: it was the cap for libstdc++'s recursing regex; patterns now run on
+    // RE2). NormalizedText.h's TextBudget holds each normalising step to a share of the line.
     static constexpr size_t kMaxPatternInput = 10000;
 
     Tokenizer();  // the word kind with default settings
@@ -40,7 +41,9 @@ public:
     const Settings& settings() const;  // meaningful for the word kind
     std::string describe() const;      // one line for reports, e.g. "word, NFKC, lower-cased"
 
-    // Throws Error naming the byte offset when `text` is not valid UTF-8, or for a NUL character.
+    // Throws Error naming the byte offset when `text` is not valid UTF-8, for a NUL character or a
+    // line over kMaxPatternInput characters; TextExpansionError (NormalizedText.h) when the
+    // normalisers make it longer than TextBudget allows.
     std::vector<Token> tokenize(const std::string& text) const;
     // Joins tokens into readable text with this tokenizer's decoder.
     std::string detokenize(const std::vector<std::string>& tokens) const;
