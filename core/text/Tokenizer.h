@@ -29,9 +29,8 @@ public:
         bool splitElision = false;     // French elision: "l'homme" -> "l'" "homme"
     };
 
-    // Characters of a line, for every tokenizer, before normalisation and again after it (the name
-    // is older than the rule: it was the cap for libstdc++'s recursing regex; patterns now run on
-    // RE2). NormalizedText.h's TextBudget holds each normalising step to a share of the line.
+    // Characters of a line for every tokenizer, before and after normalisation (the name is older: patterns
+    // now run on RE2); NormalizedText.h's TextBudget bounds each normalising step, so tokenize throws Error.
     static constexpr size_t kMaxPatternInput = 10000;
 
     Tokenizer();  // the word kind with default settings
@@ -41,9 +40,7 @@ public:
     const Settings& settings() const;  // meaningful for the word kind
     std::string describe() const;      // one line for reports, e.g. "word, NFKC, lower-cased"
 
-    // Throws Error naming the byte offset when `text` is not valid UTF-8, for a NUL character or a
-    // line over kMaxPatternInput characters; TextExpansionError (NormalizedText.h) when the
-    // normalisers make it longer than TextBudget allows.
+    // Throws Error naming the byte offset when `text` is not valid UTF-8, for a NUL character, or for a line too long (above).
     std::vector<Token> tokenize(const std::string& text) const;
     // Joins tokens into readable text with this tokenizer's decoder.
     std::string detokenize(const std::vector<std::string>& tokens) const;
