@@ -18,7 +18,8 @@ class ReplacePattern;
 // name it instead ("the source tokenizer of 'f.pt' expands ...").
 class TextExpansionError : public Error {
 public:
-    explicit TextExpansionError(const std::string& detail) : Error("the tokenizer " + detail), detail_(detail) {}
+    explicit TextExpansionError(const std::string& detail, const std::string& subject = "the tokenizer")
+        : Error(subject + " " + detail), detail_(detail) {}
     const std::string& detail() const { return detail_; }
 
 private:
