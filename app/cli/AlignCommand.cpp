@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/DecodingModel.h"
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
@@ -107,7 +108,7 @@ Command addAlignCommand(CLI::App& app) {
                               o->links);
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
         std::vector<core::Model> models, reverses;  // an ensemble's members, each direction
-        for (const auto& path : o->models) models.push_back(core::Model::load(path));
+        for (const auto& path : o->models) models.push_back(loadDecodingModel(path));
         for (const auto& path : o->reverseModels) reverses.push_back(core::Model::load(path));
         const auto& model = models.front();
         const bool ensemble = models.size() > 1 || reverses.size() > 1;
@@ -160,6 +161,7 @@ Command addAlignCommand(CLI::App& app) {
                 s.targetWords = alignment.targetWords();
                 s.json = alignment.toJson();
             } else {
+                watchdog.enter("attributing the pair");
                 const auto attribution =
                     core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
                 s.matrix = attribution.matrix();
