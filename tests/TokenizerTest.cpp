@@ -198,6 +198,9 @@ TEST(Tokenizer, PatternsRE2CannotRunAreRefusedAtLoadNamingThePattern) {
     EXPECT_NE(refusal([&] { replacing("a", "$99$0$&"); }).find("refers to group 9"), std::string::npos);
     EXPECT_NE(refusal([&] { replacing("a", "$`"); }).find("not supported"), std::string::npos);
     EXPECT_NE(refusal([&] { replacing("", "x"); }).find("must not be empty"), std::string::npos);
+    nlohmann::json chain = {{"kind", "whitespace"}, {"normalizers", nlohmann::json::array()}};
+    for (int i = 0; i < 33; ++i) chain["normalizers"].push_back({{"type", "lowercase"}});
+    EXPECT_NE(refusal([&] { Tokenizer::fromJson(chain); }).find("at most 32 normalisers"), std::string::npos);
 }
 
 TEST(Tokenizer, ReplacementContentReadsGroupsWholeMatchesAndDollars) {

@@ -18,7 +18,7 @@ namespace alignscope::core {
 // Immutable and thread-safe.
 class ReplacePattern {
 public:
-    static constexpr int64_t kMaxMemory = 4 << 20;  // RE2's budget for one compiled pattern, bytes
+    static constexpr int64_t kMaxMemory = 2 << 20;  // RE2's budget for one compiled pattern, bytes
 
     // Throws Error naming the pattern: not a valid pattern, one RE2 does not take, over the memory
     // budget, or content that names a group the pattern does not have.

@@ -195,6 +195,8 @@ std::vector<bool> writtenWithoutSpace(const std::vector<std::string>& tokens) {
     return glued;
 }
 
+constexpr size_t kMaxNormalizers = 32;
+
 }  // namespace
 
 struct Tokenizer::Impl {
@@ -433,6 +435,10 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     }
     if (json.contains("normalizers")) {
         if (!json["normalizers"].is_array()) throw Error("tokenizer \"normalizers\" must be a list");
+        // Each pattern may hold ReplacePattern::kMaxMemory: a bounded chain bounds the tokenizer.
+        if (json["normalizers"].size() > kMaxNormalizers)
+            throw Error("a tokenizer has at most " + std::to_string(kMaxNormalizers) + " normalisers (this one has " +
+                        std::to_string(json["normalizers"].size()) + ")");
         for (const auto& step : json["normalizers"]) d->steps.emplace_back(step);
         d->normalizers = json["normalizers"];
     }
