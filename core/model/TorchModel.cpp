@@ -293,13 +293,14 @@ void TorchModel::checkContract() {
         }
         return out;
     };
-    // Format 2 stores JSON in these attributes; an empty string stands for "{}" in format 1 files only.
+    // Format 2 stores JSON in these attributes; an empty string stands for "{}" in format 1 files
+    // only (and for metadata). Null: an empty attribute, reported here.
     auto jsonAttr = [&](const char* name, size_t maxBytes = AttributeJson::kMaxBytes) -> nlohmann::json {
         const auto text = strAttr(name);
         if (text.empty()) {
-            if (formatVersion_ >= 2 && std::string(name) != "metadata")
-                problems.push_back(std::string("attribute '") + name + "' is empty (format 2 stores its JSON there)");
-            return nlohmann::json::object();
+            if (formatVersion_ < 2 || std::string(name) == "metadata") return nlohmann::json::object();
+            problems.push_back(std::string("attribute '") + name + "' is empty (format 2 stores its JSON there)");
+            return nullptr;
         }
         try {
             return AttributeJson::parse(text, maxBytes);
@@ -340,8 +341,13 @@ void TorchModel::checkContract() {
         srcSpecials = tgtSpecials = SpecialIds{Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
     } else if (version >= 2) {
         for (auto [name, slot] : {std::pair<const char*, SpecialIds*>{"src_specials", &srcSpecials}, {"tgt_specials", &tgtSpecials}}) {
+            const auto json = jsonAttr(name);
+            if (json.is_null()) {
+                specialsKnown = false;
+                continue;
+            }
             try {
-                *slot = SpecialIds::fromJson(jsonAttr(name));
+                *slot = SpecialIds::fromJson(json);
             } catch (const Error& e) {
                 problems.push_back(std::string("attribute '") + name + "': " + e.what());
                 specialsKnown = false;
@@ -384,6 +390,7 @@ void TorchModel::checkContract() {
     }
     for (auto [name, json, slot] : {std::tuple<const char*, const nlohmann::json*, Tokenizer*>{"src_tokenizer", &srcTok, &srcTokenizer_},
                                     {"tgt_tokenizer", &tgtTok, &tgtTokenizer_}}) {
+        if (json->is_null()) continue;
         // Format 2 names the kind: a description without one is not silently the word tokenizer.
         if (version >= 2 && json->is_object() && !json->contains("kind")) {
             problems.push_back(std::string("attribute '") + name + "' has no \"kind\" (word, whitespace, char or sentencepiece)");
