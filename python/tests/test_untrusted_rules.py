@@ -144,7 +144,7 @@ def test_a_signal_ends_the_command_within_two_seconds_while_a_worker_is_stuck(si
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     process.stdin.write("1998\n" + SENTENCE)
     process.stdin.close()
-    time.sleep(3)  # the model is loaded and line 2 is stuck in its step
+    time.sleep(5)  # the model is loaded and line 2 is stuck in its step
     sent = time.monotonic()
     process.send_signal(getattr(signal, signal_name))
     try:
