@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds AlignScope's libFuzzer targets with clang-14 (AddressSanitizer and UBSan) into build/fuzz
 # and runs each for a while from its seed corpus: the archive and pickle checks a model file meets
-# before LibTorch reads it, the tokenizers, and the 'source ||| target' line parser.
+# before LibTorch reads it, the tokenizers (descriptions with normaliser chains, and lines), the
+# JSON attributes a model file carries, and the 'source ||| target' line parser.
 #
 #   bash scripts/fuzz.sh                  # 60 s per target (a longer run: --seconds 3600)
-#   bash scripts/fuzz.sh --seconds 12     # what CI runs (CTest entry fuzz_short)
+#   bash scripts/fuzz.sh --seconds 10     # what CI runs (CTest entry fuzz_short)
 #
 # A finding stops the run with libFuzzer's report and leaves the input as build/fuzz/crash-<target>-*;
 # add it to tests/fuzz/corpus/<target>/ once fixed. Corpora grow in a scratch folder, not here.
+# Where ../shared/fuzz/repro is beside the checkout, the JSON attributes of its model files (and
+# its input lines, for the tokenizer) join the seeds.
 # SentencePiece's own model parser (a library AlignScope does not own) is left out: the tokenizer
 # target runs without the SentencePiece module.
 set -euo pipefail
@@ -26,14 +29,16 @@ mkdir -p "$out"
 # build/core/generated: the files of the Python package the core embeds (the CMake build writes them)
 [[ -d build/core/generated ]] || { echo "scripts/fuzz.sh: build the project first (scripts/build.sh): build/core/generated is missing" >&2; exit 2; }
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. -Ibuild/core/generated $(pkg-config --cflags libutf8proc))
-text_sources=(core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp core/text/SentencePieceModel.cpp)
+text_sources=(core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp core/text/Normalizer.cpp
+              core/text/ReplacePattern.cpp core/text/SentencePieceModel.cpp)
 declare -A sources=(
   [model_archive]="tests/fuzz/FuzzModelArchive.cpp core/model/ModelArchive.cpp core/model/PickleScanner.cpp"
   [pickle]="tests/fuzz/FuzzPickle.cpp core/model/PickleScanner.cpp"
   [tokenizer]="tests/fuzz/FuzzTokenizer.cpp ${text_sources[*]}"
   [pair_line]="tests/fuzz/FuzzPairLine.cpp core/text/PairLine.cpp ${text_sources[*]}"
+  [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
 )
-targets=(model_archive pickle tokenizer pair_line)
+targets=(model_archive pickle tokenizer pair_line attribute_json)
 
 build() {  # rebuilt only when a source or header is newer than the binary
   local t="$1" bin="$out/fuzz_$1"
@@ -43,7 +48,7 @@ build() {  # rebuilt only when a source or header is newer than the binary
   echo "building $bin"
   # shellcheck disable=SC2086
   "$cxx" "${flags[@]}" -DALIGNSCOPE_SENTENCEPIECE_MODULE='"/nonexistent"' ${sources[$t]} -o "$bin" \
-    $(pkg-config --libs libutf8proc) -lz -ldl
+    $(pkg-config --libs libutf8proc re2) -lz -ldl
 }
 
 seeds() {  # the committed seeds, plus what comes from the bundled model file
@@ -60,6 +65,27 @@ with zipfile.ZipFile("models/lesson-dates.pt") as z:
 PY
     ;;
     pair_line) cp tests/data/fuzz/*.txt "$dir/" ;;
+    tokenizer|attribute_json) [[ -d ../shared/fuzz/repro ]] && python3 - "$t" "$dir" ../shared/fuzz/repro <<'PY'
+import pathlib, re, sys, zipfile
+target, out, repro = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
+lines = [p.read_bytes().split(b"\n")[0][:20000] for p in sorted(repro.glob("*.txt"))] + [b"the fifth of march , 1998"]
+for model in sorted(repro.glob("*.pt")):
+    with zipfile.ZipFile(model) as z:
+        pickle = z.read(next(n for n in z.namelist() if n.endswith("/data.pkl")))
+    # each string attribute: its name, then (after memo instructions) BINUNICODE and its length
+    for m in re.finditer(rb"(src_tokenizer|tgt_tokenizer|src_specials|tgt_specials|metadata)[^X]{0,8}X(....)", pickle, re.S):
+        size = int.from_bytes(m.group(2), "little")
+        value = pickle[m.end():m.end() + size]
+        if not value.startswith((b"{", b"[")) or size > 300000:
+            continue
+        name = f"{model.stem}.{m.group(1).decode()}"
+        if target == "attribute_json":
+            (out / name).write_bytes(value)
+        elif m.group(1).endswith(b"tokenizer"):
+            for k, line in enumerate(lines):
+                (out / f"{name}.{k}").write_bytes(value + b"\0" + line)
+PY
+    ;;
   esac
 }
 

@@ -7,7 +7,7 @@ packages=(
   cmake g++ make ninja-build pkg-config
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libpng-dev libgif-dev
   libtorch-dev libopenblas0-pthread
-  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libsentencepiece-dev zlib1g-dev libssl-dev
+  libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libre2-dev libsentencepiece-dev zlib1g-dev libssl-dev
   fonts-dejavu-core fonts-symbola
 )
 if [[ "${1:-}" == "--with-test-tools" ]]; then

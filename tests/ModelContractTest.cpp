@@ -365,3 +365,95 @@ TEST(ModelFile, DeclaredMaxLengthIsTheDefaultCapAndMaxSourceLengthIsEnforced) {
         EXPECT_NE(std::string(e.what()).find("at most 2 (its declared max_source_length)"), std::string::npos) << e.what();
     }
 }
+
+// The second fuzz campaign (../shared/fuzz/repro, "Campaign 2"): JSON attributes and weights that
+// passed the load and broke later; each is now refused at load with its reason.
+namespace {
+
+// The tiny model's file with one string attribute replaced (in the saved module, since saving a
+// Model writes its metadata again); returns the load's message.
+std::string loadErrorWithAttribute(const tests::TempDir& dir, const char* name, const std::string& value) {
+    tests::tinyModel().save(dir.path("tiny.pt"));
+    auto module = torch::jit::load(dir.path("tiny.pt"));
+    module.setattr(name, value);
+    const auto path = dir.path(std::string(name) + ".pt");
+    module.save(path);
+    return loadError(path);
+}
+
+}  // namespace
+
+TEST(ModelFile, LengthsOutsideTwoToAThousandAreRefused) {
+    for (const auto& [key, value] : {std::pair<const char*, int>{"max_length", 100000}, {"max_source_length", 1}}) {
+        auto model = tests::tinyModel();
+        auto meta = model.metadata();
+        meta[key] = value;
+        model.torchShared()->setMetadata(meta);
+        tests::TempDir dir;
+        model.save(dir.path("m.pt"));
+        const auto message = loadError(dir.path("m.pt"));
+        EXPECT_NE(message.find(std::string("'") + key + "' must be an integer from 2 to 1000"), std::string::npos) << message;
+    }
+}
+
+TEST(ModelFile, JsonAttributesAreReadWithinADepthAndASize) {
+    tests::TempDir dir;
+    std::string nested;
+    for (int i = 0; i < 100000; ++i) nested += "{\"a\":";
+    nested += "1" + std::string(100000, '}');
+    auto message = loadErrorWithAttribute(dir, "metadata", nested);
+    EXPECT_NE(message.find("attribute 'metadata' nests objects or lists deeper than 64 levels"), std::string::npos) << message;
+    message = loadErrorWithAttribute(dir, "metadata", "{\"notes\": \"" + std::string(2 << 20, 'x') + "\"}");
+    EXPECT_NE(message.find("attribute 'metadata' is 2 MiB; at most 1 MiB are read"), std::string::npos) << message;
+}
+
+TEST(ModelFile, TokenizerWithoutKindAndEmptySpecialsAreRefused) {
+    tests::TempDir dir;
+    auto message = loadErrorWithAttribute(dir, "src_tokenizer", R"({"lowercase": true})");
+    EXPECT_NE(message.find("attribute 'src_tokenizer' has no \"kind\""), std::string::npos) << message;
+    message = loadErrorWithAttribute(dir, "tgt_specials", "");
+    EXPECT_NE(message.find("attribute 'tgt_specials' is empty"), std::string::npos) << message;
+    message = loadErrorWithAttribute(
+        dir, "src_tokenizer", R"({"kind": "word", "normalizers": [{"type": "replace", "pattern": "(a)\\1", "content": ""}]})");
+    EXPECT_NE(message.find("normaliser pattern '(a)\\1'"), std::string::npos) << message;
+    EXPECT_NE(message.find(dir.path("src_tokenizer.pt")), std::string::npos) << message;
+}
+
+TEST(ModelFile, NonFiniteWeightsAreRefusedEvenWhereTheProbeStaysFinite) {
+    for (const float value : {-INFINITY, INFINITY}) {
+        auto model = tests::tinyModel();
+        std::string name;
+        {
+            torch::NoGradGuard noGrad;
+            for (const auto& p : model.torchShared()->module().named_parameters()) {
+                if (p.value.dim() != 1) continue;  // a bias, as init_b in the campaign's files
+                name = p.name;
+                p.value.fill_(value);
+                break;
+            }
+        }
+        ASSERT_FALSE(name.empty());
+        tests::TempDir dir;
+        model.save(dir.path("inf.pt"));
+        const auto message = loadError(dir.path("inf.pt"));
+        EXPECT_NE(message.find("non-finite weights: " + name + ":"), std::string::npos) << message;
+    }
+}
+
+TEST(ModelFile, ATokenizerThatExpandsALineIsNamedWithItsFile) {
+    tests::TempDir dir;
+    auto model = tests::tinyModel();
+    std::string content;
+    for (int i = 0; i < 1000; ++i) content += "$&";
+    const nlohmann::json tokenizer = {{"kind", "word"}, {"normalizers", {{{"type", "replace"}, {"pattern", "."}, {"content", content}}}}};
+    model.torchShared()->module().setattr("src_tokenizer", tokenizer.dump());
+    model.save(dir.path("expands.pt"));
+    const auto loaded = core::Model::load(dir.path("expands.pt"));
+    try {
+        loaded.tokenizeSource("a b");
+        ADD_FAILURE() << "the expansion was accepted";
+    } catch (const core::Error& e) {
+        EXPECT_EQ(std::string(e.what()), "the source tokenizer of '" + dir.path("expands.pt") +
+                                             "' expands this line of 3 characters beyond 64 characters while normalising it");
+    }
+}

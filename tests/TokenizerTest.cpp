@@ -147,12 +147,87 @@ TEST(Tokenizer, BadDescriptionsAreRefusedWithTheReason) {
     EXPECT_NE(refused(R"J({"kind": "word", "detokenizer": "moses"})J").find("unknown detokenizer 'moses'"), std::string::npos);
 }
 
-TEST(Tokenizer, PatternsThatCutACharacterAndOverlongLinesAreRefused) {
-    const auto cuts = described(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "\\xA9", "content": ""}]})J");
-    EXPECT_THROW(cuts.tokenize("café"), Error);  // "é" is C3 A9: removing A9 leaves half a character
-    const auto t = described(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "[^a-z]+", "content": " "}]})J");
-    EXPECT_THROW(t.tokenize(std::string(Tokenizer::kMaxPatternInput + 1, ' ')), Error);  // no stack overflow
+namespace {
+
+// The message of the Error `f` throws ("accepted" when it throws none).
+template <typename F>
+std::string refusal(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+Tokenizer replacing(const std::string& pattern, const std::string& content) {
+    return Tokenizer::fromJson({{"kind", "whitespace"}, {"normalizers", {{{"type", "replace"}, {"pattern", pattern}, {"content", content}}}}});
+}
+
+}  // namespace
+
+TEST(Tokenizer, PatternsSeeCharactersAndOverlongLinesAreRefused) {
+    // RE2 reads UTF-8: \xA9 is the character U+00A9, not the second byte of "é" (C3 A9).
+    EXPECT_EQ(texts(replacing("\\xA9", "(c)").tokenize("café ©")), (std::vector<std::string>{"café", "(c)"}));
+    const auto t = replacing("[^a-z]+", " ");
+    EXPECT_NE(refusal([&] { t.tokenize(std::string(Tokenizer::kMaxPatternInput + 1, ' ')); }).find("10001 characters"), std::string::npos);
     EXPECT_EQ(texts(t.tokenize(std::string(5000, ' ') + "ok")), (std::vector<std::string>{"ok"}));
+    // The cap counts characters, for every kind: 10,000 three-byte characters pass.
+    std::string wide;
+    for (int i = 0; i < 10000; ++i) wide += "\u20ac";
+    EXPECT_EQ(Tokenizer::fromJson({{"kind", "whitespace"}}).tokenize(wide).size(), 1u);
+    EXPECT_THROW(Tokenizer().tokenize(wide + "\u20ac"), Error);
+}
+
+TEST(Tokenizer, PatternsRunInLinearTimeWithoutRecursion) {
+    // Both crashed or hung libstdc++'s regex (../shared/fuzz/repro, campaign 2): a group nested 20
+    // deep under a star recursed once per character; (a+)+$ backtracked for ever on a line ending in '!'.
+    const std::string line(Tokenizer::kMaxPatternInput - 1, 'a');
+    EXPECT_EQ(texts(replacing("((((((((((((((((((((a))))))))))))))))))))*", "b").tokenize(line)), (std::vector<std::string>{"bb"}));
+    EXPECT_EQ(texts(replacing("(a+)+$", "x").tokenize(line + "!")), (std::vector<std::string>{line + "!"}));
+    EXPECT_EQ(texts(replacing("(?:a|b|c|d|e|f|g|h)*", "-").tokenize(line)), (std::vector<std::string>{"--"}));
+}
+
+TEST(Tokenizer, PatternsRE2CannotRunAreRefusedAtLoadNamingThePattern) {
+    for (const std::string pattern : {"(a)\\1", "a(?=b)", "(?<!x)a", "a++"}) {
+        const auto why = refusal([&] { replacing(pattern, ""); });
+        EXPECT_NE(why.find("pattern '" + pattern + "'"), std::string::npos) << why;
+    }
+    EXPECT_NE(refusal([&] { replacing("(a)\\1", ""); }).find("backreferences and lookaround"), std::string::npos);
+    EXPECT_NE(refusal([&] { replacing("\\pL{1000}", ""); }).find("MiB once compiled"), std::string::npos);
+    EXPECT_NE(refusal([&] { replacing("a", "$99$0$&"); }).find("refers to group 9"), std::string::npos);
+    EXPECT_NE(refusal([&] { replacing("a", "$`"); }).find("not supported"), std::string::npos);
+    EXPECT_NE(refusal([&] { replacing("", "x"); }).find("must not be empty"), std::string::npos);
+    nlohmann::json chain = {{"kind", "whitespace"}, {"normalizers", nlohmann::json::array()}};
+    for (int i = 0; i < 33; ++i) chain["normalizers"].push_back({{"type", "lowercase"}});
+    EXPECT_NE(refusal([&] { Tokenizer::fromJson(chain); }).find("at most 32 normalisers"), std::string::npos);
+}
+
+TEST(Tokenizer, ReplacementContentReadsGroupsWholeMatchesAndDollars) {
+    EXPECT_EQ(texts(replacing("([a-z])([0-9])", "$2$1").tokenize("a1 b2")), (std::vector<std::string>{"1a", "2b"}));
+    EXPECT_EQ(texts(replacing("[0-9]+", "<$&>").tokenize("x 42")), (std::vector<std::string>{"x", "<42>"}));
+    EXPECT_EQ(texts(replacing("e", "$$").tokenize("eve")), (std::vector<std::string>{"$v$"}));
+    EXPECT_EQ(texts(replacing("(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)", "$11$10$1").tokenize("abcdefghijk")), (std::vector<std::string>{"kja"}));
+    EXPECT_EQ(texts(replacing("(a)", "$12").tokenize("a")), (std::vector<std::string>{"a2"}));  // $1, then "2": one group only
+}
+
+TEST(Tokenizer, NormalisersThatExpandALineAreStoppedWhileTheyWrite) {
+    // ../shared/fuzz/repro, campaign 2: `$&` x 1000, ten chained (.) -> $1 x 10, 2 MiB of content.
+    const std::string sentence = "the fifth of march , 1998";
+    std::string thousandFold;
+    for (int i = 0; i < 1000; ++i) thousandFold += "$&";
+    const auto why = refusal([&] { replacing(".", thousandFold).tokenize(sentence); });
+    EXPECT_NE(why.find("expands this line of 25 characters beyond 200 characters"), std::string::npos) << why;
+    EXPECT_THROW(replacing("a", std::string(2 << 20, 'y')).tokenize(sentence), alignscope::core::Error);
+    nlohmann::json chained = {{"kind", "whitespace"}, {"normalizers", nlohmann::json::array()}};
+    for (int i = 0; i < 10; ++i) chained["normalizers"].push_back({{"type", "replace"}, {"pattern", "(.)"}, {"content", "$1$1$1$1$1$1$1$1$1$1"}});
+    EXPECT_NE(refusal([&] { Tokenizer::fromJson(chained).tokenize(sentence); }).find("expands this line"), std::string::npos);
+    // Within 8 times the line, a step may expand (short lines get 64 characters).
+    EXPECT_EQ(texts(replacing("(.)", "$1 ").tokenize("abc")), (std::vector<std::string>{"a", "b", "c"}));
+    // NFKC makes 18 characters of U+FDFA: 100 of them pass the line (1,800 of 10,000) but not 8 times it.
+    std::string fdfa;
+    for (int i = 0; i < 100; ++i) fdfa += "\ufdfa";
+    EXPECT_NE(refusal([&] { Tokenizer().tokenize(fdfa); }).find("expands this line of 100 characters beyond 800"), std::string::npos);
 }
 
 TEST(Tokenizer, WordKindWithoutNfkcStillLowercasesAndSaysSo) {

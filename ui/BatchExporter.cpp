@@ -51,11 +51,13 @@ long BatchExporter::completed() const {
     return queue_->completed;
 }
 
-DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength) {
+DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
+                                         core::DecodingProgress* progress) {
     const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
     options.topK = 1;  // candidates are not drawn
     options.maxLength = maxLength;
+    options.progress = progress;
     core::DecodingSession session(model, pair.source, options);
     if (pair.target) {
         session.alignTo(*pair.target);
@@ -65,6 +67,7 @@ DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::st
         core::SearchOptions search;
         search.beamWidth = beamWidth;
         search.maxLength = maxLength;
+        search.progress = progress;
         auto beam = session.search(search);
         if (beam.empty()) throw core::Error("beam search found no hypothesis");
         // Step along the best hypothesis too, so the figure's c_t and s_t are its last step's.
@@ -116,7 +119,7 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
 
 BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::string& line) const {
     Prepared p;
-    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength);
+    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress);
     if (!settings_.heatmap.empty()) {
         p.snapshot.attribute(model_, settings_.heatmap);
         if (!p.snapshot.attributionError.empty()) throw core::Error(p.snapshot.attributionError);

@@ -3,6 +3,7 @@
 #include "ui/FigureExporter.h"
 #include "ui/FigureOptions.h"
 
+#include "core/decoding/DecodingProgress.h"
 #include "core/model/Model.h"
 
 #include <QDir>
@@ -32,6 +33,7 @@ public:
         int digits = 4;                 // zero-padding of the line number in file names
         QString titleTemplate;          // figure title; {line} {source} {translation} {model} are replaced
         std::string heatmap;            // "" attention; else an attribution method drawn and written instead
+        core::DecodingProgress* progress = nullptr;  // when set: each line's decoding reports here (export --time-limit)
     };
 
     // Throws core::Error when `folder` cannot be created or written.
@@ -70,7 +72,7 @@ public:
 
     // What exportLine() draws for `line`.
     static DecodingSnapshot snapshot(const core::Model& model, const std::string& line, int beamWidth = 1,
-                                     int maxLength = 0);
+                                     int maxLength = 0, core::DecodingProgress* progress = nullptr);
     // A title template with {line}, {source}, {translation} and {model} replaced (empty: no title).
     static QString title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,
                          const std::string& model);

@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/DecodingModel.h"
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
@@ -105,7 +106,7 @@ Command addAlignCommand(CLI::App& app) {
                               o->links);
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
         std::vector<core::Model> models, reverses;  // an ensemble's members, each direction
-        for (const auto& path : o->models) models.push_back(core::Model::load(path));
+        for (const auto& path : o->models) models.push_back(loadDecodingModel(path));
         if (symmetric && o->reverseModels.empty()) {
             // The model's own reverse model (metadata reverse_model), so the documented best rule
             // needs no extra flag; each member of an ensemble brings its own.
@@ -118,7 +119,7 @@ Command addAlignCommand(CLI::App& app) {
                 o->reverseModels.push_back(reverse);
             }
         }
-        for (const auto& path : o->reverseModels) reverses.push_back(core::Model::load(path));
+        for (const auto& path : o->reverseModels) reverses.push_back(loadDecodingModel(path));
         const auto& model = models.front();
         const bool ensemble = models.size() > 1 || reverses.size() > 1;
         std::vector<const core::Model*> all;
@@ -170,6 +171,7 @@ Command addAlignCommand(CLI::App& app) {
                 s.targetWords = alignment.targetWords();
                 s.json = alignment.toJson();
             } else {
+                watchdog.enter("attributing the pair");
                 const auto attribution =
                     core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
                 s.matrix = attribution.matrix();

@@ -1,5 +1,7 @@
 #include "cli/Commands.h"
+#include "cli/DecodingModel.h"
 #include "cli/ProgressBar.h"
+#include "cli/SentenceWatchdog.h"
 
 #include "core/training/Corpus.h"
 #include "core/AtomicFile.h"
@@ -70,6 +72,7 @@ Command addEvaluateCommand(CLI::App& app) {
         std::string model, test, json, hypotheses;
         core::EvaluationOptions e;
         bool skipBad = false, noProgress = false;
+        double timeLimit = 30;
     };
     auto o = std::make_shared<Options>();
     o->e.workers = 0;  // one per core (startWorkers)
@@ -100,12 +103,13 @@ Command addEvaluateCommand(CLI::App& app) {
                                          "1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->e.workers);
+    addTimeLimitOption(c, o->timeLimit);
     c->add_option("--json", o->json, "Also write the scores as JSON to this file");
     c->add_option("--hypotheses", o->hypotheses,
                   "Write the translations here: a header line, then source<TAB>greedy<TAB>beam per distinct source");
     return [o, c]() -> int {
         if (!*c) return -1;
-        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        auto model = loadDecodingModel(o->model, o->e.maxLength);
         std::error_code ec;
         if (!std::filesystem::is_regular_file(o->test, ec))
             throw core::Error("test file '" + o->test + "' does not exist or is not a file");
@@ -119,13 +123,19 @@ Command addEvaluateCommand(CLI::App& app) {
         if (!o->hypotheses.empty()) core::AtomicFile::checkWritable(o->hypotheses);
         o->e.skipUnusablePairs = o->skipBad;
         o->e.workers = startWorkers(o->e.workers);
+        // The whole test set is one batch for the watchdog: it ends the run when no step is reported
+        // for the limit (nothing is written: the outputs are written at the end).
+        SentenceWatchdog watchdog(o->timeLimit, model.origin(), nullptr);
+        o->e.progress = watchdog.progress();
         const core::Evaluator evaluator(model, o->e);
         ProgressBar bar(ProgressBar::IntoLog::EveryHalfMinute, !o->noProgress);
         std::string search;  // the pass being shown
+        watchdog.start(1, static_cast<long>(corpus.pairs().size()));
         const auto result = evaluator.evaluate(corpus.pairs(), o->test, [&bar, &search](const core::EvaluationProgress& p) {
             if (p.search != search) bar.restart(), search = p.search;
             bar.update(static_cast<long long>(p.done), static_cast<long long>(p.total), "sentences", p.search);
         });
+        watchdog.stop();
         bar.clear();
         for (const auto& s : result.skipped) std::cerr << "skipped " << s << '\n';
         printReport(result, std::cout);

@@ -1,11 +1,13 @@
 // alignscope-cli export: one figure or data file per input line, headless (Qt's offscreen
 // platform), drawn by the app's own figure code (ui::FigureExporter through ui::BatchExporter).
 #include "cli/Commands.h"
+#include "cli/DecodingModel.h"
 #include "cli/InterruptGuard.h"
 #include "cli/LineStreams.h"
 #include "cli/OrderedWorkers.h"
 #include "cli/OffscreenQt.h"
 #include "cli/ProgressBar.h"
+#include "cli/SentenceWatchdog.h"
 
 #include "ui/BatchExporter.h"
 #include "ui/FigureExporter.h"
@@ -27,6 +29,7 @@ Command addExportCommand(CLI::App& app) {
     struct Options {
         std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
+        double timeLimit = 30;
         bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
     };
     auto o = std::make_shared<Options>();
@@ -65,6 +68,7 @@ Command addExportCommand(CLI::App& app) {
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
     c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
+    addTimeLimitOption(c, o->timeLimit);
     addWorkersOption(c, o->workers, "Lines (drawn and written on this thread, in input order)");
     c->add_option("--timeline", o->timeline,
                   "A training run (folder written by train --snapshots): gif and frames then animate the snapshots, the "
@@ -149,7 +153,11 @@ Command addExportCommand(CLI::App& app) {
             if (interrupt.raised()) return 130;
             return failures ? 1 : 0;
         }
-        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        auto model = loadDecodingModel(o->model, o->maxLen);
+        // Lines are timed as this thread waits for each: a worker stuck in model code stops reporting,
+        // the others soon wait for it, and the run ends naming the line (every file written is complete).
+        SentenceWatchdog watchdog(o->timeLimit, model.origin(), nullptr, /*linesStartHere=*/false);
+        settings.progress = watchdog.progress();
         ui::BatchExporter exporter(model, folder, settings);
         o->workers = startWorkers(o->workers);
         // Lines are decoded ahead on the workers; drawing (Qt) stays on this thread, in input order.
@@ -176,11 +184,15 @@ Command addExportCommand(CLI::App& app) {
             const long lineNo = lines[i].first;
             if (interrupt.raised() || storageFull) break;
             try {
+                watchdog.start(lineNo);
                 exporter.queueLine(lineNo, [&] { return decoded.take(i); });  // PNGs are encoded and written on worker threads
+                watchdog.stop();
             } catch (const core::StorageFullError& e) {
+                watchdog.stop();
                 report(lineNo, e.what());
                 storageFull = true;
             } catch (const std::exception& e) {  // core::Error, or anything else for this line
+                watchdog.stop();
                 report(lineNo, e.what());
             }
             reportQueued();

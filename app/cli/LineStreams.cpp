@@ -85,7 +85,7 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
                               const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog) {
     long lineNo = 0;
     int failures = 0;
-    const InterruptGuard interrupt;
+    const InterruptGuard interrupt([this] { abandon(); });
     ProgressBar progress(ProgressBar::IntoLog::Nothing, progress_);
     auto showProgress = [&] {
         double fraction = -1.0;  // not known: stdin

@@ -10,8 +10,8 @@
 
 namespace alignscope::cli {
 
-SentenceWatchdog::SentenceWatchdog(double seconds, std::string modelPath, std::function<void()> onExpire)
-    : seconds_(seconds), modelPath_(std::move(modelPath)), onExpire_(std::move(onExpire)) {
+SentenceWatchdog::SentenceWatchdog(double seconds, std::string modelPath, std::function<void()> onExpire, bool linesStartHere)
+    : seconds_(seconds), modelPath_(std::move(modelPath)), onExpire_(std::move(onExpire)), linesStartHere_(linesStartHere) {
     if (seconds_ > 0) thread_ = std::thread([this] { watch(); });
 }
 
@@ -27,9 +27,11 @@ SentenceWatchdog::~SentenceWatchdog() {
 
 void SentenceWatchdog::start(long lineNo, long lastLineNo) {
     if (seconds_ <= 0) return;
-    progress_.step = 0;
+    if (linesStartHere_) progress_.step = 0;  // else a worker may have reported this line already
+    phase_ = nullptr;
     {
         std::lock_guard lock(mutex_);
+        startBeats_ = progress_.beats;
         line_ = lineNo;
         lastLine_ = std::max(lineNo, lastLineNo);
         ++generation_;
@@ -41,6 +43,12 @@ void SentenceWatchdog::stop() {
     if (seconds_ <= 0) return;
     std::lock_guard lock(mutex_);
     line_ = 0;
+}
+
+void SentenceWatchdog::enter(const char* phase) {
+    if (seconds_ <= 0) return;
+    phase_ = phase;
+    progress_.moved();  // a new part starts its own clock
 }
 
 void SentenceWatchdog::watch() {
@@ -75,14 +83,20 @@ void SentenceWatchdog::watch() {
         // The decoding thread is inside the model's code and holds nothing this needs; it stays
         // there, so the process ends here, holding the lock so the line cannot finish meanwhile.
         const int64_t step = progress_.step;
+        const char* phase = phase_;
+        const bool tokenizing = linesStartHere_ && phase == nullptr && progress_.beats == startBeats_;
+        std::string part = phase ? std::string(phase)
+                           : tokenizing ? std::string("tokenizing the sentence")
+                           : step == 0  ? std::string("encoding the sentence")
+                                        : "step " + std::to_string(step);
         std::ostringstream limit;
         limit << seconds_;
         if (isatty(STDERR_FILENO)) std::cerr << "\r\033[K";  // over a progress bar
         std::cerr << (lastLine_ > line_ ? "lines " + std::to_string(line_) + "-" + std::to_string(lastLine_) + " (decoded together)"
                                         : "line " + std::to_string(line_))
-                  << ": the model '" << modelPath_ << "' did not finish "
-                  << (step == 0 ? std::string("encoding the sentence") : "step " + std::to_string(step)) << " within " << limit.str()
-                  << " s (--time-limit); its code may loop for ever. Stopping after line " << line_ - 1 << '\n';
+                  << ": the model '" << modelPath_ << "' did not finish " << part << " within " << limit.str() << " s (--time-limit); "
+                  << (tokenizing ? "its tokenizer is at fault, not its code" : "its code may loop for ever")
+                  << ". Stopping after line " << line_ - 1 << '\n';
         if (onExpire_) onExpire_();
         std::cerr.flush();
         std::_Exit(2);

@@ -1,4 +1,5 @@
 #include "cli/Commands.h"
+#include "cli/DecodingModel.h"
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
@@ -31,7 +32,7 @@ Command addTranslateCommand(CLI::App& app) {
     addWorkersOption(c, o->workers);
     return [o, c]() -> int {
         if (!*c) return -1;
-        auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        auto model = loadDecodingModel(o->model, o->maxLen);
         LineStreams io(o->input, o->output);
         io.setProgress(!o->noProgress);
         SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });

@@ -26,8 +26,16 @@ struct DecodingSession::Impl {
     std::vector<StepRecord> steps;
     std::optional<TokenizedSentence> target;  // teacher forcing: the target step() follows
 
+    // The source's tokens, then a report that encoding starts: a watchdog tells a tokenizer that
+    // never finishes from model code that does (as BatchDecoder reports before its encode).
+    static TokenizedSentence tokenized(const Model& model, const std::string& text, DecodingProgress* progress) {
+        auto tokens = model.tokenizeSource(text);
+        if (progress) progress->reached(0);
+        return tokens;
+    }
+
     Impl(Model model, const std::string& text, SessionOptions o)
-        : options(o), text(text), encoded(model, model.tokenizeSource(text)) {
+        : options(o), text(text), encoded(model, tokenized(model, text, o.progress)) {
         encoderStates = toVector(encoded.output().enc[0]);
         // The padding column (a model attending its own padding) has no encoder state: zeros.
         encoderStates.resize(static_cast<size_t>(encoded.length() * encoded.output().enc.size(2)), 0.0f);

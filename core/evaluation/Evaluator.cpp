@@ -178,6 +178,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         so.maxLength = options_.maxLength;
         so.lengthPenalty = options_.lengthPenalty;
         so.returnScores = false;  // BLEU reads the tokens only
+        so.progress = options_.progress;
         Bleu all;
         std::vector<Bleu> perBucket(r.buckets.size());
         const auto start = std::chrono::steady_clock::now();

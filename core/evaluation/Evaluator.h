@@ -1,4 +1,5 @@
 #pragma once
+#include "core/decoding/DecodingProgress.h"
 #include "core/model/Model.h"
 #include "core/training/SentencePair.h"
 
@@ -25,6 +26,7 @@ struct EvaluationOptions {
     // reference (Bleu::tokenize13a), cased unless `lowercase`: comparable across tokenizers.
     std::string tokenize = "model";
     bool lowercase = false;            // "13a" only: compare lower-cased text (sacrebleu -lc)
+    DecodingProgress* progress = nullptr;  // when set: every decoder step reports here (evaluate --time-limit)
 };
 
 // Corpus BLEU and what it is made of, for one set of segments.

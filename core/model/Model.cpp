@@ -2,16 +2,26 @@
 
 #include "core/Error.h"
 #include "core/model/TorchModel.h"
+#include "core/text/NormalizedText.h"
 
 #include <filesystem>
 
 namespace alignscope::core {
 namespace {
 
+// A line the tokenizer would expand past its limits is the model file's doing: the message names it.
+std::vector<Token> tokensOf(const Tokenizer& tokenizer, const std::string& text, const char* side, const std::string& origin) {
+    try {
+        return tokenizer.tokenize(text);
+    } catch (const TextExpansionError& e) {
+        throw TextExpansionError(e.detail(), std::string("the ") + side + " tokenizer of '" + origin + "'");
+    }
+}
+
 TokenizedSentence tokenizeWith(const Tokenizer& tokenizer, const Vocabulary& vocab, const std::string& text,
-                               const char* side) {
+                               const char* side, const std::string& origin) {
     TokenizedSentence s;
-    for (const auto& t : tokenizer.tokenize(text)) {
+    for (const auto& t : tokensOf(tokenizer, text, side, origin)) {
         const bool known = vocab.contains(t.text);
         if (!known && vocab.unk() < 0)
             throw Error("'" + t.text + "' is not in the model's " + side +
@@ -68,7 +78,7 @@ bool Model::attentionIsUniform() const {
 const std::vector<std::string>& Model::nonFiniteWeights() const { return model_->nonFiniteWeights(); }
 
 TokenizedSentence Model::tokenizeSource(const std::string& text) const {
-    auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text, "source");
+    auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text, "source", origin());
     const bool eos = model_->sourceEos();
     const size_t limit = model_->maxSourceLength() > 0 ? static_cast<size_t>(model_->maxSourceLength()) : kMaxSourceTokens;
     if (s.size() + (eos ? 1 : 0) > limit)
@@ -88,7 +98,7 @@ TokenizedSentence Model::tokenizeSource(const std::string& text) const {
 }
 
 TokenizedSentence Model::tokenizeTarget(const std::string& text) const {
-    auto s = tokenizeWith(targetTokenizer(), targetVocabulary(), text, "target");
+    auto s = tokenizeWith(targetTokenizer(), targetVocabulary(), text, "target", origin());
     if (s.size() > kMaxSourceTokens)
         throw Error("the target has " + std::to_string(s.size()) + " tokens; at most " +
                     std::to_string(kMaxSourceTokens) + " are accepted");

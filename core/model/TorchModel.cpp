@@ -4,6 +4,7 @@
 #include "core/Error.h"
 #include "core/FileDigest.h"
 #include "core/IsolatedRun.h"
+#include "core/model/AttributeJson.h"
 #include "core/model/ModelArchive.h"
 #include "core/BlasThreadChooser.h"
 #include "core/Runtime.h"
@@ -71,6 +72,10 @@ bool allFinite(const torch::Tensor& t) { return countNonFinite(t) == 0; }
 // reduction: isnan, isposinf and isfinite().any() over [B,V] took 8 ms a step for a beam of 5 x 32
 // sentences. `maxima` [B]: the rows' amax.
 bool soundRows(const torch::Tensor& maxima) { return torch::isfinite(maxima).all().item<bool>(); }
+
+// Bounds on metadata max_length and max_source_length.
+constexpr int64_t kMinDeclaredLength = 2;
+constexpr int64_t kMaxDeclaredLength = 1000;
 
 // " at step N" for messages; nothing for 0 (no step number given).
 std::string atStep(int64_t stepNumber) { return stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string(); }
@@ -288,13 +293,19 @@ void TorchModel::checkContract() {
         }
         return out;
     };
-    auto jsonAttr = [&](const char* name) -> nlohmann::json {
+    // Format 2 stores JSON in these attributes; an empty string stands for "{}" in format 1 files
+    // only (and for metadata). Null: an empty attribute, reported here.
+    auto jsonAttr = [&](const char* name, size_t maxBytes = AttributeJson::kMaxBytes) -> nlohmann::json {
         const auto text = strAttr(name);
-        if (text.empty()) return nlohmann::json::object();
+        if (text.empty()) {
+            if (formatVersion_ < 2 || std::string(name) == "metadata") return nlohmann::json::object();
+            problems.push_back(std::string("attribute '") + name + "' is empty (format 2 stores its JSON there)");
+            return nullptr;
+        }
         try {
-            return nlohmann::json::parse(text);
-        } catch (const std::exception&) {
-            problems.push_back(std::string("attribute '") + name + "' is not valid JSON");
+            return AttributeJson::parse(text, maxBytes);
+        } catch (const Error& e) {
+            problems.push_back(std::string("attribute '") + name + "' " + e.what());
             return nlohmann::json::object();
         }
     };
@@ -311,8 +322,8 @@ void TorchModel::checkContract() {
         problems.push_back("attribute 'metadata' must be a JSON object");
         metadata_ = nlohmann::json::object();
     }
-    auto srcTok = jsonAttr("src_tokenizer");
-    auto tgtTok = jsonAttr("tgt_tokenizer");
+    auto srcTok = jsonAttr("src_tokenizer", AttributeJson::kMaxTokenizerBytes);
+    auto tgtTok = jsonAttr("tgt_tokenizer", AttributeJson::kMaxTokenizerBytes);
     // Format v1: the specials are ids 0..3 of both vocabularies; v2 declares them per vocabulary.
     SpecialIds srcSpecials, tgtSpecials;
     bool specialsKnown = true;
@@ -330,18 +341,27 @@ void TorchModel::checkContract() {
         srcSpecials = tgtSpecials = SpecialIds{Vocabulary::kPad, Vocabulary::kUnk, Vocabulary::kBos, Vocabulary::kEos};
     } else if (version >= 2) {
         for (auto [name, slot] : {std::pair<const char*, SpecialIds*>{"src_specials", &srcSpecials}, {"tgt_specials", &tgtSpecials}}) {
+            const auto json = jsonAttr(name);
+            if (json.is_null()) {
+                specialsKnown = false;
+                continue;
+            }
             try {
-                *slot = SpecialIds::fromJson(jsonAttr(name));
+                *slot = SpecialIds::fromJson(json);
             } catch (const Error& e) {
                 problems.push_back(std::string("attribute '") + name + "': " + e.what());
                 specialsKnown = false;
             }
         }
     }
+    // Lengths within what decoding and the views can hold: a model without a target eos decodes to
+    // its max_length every time, and 100,000 steps took 10 s and 672 MB a line.
     auto metaInt = [&](const char* key, int64_t& slot) {
         if (!metadata_.contains(key) || metadata_[key].is_null()) return;
-        if (!metadata_[key].is_number_integer() || metadata_[key].get<int64_t>() < 1 || metadata_[key].get<int64_t>() > 100000)
-            problems.push_back(std::string("metadata '") + key + "' must be an integer from 1 to 100000");
+        if (!metadata_[key].is_number_integer() || metadata_[key].get<int64_t>() < kMinDeclaredLength ||
+            metadata_[key].get<int64_t>() > kMaxDeclaredLength)
+            problems.push_back(std::string("metadata '") + key + "' must be an integer from " + std::to_string(kMinDeclaredLength) +
+                               " to " + std::to_string(kMaxDeclaredLength));
         else
             slot = metadata_[key].get<int64_t>();
     };
@@ -370,6 +390,12 @@ void TorchModel::checkContract() {
     }
     for (auto [name, json, slot] : {std::tuple<const char*, const nlohmann::json*, Tokenizer*>{"src_tokenizer", &srcTok, &srcTokenizer_},
                                     {"tgt_tokenizer", &tgtTok, &tgtTokenizer_}}) {
+        if (json->is_null()) continue;
+        // Format 2 names the kind: a description without one is not silently the word tokenizer.
+        if (version >= 2 && json->is_object() && !json->contains("kind")) {
+            problems.push_back(std::string("attribute '") + name + "' has no \"kind\" (word, whitespace, char or sentencepiece)");
+            continue;
+        }
         try {
             *slot = Tokenizer::fromJson(*json);
         } catch (const Error& e) {
@@ -389,6 +415,9 @@ void TorchModel::checkContract() {
     encodesEmbedded_ = embeds && encodesEmbedded;
     advances_ = module_.find_method("advance").has_value();
     stepsLogits_ = module_.find_method("step_logits").has_value();
+    // NaN or inf in a weight may leave the probe's numbers finite (tanh of -inf is -1) and every
+    // translation wrong: refused whatever the probe says.
+    for (const auto& w : nonFiniteWeights_) problems.push_back("non-finite weights: " + w);
     if (problems.empty()) probe(problems);
     if (!problems.empty()) {
         std::string message = "'" + origin_ + "' does not meet the AlignScope model contract (docs/model-format.md):";

@@ -1,13 +1,13 @@
 #include "core/text/NormalizedText.h"
 
 #include "core/Error.h"
+#include "core/text/ReplacePattern.h"
 #include "core/text/Utf8.h"
 
 #include <utf8proc.h>
 
 #include <algorithm>
 #include <memory>
-#include <regex>
 
 namespace alignscope::core {
 namespace {
@@ -25,17 +25,48 @@ std::string mapped(const std::string& s, int options) {
     return std::string(reinterpret_cast<char*>(out), static_cast<size_t>(len));
 }
 
-std::regex compiled(const std::string& pattern) {
-    try {
-        return std::regex(pattern, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-        throw Error("normaliser pattern '" + pattern + "' is not a valid regular expression: " + e.what());
-    }
-}
-
 }  // namespace
 
-NormalizedText::NormalizedText(const std::string& original) : text_(original) {
+// The next text of one step, with its offsets, refusing to grow past the budget: each piece is
+// counted before it is stored.
+class NormalizedText::Writer {
+public:
+    explicit Writer(NormalizedText& owner) : owner_(owner) {}
+    void add(std::string_view bytes, size_t begin, size_t end) {
+        characters_ += countCharacters(bytes);
+        if (characters_ > owner_.maxCharacters_) refuse();
+        text_.append(bytes.data(), bytes.size());
+        begin_.insert(begin_.end(), bytes.size(), begin);
+        end_.insert(end_.end(), bytes.size(), end);
+    }
+    // A piece of `bytes` bytes is about to be made: refused when even its bytes pass the budget
+    // (a character has at least one), so a huge replacement is never built.
+    void expect(size_t bytes) const {
+        if (bytes > owner_.maxCharacters_ * 4 || characters_ + (bytes + 3) / 4 > owner_.maxCharacters_) refuse();
+    }
+    void finish() {
+        owner_.text_ = std::move(text_);
+        owner_.begin_ = std::move(begin_);
+        owner_.end_ = std::move(end_);
+        owner_.characters_ = characters_;
+    }
+
+private:
+    [[noreturn]] void refuse() const {
+        throw TextExpansionError("expands this line of " + std::to_string(owner_.inputCharacters_) + " characters beyond " +
+                                 std::to_string(owner_.maxCharacters_) + " characters while normalising it");
+    }
+    NormalizedText& owner_;
+    std::string text_;
+    std::vector<size_t> begin_, end_;
+    size_t characters_ = 0;
+};
+
+size_t NormalizedText::countCharacters(std::string_view text) {
+    return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+NormalizedText::NormalizedText(const std::string& original, size_t maxCharacters) : text_(original), maxCharacters_(maxCharacters) {
     begin_.resize(text_.size());
     end_.resize(text_.size());
     for (const auto& c : codePoints(text_))
@@ -43,49 +74,37 @@ NormalizedText::NormalizedText(const std::string& original) : text_(original) {
             begin_[c.at + k] = c.at;
             end_[c.at + k] = c.at + c.size;
         }
-}
-
-void NormalizedText::rebuild(const std::vector<Piece>& pieces) {
-    std::string text;
-    std::vector<size_t> begin, end;
-    for (const auto& p : pieces) {
-        text += p.bytes;
-        begin.insert(begin.end(), p.bytes.size(), p.begin);
-        end.insert(end.end(), p.bytes.size(), p.end);
-    }
-    text_ = std::move(text);
-    begin_ = std::move(begin);
-    end_ = std::move(end);
+    characters_ = inputCharacters_ = countCharacters(text_);
 }
 
 void NormalizedText::normalizeUnicode(int options) {
     // A segment is a starter (combining class 0) and the marks after it: composition and
     // reordering stay inside one, so normalising segment by segment gives the whole text's result.
+    // The budget is checked after each segment: NFKC makes up to 18 characters of one (U+FDFA).
     const auto cps = codePoints(text_);
-    std::vector<Piece> pieces;
+    Writer out(*this);
     for (size_t i = 0; i < cps.size();) {
         size_t j = i + 1;
         while (j < cps.size() && utf8proc_get_property(cps[j].cp)->combining_class != 0) ++j;
         const size_t from = cps[i].at, to = cps[j - 1].at + cps[j - 1].size;
-        pieces.push_back({mapped(text_.substr(from, to - from), options | UTF8PROC_STABLE), begin_[from], end_[to - 1]});
+        out.add(mapped(text_.substr(from, to - from), options | UTF8PROC_STABLE), begin_[from], end_[to - 1]);
         i = j;
     }
-    rebuild(pieces);
+    out.finish();
 }
 
 void NormalizedText::lowercase() {
-    std::vector<Piece> pieces;
-    for (const auto& c : codePoints(text_))
-        pieces.push_back({encode(utf8proc_tolower(c.cp)), begin_[c.at], end_[c.at + c.size - 1]});
-    rebuild(pieces);
+    Writer out(*this);
+    for (const auto& c : codePoints(text_)) out.add(encode(utf8proc_tolower(c.cp)), begin_[c.at], end_[c.at + c.size - 1]);
+    out.finish();
 }
 
 void NormalizedText::stripAccents() {
-    std::vector<Piece> pieces;
+    Writer out(*this);
     for (const auto& c : codePoints(text_))
         if (utf8proc_category(c.cp) != UTF8PROC_CATEGORY_MN)
-            pieces.push_back({text_.substr(c.at, c.size), begin_[c.at], end_[c.at + c.size - 1]});
-    rebuild(pieces);
+            out.add(std::string_view(text_).substr(c.at, c.size), begin_[c.at], end_[c.at + c.size - 1]);
+    out.finish();
 }
 
 void NormalizedText::strip() {
@@ -93,70 +112,51 @@ void NormalizedText::strip() {
     size_t first = 0, last = cps.size();
     while (first < last && isSpace(cps[first].cp)) ++first;
     while (last > first && isSpace(cps[last - 1].cp)) --last;
-    std::vector<Piece> pieces;
+    Writer out(*this);
     for (size_t i = first; i < last; ++i)
-        pieces.push_back({text_.substr(cps[i].at, cps[i].size), begin_[cps[i].at], end_[cps[i].at + cps[i].size - 1]});
-    rebuild(pieces);
+        out.add(std::string_view(text_).substr(cps[i].at, cps[i].size), begin_[cps[i].at], end_[cps[i].at + cps[i].size - 1]);
+    out.finish();
 }
 
-void NormalizedText::replace(const std::string& pattern, const std::string& content) {
-    const auto re = compiled(pattern);
-    std::vector<Piece> pieces;
-    size_t done = 0;
-    auto keep = [&](size_t from, size_t to) {
-        for (size_t i = from; i < to; ++i) pieces.push_back({std::string(1, text_[i]), begin_[i], end_[i]});
-    };
-    for (auto it = std::sregex_iterator(text_.begin(), text_.end(), re); it != std::sregex_iterator(); ++it) {
-        const auto& m = *it;
-        const size_t at = static_cast<size_t>(m.position(0)), len = static_cast<size_t>(m.length(0));
-        keep(done, at);
+void NormalizedText::replace(const ReplacePattern& pattern) {
+    const std::string_view text(text_);
+    Writer out(*this);
+    ReplacePattern::Groups groups;
+    std::string replacement;
+    size_t done = 0;  // bytes of text_ written or replaced
+    size_t from = 0;  // where the next match may start
+    while (from <= text.size() && pattern.find(text, from, groups)) {
+        const size_t at = static_cast<size_t>(groups[0].data() - text.data()), len = groups[0].size();
+        for (size_t i = done; i < at; ++i) out.add(text.substr(i, 1), begin_[i], end_[i]);
         // The replacement belongs to the characters it replaced (or, for an empty match, to the next one).
         size_t b = 0, e = 0;
         if (len > 0) {
             b = begin_[at];
             e = end_[at + len - 1];
-        } else if (at < text_.size()) {
+        } else if (at < text.size()) {
             b = e = begin_[at];
-        } else if (!text_.empty()) {
+        } else if (!text.empty()) {
             b = e = end_.back();
         }
-        pieces.push_back({m.format(content), b, e});
+        out.expect(pattern.replacementSize(groups));
+        replacement.clear();
+        pattern.appendReplacement(groups, replacement);
+        out.add(replacement, b, e);
         done = at + len;
+        if (len > 0) {
+            from = done;
+        } else {  // an empty match: the next one starts after the next character, which is kept
+            if (at >= text.size()) break;
+            const size_t next = at + std::max<size_t>(1, static_cast<size_t>(utf8proc_utf8class[static_cast<uint8_t>(text[at])]));
+            for (size_t i = at; i < next && i < text.size(); ++i) out.add(text.substr(i, 1), begin_[i], end_[i]);
+            done = from = std::min(next, text.size());
+        }
     }
-    keep(done, text_.size());
-    rebuild(pieces);
-    // Patterns see bytes: one that cuts a character in two would leave text no tokenizer can read.
-    if (utf8::invalidOffset(text_) >= 0)
-        throw Error("normaliser pattern '" + pattern + "' splits a multi-byte character (patterns see UTF-8 bytes: use ASCII classes)");
-}
-
-void NormalizedText::validate(const nlohmann::json& step) {
-    if (!step.is_object() || !step.contains("type") || !step["type"].is_string())
-        throw Error("a normaliser must be an object with a \"type\"");
-    const auto type = step["type"].get<std::string>();
-    static const char* known[] = {"nfkc", "nfc", "nfd", "nfkd", "casefold", "lowercase", "strip_accents", "strip", "replace"};
-    if (std::find(std::begin(known), std::end(known), type) == std::end(known))
-        throw Error("unknown normaliser '" + type +
-                    "' (nfkc, nfc, nfd, nfkd, casefold, lowercase, strip_accents, strip or replace)");
-    if (type == "replace") {
-        if (!step.contains("pattern") || !step["pattern"].is_string() || !step.contains("content") || !step["content"].is_string())
-            throw Error("a \"replace\" normaliser needs string \"pattern\" and \"content\"");
-        compiled(step["pattern"].get<std::string>());
-    }
-}
-
-void NormalizedText::apply(const nlohmann::json& step) {
-    validate(step);
-    const auto type = step["type"].get<std::string>();
-    if (type == "nfkc") normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
-    else if (type == "nfc") normalizeUnicode(UTF8PROC_COMPOSE);
-    else if (type == "nfd") normalizeUnicode(UTF8PROC_DECOMPOSE);
-    else if (type == "nfkd") normalizeUnicode(UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT);
-    else if (type == "casefold") normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
-    else if (type == "lowercase") lowercase();
-    else if (type == "strip_accents") stripAccents();
-    else if (type == "strip") strip();
-    else replace(step["pattern"].get<std::string>(), step["content"].get<std::string>());
+    for (size_t i = done; i < text.size(); ++i) out.add(text.substr(i, 1), begin_[i], end_[i]);
+    out.finish();
+    // Patterns see characters and contents are JSON strings, so the text stays UTF-8; checked all
+    // the same, since a tokenizer cannot read anything else.
+    if (utf8::invalidOffset(text_) >= 0) throw Error("normaliser pattern '" + pattern.pattern() + "' left text that is not UTF-8");
 }
 
 }  // namespace alignscope::core

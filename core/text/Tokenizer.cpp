@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/text/NormalizedText.h"
+#include "core/text/Normalizer.h"
 #include "core/text/PieceText.h"
 #include "core/text/SentencePieceModel.h"
 #include "core/text/Utf8.h"
@@ -194,14 +195,16 @@ std::vector<bool> writtenWithoutSpace(const std::vector<std::string>& tokens) {
     return glued;
 }
 
+constexpr size_t kMaxNormalizers = 32;
+
 }  // namespace
 
 struct Tokenizer::Impl {
     Kind kind = Kind::Word;
     Settings settings;
-    nlohmann::json normalizers = nlohmann::json::array();  // v2 steps, applied first
+    nlohmann::json normalizers = nlohmann::json::array();  // v2 steps, applied first, as described
+    std::vector<Normalizer> steps;                         // the same, compiled
     bool legacyNfkc = true;     // the word kind's own NFKC (+ case folding) of format v1
-    bool hasPatterns = false;   // a "replace" normaliser is among the normalisers
     bool keepSpaces = false;    // char kind
     enum class Decoder { Word, Spaces, Concat, SentencePiece } decoder = Decoder::Word;
     std::string pieceModel;     // sentencepiece: the serialised model, as stored (base64)
@@ -237,20 +240,28 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     if (bad >= 0) throw Error("input is not valid UTF-8 (bad byte at offset " + std::to_string(bad) + ")");
     if (text.find('\0') != std::string::npos) throw Error("input contains a NUL character");
 
-    // libstdc++'s regex recurses once per character of a match: a pattern over a very long line
-    // could overflow the stack, so such lines are refused first.
-    if (d_->hasPatterns && text.size() > kMaxPatternInput)
-        throw Error("the line is " + std::to_string(text.size()) + " bytes; this tokenizer's patterns take at most " +
-                    std::to_string(kMaxPatternInput));
-    NormalizedText normalized(text);
-    for (const auto& step : d_->normalizers) normalized.apply(step);
+    const size_t characters = NormalizedText::countCharacters(text);
+    if (characters > kMaxPatternInput)
+        throw Error("the line has " + std::to_string(characters) + " characters; at most " + std::to_string(kMaxPatternInput) +
+                    " are read");
+    NormalizedText normalized(text, TextBudget::forLine(characters));
+    for (const auto& step : d_->steps) step.apply(normalized);
     switch (d_->kind) {
     case Kind::Word:
         if (d_->legacyNfkc)
             normalized.normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_COMPAT | (d_->settings.lowercase ? UTF8PROC_CASEFOLD : 0));
         else if (d_->settings.lowercase)
             normalized.normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
-        return wordTokens(normalized, d_->settings);
+        break;
+    default: break;
+    }
+    if (normalized.characters() > kMaxPatternInput)
+        throw TextExpansionError("expands this line of " + std::to_string(characters) + " characters to " +
+                                 std::to_string(normalized.characters()) + ", more than the " + std::to_string(kMaxPatternInput) +
+                                 " a line may have");
+    // The pre-tokenizers make at most one token per character of the normalised text.
+    switch (d_->kind) {
+    case Kind::Word: return wordTokens(normalized, d_->settings);
     case Kind::Whitespace: return whitespaceTokens(normalized);
     case Kind::Char: return charTokens(normalized, d_->keepSpaces);
     case Kind::SentencePiece: break;
@@ -258,7 +269,13 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     const auto& s = normalized.text();
     std::vector<Token> tokens;
     int word = -1;
-    for (const auto& p : d_->processor->encode(s)) {
+    // SentencePiece normalises again inside (its own NFKC rules): at most 18 characters of one,
+    // so bounded by the line cap; the pieces are checked against the growth budget.
+    const auto pieces = d_->processor->encode(s);
+    if (pieces.size() > TextBudget::forLine(normalized.characters()))
+        throw TextExpansionError("makes " + std::to_string(pieces.size()) + " pieces of this line of " +
+                                 std::to_string(normalized.characters()) + " characters");
+    for (const auto& p : pieces) {
         if (PieceText::startsWord(p.text) || word < 0) ++word;
         Token t{p.text, word, 0, 0};
         // SentencePiece's offsets are bytes of the text it was given; map them back to the input.
@@ -379,6 +396,7 @@ nlohmann::json Tokenizer::toJson() const {
 Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     if (!json.is_object()) throw Error("tokenizer settings must be a JSON object");
     auto d = std::make_shared<Impl>();
+
     auto flag = [&](const char* key, bool fallback) {
         if (!json.contains(key)) return fallback;
         if (!json[key].is_boolean()) throw Error(std::string("tokenizer setting '") + key + "' must be true or false");
@@ -417,10 +435,11 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     }
     if (json.contains("normalizers")) {
         if (!json["normalizers"].is_array()) throw Error("tokenizer \"normalizers\" must be a list");
-        for (const auto& step : json["normalizers"]) {
-            NormalizedText::validate(step);
-            d->hasPatterns = d->hasPatterns || step["type"] == "replace";
-        }
+        // Each pattern may hold ReplacePattern::kMaxMemory: a bounded chain bounds the tokenizer.
+        if (json["normalizers"].size() > kMaxNormalizers)
+            throw Error("a tokenizer has at most " + std::to_string(kMaxNormalizers) + " normalisers (this one has " +
+                        std::to_string(json["normalizers"].size()) + ")");
+        for (const auto& step : json["normalizers"]) d->steps.emplace_back(step);
         d->normalizers = json["normalizers"];
     }
     const auto decoder = text("detokenizer", "");

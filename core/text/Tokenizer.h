@@ -29,8 +29,8 @@ public:
         bool splitElision = false;     // French elision: "l'homme" -> "l'" "homme"
     };
 
-    // Bytes of a line when a normaliser has a pattern: libstdc++'s regex overflowed an 8 MB stack on a
-    // 30,000-character match (20,000 passed), so lines stay well below.
+    // Characters of a line for every tokenizer, before and after normalisation (the name is older: patterns
+    // now run on RE2); NormalizedText.h's TextBudget bounds each normalising step, so tokenize throws Error.
     static constexpr size_t kMaxPatternInput = 10000;
 
     Tokenizer();  // the word kind with default settings
@@ -40,7 +40,7 @@ public:
     const Settings& settings() const;  // meaningful for the word kind
     std::string describe() const;      // one line for reports, e.g. "word, NFKC, lower-cased"
 
-    // Throws Error naming the byte offset when `text` is not valid UTF-8, or for a NUL character.
+    // Throws Error naming the byte offset when `text` is not valid UTF-8, for a NUL character, or for a line too long (above).
     std::vector<Token> tokenize(const std::string& text) const;
     // Joins tokens into readable text with this tokenizer's decoder.
     std::string detokenize(const std::vector<std::string>& tokens) const;

@@ -251,3 +251,49 @@ def step_logits_nan_on_long_sources(src: Path, dst: Path) -> Path:
     """step_logits returns NaN for sources longer than the probe's. src: current code."""
     return _edit_code(src, dst, STEP_LOGITS, STEP_LOGITS + LONG_SOURCE +
                       '      torch._set_item(out, "logits", torch.div(torch.mul(out["logits"], 0.), 0.))\n')
+
+
+# Campaign 2 (../shared/fuzz/repro/README.md): the JSON attributes a file carries, and weights that
+# leave the load probe's numbers finite.
+
+def string_attribute(src: Path, dst: Path, name: str, value: str) -> Path:
+    """One string attribute of the model (a tokenizer description, specials, metadata) replaced."""
+    module = torch.jit.load(str(src))
+    module._c.setattr(name, value)
+    module.save(str(dst))
+    return dst
+
+
+def tokenizer_normalizers(src: Path, dst: Path, normalizers: List[Dict[str, str]]) -> Path:
+    """regex-*.pt, spm-replace-*.pt: the source tokenizer gets these normalisers."""
+    settings = json.loads(torch.jit.load(str(src)).src_tokenizer)
+    settings["normalizers"] = normalizers
+    return string_attribute(src, dst, "src_tokenizer", json.dumps(settings))
+
+
+def metadata_changed(src: Path, dst: Path, **changes) -> Path:
+    """max_length 100000, max_source_length 1 and the like."""
+    meta = json.loads(torch.jit.load(str(src)).metadata)
+    meta.update(changes)
+    return string_attribute(src, dst, "metadata", json.dumps(meta))
+
+
+def nested_metadata(src: Path, dst: Path, depth: int = 100000) -> Path:
+    """metadata-nested-100000.pt: {"a": {"a": ... 1 ...}} 100,000 deep."""
+    return string_attribute(src, dst, "metadata", '{"a":' * depth + "1" + "}" * depth)
+
+
+def without_target_eos(src: Path, dst: Path) -> Path:
+    """no-eos-*.pt: tgt_specials without "eos" (the vocabulary keeps its "</s>" as an ordinary token)."""
+    specials = json.loads(torch.jit.load(str(src)).tgt_specials)
+    specials.pop("eos")
+    return string_attribute(src, dst, "tgt_specials", json.dumps(specials))
+
+
+def weight_filled(src: Path, dst: Path, parameter: str, value: float) -> Path:
+    """init_b-minus-inf.pt, init_b-plus-inf.pt: every value of one weight set to `value`."""
+    module = torch.jit.load(str(src))
+    with torch.no_grad():
+        getattr(module, parameter).fill_(value)
+    module.save(str(dst))
+    return dst
