@@ -35,12 +35,12 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR AlignScope)
 set(CPACK_PACKAGE_CONTACT "AlignScope developers <alignscope@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "look inside attention-based sequence-to-sequence models")
-set(CPACK_PACKAGE_DESCRIPTION
-    "AlignScope opens RNN encoder-decoders with attention (TorchScript files) and steps through their\n"
-    "decoding one token at a time, with the alignment heatmap, the candidates and the encoder states.\n"
-    "It ships with English-French models and step-through lessons; alignscope-cli translates,\n"
-    "aligns, evaluates and exports figures from the command line.")
-string(JOIN "" CPACK_PACKAGE_DESCRIPTION ${CPACK_PACKAGE_DESCRIPTION})
+# The control file's long description, below the summary line.
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "AlignScope opens RNN encoder-decoders with attention (TorchScript files) and steps\n"
+  "through their decoding one token at a time, with the alignment heatmap, the candidates\n"
+  "and the encoder states. It ships with English-French models and step-through lessons.\n"
+  "alignscope-cli translates, aligns, evaluates and exports figures from the command line.")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)  # no debug information (nor the build's paths in it) in the package
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # alignscope_0.1.0_amd64.deb

@@ -15,7 +15,9 @@ import pytest
 import torch
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "python"))
+# ALIGNSCOPE_TEST_INSTALLED: test the pip-installed package (tests/install/python_package.sh), not this tree's.
+if not os.environ.get("ALIGNSCOPE_TEST_INSTALLED"):
+    sys.path.insert(0, str(REPO_ROOT / "python"))
 torch.set_num_threads(1)
 
 
