@@ -616,7 +616,7 @@ def test_word_vocabulary_no_keras_rule_gives_is_refused(word_course):
         from_keras_h5(word_course["h5"], word_course["human_vocab"], machine, Tx=TX, Ty=TY)
 
 
-def test_tokenizers_given_are_written(word_course, tmp_path):
+def test_tokenizers_given_are_written(word_course, tokenizer_options_work, tmp_path):
     cased = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
     human = dict(word_course["human_vocab"])
     human["March"] = human.pop("march")
@@ -625,8 +625,23 @@ def test_tokenizers_given_are_written(word_course, tmp_path):
     adapted.save(str(tmp_path / "cased.pt"))
     m = torch.jit.load(str(tmp_path / "cased.pt"))
     assert json.loads(m.src_tokenizer) == cased and json.loads(m.tgt_tokenizer) == cased
-    with pytest.raises(ValueError, match=r"src_tokenizer: \"kind\" must be one of word, whitespace, char, sentencepiece, not 'bpe'"):
-        from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY, src_tokenizer={"kind": "bpe"})
     with pytest.raises(ValueError, match="tgt_tokenizer: not a JSON tokenizer description"):
         from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY, src_tokenizer=cased,
                       tgt_tokenizer="{kind")
+    tokenizer_options_work(lambda **t: from_keras_h5(word_course["h5"], word_course["human_vocab"],
+                                                     word_course["machine_vocab"], Tx=TX, Ty=TY, **t))
+
+
+def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
+    from alignscope.__main__ import main
+    cased = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
+    human = dict(word_course["human_vocab"])
+    human["March"] = human.pop("march")
+    files = {"src": human, "tgt": word_course["machine_vocab"], "tok": cased}
+    for name, value in files.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(value), encoding="utf8")
+    out = tmp_path / "cased.pt"
+    assert main(["convert", "keras", "--h5", word_course["h5"], "--src-vocab", str(tmp_path / "src.json"),
+                 "--tgt-vocab", str(tmp_path / "tgt.json"), "--tx", str(TX), "--ty", str(TY),
+                 "--src-tokenizer", str(tmp_path / "tok.json"), "-o", str(out)]) == 0
+    assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased
