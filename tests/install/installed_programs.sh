@@ -49,5 +49,17 @@ bash "$here/run_installed.sh" "$work/moved-prefix" "$work/out" "$source" "$build
 printf 'I would like a coffee.\nThe red car is very fast.\n' >sentences.txt
 "$build/app/alignscope-cli" translate -i sentences.txt -o from-build.txt
 cmp -s from-build.txt out/translation.txt || fail "the installed alignscope-cli translates otherwise: $(paste out/translation.txt from-build.txt)"
-[[ -z ${ALIGNSCOPE_INSTALL_SHOTS:-} ]] || cp out/default.png out/lesson.png "$ALIGNSCOPE_INSTALL_SHOTS"/
+[[ -z ${ALIGNSCOPE_INSTALL_SHOTS:-} ]] || cp out/*.png "$ALIGNSCOPE_INSTALL_SHOTS"/
+
+# A program with no share/alignscope beside it: it names where it looked, and ALIGNSCOPE_DATA_DIR
+# (with the module named too) points it at the data.
+mkdir lonely
+cp moved-prefix/bin/alignscope-cli lonely/
+if env -i PATH=/usr/bin:/bin lonely/alignscope-cli inspect >lonely.out 2>&1; then fail "inspect found a model with no data beside it"; fi
+grep -qF "$work/share/alignscope/models/en-fr-subword.pt" lonely.out || fail "the message does not name where the model was looked for: $(cat lonely.out)"
+env -i PATH=/usr/bin:/bin ALIGNSCOPE_DATA_DIR="$work/moved-prefix/share/alignscope" \
+  ALIGNSCOPE_SENTENCEPIECE_MODULE="$work/moved-prefix/lib/alignscope/libalignscope_sentencepiece.so" \
+  lonely/alignscope-cli inspect >lonely.out 2>&1 || fail "inspect with ALIGNSCOPE_DATA_DIR: $(cat lonely.out)"
+grep -qF "file:              $work/moved-prefix/share/alignscope/models/en-fr-subword.pt" lonely.out \
+  || fail "ALIGNSCOPE_DATA_DIR was not used: $(head -3 lonely.out)"
 echo "installed programs: all checks passed in $((SECONDS - start)) s"

@@ -8,7 +8,8 @@
 #
 # Checks alignscope-cli translate (it needs the SentencePiece module), inspect (the bundled default
 # model found in PREFIX/share/alignscope), and alignscope --screenshot on the default model and on
-# a shipped lesson's page with its picture. Writes OUT_DIR/translation.txt, default.png, lesson.png.
+# a shipped lesson's page with its picture, and on the lesson over a training run. Writes
+# OUT_DIR/translation.txt and the screenshots default.png, lesson.png, timeline.png.
 set -euo pipefail
 prefix=$(realpath "$1") out=$(realpath "$2") source=$(realpath "$3") build=${4:+$(realpath "$4")}
 fail() { echo "run_installed.sh: $*" >&2; exit 1; }
@@ -28,7 +29,10 @@ grep -q "meets AlignScope model format" inspect.txt || fail "inspect: $(cat insp
 lesson=$PREFIX/share/alignscope/lessons/01-fixed-context-bottleneck.json
 "$PREFIX/bin/alignscope" --lesson "$lesson" --page 5 --screenshot lesson.png --size 1400x900 2>>gui.log \
   || fail "alignscope on lesson 1 page 5: $(cat gui.log)"
-[[ -s default.png && -s lesson.png ]] || fail "no screenshots"
+# A lesson over a training run (models/dates-run: its snapshots and timeline installed with the models).
+"$PREFIX/bin/alignscope" --lesson "$PREFIX/share/alignscope/lessons/07-how-attention-learns-to-align.json" --page 2 \
+  --screenshot timeline.png --size 1300x850 2>>gui.log || fail "alignscope on lesson 7 page 2: $(cat gui.log)"
+[[ -s default.png && -s lesson.png && -s timeline.png ]] || fail "no screenshots"
 CHECKS
 )
 environment=(env -i PATH=/usr/bin:/bin HOME="$out" QT_QPA_PLATFORM=offscreen PREFIX="$prefix" OUT="$out")
