@@ -47,7 +47,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # alignscope_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libopenblas0-pthread: LibTorch links libblas.so.3, and reference BLAS is several times slower
-# (Runtime::blasDescription says so). qt6-qpa-plugins: the xcb and wayland platform plugins Qt
-# loads at start. The fonts: the figures' text (DejaVu) and arrows and symbols (Symbola).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-pthread, qt6-qpa-plugins, fonts-dejavu-core, fonts-symbola")
+# (Runtime::blasDescription says so). The fonts: the figures' text (DejaVu) and arrows and symbols
+# (Symbola). Qt's X11 platform plugin comes with libqt6gui6; qt6-wayland gives a native Wayland window
+# (without it Qt runs through XWayland).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
 include(CPack)

@@ -23,6 +23,7 @@ tokenization is read from the vocabularies (`keras_tokenizer`), or given as src_
 tgt_tokenizer=.
 """
 
+import copy
 import json
 import os
 import warnings
@@ -76,7 +77,7 @@ def keras_tokenizer(tokens: Sequence[str], arg: str, side: str) -> Dict[str, Any
     plain = [t for t in tokens if not _is_special(t)]
     words = [t for t in plain if len(t) > 1]
     if not words:
-        return dict(COURSE_SOURCE_CHARS if side == "source" else COURSE_TARGET_CHARS)
+        return copy.deepcopy(COURSE_SOURCE_CHARS if side == "source" else COURSE_TARGET_CHARS)
     never = [t for t in plain if t != t.lower() or t.strip() != t or " " in t or any(c in KERAS_WORD_FILTERS for c in t)]
     if never:
         option = "src_tokenizer" if side == "source" else "tgt_tokenizer"
@@ -85,7 +86,7 @@ def keras_tokenizer(tokens: Sequence[str], arg: str, side: str) -> Dict[str, Any
             f"vocabulary, tokenized as Keras' text_to_word_sequence does (lower-case, punctuation filtered, split on "
             f"spaces); but {', '.join(map(repr, never[:3]))} could never come out of that rule. Pass {option}= with "
             f"the tokenizer the model was trained with (docs/bring-your-model.md, \"Keras\")")
-    return dict(KERAS_WORDS)
+    return copy.deepcopy(KERAS_WORDS)
 
 
 # -------------------------------------------------------------------------------------------------
