@@ -27,7 +27,8 @@ for f in bin/alignscope bin/alignscope-cli lib/alignscope/*.so; do
   if strings -a "$f" | grep -F "$source"; then fail "$f holds a path into the source tree $source (above)"; fi
 done
 for f in bin/alignscope bin/alignscope-cli; do
-  readelf -d "$f" | grep -qF 'RUNPATH)            Library runpath: [$ORIGIN/../lib/alignscope]' || fail "$f: RUNPATH is not \$ORIGIN/../lib/alignscope"
+  # shellcheck disable=SC2016  # a literal $ORIGIN
+  readelf -d "$f" | grep -qE 'RUNPATH.*\[\$ORIGIN/\.\./lib/alignscope\]' || fail "$f: RUNPATH is not \$ORIGIN/../lib/alignscope"
 done
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate "share/applications/$app_id.desktop" || fail "desktop-file-validate refuses the desktop entry"
