@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QIcon>
 #include <QBuffer>
 #include <QFileInfo>
 #include <QDockWidget>
@@ -109,6 +110,10 @@ int main(int argc, char** argv) {
     }
     QApplication::setOrganizationName(QStringLiteral("AlignScope"));
     QApplication::setApplicationName(QStringLiteral("AlignScope"));
+    // The desktop entry's id (cmake/Packaging.cmake): docks and Wayland compositors match the window
+    // to the menu entry by it, and the installed icon has its name.
+    QGuiApplication::setDesktopFileName(QStringLiteral(ALIGNSCOPE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(ALIGNSCOPE_APP_ID)));
     // One sentence's step is 3x faster on two threads on a quiet 2-core host and 2x slower beside a
     // busy process: the chooser times both (core/BlasThreadChooser.h).
     if (o.threads > 0) core::Runtime::setThreads(o.threads);

@@ -1,6 +1,7 @@
 #include "core/Runtime.h"
 
 #include "core/BlasKernels.h"
+#include "core/InstallLayout.h"
 
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>
@@ -89,10 +90,7 @@ std::string Runtime::blasDescription() {
     return "unknown (no BLAS library mapped yet)";
 }
 
-std::string Runtime::modelsDirectory() {
-    if (const char* env = std::getenv("ALIGNSCOPE_MODELS"); env && *env) return env;
-    return ALIGNSCOPE_MODELS_DIR;
-}
+std::string Runtime::modelsDirectory() { return InstallLayout::modelsDirectory(); }
 
 std::string Runtime::defaultModelPath() { return (std::filesystem::path(modelsDirectory()) / "en-fr-subword.pt").string(); }
 

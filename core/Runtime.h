@@ -28,7 +28,8 @@ public:
     static void reuseFreedMemory();
     // Which BLAS LibTorch is using, read from the libraries mapped into this process.
     static std::string blasDescription();
-    // Folder of the bundled models: $ALIGNSCOPE_MODELS, else the source tree's models/.
+    // Folder of the bundled models: $ALIGNSCOPE_MODELS, else models/ of the data folder
+    // (InstallLayout: share/alignscope beside the program).
     static std::string modelsDirectory();
     // The bundled default model (en-fr-subword.pt in modelsDirectory()).
     static std::string defaultModelPath();

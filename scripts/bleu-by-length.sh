@@ -4,7 +4,8 @@
 #
 #   bash scripts/bleu-by-length.sh TEST.tsv                      # en-fr / en-fr-noattn: docs/bleu-by-length.{png,md}
 #   bash scripts/bleu-by-length.sh --subword [TEST.tsv]          # en-fr-subword / en-fr-subword-noattn on held-out
-#                                                                # Europarl: docs/bleu-by-length-subword.{png,md}
+#                                                                # Europarl: docs/bleu-by-length-subword.md and
+#                                                                # resources/lessons/figures/bleu-by-length-subword.png (lesson 1 shows it)
 #
 # TEST.tsv is a held-out split: for the word pair the --test-out file of its recipe (the noattn
 # recipe writes the same pairs); for the sub-word pair work/en-fr-corpus/europarl-test.tsv of
@@ -21,6 +22,7 @@ if [[ $subword == 1 ]]; then
     test_file=$PWD/work/en-fr-corpus/europarl-test.tsv
   fi
   attention=en-fr-subword plain=en-fr-subword-noattn out=docs/bleu-by-length-subword
+  png=resources/lessons/figures/bleu-by-length-subword.png
   # Source length in pieces (</s> not counted); Europarl sentences run to 80 pieces and more.
   buckets=10,15,20,25,30,40,50,60 scoring=(--tokenize 13a)
   title="BLEU by source length (pieces), held-out Europarl v7 fr-en, cased"
@@ -31,6 +33,7 @@ else
   buckets=4,5,6,7,8,9,10,11,12,14 scoring=()
   title="BLEU by source sentence length, held-out Tatoeba en-fr test split"
 fi
+png=${png:-$out.png}
 cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}
 work=$(mktemp -d -t alignscope-bleu.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -42,11 +45,11 @@ for model in "$attention" "$plain"; do
 done
 "$cli" plot-bleu --eval "$work/$attention.json" --name "$attention (attention)" \
   --eval "$work/$plain.json" --name "$plain (no attention)" \
-  --title "$title" -o "$out.png" --table "$work/table.md"
+  --title "$title" -o "$png" --table "$work/table.md"
 {
   sed -n '1,/^<!-- table -->$/p' "$out.md"
   cat "$work/table.md"
   sed -n '/^<!-- end of table -->$/,$p' "$out.md"
 } >"$work/doc.md"
 mv "$work/doc.md" "$out.md"
-echo "wrote $out.png and the table in $out.md" >&2
+echo "wrote $png and the table in $out.md" >&2

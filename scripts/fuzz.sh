@@ -29,8 +29,8 @@ mkdir -p "$out"
 # build/core/generated: the files of the Python package the core embeds (the CMake build writes them)
 [[ -d build/core/generated ]] || { echo "scripts/fuzz.sh: build the project first (scripts/build.sh): build/core/generated is missing" >&2; exit 2; }
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. -Ibuild/core/generated $(pkg-config --cflags libutf8proc))
-text_sources=(core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp core/text/Normalizer.cpp
-              core/text/ReplacePattern.cpp core/text/SentencePieceModel.cpp)
+text_sources=(core/InstallLayout.cpp core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp
+              core/text/Normalizer.cpp core/text/ReplacePattern.cpp core/text/SentencePieceModel.cpp)
 declare -A sources=(
   [model_archive]="tests/fuzz/FuzzModelArchive.cpp core/model/ModelArchive.cpp core/model/PickleScanner.cpp"
   [pickle]="tests/fuzz/FuzzPickle.cpp core/model/PickleScanner.cpp"
@@ -47,7 +47,7 @@ build() {  # rebuilt only when a source or header is newer than the binary
   fi
   echo "building $bin"
   # shellcheck disable=SC2086
-  "$cxx" "${flags[@]}" -DALIGNSCOPE_SENTENCEPIECE_MODULE='"/nonexistent"' ${sources[$t]} -o "$bin" \
+  "$cxx" "${flags[@]}" ${sources[$t]} -o "$bin" \
     $(pkg-config --libs libutf8proc re2) -lz -ldl
 }
 

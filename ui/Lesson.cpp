@@ -1,6 +1,7 @@
 #include "ui/Lesson.h"
 
 #include "core/Error.h"
+#include "core/InstallLayout.h"
 #include "core/attribution/Attributor.h"
 
 #include <algorithm>
@@ -80,8 +81,7 @@ Lesson Lesson::load(const QString& path) {
 }
 
 QStringList Lesson::shippedLessons() {
-    QDir dir(QString::fromUtf8(qEnvironmentVariableIsSet("ALIGNSCOPE_LESSONS") ? qgetenv("ALIGNSCOPE_LESSONS")
-                                                                                : QByteArray(ALIGNSCOPE_LESSONS_DIR)));
+    QDir dir(QString::fromStdString(core::InstallLayout::lessonsDirectory()));
     QStringList out;
     for (const auto& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) out << dir.filePath(name);
     return out;

@@ -30,7 +30,7 @@ struct Lesson {
 
     // Throws core::Error naming the file and the page for anything malformed.
     static Lesson load(const QString& path);
-    // The lesson files shipped with AlignScope, sorted by name.
+    // The lesson files shipped with AlignScope (core::InstallLayout::lessonsDirectory()), sorted by name.
     static QStringList shippedLessons();
 };
 

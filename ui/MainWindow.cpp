@@ -10,6 +10,7 @@
 #include "ui/TimelinePanel.h"
 
 #include "core/Error.h"
+#include "core/InstallLayout.h"
 #include "core/alignment/AlignmentComparison.h"
 #include "core/alignment/LinkSet.h"
 #include "core/evaluation/ModelScorecard.h"
@@ -201,7 +202,8 @@ void MainWindow::buildMenus() {
         }
     }
     lessons->addAction(tr("Open lesson file…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(), tr("Lessons (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString::fromStdString(core::InstallLayout::lessonsDirectory()),
+                                                          tr("Lessons (*.json)"));
         if (!path.isEmpty()) startLesson(path);
     });
     lessons->addSeparator();

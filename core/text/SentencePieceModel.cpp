@@ -1,6 +1,7 @@
 #include "core/text/SentencePieceModel.h"
 
 #include "core/Error.h"
+#include "core/InstallLayout.h"
 #include "core/text/SentencePieceModule.h"
 
 #include <dlfcn.h>
@@ -60,15 +61,8 @@ const Module& module() {
 }  // namespace
 
 std::string SentencePieceModel::modulePath() {
-    namespace fs = std::filesystem;
     if (const char* env = std::getenv("ALIGNSCOPE_SENTENCEPIECE_MODULE"); env && *env) return env;
-    std::error_code ec;
-    const auto self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const auto beside = self.parent_path() / "libalignscope_sentencepiece.so";
-        if (fs::exists(beside, ec)) return beside.string();
-    }
-    return ALIGNSCOPE_SENTENCEPIECE_MODULE;
+    return (std::filesystem::path(InstallLayout::privateLibraryDirectory()) / "libalignscope_sentencepiece.so").string();
 }
 
 SentencePieceModel::SentencePieceModel(const std::string& serialized) {

@@ -34,8 +34,8 @@ public:
     // Those shared settings, as key -> value.
     static std::vector<std::pair<std::string, std::string>> trainingSettings();
 
-    // Where the module is looked for: $ALIGNSCOPE_SENTENCEPIECE_MODULE, beside the program, then
-    // where the build put it.
+    // Where the module is looked for: $ALIGNSCOPE_SENTENCEPIECE_MODULE, else lib/alignscope beside
+    // the program's folder (InstallLayout: the build tree and every install prefix alike).
     static std::string modulePath();
 
 private:

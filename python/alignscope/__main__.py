@@ -13,7 +13,7 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, List, Optional
+from typing import Any, Dict, List, Optional
 
 import torch
 
@@ -65,19 +65,35 @@ def _existing_file(path: str, what: str) -> str:
     return path
 
 
-def _read_vocab_json(path: str, what: str) -> Any:
-    """A vocabulary as JSON: a list of tokens, or an object token -> id (or id -> token)."""
+def _read_json(path: str, what: str) -> Any:
     _existing_file(path, what)
     try:
         with open(path, encoding="utf-8") as f:
-            value = json.load(f)
+            return json.load(f)
     except json.JSONDecodeError as e:
         raise InputError(f"the {what} '{path}' is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except (OSError, UnicodeDecodeError) as e:
         raise InputError(f"cannot read the {what} '{path}': {e}") from None
+
+
+def _read_vocab_json(path: str, what: str) -> Any:
+    """A vocabulary as JSON: a list of tokens, or an object token -> id (or id -> token)."""
+    value = _read_json(path, what)
     if not isinstance(value, (list, dict)) or not value:
         raise InputError(f"the {what} '{path}' must hold a JSON list of tokens or an object token -> id")
     return value
+
+
+def _add_tokenizer_args(p: argparse.ArgumentParser, default: str) -> None:
+    for side in ("src", "tgt"):
+        p.add_argument(f"--{side}-tokenizer", metavar="JSON_FILE",
+                       help=f"how {'source' if side == 'src' else 'target'} text becomes tokens: a tokenizer description "
+                            f"as the model format's JSON (docs/model-format.md, Tokenizers); {default}")
+
+
+def _tokenizer_options(a: argparse.Namespace) -> Dict[str, Any]:
+    return {f"{side}_tokenizer": _read_json(path, f"{side} tokenizer description")
+            for side, path in (("src", a.src_tokenizer), ("tgt", a.tgt_tokenizer)) if path}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -213,9 +229,11 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--recurrent-activation", choices=["sigmoid", "hard_sigmoid"], default="sigmoid",
                    help="the LSTMs' gate activation (old Keras: hard_sigmoid)")
     k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
+    _add_tokenizer_args(k, "default: characters or Keras' words, read from the vocabulary")
     k = kinds.add_parser("opennmt", help="an OpenNMT-py RNN checkpoint (.pt)")
     k.add_argument("--checkpoint", required=True, help="OpenNMT-py model_step_N.pt")
     k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
+    _add_tokenizer_args(k, "default: whitespace, for pre-tokenized text")
     return parser
 
 
@@ -254,9 +272,9 @@ def _convert(a: argparse.Namespace) -> None:
         src_vocab = _read_vocab_json(a.src_vocab, "source vocabulary")
         tgt_vocab = _read_vocab_json(a.tgt_vocab, "target vocabulary")
         adapted = from_keras_h5(h5, src_vocab, tgt_vocab, Tx=a.tx, Ty=a.ty,
-                                recurrent_activation=a.recurrent_activation)
+                                recurrent_activation=a.recurrent_activation, **_tokenizer_options(a))
     else:
-        adapted = from_opennmt(_existing_file(a.checkpoint, "OpenNMT-py checkpoint"))
+        adapted = from_opennmt(_existing_file(a.checkpoint, "OpenNMT-py checkpoint"), **_tokenizer_options(a))
     adapted.save(a.out)
 
 

@@ -15,7 +15,9 @@ import pytest
 import torch
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO_ROOT / "python"))
+# ALIGNSCOPE_TEST_INSTALLED: test the pip-installed package (tests/install/python_package.sh), not this tree's.
+if not os.environ.get("ALIGNSCOPE_TEST_INSTALLED"):
+    sys.path.insert(0, str(REPO_ROOT / "python"))
 torch.set_num_threads(1)
 
 
@@ -121,3 +123,22 @@ def toy_tsv(tmp_path_factory) -> Path:
             src = [rng.choice(words) for _ in range(rng.randint(2, 8))]
             f.write(" ".join(src) + "\t" + " ".join(rewrite[w] for w in reversed(src)) + "\n")
     return path
+
+
+@pytest.fixture(scope="session")
+def tokenizer_options_work() -> Callable[[Callable[..., Any]], None]:
+    """tokenizer_options_work(convert): convert(src_tokenizer=..., tgt_tokenizer=...) (an adapter
+    call) writes the descriptions it is given, as dicts or JSON text, and refuses a malformed one
+    with a message naming the argument."""
+
+    def check(convert: Callable[..., Any]) -> None:
+        src = {"kind": "word", "normalizers": [{"type": "nfkc"}], "split_elision": True, "detokenizer": "word"}
+        tgt = {"kind": "whitespace", "normalizers": [{"type": "lowercase"}], "detokenizer": "spaces"}
+        adapted = convert(src_tokenizer=src, tgt_tokenizer=json.dumps(tgt))
+        assert adapted.src_tokenizer == src and adapted.tgt_tokenizer == tgt
+        with pytest.raises(ValueError, match=r"src_tokenizer: \"kind\" must be one of"):
+            convert(src_tokenizer={"kind": "bpe"})
+        with pytest.raises(ValueError, match=r"tgt_tokenizer: \"normalizers\" must be a list of objects"):
+            convert(tgt_tokenizer={"kind": "char", "normalizers": "lowercase"})
+
+    return check

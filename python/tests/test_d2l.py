@@ -677,3 +677,8 @@ def test_cli_trace_matches_the_original(run_cli, trained, model_file, tmp_path):
             assert len(step["alpha"]) == len(src_ids)
             assert (torch.tensor(step["log_probs"]) - lp[t]).abs().max().item() < TOL
             assert (torch.tensor(step["alpha"]) - alpha[t, :len(src_ids)]).abs().max().item() < TOL
+
+
+def test_tokenizers_given_are_written(trained, tokenizer_options_work):
+    model, data = trained
+    tokenizer_options_work(lambda **t: from_d2l(model, data.src_vocab, data.tgt_vocab, num_steps=data.num_steps, **t))

@@ -507,3 +507,141 @@ def test_cli_trace_matches_the_original(course, run_cli, tmp_path):
             assert np.abs(np.array(step["alpha"]) - alpha_ref[b, t, :n].numpy()).max() < TOL
             assert abs(step["alpha_padding"] - alpha_ref[b, t, n:].sum().item()) < TOL
             assert step["chosen"] == int(predictions[b, t])
+
+
+# -------------------------------------------------------------------------------------------------
+# (c) The same model over words: a Keras Tokenizer's vocabulary, text split as text_to_word_sequence
+
+
+def text_to_word_sequence(text: str, filters: str = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\t\n', lower: bool = True,
+                          split: str = " ") -> List[str]:
+    """keras.preprocessing.text.text_to_word_sequence (Keras 2), re-typed."""
+    if lower:
+        text = text.lower()
+    text = text.translate(str.maketrans({c: split for c in filters}))
+    return [w for w in text.split(split) if w]
+
+
+WORD_SOURCES = ["Tuesday, March 7 1983", "7.3.1983", "March 7, 1983", "SUNDAY, APRIL 1 1990", "3 May 1979 (Thu)",
+                "the 1st of May 1979!", "Mon 7 Mar 1983", "don't ask: 1983/03/07", "École, 7 mars 1983", "12-25-1999"]
+
+
+def word_ids(raw: str, vocab: Dict[str, int]) -> List[int]:
+    return [vocab.get(w, vocab["<unk>"]) for w in text_to_word_sequence(raw)]
+
+
+@pytest.fixture(scope="module")
+def word_course(tmp_path_factory):
+    """A word-level variant of the course model (random weights: the numbers are what is compared),
+    its vocabularies as a Keras Tokenizer's word_index with '<pad>' at 0 and an oov token."""
+    rng = random.Random(3)
+    pairs = [random_date(rng) for _ in range(300)]
+    words = sorted({w for raw, _ in pairs for w in text_to_word_sequence(raw)} - {"thu", "1st", "of", "the"})
+    human_vocab = {w: i for i, w in enumerate(["<pad>", "<unk>"] + words)}
+    machine_words = sorted({w for _, iso in pairs for w in iso.split("-")})
+    machine_vocab = {w: i for i, w in enumerate(machine_words)}
+    model = CourseModel(len(human_vocab), len(machine_vocab), seed=5).eval()
+    with torch.no_grad():
+        model.output_layer.kernel.mul_(30)  # untrained outputs are near uniform: spread them so greedy has no near ties
+    folder = tmp_path_factory.mktemp("keras-words")
+    h5 = str(folder / "word-weights.h5")
+    write_keras_h5(h5, model, "tf2", "2.11.0")
+    pt = str(folder / "words.pt")
+    from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY).save(pt)
+    return {"model": model, "human_vocab": human_vocab, "machine_vocab": machine_vocab, "h5": h5, "pt": pt,
+            "inv": {i: w for w, i in machine_vocab.items()}}
+
+
+def word_original(model: CourseModel, raw: Sequence[str], vocab: Dict[str, int]):
+    """The re-typed original over words in float64: (log-probs [n, Ty, V], alphas [n, Ty, Tx], predictions)."""
+    ids = [(word_ids(r, vocab) + [vocab["<pad>"]] * TX)[:TX] for r in raw]
+    with torch.no_grad():
+        logits, alphas = copy.deepcopy(model).double()(one_hot(ids, len(vocab), torch.float64))
+    return torch.log(torch.softmax(logits, -1)), alphas, logits.argmax(-1)
+
+
+def test_word_vocabulary_is_tokenized_as_keras_does(word_course):
+    m = torch.jit.load(word_course["pt"])
+    for side in (m.src_tokenizer, m.tgt_tokenizer):
+        spec = json.loads(side)
+        assert spec["kind"] == "whitespace" and spec["detokenizer"] == "spaces"
+        assert [n["type"] for n in spec["normalizers"]] == ["lowercase", "replace"]
+
+
+def test_word_level_matches_the_original(word_course):
+    """The converted file's own numbers (Python, TorchScript) against the original, word ids in."""
+    vocab = word_course["human_vocab"]
+    sources = [word_ids(r, vocab) for r in WORD_SOURCES]
+    lp_ref, alpha_ref, _ = word_original(word_course["model"], WORD_SOURCES, vocab)
+    _, _, outs = run_scripted(word_course["pt"], sources, TY, vocab["<pad>"])
+    for t, out in enumerate(outs):
+        for b, src in enumerate(sources):
+            assert (out["log_probs"][b].double() - lp_ref[b, t]).abs().max().item() < TOL
+            assert (out["alpha"][b, :len(src)].double() - alpha_ref[b, t, :len(src)]).abs().max().item() < TOL
+
+
+def test_word_level_cli_tokenizes_and_translates_as_keras(word_course, run_cli, tmp_path):
+    """alignscope-cli splits the text as text_to_word_sequence does (capitals, punctuation, accents,
+    an apostrophe kept) and computes the original's numbers."""
+    vocab = word_course["human_vocab"]
+    lp_ref, alpha_ref, predictions = word_original(word_course["model"], WORD_SOURCES, vocab)
+    src, out = tmp_path / "in.txt", tmp_path / "out.jsonl"
+    src.write_text("\n".join(WORD_SOURCES) + "\n", encoding="utf8")
+    run_cli("trace", "--model", word_course["pt"], "-i", src, "-o", out)
+    records = [json.loads(line) for line in out.read_text(encoding="utf8").splitlines() if line.strip()]
+    assert len(records) == len(WORD_SOURCES)
+    for b, rec in enumerate(records):
+        assert rec["source_tokens"] == text_to_word_sequence(WORD_SOURCES[b])
+        assert rec["source_ids"] == word_ids(WORD_SOURCES[b], vocab)
+        n = len(rec["source_ids"])
+        for t, step in enumerate(rec["steps"]):
+            assert np.abs(np.array(step["log_probs"]) - lp_ref[b, t].numpy()).max() < TOL
+            assert np.abs(np.array(step["alpha"]) - alpha_ref[b, t, :n].numpy()).max() < TOL
+    top2 = lp_ref.topk(2, -1).values
+    assert (top2[..., 0] - top2[..., 1]).min().item() > 1e-3, "a near tie: the greedy choice is not well defined"
+    translated = tmp_path / "translated.txt"
+    run_cli("translate", "--model", word_course["pt"], "-i", src, "-o", translated)
+    expected = [" ".join(word_course["inv"][int(i)] for i in row) for row in predictions]
+    assert translated.read_text(encoding="utf8").splitlines() == expected
+
+
+def test_word_vocabulary_no_keras_rule_gives_is_refused(word_course):
+    human = dict(word_course["human_vocab"])
+    human["March"] = len(human)  # a capital: text_to_word_sequence lower-cases
+    with pytest.raises(ValueError, match=r"src_vocab holds multi-character tokens.*'March' could never come out.*src_tokenizer="):
+        from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY)
+    machine = {w: i for i, w in enumerate(["03.07"] + list(word_course["machine_vocab"])[1:])}  # a filtered '.'
+
+    with pytest.raises(ValueError, match=r"tgt_vocab .*'03\.07'.*tgt_tokenizer="):
+        from_keras_h5(word_course["h5"], word_course["human_vocab"], machine, Tx=TX, Ty=TY)
+
+
+def test_tokenizers_given_are_written(word_course, tokenizer_options_work, tmp_path):
+    cased = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
+    human = dict(word_course["human_vocab"])
+    human["March"] = human.pop("march")
+    adapted = from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY,
+                            src_tokenizer=cased, tgt_tokenizer=json.dumps(cased))
+    adapted.save(str(tmp_path / "cased.pt"))
+    m = torch.jit.load(str(tmp_path / "cased.pt"))
+    assert json.loads(m.src_tokenizer) == cased and json.loads(m.tgt_tokenizer) == cased
+    with pytest.raises(ValueError, match="tgt_tokenizer: not a JSON tokenizer description"):
+        from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY, src_tokenizer=cased,
+                      tgt_tokenizer="{kind")
+    tokenizer_options_work(lambda **t: from_keras_h5(word_course["h5"], word_course["human_vocab"],
+                                                     word_course["machine_vocab"], Tx=TX, Ty=TY, **t))
+
+
+def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
+    from alignscope.__main__ import main
+    cased = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
+    human = dict(word_course["human_vocab"])
+    human["March"] = human.pop("march")
+    files = {"src": human, "tgt": word_course["machine_vocab"], "tok": cased}
+    for name, value in files.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(value), encoding="utf8")
+    out = tmp_path / "cased.pt"
+    assert main(["convert", "keras", "--h5", word_course["h5"], "--src-vocab", str(tmp_path / "src.json"),
+                 "--tgt-vocab", str(tmp_path / "tgt.json"), "--tx", str(TX), "--ty", str(TY),
+                 "--src-tokenizer", str(tmp_path / "tok.json"), "-o", str(out)]) == 0
+    assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased

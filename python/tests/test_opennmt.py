@@ -862,3 +862,7 @@ def test_cli_trace_matches_original(run_cli, toy, tmp_path):
             worst = max(worst, (torch.tensor(step["alpha"]) - alpha[t]).abs().max().item())
     print("worst difference", worst)
     assert worst < 1e-5, worst
+
+
+def test_tokenizers_given_are_written(toy, tokenizer_options_work):
+    tokenizer_options_work(lambda **t: from_opennmt(str(toy["checkpoint"]), **t))

@@ -537,3 +537,9 @@ def test_cli_trace_matches_the_original(run_cli, model_file, trained, tmp_path):
             assert len(step["log_probs"]) == output_lang.n_words and len(step["alpha"]) == len(src_ids)
             assert np.abs(np.array(step["log_probs"]) - log_probs[k].numpy()).max() < TOLERANCE
             assert np.abs(np.array(step["alpha"]) - attn[k].numpy()).max() < TOLERANCE
+
+
+def test_tokenizers_given_are_written(trained, tokenizer_options_work):
+    encoder, decoder, input_lang, output_lang, _ = trained
+    tokenizer_options_work(lambda **t: from_pytorch_tutorial(encoder, decoder, input_lang, output_lang,
+                                                             max_length=MAX_LENGTH, **t))

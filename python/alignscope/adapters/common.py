@@ -6,6 +6,8 @@ messages (from_pytorch_tutorial passes its own).
 """
 
 import contextlib
+import copy
+import json
 import numbers
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
@@ -72,6 +74,38 @@ def special_ids(tokens: Sequence[str], names: Mapping[str, str]) -> Dict[str, Op
     for i, t in enumerate(tokens):
         index.setdefault(t, i)
     return {key: index.get(token) for key, token in names.items()}
+
+
+TOKENIZER_KINDS = ("word", "whitespace", "char", "sentencepiece")
+
+
+def tokenizer_option(value: Any, arg: str, default: Mapping[str, Any], fail: Fail = ValueError) -> Dict[str, Any]:
+    """The tokenizer a converter writes for one side: `default` (the toolkit's own preprocessing, as
+    the adapter knows it) unless the user passed `value` (src_tokenizer= / tgt_tokenizer=): a
+    description as the model format's JSON (docs/model-format.md, "Tokenizers"), a dict or its JSON
+    text. Its shape is checked here; AlignScope checks the rest, naming the problem, when it loads
+    the file."""
+    if value is None:
+        return copy.deepcopy(dict(default))
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as e:
+            raise fail(f"{arg}: not a JSON tokenizer description ({e})") from None
+    if not isinstance(value, Mapping):
+        raise fail(f"{arg}: expected a tokenizer description, a dict like {{\"kind\": \"whitespace\", "
+                   f"\"normalizers\": [...]}}, not {type(value).__name__}")
+    kind = value.get("kind")
+    if kind not in TOKENIZER_KINDS:
+        raise fail(f"{arg}: \"kind\" must be one of {', '.join(TOKENIZER_KINDS)}, not {kind!r}")
+    normalizers = value.get("normalizers", [])
+    if not isinstance(normalizers, list) or not all(isinstance(n, Mapping) and isinstance(n.get("type"), str)
+                                                    for n in normalizers):
+        raise fail(f"{arg}: \"normalizers\" must be a list of objects, each with a \"type\"")
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError) as e:
+        raise fail(f"{arg}: cannot be written as JSON ({e})") from None
 
 
 # -------------------------------------------------------------------------------------------------

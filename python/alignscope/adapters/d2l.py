@@ -16,7 +16,8 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import SplitEncoder, eval_mode, frozen_copy, positive_int, special_ids, submodule, tokens_by_id
+from .common import (SplitEncoder, eval_mode, frozen_copy, positive_int, special_ids, submodule, tokenizer_option,
+                     tokens_by_id)
 
 # d2l's MTFraEng._preprocess (and 0.17's preprocess_nmt), as AlignScope normalisers: non-breaking
 # spaces become spaces, the text is lower-cased, and a space goes before , . ! ? (d2l skips the
@@ -172,7 +173,7 @@ def _find_num_steps(net: nn.Module, data: Any) -> Optional[int]:
 
 
 def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: Optional[int] = None, *,
-             name: Optional[str] = None) -> AdaptedModel:
+             name: Optional[str] = None, src_tokenizer: Any = None, tgt_tokenizer: Any = None) -> AdaptedModel:
     """An AlignScope model from a trained d2l Bahdanau-attention model.
 
     net: the d2l model (`d2l.Seq2Seq` / `d2l.EncoderDecoder` with `.encoder` = Seq2SeqEncoder and
@@ -180,7 +181,11 @@ def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: O
     data.tgt_vocab), token lists or token -> id dicts; or pass the d2l data module (MTFraEng) as
     src_vocab alone, and its vocabularies and num_steps are used. num_steps: the length d2l padded
     sources to (data.num_steps); it is also the number of decoder steps of predict_step.
+    src_tokenizer, tgt_tokenizer: how text becomes tokens, a description as the model format's JSON
+    (docs/model-format.md, "Tokenizers"); default d2l's preprocess and tokenize.
     """
+    src_tokenizer = tokenizer_option(src_tokenizer, "src_tokenizer", D2L_TOKENIZER)
+    tgt_tokenizer = tokenizer_option(tgt_tokenizer, "tgt_tokenizer", D2L_TOKENIZER)
     data = None
     if tgt_vocab is None and hasattr(src_vocab, "src_vocab") and hasattr(src_vocab, "tgt_vocab"):
         data = src_vocab
@@ -297,5 +302,5 @@ def from_d2l(net: nn.Module, src_vocab: Any, tgt_vocab: Any = None, num_steps: O
         "converted_from": f"d2l.ai Bahdanau attention chapter (PyTorch, d2l {layout} layout), num_steps {num_steps}",
     }
     return AdaptedModel(module, src_vocab=src_tokens, tgt_vocab=tgt_tokens, src_specials=src_specials,
-                        tgt_specials=tgt_specials, src_tokenizer=dict(D2L_TOKENIZER),
-                        tgt_tokenizer=dict(D2L_TOKENIZER), metadata=metadata, reference=reference)
+                        tgt_specials=tgt_specials, src_tokenizer=src_tokenizer, tgt_tokenizer=tgt_tokenizer,
+                        metadata=metadata, reference=reference)

@@ -17,8 +17,13 @@ The course model (Keras 2):
 `from_keras_h5` reads `model.save_weights("x.h5")` (or a whole `model.save("x.h5")`), finds the
 five layers with weights by their shapes, and returns an `AdaptedModel` whose `save(path)` writes
 the AlignScope file after comparing it with an independent float64 run of the Keras math.
+
+The same model over words (a Keras `Tokenizer` vocabulary instead of characters) converts too: the
+tokenization is read from the vocabularies (`keras_tokenizer`), or given as src_tokenizer= /
+tgt_tokenizer=.
 """
 
+import copy
 import json
 import os
 import warnings
@@ -29,7 +34,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import SplitEncoder, positive_int, special_ids, tokens_by_id
+from .common import SplitEncoder, positive_int, special_ids, tokenizer_option, tokens_by_id
 
 Vocab = Union[Mapping[Any, Any], Sequence[str]]
 
@@ -41,6 +46,47 @@ _ROLE_OF = {"enc_f_kernel": "encoder", "enc_f_recurrent": "encoder", "enc_f_bias
             "att2_kernel": "attention_dense_2", "att2_bias": "attention_dense_2",
             "out_kernel": "output_dense", "out_bias": "output_dense"}
 COURSE = 'deeplearning.ai Sequence Models, week 3 "Neural Machine Translation" (Keras 2)'
+
+# Tokenizations (docs/model-format.md, "Tokenizers"). The course's string_to_int: lower-case, commas
+# removed, one token per character, spaces included.
+COURSE_SOURCE_CHARS: Dict[str, Any] = {"kind": "char", "keep_spaces": True, "detokenizer": "concat",
+                                       "normalizers": [{"type": "lowercase"}, {"type": "replace", "pattern": ",", "content": ""}]}
+COURSE_TARGET_CHARS: Dict[str, Any] = {"kind": "char", "detokenizer": "concat"}
+# Keras' text_to_word_sequence (keras.preprocessing.text, what its Tokenizer splits text with):
+# lower-case, every character of `filters` made a space, split on " ", empty pieces dropped.
+KERAS_WORD_FILTERS = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\t\n'
+KERAS_WORDS: Dict[str, Any] = {
+    "kind": "whitespace", "detokenizer": "spaces",
+    "normalizers": [{"type": "lowercase"},
+                    {"type": "replace", "content": " ",  # an ECMAScript class of the filters, each escaped
+                     "pattern": "[" + "".join("\\" + c if c in "\\]^-[" else {"\t": "\\t", "\n": "\\n"}.get(c, c)
+                                          for c in KERAS_WORD_FILTERS) + "]"}],
+}
+
+
+def _is_special(token: str) -> bool:
+    return len(token) > 2 and token.startswith("<") and token.endswith(">")
+
+
+def keras_tokenizer(tokens: Sequence[str], arg: str, side: str) -> Dict[str, Any]:
+    """The tokenization a vocabulary implies: one token per character when every token but the
+    specials (<pad>, <unk>, ...) is one character (the course's), else Keras' word tokenizer
+    (KERAS_WORDS), provided every token is something text_to_word_sequence can give (lower-case,
+    no filtered character, no space); otherwise refused, since neither rule could produce it.
+    `side` is "source" or "target"; `arg` names the vocabulary argument in messages."""
+    plain = [t for t in tokens if not _is_special(t)]
+    words = [t for t in plain if len(t) > 1]
+    if not words:
+        return copy.deepcopy(COURSE_SOURCE_CHARS if side == "source" else COURSE_TARGET_CHARS)
+    never = [t for t in plain if t != t.lower() or t.strip() != t or " " in t or any(c in KERAS_WORD_FILTERS for c in t)]
+    if never:
+        option = "src_tokenizer" if side == "source" else "tgt_tokenizer"
+        raise ValueError(
+            f"{arg} holds multi-character tokens ({', '.join(map(repr, words[:3]))}), so it reads as a word "
+            f"vocabulary, tokenized as Keras' text_to_word_sequence does (lower-case, punctuation filtered, split on "
+            f"spaces); but {', '.join(map(repr, never[:3]))} could never come out of that rule. Pass {option}= with "
+            f"the tokenizer the model was trained with (docs/bring-your-model.md, \"Keras\")")
+    return copy.deepcopy(KERAS_WORDS)
 
 
 # -------------------------------------------------------------------------------------------------
@@ -126,11 +172,11 @@ class KerasDateNMT(SplitEncoder):
         B = x.size(0)
         S = x.size(1)
         if B > 0 and int(src_len.max()) > self.Tx:
-            raise RuntimeError("the source has " + str(int(src_len.max())) + " characters; this model reads at most "
+            raise RuntimeError("the source has " + str(int(src_len.max())) + " tokens; this model reads at most "
                                + str(self.Tx) + " (Tx)")
         mask = torch.arange(S).unsqueeze(0) < src_len.unsqueeze(1)
         take = min(S, self.Tx)
-        # The model reads Tx characters: the real ones, then <pad>'s one-hot row (a constant).
+        # The model reads Tx tokens: the real ones, then <pad>'s one-hot row (a constant).
         pad = torch.nn.functional.one_hot(torch.tensor(self.pad_id), x.size(2)).to(x.dtype)
         xs = torch.where(mask[:, :take].unsqueeze(2), x[:, :take], pad.expand(B, take, x.size(2)))
         if take < self.Tx:
@@ -475,7 +521,8 @@ def read_keras_course_weights(path: str, V_src: int, V_tgt: int) -> Dict[str, An
 
 
 def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[int] = None, Ty: Optional[int] = None,
-                  recurrent_activation: str = "sigmoid") -> AdaptedModel:
+                  recurrent_activation: str = "sigmoid", *, src_tokenizer: Any = None,
+                  tgt_tokenizer: Any = None) -> AdaptedModel:
     """The Keras course date translator in `path` (Keras 2 `model.save_weights("x.h5")`, or a whole
     `model.save("x.h5")`) as an AlignScope model; `.save("dates.pt")` writes the file.
 
@@ -483,11 +530,18 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
     Tx, Ty: the padded input length and the number of outputs (30 and 10 in the course); a
     weights-only file does not hold them. recurrent_activation: "sigmoid" (tf.keras 2 and Keras >= 2.3)
     or "hard_sigmoid" (the default of Keras 2.0-2.2, which the course first used).
+    src_tokenizer, tgt_tokenizer: how text becomes tokens, a description as the model format's JSON
+    (docs/model-format.md, "Tokenizers"); by default read from each vocabulary (keras_tokenizer):
+    characters as the course, or words as Keras' text_to_word_sequence splits them.
     """
     if recurrent_activation not in RECURRENT_ACTIVATIONS:
         raise ValueError(f"recurrent_activation must be 'sigmoid' or 'hard_sigmoid', not {recurrent_activation!r}")
     src = _vocab_list(src_vocab, "source", "src_vocab")
     tgt = _vocab_list(tgt_vocab, "target", "tgt_vocab")
+    src_tokenizer = (keras_tokenizer(src, "src_vocab", "source") if src_tokenizer is None
+                     else tokenizer_option(src_tokenizer, "src_tokenizer", {}))
+    tgt_tokenizer = (keras_tokenizer(tgt, "tgt_vocab", "target") if tgt_tokenizer is None
+                     else tokenizer_option(tgt_tokenizer, "tgt_tokenizer", {}))
     specials = special_ids(src, {"pad": "<pad>", "unk": "<unk>"})
     pad_id = specials["pad"]
     if pad_id is None:
@@ -557,9 +611,8 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
         src_vocab=src, tgt_vocab=tgt,
         src_specials=specials,
         tgt_specials={},
-        src_tokenizer={"kind": "char", "keep_spaces": True, "detokenizer": "concat",
-                       "normalizers": [{"type": "lowercase"}, {"type": "replace", "pattern": ",", "content": ""}]},
-        tgt_tokenizer={"kind": "char", "detokenizer": "concat"},
+        src_tokenizer=src_tokenizer,
+        tgt_tokenizer=tgt_tokenizer,
         metadata=metadata,
         reference=reference,
     )

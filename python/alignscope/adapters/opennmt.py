@@ -30,7 +30,7 @@ from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ..adapted import AdaptedModel
-from .common import SplitEncoder, frozen_copy, special_ids
+from .common import SplitEncoder, frozen_copy, special_ids, tokenizer_option
 
 __all__ = ["from_opennmt", "OpenNMTRNN"]
 
@@ -38,6 +38,8 @@ __all__ = ["from_opennmt", "OpenNMTRNN"]
 UNK, PAD, BOS, EOS = "<unk>", "<blank>", "<s>", "</s>"
 # OpenNMT-py translate -max_length default (100 in most releases; some later ones use 250)
 DEFAULT_MAX_LENGTH = 100
+# OpenNMT-py reads text tokenized beforehand: split on whitespace, joined with spaces.
+PRETOKENIZED: Dict[str, Any] = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
 
 _ATTENTION_KINDS = {"mlp": 0, "general": 1, "dot": 2}
 
@@ -787,7 +789,8 @@ def _state_dicts(checkpoint: Dict[str, Any]) -> Tuple[Dict[str, Tensor], Dict[st
     return model, generator
 
 
-def from_opennmt(checkpoint: Any, *, name: Optional[str] = None, max_length: Optional[int] = None) -> AdaptedModel:
+def from_opennmt(checkpoint: Any, *, name: Optional[str] = None, max_length: Optional[int] = None,
+                 src_tokenizer: Any = None, tgt_tokenizer: Any = None) -> AdaptedModel:
     """An AlignScope model from an OpenNMT-py RNN checkpoint (a path to the file onmt_train saved,
     e.g. model_step_1000.pt, or the dict torch.load gives).
 
@@ -796,7 +799,12 @@ def from_opennmt(checkpoint: Any, *, name: Optional[str] = None, max_length: Opt
     generator. Refused with a ValueError naming the option: bridge, coverage_attn, copy_attn,
     context_gate, word features, position_encoding, transformer/cnn encoders or decoders,
     global_attention none, sparsemax, language models.
+    src_tokenizer, tgt_tokenizer: how text becomes tokens, a description as the model format's JSON
+    (docs/model-format.md, "Tokenizers"); default whitespace (OpenNMT-py reads pre-tokenized text:
+    pass the tokenizer the training data went through, e.g. a "sentencepiece" one).
     """
+    src_tokenizer = tokenizer_option(src_tokenizer, "src_tokenizer", PRETOKENIZED)
+    tgt_tokenizer = tokenizer_option(tgt_tokenizer, "tgt_tokenizer", PRETOKENIZED)
     ckpt, stem = _load_checkpoint(checkpoint)
     opt = _options(ckpt)
     _check_options(opt)
@@ -868,8 +876,7 @@ def from_opennmt(checkpoint: Any, *, name: Optional[str] = None, max_length: Opt
         },
     }
     module = OpenNMTRNN(ref, arch, generator)
-    whitespace = {"kind": "whitespace", "normalizers": [], "detokenizer": "spaces"}
     return AdaptedModel(module, src_vocab=src_vocab, tgt_vocab=tgt_vocab,
                         src_specials=src_specials, tgt_specials=tgt_specials,
-                        src_tokenizer=whitespace, tgt_tokenizer=dict(whitespace),
+                        src_tokenizer=src_tokenizer, tgt_tokenizer=tgt_tokenizer,
                         metadata=metadata, reference=reference)

@@ -18,7 +18,6 @@ What the tutorial computes, and what the converted module reproduces:
 - `normalizeString`: lower, strip, NFD, drop Mn, " \\1" before [.!?], [^a-zA-Z!?]+ -> " ", strip.
 """
 
-import copy
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
@@ -26,7 +25,7 @@ import torch.nn.functional as F
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
-from .common import SplitEncoder, eval_mode, frozen_copy, positive_int, submodule
+from .common import SplitEncoder, eval_mode, frozen_copy, positive_int, submodule, tokenizer_option
 
 SOS_TOKEN = 0
 EOS_TOKEN = 1
@@ -155,10 +154,15 @@ def _vocabulary(lang: Any, which: str, size: int, layer: str) -> List[str]:
 
 
 def from_pytorch_tutorial(encoder: nn.Module, decoder: nn.Module, input_lang: Any, output_lang: Any,
-                          max_length: int = 10, *, name: Optional[str] = None) -> AdaptedModel:
+                          max_length: int = 10, *, name: Optional[str] = None, src_tokenizer: Any = None,
+                          tgt_tokenizer: Any = None) -> AdaptedModel:
     """An AlignScope model (format v2) from the tutorial's trained `encoder` (EncoderRNN), `decoder`
     (AttnDecoderRNN) and their `Lang` objects; `max_length` is the tutorial's MAX_LENGTH (the number
-    of decoder steps `evaluate` runs). `.save(path)` checks it against the original and writes it."""
+    of decoder steps `evaluate` runs). `.save(path)` checks it against the original and writes it.
+    src_tokenizer, tgt_tokenizer: how text becomes tokens, a description as the model format's JSON
+    (docs/model-format.md, "Tokenizers"); default the tutorial's normalizeString and split(' ')."""
+    src_tokenizer = tokenizer_option(src_tokenizer, "src_tokenizer", TOKENIZER, fail=_fail)
+    tgt_tokenizer = tokenizer_option(tgt_tokenizer, "tgt_tokenizer", TOKENIZER, fail=_fail)
     max_length = positive_int(max_length, "max_length", "give the tutorial's MAX_LENGTH", fail=_fail)
     if not isinstance(encoder, nn.Module) or not isinstance(decoder, nn.Module):
         raise _fail("encoder and decoder must be the tutorial's EncoderRNN and AttnDecoderRNN modules "
@@ -230,5 +234,5 @@ def from_pytorch_tutorial(encoder: nn.Module, decoder: nn.Module, input_lang: An
     }
     specials = {"bos": SOS_TOKEN, "eos": EOS_TOKEN}
     return AdaptedModel(module, src_vocab=src_vocab, tgt_vocab=tgt_vocab, src_specials=dict(specials),
-                        tgt_specials=dict(specials), src_tokenizer=copy.deepcopy(TOKENIZER),
-                        tgt_tokenizer=copy.deepcopy(TOKENIZER), metadata=metadata, reference=reference)
+                        tgt_specials=dict(specials), src_tokenizer=src_tokenizer, tgt_tokenizer=tgt_tokenizer,
+                        metadata=metadata, reference=reference)

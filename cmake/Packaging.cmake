@@ -1,0 +1,55 @@
+# Install rules and the Debian package. The installed layout is the one core/InstallLayout.h reads,
+# relative to the programs, so an install works from any prefix:
+#   bin/alignscope, bin/alignscope-cli
+#   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
+#   share/alignscope/models, share/alignscope/lessons
+#   share/applications, share/icons/hicolor/scalable/apps, share/metainfo   (the desktop entry)
+#
+#   cmake --install build --prefix ~/.local --strip
+#   (cd build && cpack)            # build/alignscope_<version>_amd64.deb
+
+set(alignscope_programs alignscope-cli)
+if(ALIGNSCOPE_BUILD_GUI)
+  list(APPEND alignscope_programs alignscope)
+endif()
+set_target_properties(${alignscope_programs} PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib/alignscope")
+install(TARGETS ${alignscope_programs} RUNTIME DESTINATION bin)
+install(TARGETS alignscope_sentencepiece LIBRARY DESTINATION lib/alignscope)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons)
+
+if(ALIGNSCOPE_BUILD_GUI)
+  set(desktop ${PROJECT_SOURCE_DIR}/resources/desktop)
+  configure_file(${desktop}/${ALIGNSCOPE_APP_ID}.metainfo.xml ${CMAKE_BINARY_DIR}/${ALIGNSCOPE_APP_ID}.metainfo.xml @ONLY)
+  install(FILES ${desktop}/${ALIGNSCOPE_APP_ID}.desktop DESTINATION share/applications)
+  install(FILES ${desktop}/${ALIGNSCOPE_APP_ID}.svg DESTINATION share/icons/hicolor/scalable/apps)
+  install(FILES ${CMAKE_BINARY_DIR}/${ALIGNSCOPE_APP_ID}.metainfo.xml DESTINATION share/metainfo)
+endif()
+
+# cpack in the build folder: alignscope_<version>_amd64.deb for /usr. Its dependencies are Debian's
+# runtime packages: dpkg-shlibdeps reads them from the programs and the module (LibTorch, Qt 6,
+# QCustomPlot, SentencePiece, ...), and the list below adds what is loaded without being linked.
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME alignscope)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR AlignScope)
+set(CPACK_PACKAGE_CONTACT "AlignScope developers <alignscope@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "look inside attention-based sequence-to-sequence models")
+# The control file's long description, below the summary line.
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "AlignScope opens RNN encoder-decoders with attention (TorchScript files) and steps\n"
+  "through their decoding one token at a time, with the alignment heatmap, the candidates\n"
+  "and the encoder states. It ships with English-French models and step-through lessons.\n"
+  "alignscope-cli translates, aligns, evaluates and exports figures from the command line.")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)  # no debug information (nor the build's paths in it) in the package
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # alignscope_0.1.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION science)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libopenblas0-pthread: LibTorch links libblas.so.3, and reference BLAS is several times slower
+# (Runtime::blasDescription says so). The fonts: the figures' text (DejaVu) and arrows and symbols
+# (Symbola). Qt's X11 platform plugin comes with libqt6gui6; qt6-wayland gives a native Wayland window
+# (without it Qt runs through XWayland).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
+include(CPack)
