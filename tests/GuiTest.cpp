@@ -54,6 +54,11 @@
 #include <QTest>
 #include <QTimer>
 #include <QMouseEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+
+#include <map>
 
 #include <fstream>
 
@@ -871,6 +876,207 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());
+}
+
+// Issue 38: a class on a projector, and state that never outlives the view it belongs to.
+
+TEST(GuiScreen, TheWindowOpensWithinTheScreen) {
+    QSettings().remove(QStringLiteral("window"));  // first start: no saved geometry
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    const QRect room = window.screen()->availableGeometry();
+    EXPECT_LE(window.width(), room.width()) << "the offscreen screen is " << room.width() << "x" << room.height();
+    EXPECT_LE(window.height() + 30, room.height()) << "a title bar's room left";
+    EXPECT_TRUE(room.contains(window.geometry()));
+}
+
+TEST_F(Gui, PresenterModePutsThePanelsInOneColumnAndComesBackAsItWas) {
+    window->showStepPanel(true);
+    QApplication::processEvents();
+    const QRect geometry = window->geometry();
+    std::map<QDockWidget*, std::pair<Qt::DockWidgetArea, bool>> docks;
+    for (auto* d : window->findChildren<QDockWidget*>()) docks[d] = {window->dockWidgetArea(d), d->isHidden()};
+    ASSERT_EQ(window->dockWidgetArea(window->stepDock()), Qt::LeftDockWidgetArea);
+    window->setPresenterMode(true);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    EXPECT_EQ(window->geometry(), window->screen()->geometry());
+    for (auto* d : window->findChildren<QDockWidget*>()) EXPECT_EQ(window->dockWidgetArea(d), Qt::RightDockWidgetArea) << d->windowTitle().toStdString();
+    EXPECT_FALSE(window->tabifiedDockWidgets(window->candidatesDock()).isEmpty()) << "the panels share one column as tabs";
+    EXPECT_LE(window->stepDock()->width(), 0.45 * window->width());
+    window->setPresenterMode(false);
+    QApplication::processEvents();
+    EXPECT_FALSE(window->isFullScreen());
+    EXPECT_EQ(window->geometry(), geometry) << "the window's own size and place again";
+    for (const auto& [d, before] : docks) {
+        EXPECT_EQ(window->dockWidgetArea(d), before.first) << d->windowTitle().toStdString();
+        EXPECT_EQ(d->isHidden(), before.second) << d->windowTitle().toStdString();
+    }
+}
+
+TEST_F(Gui, PresenterModeScalesDockTitlesAndTheLossCurve) {
+    const double dock = window->stepDock()->font().pointSizeF();
+    const double loss = window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF();
+    const double lossTitle = window->timelinePanel()->lossPlot()->yAxis->labelFont().pointSizeF();
+    window->setPresenterMode(true, false);
+    EXPECT_GE(window->stepDock()->font().pointSizeF(), 1.5 * dock);
+    EXPECT_GE(window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF(), 1.5 * loss);
+    EXPECT_GE(window->timelinePanel()->lossPlot()->yAxis->labelFont().pointSizeF(), 1.5 * lossTitle);
+    window->setPresenterMode(false);
+    EXPECT_DOUBLE_EQ(window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF(), loss);
+}
+
+// A heatmap of one row: the colour scale's title is as long as the scale, never cut.
+TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
+    window->resize(640, 480);  // a small window: the heatmap's row shares its height with the encoder panel
+    type("the red car");
+    trigger(window->stepAction());
+    auto* plot = window->alignmentView()->plot();
+    QCPColorScale* scale = nullptr;
+    for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
+        if (auto* s = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k))) scale = s;
+    ASSERT_NE(scale, nullptr);
+    const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
+    EXPECT_GE(scale->axis()->axisRect()->height(), title) << scale->axis()->label().toStdString();
+}
+
+TEST_F(Gui, ANewModelEndsTeacherForcingAndRunsFreely) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("other.pt"));
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(document.snapshot()->teacherForced);
+    window->openModel(QString::fromStdString(dir.path("other.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_TRUE(document.snapshot()->steps.empty()) << "step 0 of the sentence";
+    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(window->targetEdit()->isVisible());
+    trigger(window->runAction());
+    core::DecodingSession engine(core::Model::load(dir.path("other.pt")), "the red car");
+    engine.runToEnd();
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.snapshot()->translation, engine.translation());
+}
+
+TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
+    // The compare dock's title (and the View menu's entry) names no model after Stop comparing.
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    type("the red car");
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_NE(window->compareDock()->windowTitle().indexOf(QStringLiteral("B = ")), -1);
+    window->closeComparison();
+    EXPECT_EQ(window->compareDock()->windowTitle(), QStringLiteral("Compare models"));
+    EXPECT_EQ(window->compareDock()->toggleViewAction()->text(), QStringLiteral("Compare models"));
+    // Forced rows stay forced in the axis title once teacher forcing is off.
+    window->setTargetText(QStringLiteral("la voiture"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setTargetText(QString());
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto rows = figure().rowLabels().size();
+    auto* y = window->alignmentView()->plot()->axisRect()->axis(QCPAxis::atLeft);
+    EXPECT_EQ(y->label(), QStringLiteral("target (%1 of %1 forced)").arg(rows));
+    // Step explained at step 0 keeps no scale of the sentence before.
+    window->showStepPanel(true);
+    type("the red car is big .");
+    trigger(window->stepAction());
+    trigger(window->resetAction());
+    QApplication::processEvents();
+    for (int chart = 0; chart < 3; ++chart) {
+        auto* plot = window->stepPanel()->chart(chart);
+        EXPECT_FALSE(plot->yAxis->tickLabels()) << "chart " << chart;
+        EXPECT_EQ(plot->yAxis->range(), QCPRange(0, 1)) << "chart " << chart;
+    }
+}
+
+TEST_F(Gui, OpeningATrainingRunEndsAComparison) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    tests::TempDir run;
+    tests::trainReversalRun(run, 20, 2);
+    type("c a e");
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_EQ(window->comparisonDocument(), nullptr);
+    EXPECT_FALSE(window->compareDock()->isVisible());
+    EXPECT_TRUE(window->comparePanel()->scoresText().isEmpty());
+}
+
+TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "run": true,
+        "explain": "softmax", "highlight": "explain"}]})";
+    type("the red car is big .");
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    const auto before = document.snapshot();
+    window->startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_EQ(document.snapshot()->sourceText, "the car");
+    window->lessonPlayer()->stop();
+    ASSERT_TRUE(window->waitUntilIdle());
+    const auto after = document.snapshot();
+    EXPECT_EQ(after->sourceText, before->sourceText);
+    ASSERT_EQ(after->steps.size(), 3u) << "the step the teacher was at";
+    for (size_t t = 0; t < 3; ++t) EXPECT_EQ(after->steps[t].alpha, before->steps[t].alpha);
+    EXPECT_FALSE(window->stepDock()->isVisible());
+}
+
+// Lesson 2's pages name the part of Step explained they talk about: it is scrolled into view.
+TEST(Lessons, StepExplainedFollowsThePage) {
+    const QString path = ui::Lesson::shippedLessons().filter(QStringLiteral("02-attention-by-hand")).value(0);
+    ASSERT_FALSE(path.isEmpty());
+    const auto lesson = ui::Lesson::load(path);
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    window.resize(1024, 768);
+    window.show();
+    window.startLesson(path);
+    for (int page = 0; page < lesson.pages.size(); ++page) {
+        const auto& part = lesson.pages[page].explainPart;
+        if (part.isEmpty()) continue;
+        SCOPED_TRACE("page " + std::to_string(page + 1) + ": " + part.toStdString());
+        window.lessonPlayer()->goTo(page);
+        ASSERT_TRUE(window.waitUntilIdle());
+        for (int k = 0; k < 3; ++k) QApplication::processEvents();
+        auto* area = window.stepPanel()->scrollArea();
+        auto* widget = window.stepPanel()->partWidget(part);
+        ASSERT_NE(widget, nullptr);
+        const int top = widget->mapTo(area->viewport(), QPoint(0, 0)).y();
+        const bool atEnd = area->verticalScrollBar()->value() == area->verticalScrollBar()->maximum();
+        EXPECT_GE(top, 0) << "the part's start is in view";
+        EXPECT_TRUE(top <= 20 || atEnd) << "the part is at the top (" << top << " px down)";
+    }
+    EXPECT_NE(lesson.pages[2].explainPart, QString()) << "the softmax page names its part";
+}
+
+TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
+    tests::TempDir dir;
+    tests::tinyModel().save(dir.path("tiny.pt"));
+    QString text;
+    for (int k = 0; k < 60; ++k) text += QStringLiteral("A sentence of the lesson, long enough to fill the panel. ");
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": ")" << text.toStdString()
+                                           << R"(", "source": "the car"}, {"text": "b", "source": "the car"}]})";
+    ui::DecodingDocument document;
+    document.openModel(QString::fromStdString(dir.path("tiny.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ui::MainWindow window(&document);
+    window.resize(1024, 768);
+    window.show();
+    window.setPresenterMode(true, false);
+    window.startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window.waitUntilIdle());
+    QApplication::processEvents();
+    auto* bar = window.lessonPanel()->textArea()->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "the text is longer than the panel";
+    QTest::keyClick(&window, Qt::Key_PageDown);
+    EXPECT_EQ(window.lessonPlayer()->page(), 0);
+    EXPECT_GT(bar->value(), 0);
+    for (int k = 0; k < 50 && window.lessonPlayer()->page() == 0; ++k) QTest::keyClick(&window, Qt::Key_PageDown);
+    EXPECT_EQ(window.lessonPlayer()->page(), 1) << "at the end of the text the page turns";
+    EXPECT_EQ(bar->value(), 0);
 }
 
 int main(int argc, char** argv) {

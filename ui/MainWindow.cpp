@@ -40,6 +40,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
@@ -59,6 +60,7 @@ namespace {
 constexpr int kMaxRecent = 8;
 constexpr double kPresenterScale = 1.6;     // presenter mode: every text, for the back of a room
 constexpr double kTranslationScale = 1.25;  // the translation line, above the rest
+constexpr QSize kFrameAllowance(16, 48);    // a window manager's frame and title bar: the whole window stays on screen
 }
 
 MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document) {
@@ -69,7 +71,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     buildMenus();
 
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) fitToScreen();
     restoreState(settings.value("window/state").toByteArray());
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
     typeAheadAction_->setChecked(settings.value("decoding/typeAhead", false).toBool());
@@ -87,6 +89,15 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
         rememberModel(path);
+        // Test-set scores are of the model that was A: none outlives it.
+        stopScoring();
+        comparePanel_->setScoresMessage(QString());
+        if (path != modelOpening_) return;
+        modelOpening_.clear();
+        // A model the user opened: the document decodes the sentence freely; the old model's target
+        // and training run end with it.
+        showTargetBox(QString());
+        closeTimeline();
     });
     connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
         cancelAction_->setEnabled(busy);
@@ -205,9 +216,15 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) startLesson(path);
     });
     lessons->addSeparator();
-    auto* nextPage = lessons->addAction(tr("Next page"), lessonPlayer_, &LessonPlayer::next);
+    // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
+    // presentation clicker (which sends these keys) expects; at its end the page turns.
+    auto* nextPage = lessons->addAction(tr("Next page"), this, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
+    });
     nextPage->setShortcut(QKeySequence(Qt::Key_PageDown));
-    auto* previousPage = lessons->addAction(tr("Previous page"), lessonPlayer_, &LessonPlayer::previous);
+    auto* previousPage = lessons->addAction(tr("Previous page"), this, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
+    });
     previousPage->setShortcut(QKeySequence(Qt::Key_PageUp));
     presenterAction_ = lessons->addAction(tr("Presenter mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
     presenterAction_->setCheckable(true);
@@ -286,9 +303,68 @@ void MainWindow::setHeatmapMethod(const QString& method) {
     document_->setAttributionMethod(method);
 }
 
+ViewState MainWindow::currentView() const {
+    ViewState v;
+    const bool run = timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty();
+    v.model = document_->modelPath();
+    v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : source_->text();
+    v.target = snapshot_ && snapshot_->teacherForced ? givenTarget_ : QString();
+    v.steps = snapshot_ ? static_cast<int>(snapshot_->steps.size()) : 0;
+    v.stepsOfTarget = true;
+    v.beam = snapshot_ && !snapshot_->beam.empty() ? beamWidth_->value() : 0;
+    v.explain = stepDock_->isVisible();
+    v.highlight = highlightedName_;
+    v.heatmap = heatmapMethod_;
+    if (run) {
+        v.timeline = QString::fromStdString(timelinePanel_->timeline().folder());
+        v.snapshot = timelinePanel_->current() + 1;
+    }
+    v.compare = comparison_ && comparison_->hasModel() ? comparison_->modelPath() : QString();
+    return v;
+}
+
+void MainWindow::applyView(const ViewState& v) {
+    typingTimer_->stop();
+    document_->cancel();
+    modelOpening_.clear();
+    const QString compare = LessonPlayer::resolveModel(v.compare);
+    if (compare.isEmpty()) closeComparison();
+    if (v.timeline.isEmpty()) closeTimeline();
+    source_->setText(v.source);
+    source_->setCursorPosition(0);  // a long sentence shows its start
+    showTargetBox(v.target);
+    heatmapMethod_ = v.heatmap;
+    for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == v.heatmap);
+    if (v.beam > 0) beamWidth_->setValue(v.beam);
+    if (!v.timeline.isEmpty()) {
+        // The run's snapshot, the sentence forced along the target (else the last snapshot's translation).
+        openTimeline(LessonPlayer::resolveTimeline(v.timeline), v.snapshot - 1);
+    } else {
+        const QString model = LessonPlayer::resolveModel(v.model);
+        const bool same = model.isEmpty() || QFileInfo(model).absoluteFilePath() == QFileInfo(document_->modelPath()).absoluteFilePath();
+        DecodingRequest request;
+        request.modelPath = same ? QString() : model;
+        request.source = v.source;
+        request.target = v.target;
+        request.steps = v.target.isEmpty() || v.stepsOfTarget ? v.steps : -1;
+        request.run = v.run;
+        request.beam = v.beam;
+        request.attribution = v.heatmap;
+        document_->apply(request);
+    }
+    if (!compare.isEmpty() && (!comparison_ || comparison_->modelPath() != compare)) openComparison(compare);
+    showStepPanel(v.explain || v.highlight == QLatin1String("explain"));
+    stepPanel_->showPart(v.explainPart);
+    highlightPanel(v.highlight);
+}
+
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
     fitToolBars();
+    if (presenter_.active()) {
+        presenter_.arrange();
+        return;
+    }
     // The compare view's three heatmaps keep a fair share of a window that grows.
     if (compareDock_->isVisible() && !compareDock_->isFloating() && compareDock_->height() < height() * 2 / 5)
         resizeDocks({compareDock_}, {height() / 2}, Qt::Vertical);
@@ -352,17 +428,19 @@ void MainWindow::buildLayout() {
     candidatesScroll->setWidget(candidates_);
     candidatesScroll->setWidgetResizable(true);
     candidatesScroll->setFocusPolicy(Qt::NoFocus);  // the list itself takes the focus, visibly
-    auto* candidatesDock = new QDockWidget(tr("Candidates of the last step"), this);
+    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates of the last step"), this);
     candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
     candidatesDock->setWidget(candidatesScroll);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
 
     beamList_ = new QListWidget;
     beamList_->setObjectName(QStringLiteral("beamList"));
+    beamList_->setTextElideMode(Qt::ElideMiddle);
+    beamList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // elided to the width, not scrolled
     connect(beamList_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (snapshot_ && row != snapshot_->selectedHypothesis && row >= 0) document_->selectHypothesis(row);
     });
-    auto* beamDock = new QDockWidget(tr("Beam hypotheses"), this);
+    auto* beamDock = beamDock_ = new QDockWidget(tr("Beam hypotheses"), this);
     beamDock->setObjectName(QStringLiteral("beamDock"));
     auto* beamPanel = new QWidget;
     auto* beamLayout = new QVBoxLayout(beamPanel);
@@ -394,11 +472,7 @@ void MainWindow::buildLayout() {
     });
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
         lessonDock_->hide();
-        highlightPanel(QString());
-        // Back to what was open before the lesson.
-        if (!modelBeforeLesson_.isEmpty() && modelBeforeLesson_ != document_->modelPath()) document_->openModel(modelBeforeLesson_);
-        setTargetText(QString());
-        setSourceText(sourceBeforeLesson_);
+        applyView(viewBeforeLesson_);  // back to what was open before the lesson, at its step
         view_->setFocus();
     });
     timelinePanel_ = new TimelinePanel;
@@ -409,7 +483,7 @@ void MainWindow::buildLayout() {
     timelineDock_->hide();
     connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) {
         timelineOpening_ = path;
-        document_->openModel(path);
+        document_->openModel(path, /*keepTarget=*/true);  // every snapshot along the one target
     });
     connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
     // The snapshots of one run read one vocabulary: a folder that mixes runs is refused snapshot by
@@ -463,7 +537,18 @@ void MainWindow::buildLayout() {
     setTabOrder(candidates_, beamList_);
     status_ = new QLabel;
     statusBar()->addWidget(status_, 1);
-    resize(1280, 820);
+}
+
+void MainWindow::fitToScreen() {
+    const QSize wanted(1280, 820);
+    const QScreen* screen = this->screen();
+    if (!screen) {
+        resize(wanted);
+        return;
+    }
+    const QRect room = screen->availableGeometry();
+    resize(wanted.boundedTo(room.size() - kFrameAllowance));
+    move(room.topLeft() + QPoint((room.width() - width()) / 2, (room.height() - height() - kFrameAllowance.height()) / 2));
 }
 
 void MainWindow::setSourceText(const QString& text) {
@@ -472,15 +557,23 @@ void MainWindow::setSourceText(const QString& text) {
 }
 
 void MainWindow::setTargetText(const QString& text) {
+    showTargetBox(text);
+    targetEdited();
+}
+
+void MainWindow::showTargetBox(const QString& text) {
     teacherAction_->setChecked(!text.isEmpty());
     target_->setVisible(!text.isEmpty());
     target_->setText(text);
-    targetEdited();
+    givenTarget_ = text;
 }
 
 void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
 
-void MainWindow::showStepPanel(bool visible) { stepDock_->setVisible(visible); }
+void MainWindow::showStepPanel(bool visible) {
+    stepDock_->setVisible(visible);
+    if (visible) presenter_.bringForward(stepDock_);
+}
 
 void MainWindow::highlightPanel(const QString& panel) {
     view_->setHighlighted(false);
@@ -492,15 +585,18 @@ void MainWindow::highlightPanel(const QString& panel) {
                                                                                         : nullptr;
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
     else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+    highlightedName_ = panel;
+    // In presenter mode's column the panel's tab comes to the front.
+    presenter_.bringForward(panel == QLatin1String("candidates") ? candidatesDock_
+                            : panel == QLatin1String("beam")     ? beamDock_
+                            : panel == QLatin1String("explain")  ? stepDock_
+                                                                 : nullptr);
 }
 
 void MainWindow::startLesson(const QString& path) {
     try {
         auto lesson = Lesson::load(path);
-        if (!lessonPlayer_->running()) {
-            modelBeforeLesson_ = document_->modelPath();
-            sourceBeforeLesson_ = source_->text();
-        }
+        if (!lessonPlayer_->running()) viewBeforeLesson_ = currentView();
         lessonPlayer_->start(lesson);
     } catch (const std::exception& e) {
         showError(QString::fromUtf8(e.what()));
@@ -510,15 +606,18 @@ void MainWindow::startLesson(const QString& path) {
 void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     presenterAction_->setChecked(on);
     applyTextScale(on ? kPresenterScale : 1.0);
-    if (on && fillScreen) {
-        showFullScreen();
-        // Without a window manager nobody acts on the full-screen request: take the screen's size.
-        if (auto* screen = this->screen()) setGeometry(screen->geometry());
-    } else if (!on) {
-        showNormal();
-    }
+    // The panels a lesson shows or hides keep what the lesson made of them when presenter mode ends.
+    if (on)
+        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_, compareDock_},
+                         {lessonDock_, stepDock_, timelineDock_, compareDock_});
+    else
+        presenter_.leave();
+    if (on) highlightPanel(highlightedName_);  // its tab in front
     fitToolBars();
-    QTimer::singleShot(0, this, [this] { fitToolBars(); });  // once the larger text is laid out
+    QTimer::singleShot(0, this, [this] {  // once the larger text is laid out
+        fitToolBars();
+        presenter_.arrange();
+    });
 }
 
 // Every text scales from the application's font: the panels' own larger texts (translation,
@@ -531,9 +630,16 @@ void MainWindow::applyTextScale(double scale) {
     QFont big = base;
     big.setPointSizeF(base.pointSizeF() * kTranslationScale);
     translation_->setFont(big);
-    lessonPanel_->setTextScale(base);
+    lessonPanel_->setTextScale(base, scale);
     stepPanel_->setLabelFont(base);
+    timelinePanel_->setLabelFont(base);
     candidates_->setFont(base);
+    // Dock titles: QDockWidget draws its title in the font it was made with ("QDockWidgetTitle")
+    // while its own font is the class's; a class font of the normal size tells the two apart, so a
+    // dock of larger text draws its title in it.
+    QApplication::setFont(normalFont_, "QDockWidget");
+    for (auto* dock : findChildren<QDockWidget*>()) dock->setFont(base);
+    menuBar()->setFont(base);
     figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
     view_->setOptions(figureOptions_);
     comparePanel_->setOptions(figureOptions_);
@@ -565,7 +671,8 @@ void MainWindow::applyFigureOptions() {
 void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
     QStringList parts;
     for (size_t i = 0; i < s.source.size(); ++i) {
-        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).toHtmlEscaped();
+        // No line break inside a token ("</s>" breaks after its slash otherwise): a word joiner holds it.
+        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
         parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
                                       : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
@@ -603,18 +710,20 @@ void MainWindow::render(SnapshotPtr snapshot) {
     if (stepDock_->isVisible()) stepPanel_->render(snapshot);
     const auto* step = s.currentStep();
     // A shown beam hypothesis is read-only: a click would change the steps, which are not on screen.
-    candidates_->setCandidates(step ? step->candidates : std::vector<core::Candidate>{}, step ? step->tokenId : -1,
-                               !s.teacherForced && s.selectedHypothesis < 0);
+    // A forced token outside the top k is listed too, after them (marked), with its probability.
+    auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
+    const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
+    if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
+    candidates_->setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
     {
         QSignalBlocker block(beamList_);
         beamList_->clear();
-        for (const auto& h : s.beam) {
-            std::vector<std::string> words;
-            for (size_t k = 0; k < h.tokens.size(); ++k)
-                if (h.ids[k] != snapshot_->eosId) words.push_back(h.tokens[k]);
-            QStringList w;
-            for (const auto& x : words) w << QString::fromStdString(x);
-            beamList_->addItem(QStringLiteral("%1  %2").arg(h.score, 7, 'f', 3).arg(w.join(' ')));
+        // Each hypothesis as the text it writes (pieces joined as in the translation); a long one
+        // loses its middle, so the score and the end where hypotheses differ stay in view.
+        for (size_t k = 0; k < s.beam.size(); ++k) {
+            const QString text = k < s.beamTexts.size() ? QString::fromStdString(s.beamTexts[k]) : QString();
+            auto* item = new QListWidgetItem(QStringLiteral("%1  %2").arg(s.beam[k].score, 7, 'f', 3).arg(text), beamList_);
+            item->setToolTip(text);
         }
         beamList_->setCurrentRow(s.selectedHypothesis);
     }
@@ -665,7 +774,7 @@ void MainWindow::openExportDialog() {
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
-bool MainWindow::openTimeline(const QString& folderOrIndex) {
+bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     core::TrainingTimeline timeline;
     try {
         timeline = core::TrainingTimeline::open(folderOrIndex.toStdString());
@@ -673,15 +782,40 @@ bool MainWindow::openTimeline(const QString& folderOrIndex) {
         showError(QString::fromStdString(e.what()));
         return false;
     }
+    closeComparison();  // B was compared with the model the run replaces (its scores with it)
     timelinePanel_->setTimeline(timeline);
+    if (snapshot >= 0) timelinePanel_->setCurrent(snapshot);
     timelineReference_.reset();
     timelineLastGood_.clear();
     timelineDock_->show();
+    presenter_.bringForward(timelineDock_);
     timelineOpening_ = timelinePanel_->snapshotPath(timelinePanel_->current());
-    document_->openModel(timelineOpening_);
-    timelineNeedsTarget_ = target_->text().trimmed().isEmpty();
-    if (timelineNeedsTarget_) document_->runToEnd();
+    // The typed target, else (decoded to the end first) the snapshot's translation, once it arrives.
+    const QString target = teacherAction_->isChecked() ? target_->text().trimmed() : QString();
+    timelineNeedsTarget_ = target.isEmpty();
+    showTargetBox(target);
+    DecodingRequest request;
+    request.modelPath = timelineOpening_;
+    request.source = source_->text();
+    request.target = target;
+    request.run = timelineNeedsTarget_;
+    request.attribution = heatmapMethod_;
+    if (QFileInfo(timelineOpening_).absoluteFilePath() == QFileInfo(document_->modelPath()).absoluteFilePath()) {
+        timelineReference_ = document_->model();  // already open: it is the run's reference
+        timelineLastGood_ = timelineOpening_;
+        timelineOpening_.clear();
+    }
+    document_->apply(request);
     return true;
+}
+
+void MainWindow::closeTimeline() {
+    if (timelineDock_->isHidden() && !timelineReference_ && timelineOpening_.isEmpty()) return;
+    timelineDock_->hide();
+    timelineReference_.reset();
+    timelineLastGood_.clear();
+    timelineOpening_.clear();
+    timelineNeedsTarget_ = false;
 }
 
 void MainWindow::openTimelineDialog() {
@@ -732,8 +866,10 @@ void MainWindow::openComparison(const QString& path) {
     stopCompareAction_->setEnabled(true);
     if (!compareDock_->isVisible()) {
         compareDock_->show();
-        // Three heatmaps want room: half the window's height, taken from the main figure.
-        resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
+        // Three heatmaps want room: half the window's height, taken from the main figure (in
+        // presenter mode a tab of the column).
+        if (presenter_.active()) presenter_.bringForward(compareDock_);
+        else resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
     }
     comparePanel_->showMessage(tr("Opening %1…").arg(path));
     comparison_->openModel(path);
@@ -747,6 +883,7 @@ void MainWindow::closeComparison() {
     comparison_->deleteLater();
     comparison_ = nullptr;
     compareDock_->hide();
+    compareDock_->setWindowTitle(tr("Compare models"));  // the View menu names no model that has gone
     compareTestAction_->setEnabled(false);
     stopCompareAction_->setEnabled(false);
     comparePanel_->showMessage(tr("Open a second model with File → Compare with…"));
@@ -896,7 +1033,10 @@ void MainWindow::openModelDialog() {
     if (!path.isEmpty()) openModel(path);
 }
 
-void MainWindow::openModel(const QString& path) { document_->openModel(path); }
+void MainWindow::openModel(const QString& path) {
+    modelOpening_ = path;
+    document_->openModel(path);  // the sentence decoded freely from step 0 (the document drops the target)
+}
 
 void MainWindow::rememberModel(const QString& given) {
     // One entry per file, however it was named (relative, through a link).
@@ -924,7 +1064,10 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-MainWindow::~MainWindow() { stopScoring(); }  // its thread runs LibTorch: never past the window
+MainWindow::~MainWindow() {
+    stopScoring();                                  // its thread runs LibTorch: never past the window
+    if (presenter_.active()) applyTextScale(1.0);  // the application's font is shared: back to normal
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;

@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QLocale>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -14,7 +15,17 @@
 namespace alignscope::ui {
 
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
+    // In a scroll area: a short dock (presenter mode's column) scrolls rather than cutting the curve.
+    auto* content = new QWidget;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
     label_ = new QLabel;
     label_->setWordWrap(true);
     slider_ = new QSlider(Qt::Horizontal);
@@ -76,9 +87,26 @@ void TimelinePanel::setTimeline(const core::TrainingTimeline& timeline) {
     showCurrent();
 }
 
+void TimelinePanel::setLabelFont(const QFont& font) {
+    for (auto* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+    }
+    // Tall enough for the loss axis's title, which runs along it.
+    const int title = QFontMetrics(font).horizontalAdvance(plot_->yAxis->label());
+    plot_->setMinimumHeight(std::max({160, QFontMetrics(font).height() * 6, title + 3 * QFontMetrics(font).height()}));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 int TimelinePanel::current() const { return slider_->value(); }
 
 void TimelinePanel::choose(int index) { slider_->setValue(index); }
+
+void TimelinePanel::setCurrent(int index) {
+    const QSignalBlocker quiet(slider_);
+    slider_->setValue(index);
+    showCurrent();
+}
 
 QString TimelinePanel::snapshotPath(int index) const {
     const auto& s = timeline_.snapshots();
@@ -93,8 +121,8 @@ void TimelinePanel::showCurrent() {
     const auto& s = snaps[static_cast<size_t>(i)];
     const QLocale locale(QLocale::English);
     const auto total = timeline_.updates();
-    label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6). "
-                       "The heatmap is this model's alignment of the sentence, forced along one target.")
+    label_->setToolTip(tr("The heatmap is this snapshot's alignment of the sentence, forced along one target."));
+    label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6)")
                         .arg(QString::fromStdString(timeline_.name()).toHtmlEscaped())
                         .arg(i + 1)
                         .arg(snaps.size())
