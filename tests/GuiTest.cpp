@@ -3,6 +3,7 @@
 #include "HostileModels.h"
 #include "TinyModel.h"
 
+#include "ui/AlignmentFigure.h"
 #include "ui/AlignmentView.h"
 #include "ui/AlignmentComparisonFigure.h"
 #include "ui/CandidatesView.h"
@@ -22,6 +23,7 @@
 #include "core/alignment/LinkSet.h"
 #include "core/attribution/Attributor.h"
 #include "core/training/Trainer.h"
+#include "core/training/TrainingTimeline.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -54,6 +56,8 @@
 #include <QTest>
 #include <QTimer>
 #include <QMouseEvent>
+#include <QTextBoundaryFinder>
+#include <QTextDocument>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -926,18 +930,29 @@ TEST_F(Gui, PresenterModeScalesDockTitlesAndTheLossCurve) {
     EXPECT_DOUBLE_EQ(window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF(), loss);
 }
 
-// A heatmap of one row: the colour scale's title is as long as the scale, never cut.
+// A heatmap of one row, drawn at the size it asks for (the view's least, every exported figure's):
+// the colour scale's title is as long as the scale, never cut.
 TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
-    window->resize(640, 480);  // a small window: the heatmap's row shares its height with the encoder panel
     type("the red car");
     trigger(window->stepAction());
-    auto* plot = window->alignmentView()->plot();
-    QCPColorScale* scale = nullptr;
-    for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
-        if (auto* s = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k))) scale = s;
-    ASSERT_NE(scale, nullptr);
-    const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
-    EXPECT_GE(scale->axis()->axisRect()->height(), title) << scale->axis()->label().toStdString();
+    const auto snapshot = document.snapshot();
+    for (const bool encoder : {true, false}) {
+        ui::FigureOptions options;
+        options.showEncoderStates = encoder;
+        options.fontSize = static_cast<int>(ui::FigureOptions().fontSize * 1.6);  // presenter mode's labels
+        QCustomPlot plot;
+        ui::AlignmentFigure figure(&plot);
+        plot.resize(ui::AlignmentFigure::preferredSize(*snapshot, options));
+        figure.show(*snapshot, options);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        QCPColorScale* scale = nullptr;
+        for (int k = 0; k < plot.plotLayout()->elementCount(); ++k)
+            if (auto* s = qobject_cast<QCPColorScale*>(plot.plotLayout()->elementAt(k))) scale = s;
+        ASSERT_NE(scale, nullptr);
+        const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
+        EXPECT_GE(scale->axis()->axisRect()->height(), title) << scale->axis()->label().toStdString() << (encoder ? " with" : " without")
+                                                              << " the encoder panel";
+    }
 }
 
 TEST_F(Gui, ANewModelEndsTeacherForcingAndRunsFreely) {
@@ -1077,6 +1092,115 @@ TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
     for (int k = 0; k < 50 && window.lessonPlayer()->page() == 0; ++k) QTest::keyClick(&window, Qt::Key_PageDown);
     EXPECT_EQ(window.lessonPlayer()->page(), 1) << "at the end of the text the page turns";
     EXPECT_EQ(bar->value(), 0);
+}
+
+// The bundled sub-word model: pieces, a vocabulary larger than the candidates' top 10.
+class GuiSubword : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window = std::make_unique<ui::MainWindow>(&document);
+        window->resize(1200, 800);
+        window->show();
+        document.openModel(QString::fromStdString(core::Runtime::defaultModelPath()));
+        ASSERT_TRUE(document.waitUntilIdle());
+    }
+    ui::DecodingDocument document;
+    std::unique_ptr<ui::MainWindow> window;
+};
+
+TEST_F(GuiSubword, BeamHypothesesAreTextWhoseEndsStayInView) {
+    window->setSourceText(QStringLiteral("All you have to do is to wait for her reply."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setBeamWidth(5);
+    window->beamAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto s = document.snapshot();
+    ASSERT_GE(s->beam.size(), 2u);
+    auto* list = window->beamList();
+    ASSERT_EQ(list->count(), static_cast<int>(s->beam.size()));
+    EXPECT_EQ(list->textElideMode(), Qt::ElideMiddle);
+    EXPECT_EQ(list->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+    const auto model = core::Model::load(core::Runtime::defaultModelPath());
+    for (int k = 0; k < list->count(); ++k) {
+        const QString text = QString::fromStdString(model.detokenize(s->beam[static_cast<size_t>(k)].ids));
+        EXPECT_EQ(list->item(k)->toolTip(), text) << "the full text as a tooltip";
+        EXPECT_TRUE(list->item(k)->text().endsWith(text)) << list->item(k)->text().toStdString();
+        EXPECT_EQ(list->item(k)->text().indexOf(QChar(0x2581)), -1) << "no piece marks: " << list->item(k)->text().toStdString();
+        // Elided to the list's width, the end (where hypotheses differ) is still there.
+        const QString shown = list->fontMetrics().elidedText(list->item(k)->text(), Qt::ElideMiddle, list->viewport()->width() - 8);
+        EXPECT_TRUE(shown.endsWith(text.right(4))) << shown.toStdString();
+    }
+}
+
+TEST_F(GuiSubword, AForcedTokenOutsideTheTopTenIsListedAndMarked) {
+    window->setSourceText(QStringLiteral("The red car."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setTargetText(QStringLiteral("Zzyzx"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->resetAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->stepAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto* step = document.snapshot()->currentStep();
+    ASSERT_NE(step, nullptr);
+    ASSERT_TRUE(std::none_of(step->candidates.begin(), step->candidates.end(), [&](const auto& c) { return c.id == step->tokenId; }))
+        << "the forced piece is outside the top " << step->candidates.size();
+    const auto& shown = window->candidatesView()->candidates();
+    ASSERT_EQ(shown.size(), step->candidates.size() + 1);
+    EXPECT_EQ(shown.back().id, step->tokenId);
+    EXPECT_FLOAT_EQ(shown.back().probability, static_cast<float>(std::exp(step->logProb)));
+    EXPECT_TRUE(window->candidatesView()->lastOutsideTop());
+}
+
+TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
+    window->setSourceText(QStringLiteral("The red car is very fast."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->runAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    // The token line never breaks inside a token ("</s>" once broke after its slash).
+    QTextDocument line;
+    line.setHtml(window->tokensLabel()->text());
+    const QString plain = line.toPlainText();
+    const int end = static_cast<int>(plain.indexOf(QStringLiteral("</")));
+    ASSERT_GE(end, 0) << plain.toStdString();
+    QTextBoundaryFinder breaks(QTextBoundaryFinder::Line, plain);
+    for (int at = end + 1; at < plain.indexOf(QLatin1Char('>'), end); ++at) {
+        breaks.setPosition(at);
+        EXPECT_FALSE(breaks.isAtBoundary()) << "a line may break at " << at << " in " << plain.toStdString();
+    }
+    // An animation defaults to a screen's 96 dpi and is named for what it animates.
+    QSettings().remove(QStringLiteral("export"));
+    ui::ExportDialog dialog(document.snapshot(), {}, window.get());
+    dialog.setFormat(ui::FigureExporter::Format::Png);
+    EXPECT_EQ(dialog.dpi(), ui::ExportDialog::kFigureDpi);
+    dialog.setFormat(ui::FigureExporter::Format::Gif);
+    EXPECT_EQ(dialog.dpi(), 96);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("steps")), -1);
+    tests::TempDir run;
+    tests::trainReversalRun(run, 10, 2);
+    dialog.setTimeline(core::TrainingTimeline::open(run.root()), "");
+    dialog.setAnimateSnapshots(true);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("snapshots")), -1);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Frames).indexOf(QStringLiteral("snapshot01")), -1);
+    // CSV from View > Words: the word matrix, as the screen shows it.
+    window->wordsAction()->trigger();
+    ui::FigureOptions words;
+    words.mergeWords = true;
+    tests::TempDir out;
+    ui::FigureExporter::Settings csv;
+    csv.format = ui::FigureExporter::Format::Csv;
+    ui::FigureExporter().write(*document.snapshot(), words, csv, QString::fromStdString(out.path("words.csv")));
+    std::ifstream file(out.path("words.csv"));
+    std::string header;
+    while (std::getline(file, header) && header.rfind('#', 0) == 0) {}
+    const auto& fig = window->alignmentView()->figure();
+    ASSERT_TRUE(fig.showsWords());
+    QStringList want{QStringLiteral("target\\source")};
+    for (const auto& c : fig.columnLabels()) want << c;
+    EXPECT_EQ(QString::fromStdString(header), want.join(',')) << "the columns are the words on screen";
+    std::vector<std::string> body;
+    for (std::string row; std::getline(file, row);) body.push_back(row);
+    EXPECT_EQ(body.size(), fig.rowLabels().size());
 }
 
 int main(int argc, char** argv) {
