@@ -34,17 +34,18 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(160);
     plot_->xAxis->setLabel(tr("update (log scale)"));
-    plot_->yAxis->setLabel(tr("training NLL/token"));
+    plot_->yAxis->setLabel(tr("loss (NLL/token)"));  // short: it runs along a short axis in a narrow dock
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     export_ = new QPushButton(tr("Export animation…"));
     export_->setToolTip(tr("The sentence through every snapshot, as an animated GIF or numbered PNG frames"));
     connect(export_, &QPushButton::clicked, this, &TimelinePanel::exportRequested);
-    auto* top = new QHBoxLayout;
-    top->addWidget(label_, 1);
-    top->addWidget(export_, 0, Qt::AlignTop);
-    layout->addLayout(top);
-    layout->addWidget(slider_);
+    // The text over the whole width, the button beside the slider: fewer lines in a narrow dock.
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(slider_, 1);
+    controls->addWidget(export_);
+    layout->addWidget(label_);
+    layout->addLayout(controls);
     layout->addWidget(plot_, 1);
     // Released or stepped with the keys: each position is a model to load, so not while dragging.
     slider_->setTracking(false);
