@@ -1005,6 +1005,32 @@ TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
     }
 }
 
+// A run's snapshots are forced along one target: cleared, the target is the last snapshot's
+// translation again, on the snapshot the slider shows (never a blank heatmap).
+TEST_F(Gui, ClearingARunsTargetForcesItAlongTheLastSnapshotsTranslation) {
+    tests::TempDir run;
+    tests::trainReversalRun(run, 30, 3);
+    type("c a e");
+    window->setTargetText(QStringLiteral("e a c"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root()), 0));
+    ASSERT_TRUE(window->waitUntilIdle());
+    auto* panel = window->timelinePanel();
+    ASSERT_EQ(panel->current(), 0);
+    window->targetEdit()->clear();
+    QTest::keyClick(window->targetEdit(), Qt::Key_Return);
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    core::DecodingSession last(core::Model::load(panel->snapshotPath(2).toStdString()), "c a e");
+    last.runToEnd();
+    ASSERT_FALSE(last.translation().empty());
+    EXPECT_EQ(window->targetEdit()->text().toStdString(), last.translation());
+    EXPECT_TRUE(window->teacherAction()->isChecked());
+    EXPECT_EQ(document.modelPath(), panel->snapshotPath(0)) << "the snapshot on the slider";
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_FALSE(figure().displayedWeights().empty());
+    EXPECT_TRUE(window->exportAction()->isEnabled());
+}
+
 TEST_F(Gui, OpeningATrainingRunEndsAComparison) {
     std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
     tests::TempDir run;

@@ -305,7 +305,7 @@ void MainWindow::setHeatmapMethod(const QString& method) {
 
 ViewState MainWindow::currentView() const {
     ViewState v;
-    const bool run = timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty();
+    const bool run = runOpen();
     v.model = document_->modelPath();
     v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : source_->text();
     v.target = snapshot_ && snapshot_->teacherForced ? givenTarget_ : QString();
@@ -513,6 +513,10 @@ void MainWindow::buildLayout() {
         if (!timelineNeedsTarget_ || !s || !s->finished || s->translation.empty()) return;
         timelineNeedsTarget_ = false;
         setTargetText(QString::fromStdString(s->translation));
+        if (timelineReturnTo_ != timelinePanel_->slider()->maximum()) {  // back to the snapshot on the slider
+            timelineOpening_ = timelinePanel_->snapshotPath(timelineReturnTo_);
+            document_->openModel(timelineOpening_, /*keepTarget=*/true);
+        }
     });
 
     comparePanel_ = new ComparePanel;
@@ -651,6 +655,11 @@ void MainWindow::sourceEdited() {
 
 void MainWindow::targetEdited() {
     givenTarget_ = teacherAction_->isChecked() ? target_->text() : QString();
+    // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
+    if (runOpen() && givenTarget_.trimmed().isEmpty() && !timelineNeedsTarget_) {
+        forceRunAlongLastTranslation();
+        return;
+    }
     document_->setTarget(givenTarget_);
 }
 
@@ -789,25 +798,42 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     timelineLastGood_.clear();
     timelineDock_->show();
     presenter_.bringForward(timelineDock_);
-    timelineOpening_ = timelinePanel_->snapshotPath(timelinePanel_->current());
-    // The typed target, else (decoded to the end first) the snapshot's translation, once it arrives.
+    // The typed target, else the last snapshot's translation.
     const QString target = teacherAction_->isChecked() ? target_->text().trimmed() : QString();
-    timelineNeedsTarget_ = target.isEmpty();
+    if (target.isEmpty()) forceRunAlongLastTranslation();
+    else openSnapshot(timelinePanel_->current(), target, /*run=*/false);
+    return true;
+}
+
+// Opens one snapshot of the run in one operation: the sentence along `target`, or (run) decoded
+// freely to its end.
+void MainWindow::openSnapshot(int index, const QString& target, bool run) {
+    timelineOpening_ = timelinePanel_->snapshotPath(index);
     showTargetBox(target);
     DecodingRequest request;
     request.modelPath = timelineOpening_;
     request.source = source_->text();
     request.target = target;
-    request.run = timelineNeedsTarget_;
+    request.run = run;
     request.attribution = heatmapMethod_;
     if (QFileInfo(timelineOpening_).absoluteFilePath() == QFileInfo(document_->modelPath()).absoluteFilePath()) {
-        timelineReference_ = document_->model();  // already open: it is the run's reference
+        if (!timelineReference_) timelineReference_ = document_->model();  // already open: the run's reference
         timelineLastGood_ = timelineOpening_;
         timelineOpening_.clear();
     }
     document_->apply(request);
-    return true;
 }
+
+// A run's snapshots are forced along one target: without a typed one, the last snapshot's
+// translation. The last snapshot decodes the sentence to its end; its translation becomes the
+// target (snapshotChanged), and the snapshot on the slider is opened along it.
+void MainWindow::forceRunAlongLastTranslation() {
+    timelineNeedsTarget_ = true;
+    timelineReturnTo_ = timelinePanel_->current();
+    openSnapshot(timelinePanel_->slider()->maximum(), QString(), /*run=*/true);
+}
+
+bool MainWindow::runOpen() const { return timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty(); }
 
 void MainWindow::closeTimeline() {
     if (timelineDock_->isHidden() && !timelineReference_ && timelineOpening_.isEmpty()) return;

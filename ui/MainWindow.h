@@ -128,6 +128,9 @@ protected:
 private:
     void buildActions();
     void openTimelineDialog();
+    void openSnapshot(int index, const QString& target, bool run);
+    void forceRunAlongLastTranslation();
+    bool runOpen() const;  // a training run's dock is open over its snapshots
     void exportTimelineDialog();
     void openComparisonDialog();
     void openComparisonTestDialog();
@@ -171,7 +174,9 @@ private:
     QString timelineLastGood_;                               // the last snapshot that did
     QString timelineOpening_;                                // the snapshot being opened (checked when it arrives)
     QString pendingStatus_;                                  // shown once the document is idle again
-    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target  // View > Heatmap: attention or one attribution method
+    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target
+    int timelineReturnTo_ = 0;          // the snapshot on the slider while the last one finds the target
+    // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
     bool focusBeamWhenDone_ = false;  // after Ctrl+B: the hypothesis list takes the focus when results arrive
