@@ -870,7 +870,8 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
         return l->isVisible() && !l->pixmap().isNull() && l->pixmap().toImage().pixelColor(5, 5) == QColor(Qt::red);
     });
     EXPECT_TRUE(shown) << "the picture is on screen in the lesson panel";
-    window.lessonPanel()->enlargeImage();
+    ASSERT_TRUE(window.pictureAction()->isEnabled()) << "the page has a picture";
+    QTest::keyClick(&window, Qt::Key_I, Qt::ControlModifier);  // from the keyboard, as in front of a class
     const auto dialogs = window.findChildren<QDialog*>();
     ASSERT_EQ(dialogs.size(), 1);
     const auto big = dialogs.front()->findChildren<QLabel*>();
@@ -880,6 +881,7 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());
+    EXPECT_FALSE(window.pictureAction()->isEnabled());
 }
 
 // Issue 38: a class on a projector, and state that never outlives the view it belongs to.

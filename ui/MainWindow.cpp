@@ -227,6 +227,12 @@ void MainWindow::buildMenus() {
     presenterAction_ = lessons->addAction(tr("Presenter mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
     presenterAction_->setCheckable(true);
     presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
+    // fitted to the screen, from the keyboard too (Esc closes it).
+    pictureAction_ = lessons->addAction(tr("Show the page's picture full size"), lessonPanel_, &LessonPanel::enlargeImage);
+    pictureAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    pictureAction_->setEnabled(false);
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { pictureAction_->setEnabled(!lessonPanel_->pageImage().isNull()); });
     lessons->addAction(tr("End lesson"), lessonPlayer_, &LessonPlayer::stop);
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));

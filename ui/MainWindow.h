@@ -108,6 +108,7 @@ public:
     QSpinBox* beamWidthBox() const { return beamWidth_; }
     QAction* teacherAction() const { return teacherAction_; }
     QAction* presenterAction() const { return presenterAction_; }
+    QAction* pictureAction() const { return pictureAction_; }
     QMenu* viewMenu() const { return viewMenu_; }
     QMenu* recentMenu() const { return recentMenu_; }
     QList<QToolBar*> toolBars() const { return {decodingBar_, searchBar_, toolsBar_}; }
@@ -167,6 +168,7 @@ private:
     QDockWidget* beamDock_ = nullptr;
     PresenterLayout presenter_{this};
     QAction* presenterAction_ = nullptr;
+    QAction* pictureAction_ = nullptr;  // the lesson page's picture full size
     QActionGroup* heatmapGroup_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
