@@ -416,7 +416,10 @@ void MainWindow::buildLayout() {
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
-        lessonDock_->show();
+        if (lessonDock_->isHidden()) {
+            lessonDock_->show();
+            QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the lesson's share of the column
+        }
         view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
     });
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
@@ -506,6 +509,7 @@ void MainWindow::fitToScreen() {
 
 void MainWindow::setSourceText(const QString& text) {
     source_->setText(text);
+    source_->setCursorPosition(0);  // a long sentence shows its start
     document_->setSource(text);
 }
 
