@@ -95,7 +95,9 @@ void TimelinePanel::setLabelFont(const QFont& font) {
     }
     // Tall enough for the loss axis's title, which runs along it.
     const int title = QFontMetrics(font).horizontalAdvance(plot_->yAxis->label());
-    plot_->setMinimumHeight(std::max({160, QFontMetrics(font).height() * 6, title + 3 * QFontMetrics(font).height()}));
+    // (below the axis: its tick labels and the x axis's title, about four lines with their padding).
+    const int lines = QFontMetrics(font).lineSpacing();
+    plot_->setMinimumHeight(std::max({160, lines * 6, title + 8 + 4 * lines}));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
