@@ -32,6 +32,9 @@
 
 using namespace alignscope;
 
+// Test names and messages read "1024x768", not the bytes of a QSize.
+void PrintTo(const QSize& size, std::ostream* out) { *out << size.width() << 'x' << size.height(); }
+
 namespace {
 
 // How far a text drawn at `degrees` reaches across an axis (perpendicular) and along it.
