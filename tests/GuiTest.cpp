@@ -1047,6 +1047,22 @@ TEST_F(Gui, OpeningATrainingRunEndsAComparison) {
     EXPECT_TRUE(window->comparePanel()->scoresText().isEmpty());
 }
 
+TEST_F(Gui, OpeningAComparisonEndsATrainingRunAndItsTarget) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    tests::TempDir run;
+    tests::trainReversalRun(run, 20, 2);
+    type("c a e");
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
+    for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(document.snapshot()->teacherForced) << "along the last snapshot's translation";
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_FALSE(window->timelineDock()->isVisible());
+    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    ASSERT_NE(window->comparisonDocument(), nullptr);
+}
+
 TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "run": true,
         "explain": "softmax", "highlight": "explain"}]})";

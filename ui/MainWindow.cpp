@@ -465,6 +465,7 @@ void MainWindow::buildLayout() {
         if (!timelineNeedsTarget_ || !s || !s->finished || s->translation.empty()) return;
         timelineNeedsTarget_ = false;
         setTargetText(QString::fromStdString(s->translation));
+        timelineTargetAuto_ = true;  // the run's own target: it ends with the run
         if (timelineReturnTo_ != timelinePanel_->slider()->maximum()) {  // back to the snapshot on the slider
             timelineOpening_ = timelinePanel_->snapshotPath(timelineReturnTo_);
             document_->openModel(timelineOpening_, /*keepTarget=*/true);
@@ -533,6 +534,7 @@ void MainWindow::sourceEdited() {
 
 void MainWindow::targetEdited() {
     givenTarget_ = teacherAction_->isChecked() ? target_->text() : QString();
+    timelineTargetAuto_ = false;  // a target given now is the user's
     // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
     if (runOpen() && givenTarget_.trimmed().isEmpty() && !timelineNeedsTarget_) {
         forceRunAlongLastTranslation();

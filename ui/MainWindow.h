@@ -72,7 +72,8 @@ public:
     // message, and the open model stays.
     // A comparison open before is closed (a run replaces model A). `snapshot`: 0-based; -1 the last.
     bool openTimeline(const QString& folderOrIndex, int snapshot = -1);
-    void closeTimeline();
+    // endItsTarget: teacher forcing along the run's own target (not a typed one) ends too.
+    void closeTimeline(bool endItsTarget = true);
     TimelinePanel* timelinePanel() const { return timelinePanel_; }
     // A second model beside the first (File > Compare with…, --compare): the sentence decoded by
     // both (or both forced along the given target) in a dock with the two heatmaps and their
@@ -177,6 +178,7 @@ private:
     QString timelineOpening_;                                // the snapshot being opened (checked when it arrives)
     QString pendingStatus_;                                  // shown once the document is idle again
     bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target
+    bool timelineTargetAuto_ = false;   // the forced target is the run's (its last snapshot's translation)
     int timelineReturnTo_ = 0;          // the snapshot on the slider while the last one finds the target
     // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;

@@ -46,6 +46,7 @@ void MainWindow::openComparison(const QString& path) {
             renderComparison();
         });
     }
+    closeTimeline();  // model A is one model again, not a run's snapshots (and the run's target ends)
     stopScoring();
     comparisonError_.clear();
     comparedValid_ = false;

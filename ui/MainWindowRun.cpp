@@ -34,6 +34,7 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     presenter_.bringForward(timelineDock_);
     // The typed target, else the last snapshot's translation.
     const QString target = teacherAction_->isChecked() ? target_->text().trimmed() : QString();
+    timelineTargetAuto_ = false;
     if (target.isEmpty()) forceRunAlongLastTranslation();
     else openSnapshot(timelinePanel_->current(), target, /*run=*/false);
     return true;
@@ -69,13 +70,16 @@ void MainWindow::forceRunAlongLastTranslation() {
 
 bool MainWindow::runOpen() const { return timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty(); }
 
-void MainWindow::closeTimeline() {
+void MainWindow::closeTimeline(bool endItsTarget) {
     if (timelineDock_->isHidden() && !timelineReference_ && timelineOpening_.isEmpty()) return;
     timelineDock_->hide();
     timelineReference_.reset();
     timelineLastGood_.clear();
     timelineOpening_.clear();
     timelineNeedsTarget_ = false;
+    // A target the run chose (its last snapshot's translation) goes with it; a typed one stays.
+    if (endItsTarget && timelineTargetAuto_ && teacherAction_->isChecked()) setTargetText(QString());
+    timelineTargetAuto_ = false;
 }
 
 void MainWindow::openTimelineDialog() {

@@ -58,7 +58,7 @@ void MainWindow::applyView(const ViewState& v) {
     modelOpening_.clear();
     const QString compare = LessonPlayer::resolveModel(v.compare);
     if (compare.isEmpty()) closeComparison();
-    if (v.timeline.isEmpty()) closeTimeline();
+    if (v.timeline.isEmpty()) closeTimeline(/*endItsTarget=*/false);  // the view sets its own target
     source_->setText(v.source);
     source_->setCursorPosition(0);  // a long sentence shows its start
     showTargetBox(v.target);

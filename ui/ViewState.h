@@ -22,7 +22,8 @@ struct ViewState {
     QString heatmap;       // what the heatmap shows: "" (attention) or an attribution method's name
     QString timeline;      // a training run to open (a bundled run's name, e.g. "dates-run", or a folder)
     int snapshot = 0;      // with timeline: the snapshot shown, 1-based (0: the last)
-    QString compare;       // model B beside the first (a bundled name or a path); empty: none
+    QString compare;       // model B beside the first (a bundled name or a path); empty: none. A
+                           // comparison and a training run exclude each other: the comparison wins
 };
 
 }  // namespace alignscope::ui
