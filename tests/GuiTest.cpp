@@ -1081,6 +1081,23 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     ASSERT_EQ(after->steps.size(), 3u) << "the step the teacher was at";
     for (size_t t = 0; t < 3; ++t) EXPECT_EQ(after->steps[t].alpha, before->steps[t].alpha);
     EXPECT_FALSE(window->stepDock()->isVisible());
+
+    // Teacher forcing, two tokens into the target: back at those two, still forced.
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    trigger(window->resetAction());
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    window->startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_FALSE(window->teacherAction()->isChecked()) << "the page decodes freely";
+    window->lessonPlayer()->stop();
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_EQ(window->targetEdit()->text(), QStringLiteral("la voiture rouge"));
+    EXPECT_TRUE(window->teacherAction()->isChecked());
 }
 
 // Lesson 2's pages name the part of Step explained they talk about: it is scrolled into view.
