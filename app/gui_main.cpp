@@ -140,11 +140,10 @@ int main(int argc, char** argv) {
         document.runBeam(o.beam);
     }
     if (!o.timeline.empty()) {
-        if (!window.openTimeline(QString::fromStdString(o.timeline))) {
+        if (!window.openTimeline(QString::fromStdString(o.timeline), o.snapshot - 1)) {
             std::cerr << "alignscope: " << window.statusText().toStdString() << '\n';
             return 2;
         }
-        if (o.snapshot > 0) window.timelinePanel()->choose(std::min(o.snapshot, window.timelinePanel()->slider()->maximum() + 1) - 1);
     }
     if (!o.compare.empty()) {
         window.openComparison(QString::fromStdString(o.compare));

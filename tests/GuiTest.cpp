@@ -3,6 +3,7 @@
 #include "HostileModels.h"
 #include "TinyModel.h"
 
+#include "ui/AlignmentFigure.h"
 #include "ui/AlignmentView.h"
 #include "ui/AlignmentComparisonFigure.h"
 #include "ui/CandidatesView.h"
@@ -22,6 +23,7 @@
 #include "core/alignment/LinkSet.h"
 #include "core/attribution/Attributor.h"
 #include "core/training/Trainer.h"
+#include "core/training/TrainingTimeline.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
@@ -54,6 +56,13 @@
 #include <QTest>
 #include <QTimer>
 #include <QMouseEvent>
+#include <QTextBoundaryFinder>
+#include <QTextDocument>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+
+#include <map>
 
 #include <fstream>
 
@@ -861,7 +870,8 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
         return l->isVisible() && !l->pixmap().isNull() && l->pixmap().toImage().pixelColor(5, 5) == QColor(Qt::red);
     });
     EXPECT_TRUE(shown) << "the picture is on screen in the lesson panel";
-    window.lessonPanel()->enlargeImage();
+    ASSERT_TRUE(window.pictureAction()->isEnabled()) << "the page has a picture";
+    QTest::keyClick(&window, Qt::Key_I, Qt::ControlModifier);  // from the keyboard, as in front of a class
     const auto dialogs = window.findChildren<QDialog*>();
     ASSERT_EQ(dialogs.size(), 1);
     const auto big = dialogs.front()->findChildren<QLabel*>();
@@ -871,6 +881,387 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());
+    EXPECT_FALSE(window.pictureAction()->isEnabled());
+}
+
+// Issue 38: a class on a projector, and state that never outlives the view it belongs to.
+
+TEST(GuiScreen, TheWindowOpensWithinTheScreen) {
+    QSettings().remove(QStringLiteral("window"));  // first start: no saved geometry
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    const QRect room = window.screen()->availableGeometry();
+    EXPECT_LE(window.width(), room.width()) << "the offscreen screen is " << room.width() << "x" << room.height();
+    EXPECT_LE(window.height() + 30, room.height()) << "a title bar's room left";
+    EXPECT_TRUE(room.contains(window.geometry()));
+}
+
+TEST_F(Gui, PresenterModePutsThePanelsInOneColumnAndComesBackAsItWas) {
+    window->showStepPanel(true);
+    QApplication::processEvents();
+    const QRect geometry = window->geometry();
+    std::map<QDockWidget*, std::pair<Qt::DockWidgetArea, bool>> docks;
+    for (auto* d : window->findChildren<QDockWidget*>()) docks[d] = {window->dockWidgetArea(d), d->isHidden()};
+    ASSERT_EQ(window->dockWidgetArea(window->stepDock()), Qt::LeftDockWidgetArea);
+    window->setPresenterMode(true);
+    QApplication::processEvents();
+    QApplication::processEvents();
+    EXPECT_EQ(window->geometry(), window->screen()->geometry());
+    for (auto* d : window->findChildren<QDockWidget*>()) EXPECT_EQ(window->dockWidgetArea(d), Qt::RightDockWidgetArea) << d->windowTitle().toStdString();
+    EXPECT_FALSE(window->tabifiedDockWidgets(window->candidatesDock()).isEmpty()) << "the panels share one column as tabs";
+    EXPECT_LE(window->stepDock()->width(), 0.45 * window->width());
+    window->setPresenterMode(false);
+    QApplication::processEvents();
+    EXPECT_FALSE(window->isFullScreen());
+    EXPECT_EQ(window->geometry(), geometry) << "the window's own size and place again";
+    for (const auto& [d, before] : docks) {
+        EXPECT_EQ(window->dockWidgetArea(d), before.first) << d->windowTitle().toStdString();
+        EXPECT_EQ(d->isHidden(), before.second) << d->windowTitle().toStdString();
+    }
+}
+
+TEST_F(Gui, PresenterModeScalesDockTitlesAndTheLossCurve) {
+    const double dock = window->stepDock()->font().pointSizeF();
+    const double loss = window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF();
+    const double lossTitle = window->timelinePanel()->lossPlot()->yAxis->labelFont().pointSizeF();
+    window->setPresenterMode(true, false);
+    EXPECT_GE(window->stepDock()->font().pointSizeF(), 1.5 * dock);
+    EXPECT_GE(window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF(), 1.5 * loss);
+    EXPECT_GE(window->timelinePanel()->lossPlot()->yAxis->labelFont().pointSizeF(), 1.5 * lossTitle);
+    window->setPresenterMode(false);
+    EXPECT_DOUBLE_EQ(window->timelinePanel()->lossPlot()->xAxis->tickLabelFont().pointSizeF(), loss);
+}
+
+// A heatmap of one row, drawn at the size it asks for (the view's least, every exported figure's):
+// the colour scale's title is as long as the scale, never cut.
+TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
+    type("the red car");
+    trigger(window->stepAction());
+    const auto snapshot = document.snapshot();
+    for (const bool encoder : {true, false}) {
+        ui::FigureOptions options;
+        options.showEncoderStates = encoder;
+        options.fontSize = static_cast<int>(ui::FigureOptions().fontSize * 1.6);  // presenter mode's labels
+        QCustomPlot plot;
+        ui::AlignmentFigure figure(&plot);
+        plot.resize(ui::AlignmentFigure::preferredSize(*snapshot, options));
+        figure.show(*snapshot, options);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        QCPColorScale* scale = nullptr;
+        for (int k = 0; k < plot.plotLayout()->elementCount(); ++k)
+            if (auto* s = qobject_cast<QCPColorScale*>(plot.plotLayout()->elementAt(k))) scale = s;
+        ASSERT_NE(scale, nullptr);
+        const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
+        EXPECT_GE(scale->axis()->axisRect()->height(), title) << scale->axis()->label().toStdString() << (encoder ? " with" : " without")
+                                                              << " the encoder panel";
+    }
+}
+
+TEST_F(Gui, ANewModelEndsTeacherForcingAndRunsFreely) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("other.pt"));
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(document.snapshot()->teacherForced);
+    window->openModel(QString::fromStdString(dir.path("other.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_TRUE(document.snapshot()->steps.empty()) << "step 0 of the sentence";
+    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(window->targetEdit()->isVisible());
+    trigger(window->runAction());
+    core::DecodingSession engine(core::Model::load(dir.path("other.pt")), "the red car");
+    engine.runToEnd();
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.snapshot()->translation, engine.translation());
+}
+
+TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
+    // The compare dock's title (and the View menu's entry) names no model after Stop comparing.
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    type("the red car");
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_NE(window->compareDock()->windowTitle().indexOf(QStringLiteral("B = ")), -1);
+    window->closeComparison();
+    EXPECT_EQ(window->compareDock()->windowTitle(), QStringLiteral("Compare models"));
+    EXPECT_EQ(window->compareDock()->toggleViewAction()->text(), QStringLiteral("Compare models"));
+    // Forced rows stay forced in the axis title once teacher forcing is off.
+    window->setTargetText(QStringLiteral("la voiture"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setTargetText(QString());
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto rows = figure().rowLabels().size();
+    auto* y = window->alignmentView()->plot()->axisRect()->axis(QCPAxis::atLeft);
+    EXPECT_EQ(y->label(), QStringLiteral("target (%1 of %1 forced)").arg(rows));
+    // Step explained at step 0 keeps no scale of the sentence before.
+    window->showStepPanel(true);
+    type("the red car is big .");
+    trigger(window->stepAction());
+    trigger(window->resetAction());
+    QApplication::processEvents();
+    for (int chart = 0; chart < 3; ++chart) {
+        auto* plot = window->stepPanel()->chart(chart);
+        EXPECT_FALSE(plot->yAxis->tickLabels()) << "chart " << chart;
+        EXPECT_EQ(plot->yAxis->range(), QCPRange(0, 1)) << "chart " << chart;
+    }
+}
+
+// A run's snapshots are forced along one target: cleared, the target is the last snapshot's
+// translation again, on the snapshot the slider shows (never a blank heatmap).
+TEST_F(Gui, ClearingARunsTargetForcesItAlongTheLastSnapshotsTranslation) {
+    tests::TempDir run;
+    tests::trainReversalRun(run, 30, 3);
+    type("c a e");
+    window->setTargetText(QStringLiteral("e a c"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root()), 0));
+    ASSERT_TRUE(window->waitUntilIdle());
+    auto* panel = window->timelinePanel();
+    ASSERT_EQ(panel->current(), 0);
+    window->targetEdit()->clear();
+    QTest::keyClick(window->targetEdit(), Qt::Key_Return);
+    for (int k = 0; k < 3; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    core::DecodingSession last(core::Model::load(panel->snapshotPath(2).toStdString()), "c a e");
+    last.runToEnd();
+    ASSERT_FALSE(last.translation().empty());
+    EXPECT_EQ(window->targetEdit()->text().toStdString(), last.translation());
+    EXPECT_TRUE(window->teacherAction()->isChecked());
+    EXPECT_EQ(document.modelPath(), panel->snapshotPath(0)) << "the snapshot on the slider";
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_FALSE(figure().displayedWeights().empty());
+    EXPECT_TRUE(window->exportAction()->isEnabled());
+}
+
+TEST_F(Gui, OpeningATrainingRunEndsAComparison) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    tests::TempDir run;
+    tests::trainReversalRun(run, 20, 2);
+    type("c a e");
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_EQ(window->comparisonDocument(), nullptr);
+    EXPECT_FALSE(window->compareDock()->isVisible());
+    EXPECT_TRUE(window->comparePanel()->scoresText().isEmpty());
+}
+
+TEST_F(Gui, OpeningAComparisonEndsATrainingRunAndItsTarget) {
+    std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
+    tests::TempDir run;
+    tests::trainReversalRun(run, 20, 2);
+    type("c a e");
+    ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
+    for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_TRUE(document.snapshot()->teacherForced) << "along the last snapshot's translation";
+    window->openComparison(QString::fromStdString(dir.path("twin.pt")));
+    for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_FALSE(window->timelineDock()->isVisible());
+    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(document.snapshot()->teacherForced);
+    ASSERT_NE(window->comparisonDocument(), nullptr);
+}
+
+TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "run": true,
+        "explain": "softmax", "highlight": "explain"}]})";
+    type("the red car is big .");
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    const auto before = document.snapshot();
+    window->startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    ASSERT_EQ(document.snapshot()->sourceText, "the car");
+    window->lessonPlayer()->stop();
+    ASSERT_TRUE(window->waitUntilIdle());
+    const auto after = document.snapshot();
+    EXPECT_EQ(after->sourceText, before->sourceText);
+    ASSERT_EQ(after->steps.size(), 3u) << "the step the teacher was at";
+    for (size_t t = 0; t < 3; ++t) EXPECT_EQ(after->steps[t].alpha, before->steps[t].alpha);
+    EXPECT_FALSE(window->stepDock()->isVisible());
+
+    // Teacher forcing, two tokens into the target: back at those two, still forced.
+    type("the red car");
+    window->setTargetText(QStringLiteral("la voiture rouge"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    trigger(window->resetAction());
+    trigger(window->stepAction());
+    trigger(window->stepAction());
+    window->startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_FALSE(window->teacherAction()->isChecked()) << "the page decodes freely";
+    window->lessonPlayer()->stop();
+    ASSERT_TRUE(window->waitUntilIdle());
+    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_EQ(window->targetEdit()->text(), QStringLiteral("la voiture rouge"));
+    EXPECT_TRUE(window->teacherAction()->isChecked());
+}
+
+// Lesson 2's pages name the part of Step explained they talk about: it is scrolled into view.
+TEST(Lessons, StepExplainedFollowsThePage) {
+    const QString path = ui::Lesson::shippedLessons().filter(QStringLiteral("02-attention-by-hand")).value(0);
+    ASSERT_FALSE(path.isEmpty());
+    const auto lesson = ui::Lesson::load(path);
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    window.resize(1024, 768);
+    window.show();
+    window.startLesson(path);
+    for (int page = 0; page < lesson.pages.size(); ++page) {
+        const auto& part = lesson.pages[page].explainPart;
+        if (part.isEmpty()) continue;
+        SCOPED_TRACE("page " + std::to_string(page + 1) + ": " + part.toStdString());
+        window.lessonPlayer()->goTo(page);
+        ASSERT_TRUE(window.waitUntilIdle());
+        for (int k = 0; k < 3; ++k) QApplication::processEvents();
+        auto* area = window.stepPanel()->scrollArea();
+        auto* widget = window.stepPanel()->partWidget(part);
+        ASSERT_NE(widget, nullptr);
+        const int top = widget->mapTo(area->viewport(), QPoint(0, 0)).y();
+        const bool atEnd = area->verticalScrollBar()->value() == area->verticalScrollBar()->maximum();
+        EXPECT_GE(top, 0) << "the part's start is in view";
+        EXPECT_TRUE(top <= 20 || atEnd) << "the part is at the top (" << top << " px down)";
+    }
+    EXPECT_NE(lesson.pages[2].explainPart, QString()) << "the softmax page names its part";
+}
+
+TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
+    tests::TempDir dir;
+    tests::tinyModel().save(dir.path("tiny.pt"));
+    QString text;
+    for (int k = 0; k < 60; ++k) text += QStringLiteral("A sentence of the lesson, long enough to fill the panel. ");
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": ")" << text.toStdString()
+                                           << R"(", "source": "the car"}, {"text": "b", "source": "the car"}]})";
+    ui::DecodingDocument document;
+    document.openModel(QString::fromStdString(dir.path("tiny.pt")));
+    ASSERT_TRUE(document.waitUntilIdle());
+    ui::MainWindow window(&document);
+    window.resize(1024, 768);
+    window.show();
+    window.setPresenterMode(true, false);
+    window.startLesson(QString::fromStdString(dir.path("lesson.json")));
+    ASSERT_TRUE(window.waitUntilIdle());
+    QApplication::processEvents();
+    auto* bar = window.lessonPanel()->textArea()->verticalScrollBar();
+    ASSERT_GT(bar->maximum(), 0) << "the text is longer than the panel";
+    QTest::keyClick(&window, Qt::Key_PageDown);
+    EXPECT_EQ(window.lessonPlayer()->page(), 0);
+    EXPECT_GT(bar->value(), 0);
+    for (int k = 0; k < 50 && window.lessonPlayer()->page() == 0; ++k) QTest::keyClick(&window, Qt::Key_PageDown);
+    EXPECT_EQ(window.lessonPlayer()->page(), 1) << "at the end of the text the page turns";
+    EXPECT_EQ(bar->value(), 0);
+}
+
+// The bundled sub-word model: pieces, a vocabulary larger than the candidates' top 10.
+class GuiSubword : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window = std::make_unique<ui::MainWindow>(&document);
+        window->resize(1200, 800);
+        window->show();
+        document.openModel(QString::fromStdString(core::Runtime::defaultModelPath()));
+        ASSERT_TRUE(document.waitUntilIdle());
+    }
+    ui::DecodingDocument document;
+    std::unique_ptr<ui::MainWindow> window;
+};
+
+TEST_F(GuiSubword, BeamHypothesesAreTextWhoseEndsStayInView) {
+    window->setSourceText(QStringLiteral("All you have to do is to wait for her reply."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setBeamWidth(5);
+    window->beamAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto s = document.snapshot();
+    ASSERT_GE(s->beam.size(), 2u);
+    auto* list = window->beamList();
+    ASSERT_EQ(list->count(), static_cast<int>(s->beam.size()));
+    EXPECT_EQ(list->textElideMode(), Qt::ElideMiddle);
+    EXPECT_EQ(list->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+    const auto model = core::Model::load(core::Runtime::defaultModelPath());
+    for (int k = 0; k < list->count(); ++k) {
+        const QString text = QString::fromStdString(model.detokenize(s->beam[static_cast<size_t>(k)].ids));
+        EXPECT_EQ(list->item(k)->toolTip(), text) << "the full text as a tooltip";
+        EXPECT_TRUE(list->item(k)->text().endsWith(text)) << list->item(k)->text().toStdString();
+        EXPECT_EQ(list->item(k)->text().indexOf(QChar(0x2581)), -1) << "no piece marks: " << list->item(k)->text().toStdString();
+        // Elided to the list's width, the end (where hypotheses differ) is still there.
+        const QString shown = list->fontMetrics().elidedText(list->item(k)->text(), Qt::ElideMiddle, list->viewport()->width() - 8);
+        EXPECT_TRUE(shown.endsWith(text.right(4))) << shown.toStdString();
+    }
+}
+
+TEST_F(GuiSubword, AForcedTokenOutsideTheTopTenIsListedAndMarked) {
+    window->setSourceText(QStringLiteral("The red car."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->setTargetText(QStringLiteral("Zzyzx"));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->resetAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->stepAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    const auto* step = document.snapshot()->currentStep();
+    ASSERT_NE(step, nullptr);
+    ASSERT_TRUE(std::none_of(step->candidates.begin(), step->candidates.end(), [&](const auto& c) { return c.id == step->tokenId; }))
+        << "the forced piece is outside the top " << step->candidates.size();
+    const auto& shown = window->candidatesView()->candidates();
+    ASSERT_EQ(shown.size(), step->candidates.size() + 1);
+    EXPECT_EQ(shown.back().id, step->tokenId);
+    EXPECT_FLOAT_EQ(shown.back().probability, static_cast<float>(std::exp(step->logProb)));
+    EXPECT_TRUE(window->candidatesView()->lastOutsideTop());
+}
+
+TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
+    window->setSourceText(QStringLiteral("The red car is very fast."));
+    ASSERT_TRUE(document.waitUntilIdle());
+    window->runAction()->trigger();
+    ASSERT_TRUE(document.waitUntilIdle());
+    // The token line never breaks inside a token ("</s>" once broke after its slash).
+    QTextDocument line;
+    line.setHtml(window->tokensLabel()->text());
+    const QString plain = line.toPlainText();
+    const int end = static_cast<int>(plain.indexOf(QStringLiteral("</")));
+    ASSERT_GE(end, 0) << plain.toStdString();
+    QTextBoundaryFinder breaks(QTextBoundaryFinder::Line, plain);
+    for (int at = end + 1; at < plain.indexOf(QLatin1Char('>'), end); ++at) {
+        breaks.setPosition(at);
+        EXPECT_FALSE(breaks.isAtBoundary()) << "a line may break at " << at << " in " << plain.toStdString();
+    }
+    // An animation defaults to a screen's 96 dpi and is named for what it animates.
+    QSettings().remove(QStringLiteral("export"));
+    ui::ExportDialog dialog(document.snapshot(), {}, window.get());
+    dialog.setFormat(ui::FigureExporter::Format::Png);
+    EXPECT_EQ(dialog.dpi(), ui::ExportDialog::kFigureDpi);
+    dialog.setFormat(ui::FigureExporter::Format::Gif);
+    EXPECT_EQ(dialog.dpi(), 96);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("steps")), -1);
+    tests::TempDir run;
+    tests::trainReversalRun(run, 10, 2);
+    dialog.setTimeline(core::TrainingTimeline::open(run.root()), "");
+    dialog.setAnimateSnapshots(true);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("snapshots")), -1);
+    EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Frames).indexOf(QStringLiteral("snapshot01")), -1);
+    // CSV from View > Words: the word matrix, as the screen shows it.
+    window->wordsAction()->trigger();
+    ui::FigureOptions words;
+    words.mergeWords = true;
+    tests::TempDir out;
+    ui::FigureExporter::Settings csv;
+    csv.format = ui::FigureExporter::Format::Csv;
+    ui::FigureExporter().write(*document.snapshot(), words, csv, QString::fromStdString(out.path("words.csv")));
+    std::ifstream file(out.path("words.csv"));
+    std::string header;
+    while (std::getline(file, header) && header.rfind('#', 0) == 0) {}
+    const auto& fig = window->alignmentView()->figure();
+    ASSERT_TRUE(fig.showsWords());
+    QStringList want{QStringLiteral("target\\source")};
+    for (const auto& c : fig.columnLabels()) want << c;
+    EXPECT_EQ(QString::fromStdString(header), want.join(',')) << "the columns are the words on screen";
+    std::vector<std::string> body;
+    for (std::string row; std::getline(file, row);) body.push_back(row);
+    EXPECT_EQ(body.size(), fig.rowLabels().size());
 }
 
 int main(int argc, char** argv) {

@@ -1,9 +1,7 @@
 #include "ui/AlignmentFigure.h"
 
 #include "ui/PlotStyle.h"
-
-#include "core/alignment/LinkExtraction.h"
-#include "core/alignment/LinkSet.h"
+#include "ui/WordMatrix.h"
 
 #include <qcustomplot.h>
 
@@ -37,6 +35,17 @@ int wrappedLabelWidth(const QFontMetrics& fm) {
     int w = 0;
     for (const auto& line : kEncoderLabelWrapped.split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
     return w;
+}
+
+// The colour scale's title, drawn along the scale: the heatmap is never shorter than it (a
+// sentence of few rows once cut "attention weight alpha" to "ttention weight alph").
+QString scaleTitle(const DecodingSnapshot& s, bool attribution) {
+    if (attribution) return QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString());
+    return s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha");
+}
+
+int scaleTitleLength(const DecodingSnapshot& s, const QFontMetrics& fm) {
+    return std::max(fm.horizontalAdvance(scaleTitle(s, false)), s.attributionMethod.empty() ? 0 : fm.horizontalAdvance(scaleTitle(s, true))) + 12;
 }
 
 // Width taken beside the heatmap: target labels and axis title on the left, colour scale on the right.
@@ -75,7 +84,7 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
         // The title is centred over the heatmap's column: the colour scale's column is beside it.
         width = std::max(width, QFontMetrics(titleFont).horizontalAdvance(o.title) + 20 + 110);
     }
-    int height = 30 + T * cell + longestSource + 30;
+    int height = 30 + std::max(T * cell, scaleTitleLength(s, fm)) + longestSource + 30;
     // The encoder panel asks for little: at the default window size a sentence of a dozen words fits
     // with it, without a scrollbar (it stretches with the heatmap when there is room).
     if (o.showEncoderStates && !o.mergeWords) height += std::max(120, std::min(240, static_cast<int>(s.encoderSize) * 2)) + 20;
@@ -132,27 +141,11 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     merged_ = o.mergeWords;
     int S = shownTokens, T = tokenRows;
     if (merged_) {
-        std::vector<std::vector<float>> pieces;
-        for (const auto& r : weights_) pieces.emplace_back(r.begin(), r.end());
-        std::vector<int> sourceWords(s.source.words.begin(), s.source.words.begin() + std::min<size_t>(s.source.words.size(), static_cast<size_t>(shownTokens)));
-        const auto words = core::LinkExtraction::mergeToWords(pieces, sourceWords, alignment.targetWords());
-        weights_.clear();
-        for (const auto& r : words) weights_.emplace_back(r.begin(), r.end());
-        const auto label = [](const std::vector<std::string>& texts) {
-            std::vector<QString> out;
-            for (const auto& t : texts) out.push_back(QString::fromStdString(t));
-            return out;
-        };
-        int sourceCount = 0;
-        for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
-        for (auto& r : weights_) r.resize(static_cast<size_t>(sourceCount), 0.0);
-        // Columns as typed (the tokenizer numbers the text's words); rows as each word's pieces spell it.
-        const auto typed = core::LinkSet::words(s.sourceText);
-        columns_ = label(typed.size() == static_cast<size_t>(sourceCount)
-                             ? typed
-                             : core::LinkExtraction::wordLabels(s.source.tokens, s.source.words, static_cast<size_t>(sourceCount)));
-        rows_ = label(core::LinkExtraction::wordLabels(alignment.targetTokens(), alignment.targetWords(), weights_.size()));
-        S = sourceCount;
+        auto words = WordMatrix::merge(s, weights_, shownTokens);
+        weights_ = std::move(words.weights);
+        columns_ = std::move(words.columns);
+        rows_ = std::move(words.rows);
+        S = static_cast<int>(columns_.size());
         T = static_cast<int>(weights_.size());
         if (attribution_ && s.attributionExtent <= 0) {  // sums of scores: the scale follows them
             extent = 0;
@@ -190,7 +183,13 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     for (int i = 0; i < shownTokens; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
     const QString source = merged_ ? QStringLiteral("source words (merged from pieces: a word's columns summed)") : QStringLiteral("source");
     x->setLabel(anyUnknown ? source + QStringLiteral("   (word? = not in the model's vocabulary: read as <unk>)") : source);
-    const QString target = s.teacherForced ? QStringLiteral("target (given)") : QStringLiteral("target (decoded)");
+    // Rows a target or a click chose say so, also after teacher forcing is turned off.
+    const auto& shown = s.shownSteps();
+    const auto forced = std::count_if(shown.begin(), shown.end(), [](const core::StepRecord& r) { return r.forced; });
+    const QString target = s.teacherForced ? QStringLiteral("target (given)")
+                           : s.selectedHypothesis >= 0 ? QStringLiteral("target (beam hypothesis %1)").arg(s.selectedHypothesis + 1)
+                           : forced == 0   ? QStringLiteral("target (decoded)")
+                                           : QStringLiteral("target (%1 of %2 forced)").arg(forced).arg(shown.size());
     y->setLabel(merged_ ? target + QStringLiteral(", words: rows averaged") : target);
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
@@ -203,11 +202,9 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
                                                  : QCPRange(0, std::max(extent, 1e-6));
     scale->setDataRange(range);
     scale->setGradient(attribution_ && s.attributionSigned ? P::divergingGradient() : P::alphaGradient(o.colorMap));
-    if (attribution_)
-        scale->axis()->setLabel(QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString()));
-    else
-        scale->axis()->setLabel(s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha"));
+    scale->axis()->setLabel(scaleTitle(s, attribution_));
     P::styleAxis(scale->axis(), font);
+    heatRect_->setMinimumSize(0, scaleTitleLength(s, QFontMetrics(font)));
     scale->setBarWidth(12);
     auto* scaleMargins = new QCPMarginGroup(plot_);
     heatRect_->setMarginGroup(QCP::msTop | QCP::msBottom, scaleMargins);

@@ -21,14 +21,20 @@ int CandidatesView::rowHeight() const { return std::max(24, fontMetrics().height
 
 int CandidatesView::numberWidth() const { return fontMetrics().horizontalAdvance(QStringLiteral("0.000")) + 10; }
 
+// Numbered as the keys 1-9 that pick them; a forced token from outside the top k says so.
+QString CandidatesView::rowText(size_t i) const {
+    const QString token = FigureOptions::tokenLabel(candidates_[i].token);
+    if (lastOutsideTop_ && i + 1 == candidates_.size()) return tr("not in top %1: %2").arg(candidates_.size() - 1).arg(token);
+    return i < 9 ? QStringLiteral("%1  %2").arg(i + 1).arg(token) : token;
+}
+
 // As wide as the widest label, within a third of the row: long words elide only past that.
 int CandidatesView::labelWidth() const {
     int widest = fontMetrics().horizontalAdvance(QStringLiteral("9 wwwww"));
     QFont bold = font();
     bold.setBold(true);
     const QFontMetrics fm(bold);
-    for (size_t i = 0; i < candidates_.size(); ++i)
-        widest = std::max(widest, fm.horizontalAdvance(QStringLiteral("%1 %2").arg(i + 1).arg(FigureOptions::tokenLabel(candidates_[i].token))));
+    for (size_t i = 0; i < candidates_.size(); ++i) widest = std::max(widest, fm.horizontalAdvance(rowText(i)));
     return std::min(widest + 12, std::max(110, (width() - numberWidth()) / 2));
 }
 
@@ -60,8 +66,9 @@ void CandidatesView::keyPressEvent(QKeyEvent* event) {
     update();
 }
 
-void CandidatesView::setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled) {
+void CandidatesView::setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled, bool lastOutsideTop) {
     candidates_ = std::move(candidates);
+    lastOutsideTop_ = lastOutsideTop && !candidates_.empty();
     chosen_ = chosen;
     enabled_ = enabled;
     cursor_ = 0;
@@ -100,8 +107,12 @@ void CandidatesView::paintEvent(QPaintEvent*) {
         f.setBold(chosen);
         p.setFont(f);
         const QFontMetrics fm(f);
-        // Numbered as the keys 1-9 that pick them.
-        const QString text = i < 9 ? QStringLiteral("%1  %2").arg(i + 1).arg(FigureOptions::tokenLabel(c.token)) : FigureOptions::tokenLabel(c.token);
+        const QString text = rowText(i);
+        if (lastOutsideTop_ && i + 1 == candidates_.size()) {  // apart from the top k: a dashed rule above it
+            p.setPen(QPen(palette().color(QPalette::Mid), 1, Qt::DashLine));
+            p.drawLine(r.left(), r.top() - 2, r.right(), r.top() - 2);
+            p.setPen(palette().color(QPalette::WindowText));
+        }
         p.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignVCenter | Qt::AlignRight, fm.elidedText(text, Qt::ElideRight, labelW - 8));
         if (hasFocus() && static_cast<int>(i) == cursor_) {
             p.setPen(QPen(palette().color(QPalette::Highlight), 2));

@@ -15,8 +15,11 @@ class CandidatesView : public QWidget {
 public:
     explicit CandidatesView(QWidget* parent = nullptr);
 
-    // `chosen` is the token the step emitted (highlighted); `enabled` false greys out clicks.
-    void setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled);
+    // `chosen` is the token the step emitted (highlighted); `enabled` false greys out clicks;
+    // `lastOutsideTop`: the last row is the chosen token from outside the top k (a forced one),
+    // drawn apart and marked.
+    void setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled, bool lastOutsideTop = false);
+    bool lastOutsideTop() const { return lastOutsideTop_; }
     const std::vector<core::Candidate>& candidates() const { return candidates_; }
     QRect barRect(int index) const;  // where candidate `index` is drawn (tests click there)
     QSize sizeHint() const override;
@@ -34,11 +37,13 @@ protected:
 private:
     int rowHeight() const;
     int labelWidth() const;
+    QString rowText(size_t index) const;
     int numberWidth() const;
     int cursor_ = 0;  // the row Enter picks
     std::vector<core::Candidate> candidates_;
     int64_t chosen_ = -1;
     bool enabled_ = true;
+    bool lastOutsideTop_ = false;
 };
 
 }  // namespace alignscope::ui

@@ -217,24 +217,63 @@ void DecodingDocument::abandon(const QString& why) {
     emit busyChanged(false);
 }
 
-void DecodingDocument::openModel(const QString& path) {
-    post([this, path](Worker& w) {
-        auto model = core::Model::load(path.toStdString());  // throws: the old model stays
-        w.model = std::move(model);
-        const QString name = QString::fromStdString(w.model->name());
-        auto handle = std::make_shared<const core::Model>(*w.model);
-        QMetaObject::invokeMethod(this, [this, name, path, handle] {
-            model_ = handle;
-            modelPath_ = path;
-            modelName_ = name;
-            emit modelChanged(name, path);
-        }, Qt::QueuedConnection);
-        try {
-            w.rebuild();
-        } catch (const core::Error&) {
-            w.session.reset();  // the sentence does not suit this model (e.g. too long): start empty
-            throw;
+// On the decoding thread: the model replaced (throws, and the old one stays, when it fails to load).
+void DecodingDocument::load(Worker& w, const QString& path) {
+    auto model = core::Model::load(path.toStdString());
+    w.model = std::move(model);
+    const QString name = QString::fromStdString(w.model->name());
+    auto handle = std::make_shared<const core::Model>(*w.model);
+    QMetaObject::invokeMethod(this, [this, name, path, handle] {
+        model_ = handle;
+        modelPath_ = path;
+        modelName_ = name;
+        emit modelChanged(name, path);
+    }, Qt::QueuedConnection);
+}
+
+// On the decoding thread: the sentence decoded anew (with the worker's target, if any).
+void DecodingDocument::rebuild(Worker& w) {
+    try {
+        w.rebuild();
+    } catch (const core::Error&) {
+        w.session.reset();  // the sentence does not suit this model (e.g. too long): start empty
+        throw;
+    }
+}
+
+void DecodingDocument::openModel(const QString& path, bool keepTarget) {
+    post([this, path, keepTarget](Worker& w) {
+        load(w, path);  // throws: the old model and its target stay
+        if (!keepTarget) w.target.clear();
+        rebuild(w);
+    });
+}
+
+void DecodingDocument::apply(const DecodingRequest& request) {
+    const std::string method = request.attribution.toStdString();
+    if (!method.empty()) core::Attributor::method(method);  // throws Error for an unknown name, here and now
+    const bool newModel = !request.modelPath.isEmpty() && request.modelPath != modelPath_;
+    auto shared = shared_;
+    const int generation = shared->cancelGeneration;
+    post([this, request, newModel, method, shared, generation](Worker& w) {
+        if (newModel) load(w, request.modelPath);
+        w.attributionMethod = method;
+        w.source = request.source.toStdString();
+        w.target = request.target.trimmed().toStdString();
+        rebuild(w);
+        if (!w.session) return;
+        const auto going = [&] { return !w.session->finished() && shared->cancelGeneration == generation; };
+        if (!w.target.empty()) {
+            if (request.steps >= 0) {  // step k of the forced target
+                w.session->reset();
+                for (int k = 0; k < request.steps && going(); ++k) w.session->step();
+            }
+        } else if (request.run) {
+            while (going()) w.session->step();
+        } else {
+            for (int k = 0; k < request.steps && going(); ++k) w.session->step();
         }
+        if (request.beam > 0) search(w, request.beam, shared, generation);
     });
 }
 
@@ -312,15 +351,17 @@ void DecodingDocument::replaceLast(int64_t tokenId) {
 void DecodingDocument::runBeam(int width) {
     auto shared = shared_;
     const int generation = shared->cancelGeneration;
-    post([shared, width, generation](Worker& w) {
-        if (!w.session) return;
-        core::SearchOptions o;
-        o.beamWidth = width;
-        o.progress = &shared->progress;
-        o.cancelled = [shared, generation] { return shared->cancelGeneration != generation; };
-        w.beam = w.session->search(o);
-        w.select(0);
-    });
+    post([shared, width, generation](Worker& w) { search(w, width, shared, generation); });
+}
+
+void DecodingDocument::search(Worker& w, int width, const std::shared_ptr<Shared>& shared, int generation) {
+    if (!w.session) return;
+    core::SearchOptions o;
+    o.beamWidth = width;
+    o.progress = &shared->progress;
+    o.cancelled = [shared, generation] { return shared->cancelGeneration != generation; };
+    w.beam = w.session->search(o);
+    w.select(0);
 }
 
 void DecodingDocument::selectHypothesis(int index) {

@@ -17,6 +17,18 @@ class Model;
 
 namespace alignscope::ui {
 
+// A whole decoding state, applied in one operation (DecodingDocument::apply): one snapshot arrives
+// for it, never the half-way states between (a lesson page, End lesson).
+struct DecodingRequest {
+    QString modelPath;    // the model to decode with; empty or the open one: keep it
+    QString source;
+    QString target;       // non-empty: teacher forcing along it
+    int steps = -1;       // steps taken; -1: none free, or the whole target when forced
+    bool run = false;     // free decoding to </s> (steps ignored)
+    int beam = 0;         // > 0: beam search of this width, its best hypothesis shown
+    QString attribution;  // the heatmap's attribution method; empty: attention
+};
+
 // The document the windows render: a model and one source sentence being decoded.
 //
 // Threading: every operation returns at once and runs on the document's own decoding thread, in
@@ -33,7 +45,11 @@ public:
     explicit DecodingDocument(QObject* parent = nullptr);
     ~DecodingDocument() override;
 
-    void openModel(const QString& path);     // on failure: errorOccurred, the old model stays
+    // On failure: errorOccurred, the old model stays. A new model decodes the sentence freely from
+    // step 0 (a target belongs to the model it was given for); a training run's snapshots keep it
+    // (keepTarget), so every snapshot's rows line up.
+    void openModel(const QString& path, bool keepTarget = false);
+    void apply(const DecodingRequest& request);  // errors as openModel's; one snapshot
     void setSource(const QString& text);     // new sentence: encoded once, steps cleared
     void setTarget(const QString& text);     // teacher forcing along `text`; empty: free decoding
     void step();
@@ -75,6 +91,10 @@ private:
     struct Worker;  // lives on the decoding thread
     struct Shared;  // between the UI and one decoding thread; outlives both if the thread is stuck
     void post(std::function<void(Worker&)> job);
+    // Parts of operations, run on the decoding thread.
+    void load(Worker& w, const QString& path);
+    static void rebuild(Worker& w);
+    static void search(Worker& w, int width, const std::shared_ptr<Shared>& shared, int generation);
     void startThread(std::shared_ptr<const core::Model> model);
     void checkStuck();  // on watch_, while busy
     void abandon(const QString& why);

@@ -37,6 +37,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     if (const auto* target = session.followedTarget())
         s.forcedSteps = static_cast<int>(target->size()) + (model.targetVocabulary().eos() >= 0 ? 1 : 0);
     s.beam = std::move(beam);
+    for (const auto& h : s.beam) s.beamTexts.push_back(model.detokenize(h.ids));
     s.selectedHypothesis = selected >= 0 && selected < static_cast<int>(s.beam.size()) ? selected : -1;
     if (s.selectedHypothesis >= 0) s.hypothesisSteps = std::move(hypothesisSteps);
     s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)

@@ -40,6 +40,7 @@ struct DecodingSnapshot {
     bool teacherForced = false;            // steps follow a target the user gave
     int forcedSteps = 0;                   // teacher forcing: steps to the end of that target, </s> included
     std::vector<core::Hypothesis> beam;    // beam-search results, best first (empty: none run)
+    std::vector<std::string> beamTexts;    // each hypothesis as text, detokenised as the translation is
     int selectedHypothesis = -1;           // which beam hypothesis is shown (-1: the steps)
     std::vector<core::StepRecord> hypothesisSteps;  // the selected hypothesis replayed step by step
     std::string translation;               // readable text of what is shown

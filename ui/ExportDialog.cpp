@@ -41,6 +41,8 @@ QString filterFor(Format f) {
     return {};
 }
 
+bool animation(FigureExporter::Format f) { return f == FigureExporter::Format::Gif || f == FigureExporter::Format::Frames; }
+
 }  // namespace
 
 ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, QWidget* parent)
@@ -56,8 +58,8 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     format_->addItem(tr("CSV (the alpha matrix)"), int(Format::Csv));
     format_->addItem(tr("JSON (tokens, matrix, model, options)"), int(Format::Json));
     format_->addItem(tr("Pharaoh links (i-j)"), int(Format::Pharaoh));
-    format_->addItem(tr("Animated GIF (the steps, one frame each)"), int(Format::Gif));
-    format_->addItem(tr("PNG frames (the steps as NAME-step01.png, ...)"), int(Format::Frames));
+    format_->addItem(QString(), int(Format::Gif));     // named for what they animate (nameAnimations)
+    format_->addItem(QString(), int(Format::Frames));
     const auto remembered = FigureExporter::parseFormat(settings.value("export/format", "png").toString());
     format_->setCurrentIndex(format_->findData(int(remembered.value_or(Format::Png))));
 
@@ -83,7 +85,8 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     dpi_->setRange(72, 1200);
     dpi_->setSingleStep(50);
     dpi_->setSuffix(tr(" dpi"));
-    dpi_->setValue(settings.value("export/dpi", 300).toInt());
+    const bool animated = animation(Format(format_->currentData().toInt()));
+    dpi_->setValue(settings.value(animated ? "export/animationDpi" : "export/dpi", animated ? kAnimationDpi : kFigureDpi).toInt());
     encoder_ = new QCheckBox(tr("Include the encoder-states panel"));
     encoder_->setChecked(defaults.showEncoderStates);
     colors_ = new QComboBox;
@@ -137,7 +140,14 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     layout->addWidget(error_);
     layout->addWidget(buttons);
 
-    connect(format_, &QComboBox::currentIndexChanged, this, [this] { formatChanged(); });
+    connect(format_, &QComboBox::currentIndexChanged, this, [this] {
+        // A figure for print and an animation for a screen remember a resolution each.
+        const bool nowAnimation = animation(Format(format_->currentData().toInt()));
+        if (nowAnimation != animation(shownFormat_))
+            dpi_->setValue(QSettings().value(nowAnimation ? "export/animationDpi" : "export/dpi", nowAnimation ? kAnimationDpi : kFigureDpi).toInt());
+        formatChanged();
+    });
+    connect(animate_, &QComboBox::currentIndexChanged, this, [this] { nameAnimations(); });
     connect(browseButton, &QPushButton::clicked, this, [this] { browse(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -177,15 +187,29 @@ FigureOptions ExportDialog::figureOptions() const {
     return o;
 }
 
+int ExportDialog::dpi() const { return dpi_->value(); }
+
+QString ExportDialog::formatText(Format format) const { return format_->itemText(format_->findData(int(format))); }
+
 QString ExportDialog::path() const { return path_->text().trimmed(); }
 void ExportDialog::setPath(const QString& path) { path_->setText(path); }
 void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->findData(int(format))); }
 
+void ExportDialog::nameAnimations() {
+    const bool snapshots = animate_->currentData().toBool() && animate_->isEnabled();
+    format_->setItemText(format_->findData(int(Format::Gif)),
+                         snapshots ? tr("Animated GIF (the run's snapshots, one frame each)") : tr("Animated GIF (the steps, one frame each)"));
+    format_->setItemText(format_->findData(int(Format::Frames)), snapshots ? tr("PNG frames (the snapshots as NAME-snapshot01.png, ...)")
+                                                                           : tr("PNG frames (the steps as NAME-step01.png, ...)"));
+}
+
 void ExportDialog::formatChanged() {
     const auto format = Format(format_->currentData().toInt());
+    shownFormat_ = format;
     // Only an open training run can be animated over its snapshots; only animations have a choice.
     animate_->setEnabled(timeline_.has_value() && (format == Format::Gif || format == Format::Frames));
     if (!timeline_) animate_->setCurrentIndex(0);
+    nameAnimations();
     const bool figure = FigureExporter::isFigure(format);
     dpi_->setEnabled(format == Format::Png || format == Format::Gif || format == Format::Frames);
     for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
@@ -244,7 +268,7 @@ QString ExportDialog::exportNow() {
             QSettings settings;
             settings.setValue("export/folder", QFileInfo(path()).absolutePath());
             settings.setValue("export/format", FigureExporter::formatName(this->settings().format));
-            settings.setValue("export/dpi", dpi_->value());
+            settings.setValue(animation(format) ? "export/animationDpi" : "export/dpi", dpi_->value());
         } catch (const core::Error& e) {
             message = QString::fromStdString(e.what());
         }

@@ -37,9 +37,16 @@ public:
 
     // Writes the file; on failure shows the message in the dialog and returns it (empty: written).
     QString exportNow();
+    int dpi() const;
+    QString formatText(FigureExporter::Format format) const;  // the format's entry as the list shows it
+
+    // Default resolutions, each remembered apart: a figure for print, an animation for a screen.
+    static constexpr int kFigureDpi = 300;
+    static constexpr int kAnimationDpi = 96;
 
 private:
     void formatChanged();
+    void nameAnimations();  // GIF and frames named for what they animate: the steps or the snapshots
     void browse();
     void updateSizeHint();
 
@@ -60,6 +67,7 @@ private:
     std::string timelineTarget_;
     QLabel* sizeLabel_;
     QLabel* error_;
+    FigureExporter::Format shownFormat_ = FigureExporter::Format::Png;
 };
 
 }  // namespace alignscope::ui

@@ -5,6 +5,7 @@
 
 #include "ui/AlignmentFigure.h"
 #include "ui/GifWriter.h"
+#include "ui/WordMatrix.h"
 
 #include "core/decoding/Alignment.h"
 #include "core/AtomicFile.h"
@@ -122,7 +123,8 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
     const auto alignment = s.alignment();
     const auto m = displayedMatrix(alignment, o);
     QByteArray out;
-    out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target tokens, columns source tokens, cells alpha");
+    const std::string unit = o.mergeWords ? "words" : "tokens";
+    out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target " + unit + ", columns source " + unit + ", cells alpha");
     out += comment("model: " + s.modelName);
     out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
@@ -130,6 +132,33 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
     out += comment("links: " + alignment.pharaoh());
     const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
     if (attribution) out += comment("cells: " + s.attributionMethod + " attribution of each target token to the source tokens, not alpha");
+    if (o.mergeWords) {
+        // View > Words: the matrix the screen shows, over the words of the text.
+        std::vector<std::vector<double>> pieces;
+        for (size_t t = 0; t < alignment.targetTokens().size(); ++t) {
+            const size_t n = m.columns.size();
+            std::vector<double> r(n, 0.0);
+            for (size_t i = 0; i < n; ++i)
+                r[i] = attribution ? (i < s.attribution[t].size() ? s.attribution[t][i] : 0.0f)
+                       : m.renormalized ? m.doubles[t][i]
+                                        : m.floats[t][i];
+            pieces.push_back(std::move(r));
+        }
+        const auto words = WordMatrix::merge(s, pieces, static_cast<int>(m.columns.size()));
+        out += comment("cells: merged to the words of the text (View > Words): a source word's pieces summed, a target word's pieces averaged");
+        out += "target\\source";
+        for (const auto& c : words.columns) out += ',' + csvField(c.toStdString());
+        out += '\n';
+        for (size_t t = 0; t < words.rows.size(); ++t) {
+            out += csvField(words.rows[t].toStdString());
+            for (double v : words.weights[t]) {
+                out += ',';
+                appendNumber(out, v);
+            }
+            out += '\n';
+        }
+        return out;
+    }
     out += "target\\source";
     for (const auto& c : m.columns) out += ',' + csvField(c);
     out += '\n';

@@ -3,6 +3,7 @@
 #include "core/Error.h"
 #include "core/InstallLayout.h"
 #include "core/attribution/Attributor.h"
+#include "ui/StepExplainedPanel.h"
 
 #include <algorithm>
 
@@ -49,11 +50,15 @@ Lesson Lesson::load(const QString& path) {
         page.steps = p.value("steps").toInt(0);
         page.run = p.value("run").toBool(false);
         page.beam = p.value("beam").toInt(0);
-        page.explain = p.value("explain").toBool(false);
+        // "explain": true opens Step explained at its top; a part's name opens it there.
+        const auto explain = p.value("explain");
+        page.explain = explain.isString() || explain.toBool(false);
+        page.explainPart = explain.toString();
         page.highlight = p.value("highlight").toString();
         page.heatmap = p.value("heatmap").toString();
         page.timeline = p.value("timeline").toString();
         page.snapshot = p.value("snapshot").toInt(0);
+        page.compare = p.value("compare").toString();
         if (page.heatmap == QStringLiteral("attention")) page.heatmap.clear();
         const QString image = p.value("image").toString();
         if (!image.isEmpty()) page.image = QFileInfo(path).absoluteDir().absoluteFilePath(image);
@@ -63,6 +68,9 @@ Lesson Lesson::load(const QString& path) {
         if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
         if (page.snapshot < 0 || (page.snapshot > 0 && page.timeline.isEmpty()))
             throw fail(path, where + QStringLiteral(" has a bad \"snapshot\" (1 or more, with a \"timeline\")"));
+        if (!page.explainPart.isEmpty() && !StepExplainedPanel::partNames().contains(page.explainPart))
+            throw fail(path, where + QStringLiteral(" explains part '%1' (true, or one of: %2)")
+                                         .arg(page.explainPart, StepExplainedPanel::partNames().join(", ")));
         if (!kHighlights.contains(page.highlight))
             throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
         if (!page.heatmap.isEmpty() && !core::Attributor::methods().empty()) {

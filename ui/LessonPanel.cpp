@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -15,7 +17,7 @@
 namespace alignscope::ui {
 
 // The title and text a little above the window's text, whatever size that is (presenter mode).
-void LessonPanel::setTextScale(const QFont& base) {
+void LessonPanel::setTextScale(const QFont& base, double scale) {
     QFont bold = base;
     bold.setBold(true);
     bold.setPointSizeF(base.pointSizeF() * 1.25);
@@ -24,6 +26,8 @@ void LessonPanel::setTextScale(const QFont& base) {
     text.setPointSizeF(base.pointSizeF() * 1.1);
     text_->setFont(text);
     for (auto* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(next_)}) w->setFont(base);
+    imageScale_ = std::max(1.0, scale);  // a chart's picture carries its own text: it grows with the rest
+    scaleImage();
 }
 
 LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent), player_(player) {
@@ -55,11 +59,24 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     buttons->addWidget(counter_);
     buttons->addStretch(1);
     buttons->addWidget(next_);
+    // Title, text and picture scroll together when a small screen cannot hold them; the buttons
+    // stay in view.
+    auto* page = new QWidget;
+    auto* pageLayout = new QVBoxLayout(page);
+    pageLayout->setContentsMargins(0, 0, 0, 0);
+    pageLayout->addWidget(title_);
+    pageLayout->addWidget(text_);
+    pageLayout->addWidget(picture_);
+    pageLayout->addStretch(1);
+    scroll_ = new QScrollArea;
+    scroll_->setObjectName(QStringLiteral("lessonScroll"));
+    scroll_->setWidget(page);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the text wraps to the width
+    scroll_->setFocusPolicy(Qt::NoFocus);                             // Page Down reaches it from anywhere
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(title_);
-    layout->addWidget(text_);
-    layout->addWidget(picture_);
-    layout->addStretch(1);
+    layout->addWidget(scroll_, 1);
     layout->addLayout(buttons);
     setMinimumWidth(300);
     setTextScale(font());
@@ -67,6 +84,15 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
 }
 
 QString LessonPanel::pageText() const { return text_->text(); }
+
+bool LessonPanel::scrollPage(int direction) {
+    auto* bar = scroll_->verticalScrollBar();
+    if (direction > 0 ? bar->value() >= bar->maximum() : bar->value() <= bar->minimum()) return false;
+    // A screenful less two lines, so the line read last stays in view.
+    const int lines = 2 * QFontMetrics(text_->font()).lineSpacing();
+    bar->setValue(bar->value() + direction * std::max(bar->singleStep(), scroll_->viewport()->height() - lines));
+    return true;
+}
 
 void LessonPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
@@ -101,7 +127,8 @@ void LessonPanel::scaleImage() {
     if (image_.isNull()) return;
     // Scaled in device pixels, so the picture stays sharp on a high-density screen.
     const double ratio = devicePixelRatioF();
-    const int width = std::min(image_.width(), qRound(std::max(50, contentsRect().width() - 20) * ratio));
+    const int room = scroll_->viewport()->width() - 4;
+    const int width = std::min(qRound(image_.width() * imageScale_), qRound(std::max(50, room) * ratio));
     QPixmap scaled = image_.scaledToWidth(width, Qt::SmoothTransformation);
     scaled.setDevicePixelRatio(ratio);
     picture_->setPixmap(scaled);
@@ -125,6 +152,7 @@ void LessonPanel::showPage(int page, int pages) {
     picture_->setVisible(!image_.isNull());
     scaleImage();
     counter_->setText(tr("%1 / %2").arg(page + 1).arg(pages));
+    scroll_->verticalScrollBar()->setValue(0);  // each page is read from its top
     previous_->setEnabled(page > 0);
     next_->setEnabled(page + 1 < pages);
 }

@@ -4,6 +4,7 @@
 
 class QLabel;
 class QPushButton;
+class QScrollArea;
 
 namespace alignscope::ui {
 
@@ -16,13 +17,18 @@ public:
     explicit LessonPanel(LessonPlayer* player, QWidget* parent = nullptr);
     QString pageText() const;
     QLabel* textLabel() const { return text_; }
-    // Title and text sized from `base` (the window's text font; larger in presenter mode).
-    void setTextScale(const QFont& base);
+    // Title and text sized from `base` (the window's text font; larger in presenter mode, where
+    // `scale` also lets the picture grow past 1:1, as far as the panel's width allows).
+    void setTextScale(const QFont& base, double scale = 1.0);
     // The page's picture as loaded (null when the page has none), before scaling to the panel.
     QPixmap pageImage() const { return image_; }
 
     // The page's picture at full size in a window of its own (a click on the picture does this).
     void enlargeImage();
+    // One screenful of the page down (1) or up (-1) where the text runs past the panel (a small
+    // projector); false where it is already at that end, so Page Down then turns the page.
+    bool scrollPage(int direction);
+    QScrollArea* textArea() const { return scroll_; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -36,6 +42,8 @@ private:
     QLabel* title_;
     QLabel* text_;
     QLabel* picture_;
+    QScrollArea* scroll_;
+    double imageScale_ = 1.0;  // presenter mode: the picture may grow past 1:1 with the text
     QPixmap image_;
     QLabel* counter_;
     QPushButton* previous_;

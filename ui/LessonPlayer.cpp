@@ -1,14 +1,10 @@
 #include "ui/LessonPlayer.h"
 
-#include "ui/DecodingDocument.h"
 #include "ui/MainWindow.h"
-#include "ui/TimelinePanel.h"
 
 #include "core/Runtime.h"
 
 #include <QDir>
-#include <QDockWidget>
-#include <QFileInfo>
 
 namespace alignscope::ui {
 
@@ -34,40 +30,13 @@ void LessonPlayer::start(const Lesson& lesson) {
 void LessonPlayer::stop() {
     lesson_ = Lesson();
     page_ = -1;
-    window_->highlightPanel(QString());
-    window_->timelineDock()->hide();
-    if (!window_->heatmapMethod().isEmpty()) window_->setHeatmapMethod(QString());
-    emit stopped();
+    emit stopped();  // the window goes back to the view it had before the lesson
 }
 
 void LessonPlayer::goTo(int page) {
     if (page < 0 || page >= lesson_.pages.size()) return;
     page_ = page;
-    const auto& p = lesson_.pages[page];
-    const QString model = resolveModel(p.model);
-    if (p.timeline.isEmpty() && !model.isEmpty() &&
-        QFileInfo(model).absoluteFilePath() != QFileInfo(document_->modelPath()).absoluteFilePath())
-        document_->openModel(model);
-    window_->setTargetText(QString());
-    if (window_->heatmapMethod() != p.heatmap) window_->setHeatmapMethod(p.heatmap);
-    window_->setSourceText(p.source);
-    if (!p.target.isEmpty()) window_->setTargetText(p.target);
-    // A training run: its snapshot, the sentence forced along the page's target (else the last
-    // snapshot's translation), the slider and loss curve in their dock.
-    if (p.timeline.isEmpty()) window_->timelineDock()->hide();
-    if (!p.timeline.isEmpty() && window_->openTimeline(resolveTimeline(p.timeline)) && p.snapshot > 0)
-        window_->timelinePanel()->choose(p.snapshot - 1);
-    if (!p.timeline.isEmpty()) {
-        // nothing to step: the target is forced
-    } else if (p.run) document_->runToEnd();
-    else
-        for (int i = 0; i < p.steps; ++i) document_->step();
-    if (p.beam > 0) {
-        window_->setBeamWidth(p.beam);
-        document_->runBeam(p.beam);
-    }
-    window_->showStepPanel(p.explain || p.highlight == QStringLiteral("explain"));
-    window_->highlightPanel(p.highlight);
+    window_->applyView(lesson_.pages[page]);  // the page's whole view, in one operation
     emit pageChanged(page_, static_cast<int>(lesson_.pages.size()));
 }
 

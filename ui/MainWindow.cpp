@@ -41,6 +41,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
@@ -58,8 +59,7 @@
 namespace alignscope::ui {
 namespace {
 constexpr int kMaxRecent = 8;
-constexpr double kPresenterScale = 1.6;     // presenter mode: every text, for the back of a room
-constexpr double kTranslationScale = 1.25;  // the translation line, above the rest
+constexpr QSize kFrameAllowance(16, 48);    // a window manager's frame and title bar: the whole window stays on screen
 }
 
 MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document) {
@@ -70,7 +70,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     buildMenus();
 
     QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) fitToScreen();
     restoreState(settings.value("window/state").toByteArray());
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
     typeAheadAction_->setChecked(settings.value("decoding/typeAhead", false).toBool());
@@ -88,6 +88,15 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
         rememberModel(path);
+        // Test-set scores are of the model that was A: none outlives it.
+        stopScoring();
+        comparePanel_->setScoresMessage(QString());
+        if (path != modelOpening_) return;
+        modelOpening_.clear();
+        // A model the user opened: the document decodes the sentence freely; the old model's target
+        // and training run end with it.
+        showTargetBox(QString());
+        closeTimeline();
     });
     connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
         cancelAction_->setEnabled(busy);
@@ -207,13 +216,25 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) startLesson(path);
     });
     lessons->addSeparator();
-    auto* nextPage = lessons->addAction(tr("Next page"), lessonPlayer_, &LessonPlayer::next);
+    // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
+    // presentation clicker (which sends these keys) expects; at its end the page turns.
+    auto* nextPage = lessons->addAction(tr("Next page"), this, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
+    });
     nextPage->setShortcut(QKeySequence(Qt::Key_PageDown));
-    auto* previousPage = lessons->addAction(tr("Previous page"), lessonPlayer_, &LessonPlayer::previous);
+    auto* previousPage = lessons->addAction(tr("Previous page"), this, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
+    });
     previousPage->setShortcut(QKeySequence(Qt::Key_PageUp));
     presenterAction_ = lessons->addAction(tr("Presenter mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
     presenterAction_->setCheckable(true);
     presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
+    // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
+    // fitted to the screen, from the keyboard too (Esc closes it).
+    pictureAction_ = lessons->addAction(tr("Show the page's picture full size"), lessonPanel_, &LessonPanel::enlargeImage);
+    pictureAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    pictureAction_->setEnabled(false);
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { pictureAction_->setEnabled(!lessonPanel_->pageImage().isNull()); });
     lessons->addAction(tr("End lesson"), lessonPlayer_, &LessonPlayer::stop);
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
@@ -291,6 +312,10 @@ void MainWindow::setHeatmapMethod(const QString& method) {
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
     fitToolBars();
+    if (presenter_.active()) {
+        presenter_.arrange();
+        return;
+    }
     // The compare view's three heatmaps keep a fair share of a window that grows.
     if (compareDock_->isVisible() && !compareDock_->isFloating() && compareDock_->height() < height() * 2 / 5)
         resizeDocks({compareDock_}, {height() / 2}, Qt::Vertical);
@@ -354,17 +379,19 @@ void MainWindow::buildLayout() {
     candidatesScroll->setWidget(candidates_);
     candidatesScroll->setWidgetResizable(true);
     candidatesScroll->setFocusPolicy(Qt::NoFocus);  // the list itself takes the focus, visibly
-    auto* candidatesDock = new QDockWidget(tr("Candidates of the last step"), this);
+    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates of the last step"), this);
     candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
     candidatesDock->setWidget(candidatesScroll);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
 
     beamList_ = new QListWidget;
     beamList_->setObjectName(QStringLiteral("beamList"));
+    beamList_->setTextElideMode(Qt::ElideMiddle);
+    beamList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // elided to the width, not scrolled
     connect(beamList_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (snapshot_ && row != snapshot_->selectedHypothesis && row >= 0) document_->selectHypothesis(row);
     });
-    auto* beamDock = new QDockWidget(tr("Beam hypotheses"), this);
+    auto* beamDock = beamDock_ = new QDockWidget(tr("Beam hypotheses"), this);
     beamDock->setObjectName(QStringLiteral("beamDock"));
     auto* beamPanel = new QWidget;
     auto* beamLayout = new QVBoxLayout(beamPanel);
@@ -391,16 +418,15 @@ void MainWindow::buildLayout() {
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
-        lessonDock_->show();
+        if (lessonDock_->isHidden()) {
+            lessonDock_->show();
+            QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the lesson's share of the column
+        }
         view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
     });
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
         lessonDock_->hide();
-        highlightPanel(QString());
-        // Back to what was open before the lesson.
-        if (!modelBeforeLesson_.isEmpty() && modelBeforeLesson_ != document_->modelPath()) document_->openModel(modelBeforeLesson_);
-        setTargetText(QString());
-        setSourceText(sourceBeforeLesson_);
+        applyView(viewBeforeLesson_);  // back to what was open before the lesson, at its step
         view_->setFocus();
     });
     timelinePanel_ = new TimelinePanel;
@@ -411,7 +437,7 @@ void MainWindow::buildLayout() {
     timelineDock_->hide();
     connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) {
         timelineOpening_ = path;
-        document_->openModel(path);
+        document_->openModel(path, /*keepTarget=*/true);  // every snapshot along the one target
     });
     connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
     // The snapshots of one run read one vocabulary: a folder that mixes runs is refused snapshot by
@@ -441,6 +467,11 @@ void MainWindow::buildLayout() {
         if (!timelineNeedsTarget_ || !s || !s->finished || s->translation.empty()) return;
         timelineNeedsTarget_ = false;
         setTargetText(QString::fromStdString(s->translation));
+        timelineTargetAuto_ = true;  // the run's own target: it ends with the run
+        if (timelineReturnTo_ != timelinePanel_->slider()->maximum()) {  // back to the snapshot on the slider
+            timelineOpening_ = timelinePanel_->snapshotPath(timelineReturnTo_);
+            document_->openModel(timelineOpening_, /*keepTarget=*/true);
+        }
     });
 
     comparePanel_ = new ComparePanel;
@@ -465,81 +496,39 @@ void MainWindow::buildLayout() {
     setTabOrder(candidates_, beamList_);
     status_ = new QLabel;
     statusBar()->addWidget(status_, 1);
-    resize(1280, 820);
+}
+
+void MainWindow::fitToScreen() {
+    const QSize wanted(1280, 820);
+    const QScreen* screen = this->screen();
+    if (!screen) {
+        resize(wanted);
+        return;
+    }
+    const QRect room = screen->availableGeometry();
+    resize(wanted.boundedTo(room.size() - kFrameAllowance));
+    move(room.topLeft() + QPoint((room.width() - width()) / 2, (room.height() - height() - kFrameAllowance.height()) / 2));
 }
 
 void MainWindow::setSourceText(const QString& text) {
     source_->setText(text);
+    source_->setCursorPosition(0);  // a long sentence shows its start
     document_->setSource(text);
 }
 
 void MainWindow::setTargetText(const QString& text) {
-    teacherAction_->setChecked(!text.isEmpty());
-    target_->setVisible(!text.isEmpty());
-    target_->setText(text);
+    showTargetBox(text);
     targetEdited();
 }
 
+void MainWindow::showTargetBox(const QString& text) {
+    teacherAction_->setChecked(!text.isEmpty());
+    target_->setVisible(!text.isEmpty());
+    target_->setText(text);
+    givenTarget_ = text;
+}
+
 void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
-
-void MainWindow::showStepPanel(bool visible) { stepDock_->setVisible(visible); }
-
-void MainWindow::highlightPanel(const QString& panel) {
-    view_->setHighlighted(false);
-    if (highlighted_ && highlighted_ != view_) highlighted_->setStyleSheet(QString());
-    highlighted_ = panel == QLatin1String("heatmap") || panel == QLatin1String("encoder") ? static_cast<QWidget*>(view_)
-                   : panel == QLatin1String("candidates")                               ? candidates_->parentWidget()
-                   : panel == QLatin1String("beam")                                     ? static_cast<QWidget*>(beamList_)
-                   : panel == QLatin1String("explain")                                  ? static_cast<QWidget*>(stepPanel_)
-                                                                                        : nullptr;
-    if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
-    else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
-}
-
-void MainWindow::startLesson(const QString& path) {
-    try {
-        auto lesson = Lesson::load(path);
-        if (!lessonPlayer_->running()) {
-            modelBeforeLesson_ = document_->modelPath();
-            sourceBeforeLesson_ = source_->text();
-        }
-        lessonPlayer_->start(lesson);
-    } catch (const std::exception& e) {
-        showError(QString::fromUtf8(e.what()));
-    }
-}
-
-void MainWindow::setPresenterMode(bool on, bool fillScreen) {
-    presenterAction_->setChecked(on);
-    applyTextScale(on ? kPresenterScale : 1.0);
-    if (on && fillScreen) {
-        showFullScreen();
-        // Without a window manager nobody acts on the full-screen request: take the screen's size.
-        if (auto* screen = this->screen()) setGeometry(screen->geometry());
-    } else if (!on) {
-        showNormal();
-    }
-    fitToolBars();
-    QTimer::singleShot(0, this, [this] { fitToolBars(); });  // once the larger text is laid out
-}
-
-// Every text scales from the application's font: the panels' own larger texts (translation,
-// lesson) and the charts' labels are set relative to it here, not fixed once at start.
-void MainWindow::applyTextScale(double scale) {
-    if (normalFont_.pointSizeF() <= 0) normalFont_ = QApplication::font();
-    QFont base = normalFont_;
-    base.setPointSizeF(normalFont_.pointSizeF() * scale);
-    QApplication::setFont(base);
-    QFont big = base;
-    big.setPointSizeF(base.pointSizeF() * kTranslationScale);
-    translation_->setFont(big);
-    lessonPanel_->setTextScale(base);
-    stepPanel_->setLabelFont(base);
-    candidates_->setFont(base);
-    figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
-    view_->setOptions(figureOptions_);
-    comparePanel_->setOptions(figureOptions_);
-}
 
 void MainWindow::sourceEdited() {
     if (typeAheadAction_->isChecked()) typingTimer_->start();
@@ -547,6 +536,12 @@ void MainWindow::sourceEdited() {
 
 void MainWindow::targetEdited() {
     givenTarget_ = teacherAction_->isChecked() ? target_->text() : QString();
+    timelineTargetAuto_ = false;  // a target given now is the user's
+    // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
+    if (runOpen() && givenTarget_.trimmed().isEmpty() && !timelineNeedsTarget_) {
+        forceRunAlongLastTranslation();
+        return;
+    }
     document_->setTarget(givenTarget_);
 }
 
@@ -567,7 +562,8 @@ void MainWindow::applyFigureOptions() {
 void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
     QStringList parts;
     for (size_t i = 0; i < s.source.size(); ++i) {
-        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).toHtmlEscaped();
+        // No line break inside a token ("</s>" breaks after its slash otherwise): a word joiner holds it.
+        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
         parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
                                       : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
@@ -605,18 +601,20 @@ void MainWindow::render(SnapshotPtr snapshot) {
     if (stepDock_->isVisible()) stepPanel_->render(snapshot);
     const auto* step = s.currentStep();
     // A shown beam hypothesis is read-only: a click would change the steps, which are not on screen.
-    candidates_->setCandidates(step ? step->candidates : std::vector<core::Candidate>{}, step ? step->tokenId : -1,
-                               !s.teacherForced && s.selectedHypothesis < 0);
+    // A forced token outside the top k is listed too, after them (marked), with its probability.
+    auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
+    const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
+    if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
+    candidates_->setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
     {
         QSignalBlocker block(beamList_);
         beamList_->clear();
-        for (const auto& h : s.beam) {
-            std::vector<std::string> words;
-            for (size_t k = 0; k < h.tokens.size(); ++k)
-                if (h.ids[k] != snapshot_->eosId) words.push_back(h.tokens[k]);
-            QStringList w;
-            for (const auto& x : words) w << QString::fromStdString(x);
-            beamList_->addItem(QStringLiteral("%1  %2").arg(h.score, 7, 'f', 3).arg(w.join(' ')));
+        // Each hypothesis as the text it writes (pieces joined as in the translation); a long one
+        // loses its middle, so the score and the end where hypotheses differ stay in view.
+        for (size_t k = 0; k < s.beam.size(); ++k) {
+            const QString text = k < s.beamTexts.size() ? QString::fromStdString(s.beamTexts[k]) : QString();
+            auto* item = new QListWidgetItem(QStringLiteral("%1  %2").arg(s.beam[k].score, 7, 'f', 3).arg(text), beamList_);
+            item->setToolTip(text);
         }
         beamList_->setCurrentRow(s.selectedHypothesis);
     }
@@ -667,204 +665,6 @@ void MainWindow::openExportDialog() {
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
 }
 
-bool MainWindow::openTimeline(const QString& folderOrIndex) {
-    core::TrainingTimeline timeline;
-    try {
-        timeline = core::TrainingTimeline::open(folderOrIndex.toStdString());
-    } catch (const core::Error& e) {
-        showError(QString::fromStdString(e.what()));
-        return false;
-    }
-    timelinePanel_->setTimeline(timeline);
-    timelineReference_.reset();
-    timelineLastGood_.clear();
-    timelineDock_->show();
-    timelineOpening_ = timelinePanel_->snapshotPath(timelinePanel_->current());
-    document_->openModel(timelineOpening_);
-    timelineNeedsTarget_ = target_->text().trimmed().isEmpty();
-    if (timelineNeedsTarget_) document_->runToEnd();
-    return true;
-}
-
-void MainWindow::openTimelineDialog() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open training run (a folder written by train --snapshots)"),
-                                                          QFileInfo(document_->modelPath()).path());
-    if (!dir.isEmpty()) openTimeline(dir);
-}
-
-void MainWindow::exportTimelineDialog() {
-    if (!snapshot_ || snapshot_->source.tokens.empty()) {
-        showError(tr("Type a sentence first: the animation shows it through every snapshot"));
-        return;
-    }
-    ExportDialog dialog(snapshot_, figureOptions_, this);
-    dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
-    dialog.setFormat(FigureExporter::Format::Gif);
-    dialog.setAnimateSnapshots(true);
-    if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));
-}
-
-void MainWindow::openComparison(const QString& path) {
-    if (!comparison_) {
-        comparison_ = new DecodingDocument(this);
-        connect(comparison_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr) { renderComparison(); });
-        // A snapshot arrives while its operation still counts as running: draw again once B is idle.
-        connect(comparison_, &DecodingDocument::busyChanged, this, [this](bool busy) {
-            if (!busy) renderComparison();
-        });
-        connect(comparison_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString&) {
-            compareTestAction_->setEnabled(true);
-            openingComparison_ = false;
-            comparisonError_.clear();
-            comparedValid_ = false;  // decode the sentence with the new model
-            syncComparison();
-        });
-        connect(comparison_, &DecodingDocument::errorOccurred, this, [this](const QString& message) {
-            comparisonError_ = openingComparison_ ? tr("Model B could not be opened: %1").arg(message)
-                                                  : tr("Model B (%1) cannot take this: %2").arg(comparison_->modelName(), message);
-            openingComparison_ = false;
-            status_->setText(comparisonError_.section('\n', 0, 0));
-            renderComparison();
-        });
-    }
-    stopScoring();
-    comparisonError_.clear();
-    comparedValid_ = false;
-    openingComparison_ = true;
-    stopCompareAction_->setEnabled(true);
-    if (!compareDock_->isVisible()) {
-        compareDock_->show();
-        // Three heatmaps want room: half the window's height, taken from the main figure.
-        resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
-    }
-    comparePanel_->showMessage(tr("Opening %1…").arg(path));
-    comparison_->openModel(path);
-}
-
-void MainWindow::closeComparison() {
-    if (!comparison_) return;
-    stopScoring();
-    disconnect(comparison_, nullptr, this, nullptr);  // nothing of the old document arrives after this
-    comparison_->cancel();
-    comparison_->deleteLater();
-    comparison_ = nullptr;
-    compareDock_->hide();
-    compareTestAction_->setEnabled(false);
-    stopCompareAction_->setEnabled(false);
-    comparePanel_->showMessage(tr("Open a second model with File → Compare with…"));
-    comparePanel_->setScoresMessage(QString());
-}
-
-void MainWindow::syncComparison() {
-    if (!comparison_ || !comparison_->hasModel() || !snapshot_) return;
-    const QString source = QString::fromStdString(snapshot_->sourceText);
-    const QString target = snapshot_->teacherForced ? givenTarget_ : QString();
-    if (comparedValid_ && source == comparedSource_ && target == comparedTarget_) return;
-    comparedValid_ = true;
-    comparedSource_ = source;
-    comparedTarget_ = target;
-    comparisonError_.clear();
-    comparison_->setSource(source);
-    comparison_->setTarget(target);
-    if (!core::Tokenizer::isBlank(source.toStdString())) comparison_->runToEnd();
-}
-
-void MainWindow::renderComparison() {
-    if (!comparison_) return;
-    if (!comparisonError_.isEmpty()) {
-        comparePanel_->showMessage(comparisonError_);
-        return;
-    }
-    const auto b = comparison_->snapshot();
-    compareDock_->setWindowTitle(comparison_->hasModel() ? tr("Compare models: A = %1, B = %2").arg(document_->modelName(), comparison_->modelName())
-                                                         : tr("Compare models"));
-    if (!comparison_->hasModel() || !snapshot_ || comparison_->busy() || b->sourceText != snapshot_->sourceText) {
-        comparePanel_->showMessage(tr("Model B is decoding the sentence…"));
-        return;
-    }
-    if (snapshot_->source.tokens.empty()) {
-        comparePanel_->showMessage(tr("Type a sentence: both models decode it."));
-        return;
-    }
-    const auto targetOf = [this](const DecodingSnapshot& s) {
-        return s.teacherForced ? comparedTarget_.toStdString() : s.translation;
-    };
-    try {
-        comparePanel_->render(core::AlignmentComparison::compare(
-            snapshot_->sourceText, {snapshot_->modelName, targetOf(*snapshot_), {}, {}}, snapshot_->alignment(),
-            {b->modelName, targetOf(*b), {}, {}}, b->alignment(), figureOptions_.mergeWords));
-    } catch (const core::Error& e) {
-        comparePanel_->showMessage(QString::fromStdString(e.what()));
-    }
-}
-
-void MainWindow::compareOnTestSet(const QString& testPath, const QString& goldPath) {
-    if (!comparison_ || !comparison_->hasModel() || !document_->model()) {
-        showError(tr("Open a second model first (File → Compare with…)"));
-        return;
-    }
-    stopScoring();  // a newer request replaces a running one
-    struct Outcome {
-        std::vector<core::ModelScorecard> cards;
-        QString error;
-    };
-    auto outcome = std::make_shared<Outcome>();
-    const auto models = std::vector<std::shared_ptr<const core::Model>>{document_->model(), comparison_->model()};
-    comparePanel_->setScoresMessage(tr("Scoring both models on %1…").arg(testPath));
-    const auto test = testPath.toStdString(), gold = goldPath.toStdString();
-    auto cancelled = scoringCancelled_ = std::make_shared<std::atomic<bool>>(false);
-    const int generation = ++scoringGeneration_;
-    scoring_ = QThread::create([outcome, models, test, gold, cancelled] {
-        try {
-            const auto corpus = core::Corpus::read(test, core::Corpus::OnBadLine::Reject);
-            std::vector<core::LinkSet> links;
-            if (!gold.empty()) links = core::LinkSet::readFile(gold);
-            for (const auto& m : models)
-                outcome->cards.push_back(
-                    core::ModelScorecard::score(*m, corpus.pairs(), test, links, gold, 1, [cancelled] { return cancelled->load(); }));
-        } catch (const std::exception& e) {
-            outcome->error = QString::fromStdString(e.what());
-        }
-    });
-    connect(scoring_, &QThread::finished, this, [this, outcome, testPath, generation, thread = scoring_] {
-        thread->deleteLater();
-        if (generation != scoringGeneration_) return;  // stopped: B changed, or a newer request replaced it
-        scoring_ = nullptr;
-        if (!outcome->error.isEmpty()) {
-            comparePanel_->setScoresError(outcome->error);
-            status_->setText(outcome->error.section('\n', 0, 0));
-        } else {
-            comparePanel_->setScores(QFileInfo(testPath).fileName(), outcome->cards);
-        }
-    });
-    scoring_->setParent(this);
-    scoring_->start();
-}
-
-void MainWindow::stopScoring() {
-    if (!scoring_) return;
-    ++scoringGeneration_;  // its results, if any still arrive, are dropped
-    scoringCancelled_->store(true);
-    scoring_->wait();  // ModelScorecard polls the flag between sentences
-    scoring_ = nullptr;
-    comparePanel_->setScoresMessage(QString());
-}
-
-void MainWindow::openComparisonDialog() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Compare with model"), QFileInfo(document_->modelPath()).path(),
-                                                      tr("Models (*.pt);;All files (*)"));
-    if (!path.isEmpty()) openComparison(path);
-}
-
-void MainWindow::openComparisonTestDialog() {
-    const QString test = QFileDialog::getOpenFileName(this, tr("Test pairs (source<TAB>target per line)"), QString(),
-                                                      tr("Text (*.tsv *.txt);;All files (*)"));
-    if (test.isEmpty()) return;
-    const QString gold = QFileDialog::getOpenFileName(this, tr("Gold word links for AER (optional: Cancel for BLEU only)"),
-                                                      QFileInfo(test).path(), tr("Links (*.txt *.links);;All files (*)"));
-    compareOnTestSet(test, gold);
-}
-
 bool MainWindow::waitUntilIdle(int timeoutMs) {
     QElapsedTimer clock;
     clock.start();
@@ -898,7 +698,10 @@ void MainWindow::openModelDialog() {
     if (!path.isEmpty()) openModel(path);
 }
 
-void MainWindow::openModel(const QString& path) { document_->openModel(path); }
+void MainWindow::openModel(const QString& path) {
+    modelOpening_ = path;
+    document_->openModel(path);  // the sentence decoded freely from step 0 (the document drops the target)
+}
 
 void MainWindow::rememberModel(const QString& given) {
     // One entry per file, however it was named (relative, through a link).
@@ -926,7 +729,10 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->setEnabled(!recent.isEmpty());
 }
 
-MainWindow::~MainWindow() { stopScoring(); }  // its thread runs LibTorch: never past the window
+MainWindow::~MainWindow() {
+    stopScoring();                                  // its thread runs LibTorch: never past the window
+    if (presenter_.active()) applyTextScale(1.0);  // the application's font is shared: back to normal
+}
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;

@@ -1,6 +1,8 @@
 #pragma once
 #include "ui/DecodingSnapshot.h"
 #include "ui/FigureOptions.h"
+#include "ui/PresenterLayout.h"
+#include "ui/ViewState.h"
 
 #include <QMainWindow>
 
@@ -48,8 +50,19 @@ public:
     // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
     void highlightPanel(const QString& panel);
     void startLesson(const QString& path);   // errors are shown, nothing changes
-    // Large text everywhere and the whole screen (fillScreen false: the window's size, for screenshots).
+    // The view on screen as one value, and one applied whole: what belongs to another view (a
+    // comparison, a training run, a target, a beam) is closed unless the value names it, and the
+    // document decodes it in one operation (one snapshot). A lesson page is applied this way, and
+    // End lesson applies the view captured when the lesson started, step and all.
+    ViewState currentView() const;
+    void applyView(const ViewState& view);
+    // A new model (File > Open, Open recent, a dropped file): the sentence decoded freely from step
+    // 0 once it opens; teacher forcing, a training run and test-set scores of the old model end.
+    void openModel(const QString& path);
+    // Large text everywhere and the whole screen (fillScreen false: the window's size, for screenshots),
+    // the docks in one column beside the heatmap (PresenterLayout); off, the window as it was.
     void setPresenterMode(bool on, bool fillScreen = true);
+    bool presenterMode() const { return presenter_.active(); }
     // The heatmap shows attention ("" ) or an attribution method's scores (View > Heatmap).
     void setHeatmapMethod(const QString& method);
     QString heatmapMethod() const { return heatmapMethod_; }
@@ -57,7 +70,10 @@ public:
     // loss curve; the sentence is forced along one target (the one typed, else the last
     // snapshot's translation) so every snapshot's rows line up. A folder without a run is an error
     // message, and the open model stays.
-    bool openTimeline(const QString& folderOrIndex);
+    // A comparison open before is closed (a run replaces model A). `snapshot`: 0-based; -1 the last.
+    bool openTimeline(const QString& folderOrIndex, int snapshot = -1);
+    // endItsTarget: teacher forcing along the run's own target (not a typed one) ends too.
+    void closeTimeline(bool endItsTarget = true);
     TimelinePanel* timelinePanel() const { return timelinePanel_; }
     // A second model beside the first (File > Compare with…, --compare): the sentence decoded by
     // both (or both forced along the given target) in a dock with the two heatmaps and their
@@ -82,13 +98,18 @@ public:
     CandidatesView* candidatesView() const { return candidates_; }
     StepExplainedPanel* stepPanel() const { return stepPanel_; }
     QDockWidget* stepDock() const { return stepDock_; }
+    QDockWidget* lessonDock() const { return lessonDock_; }
+    QDockWidget* candidatesDock() const { return candidatesDock_; }
+    QDockWidget* beamDock() const { return beamDock_; }
     QListWidget* beamList() const { return beamList_; }
     QLineEdit* sourceEdit() const { return source_; }
     QLineEdit* targetEdit() const { return target_; }
     QLabel* translationLabel() const { return translation_; }
+    QLabel* tokensLabel() const { return tokens_; }
     QSpinBox* beamWidthBox() const { return beamWidth_; }
     QAction* teacherAction() const { return teacherAction_; }
     QAction* presenterAction() const { return presenterAction_; }
+    QAction* pictureAction() const { return pictureAction_; }
     QMenu* viewMenu() const { return viewMenu_; }
     QMenu* recentMenu() const { return recentMenu_; }
     QList<QToolBar*> toolBars() const { return {decodingBar_, searchBar_, toolsBar_}; }
@@ -109,6 +130,9 @@ protected:
 private:
     void buildActions();
     void openTimelineDialog();
+    void openSnapshot(int index, const QString& target, bool run);
+    void forceRunAlongLastTranslation();
+    bool runOpen() const;  // a training run's dock is open over its snapshots
     void exportTimelineDialog();
     void openComparisonDialog();
     void openComparisonTestDialog();
@@ -120,7 +144,7 @@ private:
     void render(SnapshotPtr snapshot);
     void showError(const QString& message);
     void openModelDialog();
-    void openModel(const QString& path);
+    void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding
     void rememberModel(const QString& path);
     void updateRecentMenu();
     void sourceEdited();
@@ -132,6 +156,7 @@ private:
     void chooseCandidate(int index);   // 0-based, of the current step's list (keys 1-9)
     void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
     void fitToolBars();                // a second toolbar row when one row cannot show every action
+    void fitToScreen();                // the first size: as much of 1280×820 as the screen holds
 
     DecodingDocument* document_;
     AlignmentView* view_ = nullptr;
@@ -140,7 +165,11 @@ private:
     LessonPlayer* lessonPlayer_ = nullptr;
     LessonPanel* lessonPanel_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
+    QDockWidget* candidatesDock_ = nullptr;
+    QDockWidget* beamDock_ = nullptr;
+    PresenterLayout presenter_{this};
     QAction* presenterAction_ = nullptr;
+    QAction* pictureAction_ = nullptr;  // the lesson page's picture full size
     QActionGroup* heatmapGroup_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
@@ -148,14 +177,19 @@ private:
     QString timelineLastGood_;                               // the last snapshot that did
     QString timelineOpening_;                                // the snapshot being opened (checked when it arrives)
     QString pendingStatus_;                                  // shown once the document is idle again
-    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target  // View > Heatmap: attention or one attribution method
+    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target
+    bool timelineTargetAuto_ = false;   // the forced target is the run's (its last snapshot's translation)
+    int timelineReturnTo_ = 0;          // the snapshot on the slider while the last one finds the target
+    // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
     bool focusBeamWhenDone_ = false;  // after Ctrl+B: the hypothesis list takes the focus when results arrive
     QMenu* viewMenu_ = nullptr;
     QToolBar *decodingBar_ = nullptr, *searchBar_ = nullptr, *toolsBar_ = nullptr;
-    QString modelBeforeLesson_, sourceBeforeLesson_;
+    ViewState viewBeforeLesson_;
+    QString modelOpening_;  // a model the user asked for (openModel): its arrival ends the old model's view
     QWidget* highlighted_ = nullptr;
+    QString highlightedName_;  // the panel a lesson page points at ("" none)
     QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;
     QLineEdit* source_ = nullptr;

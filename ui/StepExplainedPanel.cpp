@@ -11,6 +11,7 @@
 #include "core/attribution/AttributionAgreement.h"
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTimer>
 #include <QWheelEvent>
 #include <QVBoxLayout>
 
@@ -46,6 +47,10 @@ QCustomPlot* barPlot(int height) {
 void clearPlot(QCustomPlot* plot) {
     plot->clearPlottables();
     plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText));
+    // Nor its value range: an empty chart has no scale to read.
+    plot->xAxis->setRange(0, 1);
+    plot->yAxis->setRange(0, 1);
+    plot->yAxis->setTickLabels(false);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -91,6 +96,7 @@ void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::
         hi = std::max(hi, v);
     }
     plot->yAxis->setRange(lo - 0.05 * (hi - lo + 1e-9), hi + 0.1 * (hi - lo + 1e-9));
+    plot->yAxis->setTickLabels(true);
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -131,6 +137,7 @@ StepExplainedPanel::StepExplainedPanel(QWidget* parent) : QWidget(parent) {
     scroll->setWidgetResizable(true);
     scroll->setFocusPolicy(Qt::NoFocus);
     scroll_ = scroll;
+    connect(scroll->verticalScrollBar(), &QScrollBar::rangeChanged, this, [this] { scrollToPart(); });
     // QCustomPlot takes wheel events even without zooming: hand them to the scroll area.
     for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) {
         p->installEventFilter(this);
@@ -146,8 +153,7 @@ QString StepExplainedPanel::text(int part) const { return parts_[part - 1]->text
 
 bool StepExplainedPanel::eventFilter(QObject* watched, QEvent* event) {
     if (event->type() == QEvent::Wheel && watched != scroll_) {
-        auto* scroll = static_cast<QScrollArea*>(scroll_);
-        QCoreApplication::sendEvent(scroll->verticalScrollBar(), event);
+        QCoreApplication::sendEvent(scroll_->verticalScrollBar(), event);
         return true;
     }
     return QWidget::eventFilter(watched, event);
@@ -161,10 +167,39 @@ void StepExplainedPanel::setLabelFont(const QFont& font) {
         p->setMaximumHeight(height);
         p->replot(QCustomPlot::rpQueuedReplot);
     }
+    scrollToPart();
+}
+
+QCustomPlot* StepExplainedPanel::chart(int chart) const { return chart == 0 ? energyPlot_ : chart == 1 ? alphaPlot_ : outputPlot_; }
+
+const QStringList& StepExplainedPanel::partNames() {
+    static const QStringList names = {"query", "energies", "softmax", "context", "update", "output", "attribution"};
+    return names;
+}
+
+QWidget* StepExplainedPanel::partWidget(const QString& name) const {
+    const int k = static_cast<int>(partNames().indexOf(name));
+    return k < 0 ? nullptr : k < 6 ? static_cast<QWidget*>(parts_[k]) : static_cast<QWidget*>(attributionPart_);
+}
+
+void StepExplainedPanel::showPart(const QString& name) {
+    part_ = name;
+    if (name.isEmpty()) scroll_->verticalScrollBar()->setValue(0);  // a page that names none: the top
+    scrollToPart();
+}
+
+// After the layout has placed the parts (a render or larger text changes their heights; the
+// scroll range follows later still, hence the range's own signal too): the part at the top.
+void StepExplainedPanel::scrollToPart() {
+    if (part_.isEmpty()) return;  // where the reader scrolled to stays
+    QTimer::singleShot(0, this, [this] {
+        if (auto* part = partWidget(part_); part && part->isVisible())
+            scroll_->verticalScrollBar()->setValue(part->y() - layout_->spacing());
+    });
 }
 
 QStringList StepExplainedPanel::chartLabels(int chart) const {
-    const QCustomPlot* plot = chart == 0 ? energyPlot_ : chart == 1 ? alphaPlot_ : outputPlot_;
+    const QCustomPlot* plot = this->chart(chart);
     QStringList labels;
     if (auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>())
         for (const auto& label : ticker->ticks()) labels << label;
@@ -181,6 +216,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
         for (int i = 1; i < 6; ++i) parts_[i]->clear();
         for (auto* p : {energyPlot_, alphaPlot_, outputPlot_}) clearPlot(p);
         attributionPart_->hide();
+        scrollToPart();
         return;
     }
     const auto& steps = s.shownSteps();
@@ -316,6 +352,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
                            .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
                                 tok(step->token), num(std::exp(step->logProb)), piece));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
+    scrollToPart();
 }
 
 // The attribution asked for, held against this step's attention: what the method measures, and how

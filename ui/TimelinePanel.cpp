@@ -5,6 +5,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QLocale>
 #include <QSlider>
 #include <QVBoxLayout>
@@ -14,7 +15,17 @@
 namespace alignscope::ui {
 
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
-    auto* layout = new QVBoxLayout(this);
+    // In a scroll area: a short dock (presenter mode's column) scrolls rather than cutting the curve.
+    auto* content = new QWidget;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
     label_ = new QLabel;
     label_->setWordWrap(true);
     slider_ = new QSlider(Qt::Horizontal);
@@ -23,17 +34,18 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(160);
     plot_->xAxis->setLabel(tr("update (log scale)"));
-    plot_->yAxis->setLabel(tr("training NLL/token"));
+    plot_->yAxis->setLabel(tr("loss (NLL/token)"));  // short: it runs along a short axis in a narrow dock
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     export_ = new QPushButton(tr("Export animation…"));
     export_->setToolTip(tr("The sentence through every snapshot, as an animated GIF or numbered PNG frames"));
     connect(export_, &QPushButton::clicked, this, &TimelinePanel::exportRequested);
-    auto* top = new QHBoxLayout;
-    top->addWidget(label_, 1);
-    top->addWidget(export_, 0, Qt::AlignTop);
-    layout->addLayout(top);
-    layout->addWidget(slider_);
+    // The text over the whole width, the button beside the slider: fewer lines in a narrow dock.
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(slider_, 1);
+    controls->addWidget(export_);
+    layout->addWidget(label_);
+    layout->addLayout(controls);
     layout->addWidget(plot_, 1);
     // Released or stepped with the keys: each position is a model to load, so not while dragging.
     slider_->setTracking(false);
@@ -76,9 +88,28 @@ void TimelinePanel::setTimeline(const core::TrainingTimeline& timeline) {
     showCurrent();
 }
 
+void TimelinePanel::setLabelFont(const QFont& font) {
+    for (auto* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+    }
+    // Tall enough for the loss axis's title, which runs along it.
+    const int title = QFontMetrics(font).horizontalAdvance(plot_->yAxis->label());
+    // (below the axis: its tick labels and the x axis's title, about four lines with their padding).
+    const int lines = QFontMetrics(font).lineSpacing();
+    plot_->setMinimumHeight(std::max({160, lines * 6, title + 8 + 4 * lines}));
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 int TimelinePanel::current() const { return slider_->value(); }
 
 void TimelinePanel::choose(int index) { slider_->setValue(index); }
+
+void TimelinePanel::setCurrent(int index) {
+    const QSignalBlocker quiet(slider_);
+    slider_->setValue(index);
+    showCurrent();
+}
 
 QString TimelinePanel::snapshotPath(int index) const {
     const auto& s = timeline_.snapshots();
@@ -93,8 +124,8 @@ void TimelinePanel::showCurrent() {
     const auto& s = snaps[static_cast<size_t>(i)];
     const QLocale locale(QLocale::English);
     const auto total = timeline_.updates();
-    label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6). "
-                       "The heatmap is this model's alignment of the sentence, forced along one target.")
+    label_->setToolTip(tr("The heatmap is this snapshot's alignment of the sentence, forced along one target."));
+    label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6)")
                         .arg(QString::fromStdString(timeline_.name()).toHtmlEscaped())
                         .arg(i + 1)
                         .arg(snaps.size())

@@ -23,10 +23,12 @@ public:
     const core::TrainingTimeline& timeline() const { return timeline_; }
     int current() const;         // index into timeline().snapshots()
     void choose(int index);      // as if the slider moved there
+    void setCurrent(int index);  // the slider there, nothing opened (the caller opens that snapshot)
     QString snapshotPath(int index) const;
     QSlider* slider() const { return slider_; }
     QPushButton* exportButton() const { return export_; }
     QCustomPlot* lossPlot() const { return plot_; }
+    void setLabelFont(const QFont& font);  // the loss curve's ticks and axis titles (presenter mode enlarges them)
 
 signals:
     void snapshotChosen(const QString& path);

@@ -63,7 +63,7 @@ Command addExportCommand(CLI::App& app) {
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
     c->add_flag("--words", o->words,
-                "Figures over the words of the text: sub-word pieces merged (a source word's columns summed, a target "
+                "Figures and CSV over the words of the text: sub-word pieces merged (a source word's columns summed, a target "
                 "word's rows averaged; no encoder panel). Links are always over words");
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
     c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");

@@ -1,0 +1,165 @@
+// MainWindow's views: the state on screen as one value (a lesson page, End lesson), lessons,
+// the panels a page points at, and presenter mode's text and layout.
+#include "ui/MainWindow.h"
+
+#include "ui/AlignmentView.h"
+#include "ui/CandidatesView.h"
+#include "ui/ComparePanel.h"
+#include "ui/DecodingDocument.h"
+#include "ui/Lesson.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
+#include "ui/StepExplainedPanel.h"
+#include "ui/TimelinePanel.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QSpinBox>
+#include <QTimer>
+
+#include <cmath>
+
+namespace alignscope::ui {
+namespace {
+constexpr double kPresenterScale = 1.6;     // presenter mode: every text, for the back of a room
+constexpr double kTranslationScale = 1.25;  // the translation line, above the rest
+}  // namespace
+
+ViewState MainWindow::currentView() const {
+    ViewState v;
+    const bool run = runOpen();
+    v.model = document_->modelPath();
+    v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : source_->text();
+    v.target = snapshot_ && snapshot_->teacherForced ? givenTarget_ : QString();
+    v.steps = snapshot_ ? static_cast<int>(snapshot_->steps.size()) : 0;
+    v.stepsOfTarget = true;
+    v.beam = snapshot_ && !snapshot_->beam.empty() ? beamWidth_->value() : 0;
+    v.explain = stepDock_->isVisible();
+    v.highlight = highlightedName_;
+    v.heatmap = heatmapMethod_;
+    if (run) {
+        v.timeline = QString::fromStdString(timelinePanel_->timeline().folder());
+        v.snapshot = timelinePanel_->current() + 1;
+    }
+    v.compare = comparison_ && comparison_->hasModel() ? comparison_->modelPath() : QString();
+    return v;
+}
+
+void MainWindow::applyView(const ViewState& v) {
+    typingTimer_->stop();
+    document_->cancel();
+    modelOpening_.clear();
+    const QString compare = LessonPlayer::resolveModel(v.compare);
+    if (compare.isEmpty()) closeComparison();
+    if (v.timeline.isEmpty()) closeTimeline(/*endItsTarget=*/false);  // the view sets its own target
+    source_->setText(v.source);
+    source_->setCursorPosition(0);  // a long sentence shows its start
+    showTargetBox(v.target);
+    heatmapMethod_ = v.heatmap;
+    for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == v.heatmap);
+    if (v.beam > 0) beamWidth_->setValue(v.beam);
+    if (!v.timeline.isEmpty()) {
+        // The run's snapshot, the sentence forced along the target (else the last snapshot's translation).
+        openTimeline(LessonPlayer::resolveTimeline(v.timeline), v.snapshot - 1);
+    } else {
+        const QString model = LessonPlayer::resolveModel(v.model);
+        const bool same = model.isEmpty() || QFileInfo(model).absoluteFilePath() == QFileInfo(document_->modelPath()).absoluteFilePath();
+        DecodingRequest request;
+        request.modelPath = same ? QString() : model;
+        request.source = v.source;
+        request.target = v.target;
+        request.steps = v.target.isEmpty() || v.stepsOfTarget ? v.steps : -1;
+        request.run = v.run;
+        request.beam = v.beam;
+        request.attribution = v.heatmap;
+        document_->apply(request);
+    }
+    if (!compare.isEmpty() && (!comparison_ || comparison_->modelPath() != compare)) openComparison(compare);
+    showStepPanel(v.explain || v.highlight == QLatin1String("explain"));
+    stepPanel_->showPart(v.explainPart);
+    highlightPanel(v.highlight);
+}
+
+void MainWindow::showStepPanel(bool visible) {
+    stepDock_->setVisible(visible);
+    if (visible) presenter_.bringForward(stepDock_);
+}
+
+void MainWindow::highlightPanel(const QString& panel) {
+    view_->setHighlighted(false);
+    if (highlighted_ && highlighted_ != view_) highlighted_->setStyleSheet(QString());
+    highlighted_ = panel == QLatin1String("heatmap") || panel == QLatin1String("encoder") ? static_cast<QWidget*>(view_)
+                   : panel == QLatin1String("candidates")                               ? candidates_->parentWidget()
+                   : panel == QLatin1String("beam")                                     ? static_cast<QWidget*>(beamList_)
+                   : panel == QLatin1String("explain")                                  ? static_cast<QWidget*>(stepPanel_)
+                                                                                        : nullptr;
+    if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
+    else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+    highlightedName_ = panel;
+    // In presenter mode's column the panel's tab comes to the front.
+    presenter_.bringForward(panel == QLatin1String("candidates") ? candidatesDock_
+                            : panel == QLatin1String("beam")     ? beamDock_
+                            : panel == QLatin1String("explain")  ? stepDock_
+                                                                 : nullptr);
+}
+
+void MainWindow::startLesson(const QString& path) {
+    try {
+        auto lesson = Lesson::load(path);
+        if (!lessonPlayer_->running()) viewBeforeLesson_ = currentView();
+        lessonPlayer_->start(lesson);
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::setPresenterMode(bool on, bool fillScreen) {
+    presenterAction_->setChecked(on);
+    applyTextScale(on ? kPresenterScale : 1.0);
+    // The panels a lesson shows or hides keep what the lesson made of them when presenter mode ends.
+    if (on)
+        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_, compareDock_},
+                         {lessonDock_, stepDock_, timelineDock_, compareDock_});
+    else
+        presenter_.leave();
+    if (on) highlightPanel(highlightedName_);  // its tab in front
+    fitToolBars();
+    QTimer::singleShot(0, this, [this] {  // once the larger text is laid out
+        fitToolBars();
+        presenter_.arrange();
+    });
+}
+
+// Every text scales from the application's font: the panels' own larger texts (translation,
+// lesson) and the charts' labels are set relative to it here, not fixed once at start.
+void MainWindow::applyTextScale(double scale) {
+    if (normalFont_.pointSizeF() <= 0) normalFont_ = QApplication::font();
+    QFont base = normalFont_;
+    base.setPointSizeF(normalFont_.pointSizeF() * scale);
+    QApplication::setFont(base);
+    QFont big = base;
+    big.setPointSizeF(base.pointSizeF() * kTranslationScale);
+    translation_->setFont(big);
+    lessonPanel_->setTextScale(base, scale);
+    stepPanel_->setLabelFont(base);
+    timelinePanel_->setLabelFont(base);
+    candidates_->setFont(base);
+    // Dock titles: QDockWidget draws its title in the font it was made with ("QDockWidgetTitle")
+    // while its own font is the class's; a class font of the normal size tells the two apart, so a
+    // dock of larger text draws its title in it.
+    QApplication::setFont(normalFont_, "QDockWidget");
+    for (auto* dock : findChildren<QDockWidget*>()) dock->setFont(base);
+    menuBar()->setFont(base);
+    figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
+    view_->setOptions(figureOptions_);
+    comparePanel_->setOptions(figureOptions_);
+}
+
+}  // namespace alignscope::ui

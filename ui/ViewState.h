@@ -1,0 +1,29 @@
+#pragma once
+#include <QString>
+
+namespace alignscope::ui {
+
+// The state of a view, as one value: the model, the sentence, the target and teacher forcing, the
+// step, what the heatmap shows, the training run and its snapshot, the compare partner and the
+// panels. A lesson page is one (Lesson.h); the window captures the one on screen before a lesson
+// and restores it whole at End lesson (MainWindow::currentView, applyView), so nothing of one view
+// is left over in the next.
+struct ViewState {
+    QString model;         // bundled model name ("en-fr") or a path; empty: keep the current one
+    QString source;        // sentence to decode
+    QString target;        // non-empty: teacher forcing along this target
+    int steps = 0;         // decoding steps taken (of the target too, with stepsOfTarget)
+    bool stepsOfTarget = false;  // with target: `steps` of it (End lesson); false: the whole target
+    bool run = false;      // decode to the end
+    int beam = 0;          // > 0: run beam search of this width
+    bool explain = false;  // show the Step explained panel
+    QString explainPart;   // with explain: the part scrolled into view (StepExplainedPanel::partNames)
+    QString highlight;     // panel to draw attention to: heatmap, encoder, candidates, beam, explain
+    QString heatmap;       // what the heatmap shows: "" (attention) or an attribution method's name
+    QString timeline;      // a training run to open (a bundled run's name, e.g. "dates-run", or a folder)
+    int snapshot = 0;      // with timeline: the snapshot shown, 1-based (0: the last)
+    QString compare;       // model B beside the first (a bundled name or a path); empty: none. A
+                           // comparison and a training run exclude each other: the comparison wins
+};
+
+}  // namespace alignscope::ui
