@@ -1,34 +1,48 @@
 #!/usr/bin/env bash
-# AER of every attribution method and link rule on the hand-aligned pairs (docs/alignment.md,
-# "Measured"): prints a markdown table. Needs a model of the other direction for the symmetric
-# rules (docs/alignment.md says how the fr-en one was trained). Either model may be a
-# comma-separated list of files: an ensemble (`align -m A -m B`, docs/alignment.md "Ensembles").
-#   bash scripts/alignment_table.sh [FORWARD_MODEL] REVERSE_MODEL
-#   bash scripts/alignment_table.sh models/en-fr.pt,models/en-fr-subword.pt fr-en.pt,fr-en-subword.pt
+# AER on one half of the hand-aligned gold (docs/alignment-gold), in both forms (as written, and
+# lower-cased and tokenised), each against the fast_align baseline by a paired bootstrap
+# (docs/alignment.md, "Measured"). Prints one markdown row per configuration.
+#
+#   bash scripts/alignment_table.sh HALF MODEL METHOD RULE [MODEL METHOD RULE ...]
+#   bash scripts/alignment_table.sh dev models/en-fr-subword-guided.pt attention-x-occlusion agreement-intersection
+#
+# HALF is dev (choose there) or test (report only). Rules that join two directions use the reverse
+# model the model declares (metadata reverse_model). RULE may carry the threshold: threshold:0.3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-forward=${2:+$1}
-forward=${forward:-models/en-fr.pt}
-reverse=${2:-${1:?usage: alignment_table.sh [FORWARD_MODEL] REVERSE_MODEL}}
+half=${1:?usage: alignment_table.sh dev|test MODEL METHOD RULE ...}
+shift
+[[ $half == dev || $half == test ]] || { echo "alignment_table.sh: the half is dev or test, not '$half'" >&2; exit 2; }
+(($# % 3 == 0 && $# > 0)) || { echo "alignment_table.sh: give MODEL METHOD RULE triples" >&2; exit 2; }
 cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}
-forward_args=() reverse_model_args=()
-IFS=, read -ra files <<<"$forward"; for f in "${files[@]}"; do forward_args+=(--model "$f"); done
-IFS=, read -ra files <<<"$reverse"; for f in "${files[@]}"; do reverse_model_args+=(--reverse-model "$f"); done
+gold=docs/alignment-gold
 work=$(mktemp -d -t alignscope-aer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-sed 's/\t/ ||| /' docs/alignment-gold/pairs.tsv >"$work/pairs.txt"
-rules=(argmax threshold intersection grow-diag-final-and agreement-intersection agreement-grow-diag-final-and)
-header="| method |"; for rule in "${rules[@]}"; do header+=" $rule |"; done; echo "$header"
-printf '| --- |'; for _ in "${rules[@]}"; do printf ' --- |'; done; echo
-for method in attention grad-x-input integrated-gradients occlusion attention-x-occlusion; do
-  row="| \`$method\` |"
-  for rule in "${rules[@]}"; do
-    reverse_args=()
-    [[ $rule == argmax || $rule == threshold ]] || reverse_args=("${reverse_model_args[@]}")
-    "$cli" align "${forward_args[@]}" --method "$method" --links "$rule" "${reverse_args[@]}" --no-progress \
-      -i "$work/pairs.txt" -o "$work/links.txt"
-    aer=$("$cli" aer --json --gold docs/alignment-gold/gold.txt --hyp "$work/links.txt" --pairs docs/alignment-gold/pairs.tsv)
-    row+=$(python3 -c 'import json, sys; a = json.loads(sys.argv[1]); print(" %.2f (P %.1f, R %.1f) |" % (a["aer"], a["precision"], a["recall"]))' "$aer")
-  done
-  echo "$row"
+echo "| model | method | rule | as written: AER (P, R) | vs fast_align, 95 % | lower-cased, tokenised: AER (P, R) | vs fast_align, 95 % |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+row() {  # form pairs gold baseline -> two cells
+  local pairs=$1 gold_file=$2 baseline=$3
+  sed 's/\t/ ||| /' "$pairs" >"$work/pairs.txt"
+  "$cli" align --model "$model" --method "$method" "${rule_args[@]}" --no-progress -i "$work/pairs.txt" -o "$work/links.txt"
+  "$cli" aer --json --gold "$gold_file" --hyp "$work/links.txt" --pairs "$pairs" --versus "$baseline" >"$work/aer.json"
+  python3 - "$work/aer.json" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+b = a["bootstrap"]
+print(" %.2f (%.1f, %.1f) | %+.2f [%+.2f, %+.2f] |" % (a["aer"], a["precision"], a["recall"],
+      b["difference"], *b["interval_95"]), end="")
+EOF
+}
+while (($#)); do
+  model=$1 method=$2 rule=$3
+  shift 3
+  rule_args=(--links "${rule%%:*}")
+  [[ $rule == threshold:* ]] && rule_args+=(--threshold "${rule#threshold:}")
+  line="| $(basename "$model" .pt) | $method | $rule |"
+  line+=$(row "$gold/$half/pairs.tsv" "$gold/$half/gold.txt" "$gold/fast-align/$half.words.txt")
+  line+=$(row "$gold/$half/pairs.tokens.tsv" "$gold/$half/gold.tokens.txt" "$gold/fast-align/$half.tokens.txt")
+  echo "$line"
 done
+echo
+echo "fast_align grow-diag-final-and on the same pairs: as written $("$cli" aer --gold "$gold/$half/gold.txt" --hyp "$gold/fast-align/$half.words.txt" --pairs "$gold/$half/pairs.tsv" | head -1);" \
+  "tokenised $("$cli" aer --gold "$gold/$half/gold.tokens.txt" --hyp "$gold/fast-align/$half.tokens.txt" --pairs "$gold/$half/pairs.tokens.tsv" | head -1)"
