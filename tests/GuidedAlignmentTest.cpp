@@ -88,6 +88,28 @@ TEST(GuidedAlignment, EveryTokenOfALinkedWordIsGuidedAndEosToEos) {
     EXPECT_FALSE(g.tokenLinks(control, words.tokenize(control.source), words.tokenize(control.target)).has_value());
 }
 
+TEST(GuidedAlignment, SubWordPiecesOfALinkedWordAreAllGuided) {
+    tests::TempDir dir;
+    {
+        std::ofstream(dir.path("l.links")) << "0-0 1-1 1-2\n";
+    }
+    const auto g = core::GuidedAlignment::read(dir.path("l.links"), 1.0);
+    const auto model = tests::tinyPieceModel();
+    core::SentencePair pair{"the zebra-car", "la voiture zébrée", 1};  // unseen words: several pieces each
+    const auto source = model.sourceTokenizer().tokenize(pair.source);
+    const auto target = model.targetTokenizer().tokenize(pair.target);
+    ASSERT_GT(source.size(), 2u);
+    ASSERT_GT(target.size(), 3u);
+    const auto links = g.tokenLinks(pair, source, target);
+    ASSERT_TRUE(links.has_value());
+    core::GuidedAlignment::TokenLinks want;
+    for (size_t j = 0; j < target.size(); ++j)
+        for (size_t i = 0; i < source.size(); ++i)
+            if (source[i].word == (target[j].word == 0 ? 0 : 1)) want.emplace_back(static_cast<int>(j), static_cast<int>(i));
+    want.emplace_back(static_cast<int>(target.size()), static_cast<int>(source.size()));
+    EXPECT_EQ(*links, want);
+}
+
 TEST(GuidedAlignment, ALinksFileThatDoesNotGoWithItsCorpusIsNamedByFileAndLine) {
     tests::TempDir dir;
     auto o = tests::reversalTraining(dir);

@@ -426,8 +426,8 @@ void Trainer::prepare() {
     if (d_->guided) {
         if (!d_->model->module().find_method("guided_loss"))
             throw Error("'" + d_->model->origin() + "' has no 'guided_loss' method (its code predates guided alignment), "
-                        "so --guided-alignment cannot train it: `alignscope-cli update-code MODEL -o NEW` rewrites a "
-                        "model file with this version's code (same weights); then train --init-from NEW");
+                        "so --guided-alignment cannot train it: `alignscope-cli update-code '" + d_->model->origin() +
+                        "' -o NEW.pt` rewrites it with this version's code (same weights); then train --init-from NEW.pt");
         // Every file this run writes (model, snapshots, checkpoint) says what guided its attention.
         auto meta = d_->model->metadata();
         meta["guided_alignment"] = d_->guided->record();
