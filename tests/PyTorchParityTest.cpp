@@ -9,6 +9,7 @@
 #include "core/Error.h"
 #include "core/model/TorchModel.h"
 #include "core/text/SentencePieceModel.h"
+#include "core/training/TrainingBatch.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -121,6 +122,29 @@ void expectLossMatchesReference(const core::Model& model, const json& ref) {
     EXPECT_NEAR(el[1].toTensor().item<double>(), want["nll_sum"].get<double>(), n * kTolerance);
 }
 
+// Guided alignment's entry point `guided_loss` on the same pair, with the reference's token links made
+// into guidance by the C++ trainer's own batch (TrainingBatch), as training feeds it.
+void expectGuidedLossMatchesReference(const core::Model& model, const json& ref) {
+    torch::NoGradGuard noGrad;
+    const auto& want = ref["guided_loss"];
+    auto tgt = ref["target_ids"].get<std::vector<int64_t>>();
+    tgt.pop_back();  // </s>: the batch adds it
+    core::GuidedAlignment::TokenLinks links;
+    for (const auto& l : want["guide"]) links.emplace_back(l[0].get<int>(), l[1].get<int>());
+    const auto b = core::TrainingBatch::make({ref["source_ids"].get<std::vector<int64_t>>()}, {tgt}, {&links});
+    auto out = model.torchShared()
+                   ->module()
+                   .get_method("guided_loss")({b.src, b.srcLen, b.tgtIn, b.tgtOut, 0.0, want["smoothing"].get<double>(),
+                                               b.guidance, want["weight"].get<double>()})
+                   .toTuple();
+    const auto& el = out->elements();
+    EXPECT_EQ(el[2].toTensor().item<double>(), want["n_tokens"].get<double>());
+    EXPECT_EQ(b.guidedSteps, static_cast<int64_t>(ref["target_ids"].size()));
+    EXPECT_GT(want["ce_sum"].get<double>(), 0.0);
+    for (const auto& [i, key] : {std::pair<size_t, const char*>{0, "loss_sum"}, {1, "nll_sum"}, {3, "ce_sum"}})
+        EXPECT_NEAR(el[i].toTensor().item<double>(), want[key].get<double>(), 1e-4) << key;
+}
+
 // The same through the public session, from text: tokenisation must give the reference's ids.
 void expectSessionMatchesReference(const core::Model& model, const json& ref) {
     core::DecodingSession session(model, ref["source_text"].get<std::string>());
@@ -177,6 +201,7 @@ TEST_P(PyTorchExport, AlphaAndLogProbsEqualEagerPyTorch) {
     expectMatchesReference(*model, ref);
     expectSessionMatchesReference(*model, ref);
     expectLossMatchesReference(*model, ref);
+    expectGuidedLossMatchesReference(*model, ref);
 }
 
 INSTANTIATE_TEST_SUITE_P(Variants, PyTorchExport,
@@ -233,6 +258,7 @@ TEST(PyTorchReference, AlignScopeBuiltModelEqualsEagerPyTorch) {
     expectMatchesReference(model, ref);
     expectSessionMatchesReference(model, ref);
     expectLossMatchesReference(model, ref);
+    expectGuidedLossMatchesReference(model, ref);
 }
 
 // One SentencePiece settings file, two trainers: the C++ core and the Python package train the

@@ -28,8 +28,12 @@ public:
             bar_.print("step " + std::to_string(p.step) + ": " + p.event);
             return;
         }
-        char detail[128];
-        std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  %.0f tok/s", p.epoch + 1, p.loss, p.tokensPerSecond);
+        char detail[160];
+        if (p.attentionCrossEntropy)  // the Python trainer's words for the same number
+            std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  attention ce/guided token %.3f  %.0f tok/s",
+                          p.epoch + 1, p.loss, *p.attentionCrossEntropy, p.tokensPerSecond);
+        else
+            std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  %.0f tok/s", p.epoch + 1, p.loss, p.tokensPerSecond);
         bar_.update(p.step, p.totalSteps, "steps", detail);
     }
 
@@ -94,6 +98,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     for (auto* own : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl, tokenizerFrom})
         initFrom->excludes(own);
     for (auto* own : architecture) initFrom->excludes(own);
+    auto* guided = c->add_option("--guided-alignment", t.guidedAlignment,
+                                 "Guided alignment: Pharaoh word links (i-j; ipj taken as a link), line k for corpus line "
+                                 "k, over the whitespace-separated words of each side (python3 -m alignscope guide writes "
+                                 "them). Each target token's attention is trained toward the tokens of the source words "
+                                 "linked to its word, </s> toward </s>; unlinked words are not guided");
+    c->add_option("--guided-weight", t.guidedWeight,
+                  "Weight of the attention's cross-entropy against the --guided-alignment links")
+        ->needs(guided)
+        ->capture_default_str();
     c->add_option("--dropout", t.dropout, "Dropout on embeddings and readout");
     c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing");
     c->add_option("--batch", t.batchSize, "Batch size")->check(CLI::Range(1, 4096));
@@ -136,6 +149,10 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         std::cerr << "pairs: " << trainer.trainingPairs() << " train, " << trainer.validationPairs()
                   << " validation, " << trainer.testPairs() << " test (held out); BLAS threads "
                   << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
+        if (!t.guidedAlignment.empty())
+            std::cerr << "guided alignment: " << trainer.guidedPairs() << " of " << trainer.trainingPairs()
+                      << " training pairs have links matched to their tokens (the others train unguided; weight "
+                      << t.guidedWeight << ")\n";
         if (!t.initFrom.empty() && !t.resume) {
             if (trainer.startingStep() > 0)
                 std::cerr << "going on from update " << trainer.startingStep() << ", where this same run saved '"

@@ -67,6 +67,7 @@ Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine
                                                                                                    : second - tab - 1),
                             number});
     }
+    c.lines_ = number;
     return c;
 }
 

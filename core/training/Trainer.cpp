@@ -33,15 +33,19 @@ using Clock = std::chrono::steady_clock;
 struct Example {
     std::vector<int64_t> src;  // ends with </s>
     std::vector<int64_t> tgt;  // without </s>
+    std::optional<GuidedAlignment::TokenLinks> guide;  // guided alignment: none where unmatched
 };
 
-TrainingBatch makeBatch(const std::vector<Example>& data, const std::vector<size_t>& rows) {
+// `guided`: with each row's guidance (GuidedAlignment), for guided_loss.
+TrainingBatch makeBatch(const std::vector<Example>& data, const std::vector<size_t>& rows, bool guided = false) {
     std::vector<std::vector<int64_t>> sources, targets;
+    std::vector<const GuidedAlignment::TokenLinks*> guides;
     for (auto r : rows) {
         sources.push_back(data[r].src);
         targets.push_back(data[r].tgt);
+        if (guided) guides.push_back(data[r].guide ? &*data[r].guide : nullptr);
     }
-    return TrainingBatch::make(sources, targets);
+    return TrainingBatch::make(sources, targets, guides);
 }
 
 // LibTorch's serialisation into memory, then to disk through AtomicFile (see TorchModel::save).
@@ -90,6 +94,8 @@ struct Trainer::Impl {
     std::shared_ptr<TorchModel> model;
     std::vector<Example> train, valid;
     std::unique_ptr<torch::optim::Adam> optimizer;
+    std::optional<GuidedAlignment> guided;  // --guided-alignment
+    size_t guidedPairs = 0;                 // training pairs with token links
 
     // Progress, all in the checkpoint.
     int64_t step = 0;
@@ -117,6 +123,7 @@ struct Trainer::Impl {
                 static_cast<int>(t.size()) > o.maxLength)
                 continue;
             Example e;
+            if (guided) e.guide = guided->tokenLinks(p, s, t);
             for (const auto& tok : s) e.src.push_back(model->sourceVocabulary().id(tok.text));
             e.src.push_back(Vocabulary::kEos);
             for (const auto& tok : t) e.tgt.push_back(model->targetVocabulary().id(tok.text));
@@ -163,6 +170,7 @@ struct Trainer::Impl {
                                                                                    : nlohmann::json::object();
         continuedFrom["model"] = fs::path(path).filename().string();
         if (meta.contains("scores")) continuedFrom["scores"] = meta["scores"];
+        if (meta.contains("guided_alignment")) continuedFrom["guided_alignment"] = meta["guided_alignment"];
         if (!o.name.empty()) {
             meta["name"] = o.name;
             model->setMetadata(meta);
@@ -309,7 +317,8 @@ struct Trainer::Impl {
                                 {"best_validation", std::isfinite(bestValidation) ? bestValidation : -1.0},
                                 {"best_bleu", bestBleu}, {"learning_rate", learningRate},
                                 {"train_seconds", trainSeconds}, {"options", o.toJson()},
-                                {"continued_from", continuedFrom}};
+                                {"continued_from", continuedFrom},
+                                {"guided_alignment", guided ? guided->record() : nlohmann::json()}};
         AtomicFile::write((tmp / "state.json").string(), state.dump(1));
         const auto old = fs::path(dir.string() + ".old");
         fs::remove_all(old, ec);
@@ -333,6 +342,13 @@ struct Trainer::Impl {
             if (saved[key] != now[key])
                 throw Error(std::string("--resume: option '") + key + "' differs from the checkpoint's (" +
                             saved[key].dump() + "); resume with the same command");
+        // The links are part of the data: other links (or none) would continue another run.
+        const auto savedLinks = state.value("guided_alignment", nlohmann::json());
+        const auto links = [](const nlohmann::json& r) { return r.is_object() ? r.value("links_sha256", "") : ""; };
+        if (links(savedLinks) != (guided ? links(guided->record()) : ""))
+            throw Error("--resume: the --guided-alignment links differ from the checkpoint's (" +
+                        (savedLinks.is_object() ? savedLinks.dump() : std::string("none")) +
+                        "); resume with the same command, or start a new --checkpoint-dir");
         step = state["step"];
         epoch = state["epoch"];
         batchInEpoch = state["batch_in_epoch"];
@@ -357,6 +373,7 @@ Trainer::~Trainer() = default;
 size_t Trainer::trainingPairs() const { return d_->train.size(); }
 size_t Trainer::validationPairs() const { return d_->valid.size(); }
 size_t Trainer::testPairs() const { return d_->split.test.size(); }
+size_t Trainer::guidedPairs() const { return d_->guidedPairs; }
 const std::vector<std::string>& Trainer::corpusProblems() const { return d_->problems; }
 
 void Trainer::prepare() {
@@ -385,10 +402,16 @@ void Trainer::prepare() {
     d_->split = corpus.split(o.validationFraction, o.testFraction, o.seed);
     if (d_->split.train.empty()) throw Error("the corpus has no training pairs");
     if (!o.testSplitPath.empty()) Corpus::writeTsv(o.testSplitPath, d_->split.test);
+    if (!o.guidedAlignment.empty()) {
+        d_->guided = GuidedAlignment::read(o.guidedAlignment, o.guidedWeight);
+        d_->guided->checkLinesOf(corpus);
+    }
 
     if (o.resume) d_->readCheckpoint();
     else d_->buildModel();
     d_->train = d_->toExamples(d_->split.train);
+    d_->guidedPairs = static_cast<size_t>(
+        std::count_if(d_->train.begin(), d_->train.end(), [](const Example& e) { return e.guide.has_value(); }));
     d_->valid = d_->toExamples(d_->split.validation);
     if (d_->train.empty()) throw Error("no training pair is within --max-len " + std::to_string(o.maxLength) + " tokens");
     const bool goesOnFromTheModel = !o.resume && !o.initFrom.empty() && d_->continuePosition();
@@ -400,6 +423,20 @@ void Trainer::prepare() {
     if (!d_->model->module().find_method("loss"))
         throw Error("'" + d_->model->origin() + "' has no 'loss' method, so it cannot be trained here "
                     "(AlignScope's own models and those the Python package alignscope exports or trains have one)");
+    if (d_->guided) {
+        if (!d_->model->module().find_method("guided_loss"))
+            throw Error("'" + d_->model->origin() + "' has no 'guided_loss' method (its code predates guided alignment), "
+                        "so --guided-alignment cannot train it: `alignscope-cli update-code '" + d_->model->origin() +
+                        "' -o NEW.pt` rewrites it with this version's code (same weights); then train --init-from NEW.pt");
+        // Every file this run writes (model, snapshots, checkpoint) says what guided its attention.
+        auto meta = d_->model->metadata();
+        meta["guided_alignment"] = d_->guided->record();
+        d_->model->setMetadata(meta);
+    } else if (d_->model->metadata().contains("guided_alignment")) {
+        auto meta = d_->model->metadata();  // a guided model trained on without links: in continued_from only
+        meta.erase("guided_alignment");
+        d_->model->setMetadata(meta);
+    }
     for (auto& p : d_->parameters()) p.requires_grad_(true);
     d_->optimizer = std::make_unique<torch::optim::Adam>(d_->parameters(), torch::optim::AdamOptions(o.learningRate));
     if (o.resume) {
@@ -437,8 +474,8 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
                     " updates; give a larger --epochs or --steps to train longer");
     const auto start = Clock::now();
     auto lastCheckpoint = start;
-    int64_t tokens = 0, stepsThisRun = 0;
-    double recent = 0;
+    int64_t tokens = 0, stepsThisRun = 0, guidedStepsThisRun = 0;
+    double recent = 0, recentCrossEntropy = 0;
     auto report = [&](const std::string& event) {
         if (!progress) return;
         TrainingProgress p;
@@ -446,6 +483,7 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         p.totalSteps = total;
         p.epoch = d.epoch;
         p.loss = recent;
+        if (guidedStepsThisRun > 0) p.attentionCrossEntropy = recentCrossEntropy;
         p.secondsElapsed = std::chrono::duration<double>(Clock::now() - start).count();
         p.tokensPerSecond = p.secondsElapsed > 0 ? static_cast<double>(tokens) / p.secondsElapsed : 0;
         p.event = event;
@@ -525,11 +563,17 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         const auto batches = d.batchesOf(d.epoch);
         while (d.batchInEpoch < static_cast<int64_t>(batches.size()) && d.step < total) {
             if (stop && stop->load()) return finish(false);
-            auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)]);
-            const double nll =
-                b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing, o.clipNorm);
+            auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)], d.guided.has_value());
+            const auto losses = b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing,
+                                        o.clipNorm, d.guided ? d.guided->weight() : 0.0);
+            const double nll = losses.nllPerToken;
             d.history.push_back(nll);
             recent = stepsThisRun == 0 ? nll : 0.98 * recent + 0.02 * nll;
+            if (b.guidedSteps > 0) {
+                const double ce = losses.attentionCrossEntropy / static_cast<double>(b.guidedSteps);
+                recentCrossEntropy = guidedStepsThisRun == 0 ? ce : 0.98 * recentCrossEntropy + 0.02 * ce;
+                guidedStepsThisRun += b.guidedSteps;
+            }
             tokens += b.targetTokens;
             ++d.step;
             ++d.batchInEpoch;

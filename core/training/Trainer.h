@@ -4,6 +4,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct TrainingProgress {
     int64_t totalSteps = 0;         // updates planned
     int epoch = 0;                  // 0-based
     double loss = 0;                // recent training NLL per target token
+    std::optional<double> attentionCrossEntropy;  // guided alignment: recent cross-entropy between the
+                                                  // attention and the links, per guided target token
     double tokensPerSecond = 0;     // target tokens (with </s>) per second, this run
     double secondsElapsed = 0;      // this run (not counting earlier runs before a resume)
     std::string event;              // non-empty for notable moments: "checkpoint", "validation: ..."
@@ -45,6 +48,9 @@ public:
     size_t validationPairs() const;
     size_t testPairs() const;
     const std::vector<std::string>& corpusProblems() const;  // "line N: reason" of skipped lines
+    // Guided alignment: training pairs whose links were matched to their tokens (the others train
+    // unguided); 0 without --guided-alignment.
+    size_t guidedPairs() const;
     // The update run() starts from: 0, a checkpoint's (resume), or that of a model file saved by
     // this same run (initFrom with the same corpus bytes, batch size, length limit and seed).
     int64_t startingStep() const;

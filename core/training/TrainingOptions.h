@@ -53,6 +53,9 @@ struct TrainingOptions {
     std::string name;                                    // model name (default: output file stem)
     std::string testSplitPath;                           // write the held-out test pairs here (TSV), if set
     std::string recipe;                                  // the command line, recorded in the metadata
+    std::string guidedAlignment;                         // Pharaoh word links, line k for corpus line k:
+                                                         // attention trained toward them (GuidedAlignment)
+    double guidedWeight = 1.0;                           // weight of the attention's cross-entropy against them
     int snapshots = 0;                                   // model files spaced log-uniformly over the updates
                                                          // (TrainingTimeline): how alignment forms
 

@@ -10,6 +10,7 @@ import torch
 from .architecture import Architecture
 from .batching import make_batch
 from .export import export
+from .guided import guidance_tensor
 from .reference import Seq2SeqAttention
 from .text import BOS, DEFAULT_TOKENIZER, EOS, SPECIALS, UNK, tokenize
 
@@ -53,11 +54,20 @@ def eager_reference(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab
         src, src_len, tgt_in, tgt_out = make_batch([(src_ids[:-1], tgt_ids[:-1])])
         smoothing = 0.1
         loss_sum, nll_sum, n_tokens = model.loss(src, src_len, tgt_in, tgt_out, smoothing)
+        # And with guided alignment: each target step (</s> included) toward the mirrored source
+        # token, the first also toward a second one (a row of two links).
+        S, T = len(src_ids), len(tgt_ids)
+        guide = [(j, (S - 1 - j) % S) for j in range(T)] + [(0, (S - 2) % S)]
+        guide = sorted(set(guide))
+        weight = 0.5
+        guided = model.guided_loss(src, src_len, tgt_in, tgt_out, smoothing, guidance_tensor([guide], T, S), weight)
     model.train(was_training)
     return {"torch_version": torch.__version__, "architecture": model.arch.to_json(), "source_text": source,
             "target_text": target, "source_ids": src_ids, "target_ids": tgt_ids, "initial_state": initial_state,
             "steps": steps, "loss": {"smoothing": smoothing, "loss_sum": loss_sum.item(), "nll_sum": nll_sum.item(),
-                                     "n_tokens": n_tokens.item()}}
+                                     "n_tokens": n_tokens.item()},
+            "guided_loss": {"smoothing": smoothing, "guide": guide, "weight": weight, "loss_sum": guided[0].item(),
+                            "nll_sum": guided[1].item(), "n_tokens": guided[2].item(), "ce_sum": guided[3].item()}}
 
 
 def write_json(path: str, value: Any) -> None:

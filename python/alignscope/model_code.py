@@ -22,7 +22,7 @@ recurrence are projected in one product before its loop; `loss` runs the readout
 vocabulary only at real target positions (docs/performance.md).
 """
 
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import torch
 from torch import Tensor
@@ -226,6 +226,19 @@ def advance(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask
 
 
 def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
+    loss_sum, nll_sum, n, ce_sum = self._losses(src, src_len, tgt_in, tgt_out, dropout, smoothing, None, 0.0)
+    return loss_sum, nll_sum, n
+
+
+# loss with guided alignment (Chen et al. 2016; Liu et al. 2016): guidance [B,T,S] holds each
+# target step's wanted attention (rows of 0 where a step is not guided); weight x the
+# cross-entropy between it and alpha, summed over the guided steps, joins the loss sum. Returns
+# (loss sum, NLL sum, target tokens, that cross-entropy's sum) (docs/model-format.md, optional methods).
+def guided_loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float, guidance: Tensor, weight: float) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    return self._losses(src, src_len, tgt_in, tgt_out, dropout, smoothing, guidance, weight)
+
+
+def _losses(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float, guidance: Optional[Tensor], weight: float) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
     enc, state, mask, keys = self._encode(src, src_len, dropout)
     B = tgt_in.size(0)
     T = tgt_in.size(1)
@@ -234,10 +247,13 @@ def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dr
     w_c = self._context_weights()
     hiddens: List[Tensor] = []
     contexts: List[Tensor] = []
+    alphas: List[Tensor] = []
     for t in range(T):
         state, alpha, context, energies, query = self._step(gys[t], w_c, state, enc, keys, mask)
         hiddens.append(self._hidden(state))
         contexts.append(context)
+        if guidance is not None:
+            alphas.append(alpha)
     # The readout and the vocabulary (most of the work) only at real target positions, not padding.
     target = tgt_out.reshape([-1])
     keep = (target != self.pad_id).nonzero().squeeze(1)
@@ -247,4 +263,9 @@ def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dr
     nll = -lp.gather(1, target.index_select(0, keep).unsqueeze(1)).squeeze(1)
     # sum, not mean: mean's backward writes one more [N,V] tensor
     smoothed = (1.0 - smoothing) * nll - lp.sum(1) * (smoothing / lp.size(1))
-    return smoothed.sum(), nll.sum(), torch.full([], keep.size(0), dtype=lp.dtype)
+    n = torch.full([], keep.size(0), dtype=lp.dtype)
+    if guidance is None:
+        return smoothed.sum(), nll.sum(), n, torch.zeros([], dtype=lp.dtype)
+    # alpha is exactly 0 on source padding, where guidance is 0 too: the clamp keeps 0 x log 0 at 0
+    ce = -(guidance * torch.log(torch.stack(alphas, 1).clamp(min=1e-9))).sum()
+    return smoothed.sum() + weight * ce, nll.sum(), n, ce.detach()

@@ -10,6 +10,7 @@ import torch
 import alignscope
 from alignscope.batching import make_batch
 from alignscope.checkpoint import load_checkpoint, save_checkpoint
+from alignscope.guided import guidance_tensor
 from alignscope.text import DEFAULT_TOKENIZER, SPECIALS
 
 SRC_VOCAB = SPECIALS + ["the", "red", "car", "is", "big", ".", "a", "house"]
@@ -106,6 +107,14 @@ def test_file_code_equals_eager_model_on_a_padded_batch(variant, tmp_path):
             assert s_loss[2].item() == e_loss[2].item() == sum(len(t) + 1 for _, t in PAIRS)
             for a, b in zip(e_loss[:2], s_loss[:2]):
                 assert abs(a.item() - b.item()) <= 1e-4
+        # guided alignment: each target step (</s> included) guided toward one or two source tokens
+        guides = [[(j, j % (len(s) + 1)) for j in range(len(t) + 1)] + [(0, len(s))] for s, t in PAIRS]
+        guidance = guidance_tensor(guides, tgt_in.size(1), src.size(1))
+        e_guided = model.guided_loss(src, src_len, tgt_in, tgt_out, 0.1, guidance, 0.5)
+        s_guided = scripted.guided_loss(src, src_len, tgt_in, tgt_out, 0.0, 0.1, guidance, 0.5)
+        assert e_guided[3].item() > 0
+        for a, b in zip(e_guided, s_guided):
+            assert abs(a.item() - b.item()) <= 1e-4
 
 
 def test_file_carries_the_format_attributes(tmp_path):
