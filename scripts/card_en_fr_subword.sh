@@ -4,8 +4,8 @@
 #   bash scripts/card_en_fr_subword.sh [MODEL] [N]     # N: the first N distinct sources of each test split (default: all)
 #
 # MODEL defaults to models/en-fr-subword.pt. The held-out splits are those of
-# scripts/make_en_fr_corpus.sh (never trained on); the gold alignments are docs/alignment-gold (all
-# 120 of its English sentences are in the Tatoeba test split). Prints markdown:
+# scripts/make_en_fr_corpus.sh (never trained on); the gold alignments are the test half of
+# docs/alignment-gold (its pairs come from those test splits). Prints markdown:
 # - cased BLEU (13a, as sacrebleu), greedy and beam 5, on held-out Tatoeba and Europarl, and the
 #   bundled word model's case-blind BLEU on the same Tatoeba pairs (issue 14's bar);
 # - <unk> in any translation, how often numbers of the source come out as they were, and a few
@@ -34,10 +34,10 @@ evaluate "$model" tatoeba tatoeba
 evaluate "$model" europarl europarl
 evaluate models/en-fr.pt tatoeba bundled --lowercase
 
-sed 's/\t/ ||| /' docs/alignment-gold/pairs.tsv >"$work/gold-pairs.txt"
+sed 's/\t/ ||| /' docs/alignment-gold/test/pairs.tsv >"$work/gold-pairs.txt"
 for method in attention occlusion integrated-gradients attention-x-occlusion; do
   "$cli" align --model "$model" --method "$method" --no-progress -i "$work/gold-pairs.txt" -o "$work/$method.links"
-  "$cli" aer --json --gold docs/alignment-gold/gold.txt --hyp "$work/$method.links" --pairs docs/alignment-gold/pairs.tsv \
+  "$cli" aer --json --gold docs/alignment-gold/test/gold.txt --hyp "$work/$method.links" --pairs docs/alignment-gold/test/pairs.tsv \
     >"$work/$method.aer.json"
 done
 
@@ -94,7 +94,7 @@ for source, target in zip((work / "probes.txt").read_text(encoding="utf-8").spli
                           (work / "probes.out").read_text(encoding="utf-8").splitlines()):
     print(f"- {source} → {target}")
 print()
-print("AER on docs/alignment-gold (120 pairs, links merged to whitespace words, argmax per target word):\n")
+print("AER on the test half of docs/alignment-gold (150 pairs as written, one link per target word, argmax):\n")
 print("| method | AER | precision | recall |")
 print("| --- | ---: | ---: | ---: |")
 for method in ("attention", "occlusion", "integrated-gradients", "attention-x-occlusion"):
