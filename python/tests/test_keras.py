@@ -6,7 +6,7 @@ import copy
 import datetime
 import json
 import random
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import pytest
 import torch
@@ -203,6 +203,17 @@ def write_keras_h5(path: str, model: CourseModel, style: str, keras_version: str
 # Fixtures: data, a trained model, converted files
 
 
+def _written_and_converted(tmp_path_factory, folder_name: str, h5_stem: str, pt_stem: str, model, human_vocab,
+                           machine_vocab, keras_format: str, keras_version: str) -> Dict[str, Any]:
+    """The model written as a Keras .h5 of that format and converted: what the fixtures hand the tests."""
+    folder = tmp_path_factory.mktemp(folder_name)
+    h5 = str(folder / f"{h5_stem}.h5")
+    write_keras_h5(h5, model, keras_format, keras_version)
+    pt = str(folder / f"{pt_stem}.pt")
+    from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY).save(pt)
+    return {"model": model, "human_vocab": human_vocab, "machine_vocab": machine_vocab, "h5": h5, "pt": pt,
+            "folder": folder, "inv": {i: token for token, i in machine_vocab.items()}}
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     rng = random.Random(7)
@@ -229,13 +240,9 @@ def course(tmp_path_factory):
         logits, _ = model(X[:200])
     accuracy = (logits.argmax(-1) == Y[:200]).float().mean().item()
 
-    folder = tmp_path_factory.mktemp("keras")
-    h5 = str(folder / "course-weights.h5")
-    write_keras_h5(h5, model, "keras-2.0", "2.4.0")
-    pt = str(folder / "dates.pt")
-    from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY).save(pt)
-    return {"model": model, "human_vocab": human_vocab, "machine_vocab": machine_vocab, "h5": h5, "pt": pt,
-            "folder": folder, "accuracy": accuracy, "inv": {i: ch for ch, i in machine_vocab.items()}}
+    converted = _written_and_converted(tmp_path_factory, "keras", "course-weights", "dates", model, human_vocab,
+                                       machine_vocab, "keras-2.0", "2.4.0")
+    return {**converted, "accuracy": accuracy}
 
 
 USER_DATES = ["3 May 1979", "Tuesday, March 7 1983", "March 7, 1983", "07.03.1983", "21 August 2016",
@@ -543,13 +550,8 @@ def word_course(tmp_path_factory):
     model = CourseModel(len(human_vocab), len(machine_vocab), seed=5).eval()
     with torch.no_grad():
         model.output_layer.kernel.mul_(30)  # untrained outputs are near uniform: spread them so greedy has no near ties
-    folder = tmp_path_factory.mktemp("keras-words")
-    h5 = str(folder / "word-weights.h5")
-    write_keras_h5(h5, model, "tf2", "2.11.0")
-    pt = str(folder / "words.pt")
-    from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY).save(pt)
-    return {"model": model, "human_vocab": human_vocab, "machine_vocab": machine_vocab, "h5": h5, "pt": pt,
-            "inv": {i: w for w, i in machine_vocab.items()}}
+    return _written_and_converted(tmp_path_factory, "keras-words", "word-weights", "words", model, human_vocab,
+                                  machine_vocab, "tf2", "2.11.0")
 
 
 def word_original(model: CourseModel, raw: Sequence[str], vocab: Dict[str, int]):
