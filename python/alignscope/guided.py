@@ -16,6 +16,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import torch
 from torch import Tensor
 
+from .links import parse_pharaoh
+
 Guide = List[Tuple[int, int]]  # (target position, source position) over tokens; len(tokens) is </s>
 TOKEN_MARK = "\u2581"  # SentencePiece's word-start mark
 
@@ -57,7 +59,6 @@ def token_guide(word_links: Sequence[Tuple[int, int]], src_word: Sequence[int], 
 
 def read_links(path: str) -> List[List[Tuple[int, int]]]:
     """A Pharaoh file: per line, (source word, target word) links (`i-j`; `ipj` taken as a link)."""
-    from .links import parse_pharaoh
     out = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):

@@ -38,11 +38,6 @@ def tokenized(text: str, language: str) -> str:
     return " ".join(t for word in tokens_by_word(text, language, lowercase=True) for t in word)
 
 
-def word_of_token(text: str, language: str) -> List[int]:
-    """For each token of tokenized(text), the written word it lies in."""
-    return [w for w, tokens in enumerate(tokens_by_word(text, language, lowercase=True)) for _ in tokens]
-
-
 def is_punctuation(token: str) -> bool:
     return bool(token) and all(_is_punct(ch) for ch in token)
 
@@ -59,10 +54,11 @@ def project_gold(sure: Iterable[Link], possible: Iterable[Link], src_text: str, 
     follow docs/alignment-gold/guidelines.md on attached marks: between two words that hold more
     than punctuation (`shirts.` - `coton.`) no link, between such a word and a mark standing alone
     (`cats?` - `?`) a possible one. Returns (sure, possible-only)."""
-    src_tokens = [t for w in tokens_by_word(src_text, src_language) for t in w]
-    tgt_tokens = [t for w in tokens_by_word(tgt_text, tgt_language) for t in w]
-    src_word, tgt_word = word_of_token(src_text, src_language), word_of_token(tgt_text, tgt_language)
     src_words, tgt_words = tokens_by_word(src_text, src_language), tokens_by_word(tgt_text, tgt_language)
+    src_tokens = [t for w in src_words for t in w]
+    tgt_tokens = [t for w in tgt_words for t in w]
+    src_word = [w for w, tokens in enumerate(src_words) for _ in tokens]
+    tgt_word = [w for w, tokens in enumerate(tgt_words) for _ in tokens]
 
     def punctuation_word(tokens: List[str]) -> bool:
         return all(is_punctuation(t) for t in tokens)
