@@ -57,11 +57,10 @@ std::string Model::reverseModelPath() const {
     const auto entry = meta.find("reverse_model");
     if (entry == meta.end()) return {};
     // A file's metadata is untrusted: a name beside the file, never a path that leaves its folder.
-    if (!entry->is_string() || entry->get<std::string>().empty() ||
-        entry->get<std::string>().find_first_of("/\\") != std::string::npos || entry->get<std::string>() == ".." ||
-        entry->get<std::string>() == ".")
+    const std::string name = entry->is_string() ? entry->get<std::string>() : std::string();
+    if (name.empty() || name == "." || name == ".." || name.find_first_of("/\\") != std::string::npos)
         throw Error("'" + origin() + "' declares a reverse_model that is not a file name beside it");
-    return (std::filesystem::path(origin()).parent_path() / entry->get<std::string>()).string();
+    return (std::filesystem::path(origin()).parent_path() / name).string();
 }
 const Vocabulary& Model::sourceVocabulary() const { return model_->sourceVocabulary(); }
 const Vocabulary& Model::targetVocabulary() const { return model_->targetVocabulary(); }

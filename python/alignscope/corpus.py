@@ -55,8 +55,9 @@ class Corpus:
                 continue
             src_word = word_of_tokens(s_text, src_full[k], tokenize, pieces=src_tokenize is not None)
             tgt_word = word_of_tokens(t_text, tgt_full[k], tokenize, pieces=tgt_tokenize is not None)
+            src_words, tgt_words = len(s_text.split()), len(t_text.split())
             if src_word is None or tgt_word is None or any(
-                    i >= len(s_text.split()) or j >= len(t_text.split()) for i, j in word_links[number]):
+                    i >= src_words or j >= tgt_words for i, j in word_links[number]):
                 guides.append(None)
                 unguided += 1
                 continue

@@ -23,6 +23,7 @@ import unicodedata
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .statistical_alignment import align_corpus, pharaoh
+from .text import read_tsv_by_line
 from .text_forms import project_links, tokens_by_word
 
 Tokens = Tuple[List[str], List[int]]  # tokens of a sentence, and the written word of each
@@ -47,15 +48,6 @@ def _lower(tokens: Sequence[str]) -> str:
     return " ".join(unicodedata.normalize("NFKC", t.casefold()) for t in tokens)
 
 
-def _read_lines(path: str) -> List[Optional[Tuple[str, str]]]:
-    out: List[Optional[Tuple[str, str]]] = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            cols = line.rstrip("\r\n").split("\t")
-            out.append((cols[0], cols[1]) if len(cols) >= 2 and cols[0] and cols[1] else None)
-    return out
-
-
 def prepare_guidance(data: str, out_corpus: str, out_links: str, src_language: str = "en",
                      tgt_language: str = "fr", tokenized_share: float = 0.3, seed: int = 1,
                      device: str = "cpu", processes: int = 1, also: Optional[str] = None,
@@ -65,10 +57,11 @@ def prepare_guidance(data: str, out_corpus: str, out_links: str, src_language: s
     if not 0.0 <= tokenized_share <= 1.0:
         raise ValueError("the tokenised share is a fraction between 0 and 1")
     start = time.perf_counter()
-    lines = _read_lines(data)
-    extra = [p for p in _read_lines(also) if p is not None] if also else []
-    if also and len(extra) != len(_read_lines(also)):
+    lines = read_tsv_by_line(data)
+    also_lines = read_tsv_by_line(also) if also else []
+    if None in also_lines:
         raise ValueError(f"'{also}' has lines that are not 'source<TAB>target' pairs")
+    extra = [p for p in also_lines if p is not None]
     unique: Dict[Tuple[str, str], int] = {}
     for p in [p for p in lines if p is not None] + extra:
         unique.setdefault(p, len(unique))

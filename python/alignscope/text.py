@@ -97,10 +97,14 @@ def read_tsv(path: str) -> List[Tuple[str, str]]:
 def read_tsv_lines(path: str) -> List[Tuple[int, str, str]]:
     """As read_tsv, each pair with its line's index in the file (0-based), for files kept line by
     line beside the corpus (guided alignment's links)."""
-    pairs = []
+    return [(number, *pair) for number, pair in enumerate(read_tsv_by_line(path)) if pair is not None]
+
+
+def read_tsv_by_line(path: str) -> List[Optional[Tuple[str, str]]]:
+    """Every line of the file: its (source, target), or None for a line that is not a pair."""
+    out: List[Optional[Tuple[str, str]]] = []
     with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f):
+        for line in f:
             cols = line.rstrip("\r\n").split("\t")
-            if len(cols) >= 2 and cols[0] and cols[1]:
-                pairs.append((number, cols[0], cols[1]))
-    return pairs
+            out.append((cols[0], cols[1]) if len(cols) >= 2 and cols[0] and cols[1] else None)
+    return out
