@@ -54,10 +54,11 @@ void MainWindow::openComparison(const QString& path) {
     stopCompareAction_->setEnabled(true);
     if (!compareDock_->isVisible()) {
         compareDock_->show();
-        // Three heatmaps want room: half the window's height, taken from the main figure (in
-        // presenter mode a tab of the column).
-        if (presenter_.active()) presenter_.bringForward(compareDock_);
-        else resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
+        // Three heatmaps want room: half the window's height, taken from the main figure, or in
+        // presenter mode the front tab of the column (remembered when presenter mode starts later,
+        // as a lesson opened with --presenter does).
+        presenter_.bringForward(compareDock_);
+        if (!presenter_.active()) resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
     }
     comparePanel_->showMessage(tr("Opening %1…").arg(path));
     comparison_->openModel(path);
