@@ -87,6 +87,23 @@ TEST(LinkExtraction, OneDecisionPerTargetWord) {
     EXPECT_TRUE(LinkExtraction::extract({{0.2f, 0.1f, 0.0f, 0.7f}}, sw, {0}, LinkExtraction::Rule::Argmax).empty());
 }
 
+TEST(LinkExtraction, ArgmaxBothWaysAddsEachSourceWordsPeak) {
+    // "the red car" -> "la voiture rouge": rouge's row peaks on car (0.45 against red's 0.4), so
+    // rows alone never link red; red's column peaks on rouge. Rows {0-0, 2-1, 2-2}, columns
+    // {0-0, 1-2, 2-1}; grow-diag-final-and from their intersection {0-0, 2-1} adds 2-2, then 1-2.
+    const std::vector<std::vector<float>> m = {
+        {0.8f, 0.05f, 0.1f, 0.05f}, {0.05f, 0.1f, 0.8f, 0.05f}, {0.05f, 0.4f, 0.45f, 0.1f}};
+    const std::vector<int> sw = {0, 1, 2, -1}, tw = {0, 1, 2};
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Argmax), (Links{{0, 0}, {2, 1}, {2, 2}}));
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::ArgmaxBothWays), (Links{{0, 0}, {1, 2}, {2, 1}, {2, 2}}));
+    EXPECT_EQ(LinkExtraction::ruleNamed("argmax-both-ways"), LinkExtraction::Rule::ArgmaxBothWays);
+    // A column compares target words by their averaged rows: word 0's two pieces give source 1
+    // 0.3 each (0.6 summed), word 1 gives it 0.5, so source 1's peak is word 1.
+    const auto pieces = LinkExtraction::extract({{0.7f, 0.3f}, {0.7f, 0.3f}, {0.5f, 0.5f}}, {0, 1}, {0, 0, 1},
+                                                LinkExtraction::Rule::ArgmaxBothWays);
+    EXPECT_EQ(pieces, (Links{{0, 0}, {0, 1}, {1, 1}}));
+}
+
 TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
     const Links forward = {{0, 0}, {1, 1}, {2, 3}, {3, 2}};
     const Links backward = {{0, 0}, {1, 1}, {1, 2}, {3, 3}, {4, 5}};

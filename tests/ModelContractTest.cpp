@@ -45,6 +45,7 @@ struct Variant {
     ModelSpec::Cell cell;
     ModelSpec::Attention attention;
     bool bidirectional;
+    ModelSpec::Decoder decoder = ModelSpec::Decoder::Bahdanau;
 };
 
 class EveryArchitecture : public ::testing::TestWithParam<Variant> {};
@@ -53,7 +54,7 @@ class EveryArchitecture : public ::testing::TestWithParam<Variant> {};
 
 TEST_P(EveryArchitecture, SavedAndReloadedModelGivesIdenticalOutputs) {
     const auto v = GetParam();
-    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional, v.decoder));
     tests::TempDir dir;
     model.save(dir.path("m.pt"));
     auto loaded = core::Model::load(dir.path("m.pt"));
@@ -80,7 +81,7 @@ TEST_P(EveryArchitecture, SavedAndReloadedModelGivesIdenticalOutputs) {
 // alone must get the numbers it gets as a row of a padded batch.
 TEST_P(EveryArchitecture, BatchOfOneEqualsItsRowInAPaddedBatch) {
     const auto v = GetParam();
-    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional, v.decoder));
     const auto& tm = model.torch();
     torch::InferenceMode guard;
     auto src = torch::tensor({5, 6, 7, 8, 3, 9, 10, 3, 0, 0}, torch::kLong).reshape({2, 5});
@@ -106,7 +107,7 @@ TEST_P(EveryArchitecture, BatchOfOneEqualsItsRowInAPaddedBatch) {
 // every number and every attribute.
 TEST_P(EveryArchitecture, RewrittenCodeKeepsWeightsAndOutputs) {
     const auto v = GetParam();
-    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional, v.decoder));
     const core::Model rewritten(core::ModelBuilder::rewriteCode(model.torch()));
     EXPECT_EQ(rewritten.parameterCount(), model.parameterCount());
     EXPECT_EQ(rewritten.sourceVocabulary().tokens(), model.sourceVocabulary().tokens());
@@ -127,7 +128,7 @@ TEST_P(EveryArchitecture, RewrittenCodeKeepsWeightsAndOutputs) {
 // must sum to what its sentences give alone.
 TEST_P(EveryArchitecture, LossOfAPaddedBatchIsTheSumOfItsSentences) {
     const auto v = GetParam();
-    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional));
+    auto model = tests::tinyModel(tests::tinySpec(v.cell, v.attention, v.bidirectional, v.decoder));
     auto& module = model.torchShared()->module();
     torch::NoGradGuard noGrad;
     const auto src = torch::tensor({5, 6, 7, 8, 3, 9, 10, 3, 0, 0}, torch::kLong).reshape({2, 5});
@@ -157,11 +158,36 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::Additive, true},
                       Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::Dot, true},
                       Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::General, false},
-                      Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::None, true}),
+                      Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::None, true},
+                      Variant{ModelSpec::Cell::GRU, ModelSpec::Attention::Additive, true, ModelSpec::Decoder::Conditional},
+                      Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::Dot, true, ModelSpec::Decoder::Conditional}),
     [](const ::testing::TestParamInfo<Variant>& info) {
         return ModelSpec::cellName(info.param.cell) + "_" + ModelSpec::attentionName(info.param.attention) +
-               (info.param.bidirectional ? "_bi" : "_uni");
+               (info.param.bidirectional ? "_bi" : "_uni") +
+               (info.param.decoder == ModelSpec::Decoder::Conditional ? "_conditional" : "");
     });
+
+// What the conditional decoder changes: its attention at a step reads the token given to that
+// step (the word just written); Bahdanau's comes from the state before it, whatever the token.
+TEST(ModelFile, OnlyTheConditionalDecodersAttentionReadsThePreviousToken) {
+    for (const auto decoder : {ModelSpec::Decoder::Bahdanau, ModelSpec::Decoder::Conditional}) {
+        auto model = tests::tinyModel(tests::tinySpec(ModelSpec::Cell::GRU, ModelSpec::Attention::Additive, true, decoder));
+        const auto& tm = model.torch();
+        torch::InferenceMode guard;
+        const auto src = torch::tensor({5, 6, 7, 8, 3}, torch::kLong).reshape({1, 5});
+        const auto encoded = tm.encode(src, torch::tensor({int64_t{5}}, torch::kLong));
+        const auto a = tm.step(torch::tensor({int64_t{4}}, torch::kLong), encoded.state, encoded);
+        const auto b = tm.step(torch::tensor({int64_t{9}}, torch::kLong), encoded.state, encoded);
+        const double change = (a.alpha - b.alpha).abs().max().item<double>();
+        if (decoder == ModelSpec::Decoder::Bahdanau)
+            EXPECT_EQ(change, 0.0) << "Bahdanau's alpha_t comes from s_{t-1} alone";
+        else
+            EXPECT_GT(change, 1e-4) << "the conditional decoder attends after reading y_{t-1}";
+        EXPECT_EQ(model.metadata()["architecture"]["decoder"], ModelSpec::decoderName(decoder));
+    }
+    EXPECT_THROW(ModelSpec::parseDecoder("luong"), core::Error);
+    EXPECT_EQ(ModelSpec::fromJson({{"cell", "gru"}}).decoder, ModelSpec::Decoder::Bahdanau) << "files before the choice";
+}
 
 TEST(ModelFile, HalfPrecisionFileIsSmallerAndLoadsAsFloat) {
     auto model = tests::tinyModel();

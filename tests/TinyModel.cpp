@@ -11,11 +11,13 @@
 
 namespace alignscope::tests {
 
-core::ModelSpec tinySpec(core::ModelSpec::Cell cell, core::ModelSpec::Attention attention, bool bidirectional) {
+core::ModelSpec tinySpec(core::ModelSpec::Cell cell, core::ModelSpec::Attention attention, bool bidirectional,
+                         core::ModelSpec::Decoder decoder) {
     core::ModelSpec s;
     s.cell = cell;
     s.attention = attention;
     s.bidirectional = bidirectional;
+    s.decoder = decoder;
     s.embeddingSize = 8;
     s.encoderHidden = 8;
     s.decoderHidden = attention == core::ModelSpec::Attention::Dot ? s.encoderOutputSize() : 12;

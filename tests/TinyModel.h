@@ -13,7 +13,8 @@ namespace alignscope::tests {
 // 8-16, built through the same ModelBuilder as every model.
 core::ModelSpec tinySpec(core::ModelSpec::Cell cell = core::ModelSpec::Cell::GRU,
                          core::ModelSpec::Attention attention = core::ModelSpec::Attention::Additive,
-                         bool bidirectional = true);
+                         bool bidirectional = true,
+                         core::ModelSpec::Decoder decoder = core::ModelSpec::Decoder::Bahdanau);
 core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
 // The same, reading and writing SentencePiece pieces (trained here on a few sentences).
 core::Model tinyPieceModel();

@@ -22,6 +22,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.attention = arch.attention;
     s.attentionAfterCell = arch.attentionAfterCell;
     s.inputFeeding = arch.inputFeeding;
+    s.conditionalDecoder = arch.conditionalDecoder;
     s.ownReadout = model.metadata().contains("architecture");
     s.targetPieces = model.targetTokenizer().kind() == core::Tokenizer::Kind::SentencePiece;
     s.source = session.source();

@@ -28,6 +28,7 @@ struct DecodingSnapshot {
     std::string attention = "additive";    // attention kind, from the metadata ("additive", "mlp", "dot", "general", "none")
     bool attentionAfterCell = false;       // Luong's order: the cell runs first and alpha_t comes from s_t
     bool inputFeeding = false;             // the cell's input includes the previous attentional output
+    bool conditionalDecoder = false;       // alpha_t comes from s'_t, the state after a first cell read y_{t-1}
     bool ownReadout = true;                // AlignScope's readout over [s_t; c_t; emb(y_{t-1})]
     bool targetPieces = false;             // the target side is sub-word pieces ("▁" starts a word)
     core::TokenizedSentence source;        // [S] tokens, ending in </s>

@@ -228,7 +228,10 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     layout_->removeWidget(parts_[4]);
     layout_->insertWidget(after ? 0 : layout_->indexOf(parts_[3]) + 1, parts_[4]);
     auto n = [after](int part) { return after ? (part == 5 ? 1 : part <= 4 ? part + 1 : part) : part; };
-    const QString qs = after ? QStringLiteral("s<sub>t</sub>") : QStringLiteral("s<sub>t-1</sub>");
+    // The conditional decoder (Sennrich et al. 2017) attends from s'_t, the state after a first cell
+    // has read the previous token; a second cell then reads the context.
+    const bool conditional = s.conditionalDecoder && !after;
+    const QString qs = after ? QStringLiteral("s<sub>t</sub>") : conditional ? QStringLiteral("s'<sub>t</sub>") : QStringLiteral("s<sub>t-1</sub>");
     const auto& queryState = after ? step->state : step->previousState;
     const std::string previous = t >= 2 ? steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
     std::vector<QString> labels;
@@ -242,8 +245,13 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
     QString q = after ? tr("<b>%1. Query</b>: the new decoder state s<sub>%2</sub> (%3 numbers, length %4): this model "
                            "attends after its recurrent cell.")
                             .arg(n(1)).arg(t).arg(queryState.size()).arg(num(norm(queryState)))
-                      : tr("<b>%1. Query</b>: the previous decoder state s<sub>%2</sub> (%3 numbers, length %4).")
-                            .arg(n(1)).arg(t - 1).arg(queryState.size()).arg(num(norm(queryState)));
+                : conditional
+                    ? tr("<b>%1. Query</b>: s'<sub>%2</sub> = %3(s<sub>%4</sub>, emb(<i>%5</i>)), the previous state (length %6) "
+                         "after a first cell has read the word just written: this model knows <i>%5</i> before it looks.")
+                          .arg(n(1)).arg(t).arg(QString::fromStdString(s.cell).toUpper()).arg(t - 1).arg(tok(previous))
+                          .arg(num(norm(queryState)))
+                    : tr("<b>%1. Query</b>: the previous decoder state s<sub>%2</sub> (%3 numbers, length %4).")
+                          .arg(n(1)).arg(t - 1).arg(queryState.size()).arg(num(norm(queryState)));
     if (step->extras.count("query") && s.attention == "additive")
         q += tr(" Projected: W %1 has length %2.").arg(qs).arg(num(norm(step->extras.at("query"))));
     parts_[0]->setText(q);
@@ -318,6 +326,11 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
                               "[emb(<i>%4</i>)%5]): the state moves by %6 (length %7 → %8).")
                                .arg(cell).arg(t).arg(t - 1).arg(tok(previous))
                                .arg(s.inputFeeding ? tr("; the previous step's attentional output") : QString())
+                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+    else if (conditional)
+        parts_[4]->setText(tr("<b>5. Decoder update</b> (%1, a second cell): s<sub>%2</sub> = %1(s'<sub>%2</sub>, c<sub>%2</sub>): "
+                              "from s<sub>%3</sub> the state moves by %4 (length %5 → %6).")
+                               .arg(cell).arg(t).arg(t - 1)
                                .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
     else
         parts_[4]->setText(tr("<b>5. Decoder update</b> (%1): s<sub>%2</sub> = %1(s<sub>%3</sub>, [emb(<i>%4</i>); c<sub>%2</sub>]): "

@@ -46,7 +46,7 @@ private:
 Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     struct Options {
         core::TrainingOptions t;
-        std::string cell = "gru", attention = "additive";
+        std::string cell = "gru", attention = "additive", decoder = "bahdanau";
         bool unidirectional = false, skipBad = false, untied = false, noProgress = false;
     };
     auto o = std::make_shared<Options>();
@@ -83,6 +83,11 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"})),
         c->add_option("--attention", o->attention, "additive, dot, general or none")
             ->check(CLI::IsMember({"additive", "dot", "general", "none"})),
+        c->add_option("--decoder", o->decoder,
+                      "bahdanau (attention from the state before the previous word is read) or conditional (the "
+                      "cell reads the previous word, then attends, then a second cell reads the context; "
+                      "Sennrich et al. 2017)")
+            ->check(CLI::IsMember({"bahdanau", "conditional"})),
         c->add_flag("--unidirectional", o->unidirectional, "Encoder reads left to right only"),
         c->add_option("--embedding", t.spec.embeddingSize, "Embedding size"),
         c->add_option("--encoder-hidden", t.spec.encoderHidden, "Encoder hidden size per direction"),
@@ -136,6 +141,7 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         auto t = o->t;
         t.spec.cell = core::ModelSpec::parseCell(o->cell);
         t.spec.attention = core::ModelSpec::parseAttention(o->attention);
+        t.spec.decoder = core::ModelSpec::parseDecoder(o->decoder);
         t.spec.bidirectional = !o->unidirectional;
         t.spec.tieOutput = !o->untied;
         t.onBadLine = o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject;

@@ -45,7 +45,7 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
     for (size_t w = 0; w < words.size(); ++w) {
         if (rows[w] == 0) continue;
         const auto& row = words[w];
-        if (rule == Rule::Argmax) {
+        if (rule == Rule::Argmax || rule == Rule::ArgmaxBothWays) {
             const auto peak = static_cast<size_t>(std::max_element(row.begin(), row.end()) - row.begin());
             if (peak != none) links.emplace(static_cast<int>(peak), static_cast<int>(w));
             continue;
@@ -56,7 +56,22 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
         for (size_t i = 0; i < none; ++i)
             if (std::max(0.0, row[i]) / mass >= threshold) links.emplace(static_cast<int>(i), static_cast<int>(w));
     }
-    return {links.begin(), links.end()};
+    if (rule != Rule::ArgmaxBothWays) return {links.begin(), links.end()};
+
+    // Each source word's peak over the target words, their rows averaged (a word of three pieces
+    // must not weigh three times); the first of equal peaks wins, as a row's does.
+    Links columns;
+    for (size_t i = 0; i < none; ++i) {
+        int best = -1;
+        double peak = 0;
+        for (size_t w = 0; w < words.size(); ++w) {
+            if (rows[w] == 0) continue;
+            const double v = words[w][i] / rows[w];
+            if (best < 0 || v > peak) best = static_cast<int>(w), peak = v;
+        }
+        if (best >= 0) columns.emplace_back(static_cast<int>(i), best);
+    }
+    return symmetrize({links.begin(), links.end()}, columns, Symmetrization::GrowDiagFinalAnd);
 }
 
 LinkExtraction::Links LinkExtraction::symmetrize(const Links& forward, const Links& backward, Symmetrization how) {
@@ -205,8 +220,9 @@ std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::strin
 LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {
     if (name == "argmax") return Rule::Argmax;
     if (name == "threshold") return Rule::Threshold;
+    if (name == "argmax-both-ways") return Rule::ArgmaxBothWays;
     throw Error("unknown link rule '" + name +
-                "' (argmax, threshold, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
+                "' (argmax, threshold, argmax-both-ways, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
 }
 
 namespace {

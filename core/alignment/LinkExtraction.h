@@ -14,6 +14,11 @@ public:
     enum class Rule {
         Argmax,     // each target word links the source word its merged row peaks on
         Threshold,  // every source word holding >= threshold of the merged row's positive mass
+        // The one matrix read both ways: each target word's peak (Argmax) and each source word's
+        // peak over the target words, joined by grow-diag-final-and. Why: a column's peak catches
+        // the source word that a row, one word early, gave to its neighbour, and the join keeps
+        // what both readings see (docs/alignment.md, "Reading one matrix both ways").
+        ArgmaxBothWays,
     };
     enum class Symmetrization { Intersection, Union, GrowDiagFinalAnd };
 
@@ -54,7 +59,7 @@ public:
     static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
                                                size_t count);
 
-    // "argmax", "threshold", "intersection", "union", "grow-diag-final-and", and the last three
+    // "argmax", "threshold", "argmax-both-ways", "intersection", "union", "grow-diag-final-and", and the last three
     // prefixed "agreement-" (agree() before joining; Error for others).
     static Rule ruleNamed(const std::string& name);
     static Symmetrization symmetrizationNamed(const std::string& name);

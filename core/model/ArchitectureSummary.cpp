@@ -27,6 +27,7 @@ ArchitectureSummary ArchitectureSummary::fromMetadata(const nlohmann::json& m) {
             a.encoderCell = a.decoderCell = ModelSpec::cellName(spec.cell);
             a.bidirectional = spec.bidirectional;
             a.attention = ModelSpec::attentionName(spec.attention);
+            a.conditionalDecoder = spec.decoder == ModelSpec::Decoder::Conditional;
         } catch (const std::exception&) {  // a damaged description only loses its labels
         }
     }

@@ -18,6 +18,7 @@ struct ArchitectureSummary {
     bool attentionBias = false;
     bool attentionAfterCell = false;     // Luong's order: s_t first, then alpha_t from s_t
     bool inputFeeding = false;           // the decoder's input includes the previous attentional vector
+    bool conditionalDecoder = false;     // a first cell reads y_{t-1}, alpha_t from that state s'_t
 
     static ArchitectureSummary fromMetadata(const nlohmann::json& metadata);
 };

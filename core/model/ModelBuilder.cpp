@@ -77,7 +77,12 @@ std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
         } else if (s.attention == ModelSpec::Attention::General) {
             p.uniform("att_Wa", {Dh, E}, E);
         }
-        p.cell("dec", gates, M + E, Dh);
+        if (s.decoder == ModelSpec::Decoder::Conditional) {
+            p.cell("dec", gates, M, Dh);   // reads y_{t-1}
+            p.cell("dec2", gates, E, Dh);  // reads c_t
+        } else {
+            p.cell("dec", gates, M + E, Dh);
+        }
         p.uniform("out_w", {s.readoutSize, Dh + E + M}, Dh + E + M);
         p.zeros("out_b", {s.readoutSize});
         if (!s.tieOutput) p.uniform("proj_w", {Vt, s.readoutSize}, s.readoutSize);

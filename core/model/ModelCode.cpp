@@ -32,7 +32,8 @@ void defineModelCode(torch::jit::Module& module, const ModelSpec& spec) {
         {"lstm", spec.cell == ModelSpec::Cell::LSTM},  {"bidirectional", spec.bidirectional},
         {"attention_additive", spec.attention == A::Additive}, {"attention_general", spec.attention == A::General},
         {"attention_dot", spec.attention == A::Dot},   {"attention_none", spec.attention == A::None},
-        {"tied", spec.tieOutput}};
+        {"tied", spec.tieOutput},
+        {"conditional", spec.decoder == ModelSpec::Decoder::Conditional}};
     // `self.<constant>` becomes a literal, so TorchScript compiles only the taken branches
     // (python/alignscope/scripted.py does the same to the same text).
     std::string code = modelCodeSource();

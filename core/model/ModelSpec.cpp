@@ -34,6 +34,14 @@ std::string ModelSpec::attentionName(Attention a) {
     return "additive";
 }
 
+std::string ModelSpec::decoderName(Decoder d) { return d == Decoder::Conditional ? "conditional" : "bahdanau"; }
+
+ModelSpec::Decoder ModelSpec::parseDecoder(const std::string& name) {
+    if (name == "bahdanau") return Decoder::Bahdanau;
+    if (name == "conditional") return Decoder::Conditional;
+    throw Error("unknown decoder '" + name + "' (bahdanau or conditional)");
+}
+
 ModelSpec::Cell ModelSpec::parseCell(const std::string& name) {
     std::string n = name;
     std::transform(n.begin(), n.end(), n.begin(), ::tolower);
@@ -62,6 +70,7 @@ nlohmann::json ModelSpec::toJson() const {
             {"attention_size", attentionSize},
             {"readout_size", readoutSize},
             {"tie_output", tieOutput},
+            {"decoder", decoderName(decoder)},
             {"encoder_output_size", encoderOutputSize()},
             {"state_size", stateSize()}};
 }
@@ -77,6 +86,7 @@ ModelSpec ModelSpec::fromJson(const nlohmann::json& j) {
     s.attentionSize = j.value("attention_size", s.attentionSize);
     s.readoutSize = j.value("readout_size", s.readoutSize);
     s.tieOutput = j.value("tie_output", s.tieOutput);
+    s.decoder = parseDecoder(j.value("decoder", decoderName(s.decoder)));  // absent: files before the choice
     return s;
 }
 

@@ -35,6 +35,9 @@ def _add_arch_args(p: argparse.ArgumentParser, small: bool = False) -> None:
     p.add_argument("--cell", choices=["gru", "lstm"], default=d.cell)
     p.add_argument("--attention", choices=["additive", "dot", "general", "none"], default=d.attention)
     p.add_argument("--unidirectional", action="store_true", help="forward-only encoder")
+    p.add_argument("--decoder", choices=["bahdanau", "conditional"], default=d.decoder,
+                   help="bahdanau: attention from the state before the previous word is read; conditional: the "
+                        "cell reads it first, attention from that state, a second cell reads the context")
     if not small:
         p.add_argument("--embedding-size", type=int, default=d.embedding_size)
         p.add_argument("--encoder-hidden", type=int, default=d.encoder_hidden, help="per direction")
@@ -48,7 +51,7 @@ def _arch_from_args(a: argparse.Namespace) -> Architecture:
     return Architecture(cell=a.cell, bidirectional=not a.unidirectional, attention=a.attention,
                         embedding_size=a.embedding_size, encoder_hidden=a.encoder_hidden,
                         decoder_hidden=a.decoder_hidden, attention_size=a.attention_size,
-                        readout_size=a.readout_size, tie_output=not a.untied)
+                        readout_size=a.readout_size, tie_output=not a.untied, decoder=a.decoder)
 
 
 def _read_lines(path: str) -> List[str]:

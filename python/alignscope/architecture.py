@@ -17,6 +17,7 @@ class Architecture:
     attention_size: int = 256  # width of v (additive only)
     readout_size: int = 256
     tie_output: bool = True  # output projection = target embeddings (readout == embedding size)
+    decoder: str = "bahdanau"  # bahdanau (attention from s_{t-1}) | conditional (reads y_{t-1} first)
 
     @property
     def encoder_output_size(self) -> int:
@@ -31,6 +32,8 @@ class Architecture:
             raise ValueError(f"unknown cell '{self.cell}' (gru or lstm)")
         if self.attention not in ("additive", "dot", "general", "none"):
             raise ValueError(f"unknown attention '{self.attention}' (additive, dot, general or none)")
+        if self.decoder not in ("bahdanau", "conditional"):
+            raise ValueError(f"unknown decoder '{self.decoder}' (bahdanau or conditional)")
         for name in ("embedding_size", "encoder_hidden", "decoder_hidden", "attention_size", "readout_size"):
             if not 1 <= getattr(self, name) <= 8192:
                 raise ValueError(f"{name} must be between 1 and 8192")

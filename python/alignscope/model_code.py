@@ -15,6 +15,10 @@ weight that other architectures lack.
   attention_dot: bool        e = s^T h
   attention_none: bool       the context is the encoder's final state at every step
   tied: bool                 the output projection is the target embedding matrix
+  conditional: bool          the decoder reads y_{t-1} before it attends (Sennrich et al. 2017's
+                             conditional GRU): s'_t = cell(y_{t-1}, s_{t-1}), alpha_t from s'_t,
+                             s_t = cell2(c_t, s'_t); else Bahdanau's order, alpha_t from s_{t-1},
+                             which has not read y_{t-1} (docs/model-format.md, "Decoders")
 
 Written for speed on a CPU: at batch 1 (the app's steps) every weight product is a
 matrix-vector product (addmv), several times faster there than a one-row addmm; the inputs of a
@@ -28,7 +32,8 @@ import torch
 from torch import Tensor
 
 MARKER = "# --- TorchScript methods: everything below is compiled as it stands ---"
-CONSTANTS = ("lstm", "bidirectional", "attention_additive", "attention_general", "attention_dot", "attention_none", "tied")
+CONSTANTS = ("lstm", "bidirectional", "attention_additive", "attention_general", "attention_dot", "attention_none", "tied",
+             "conditional")
 
 # --- TorchScript methods: everything below is compiled as it stands ---
 
@@ -163,7 +168,14 @@ def _attend(self, h: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[T
 # The decoder's input weights are [W_y | W_c] over [y, c]: the W_y y part (gy) does not depend on
 # the recurrence, so `loss` computes it for all steps in one product; the readout likewise runs once
 # over all steps after the loop.
+# Conditional: the first cell (dec_*) reads y (gy holds its W_ih y + b_ih), the second (dec2_*)
+# the context, its input weights the "context weights" [G, E].
 def _step(self, gy: Tensor, w_c: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    if self.conditional:
+        read = self._cell(gy, state, self.dec_whh, self.dec_bhh)  # s'_t: s_{t-1} after reading y_{t-1}
+        alpha, context, energies, query = self._attend(self._hidden(read), enc, keys, mask)
+        new_state = self._cell(self._linear(context, w_c, self.dec2_bih), read, self.dec2_whh, self.dec2_bhh)
+        return new_state, alpha, context, energies, query
     alpha, context, energies, query = self._attend(self._hidden(state), enc, keys, mask)
     gi = gy + self._project(context, w_c)
     new_state = self._cell(gi, state, self.dec_whh, self.dec_bhh)
@@ -175,6 +187,8 @@ def _input_gates(self, y: Tensor) -> Tensor:
 
 
 def _context_weights(self) -> Tensor:
+    if self.conditional:
+        return self.dec2_wih
     return self.dec_wih[:, self.tgt_emb.size(1) :]
 
 

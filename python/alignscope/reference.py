@@ -5,7 +5,8 @@ a bidirectional GRU reads the source, and at step t the decoder state s_{t-1} sc
 annotation h_i with e_ti = v^T tanh(W s_{t-1} + U h_i); alpha_t = softmax(e_t) (0 on padding),
 c_t = sum_i alpha_ti h_i, s_t = GRU([emb(y_{t-1}); c_t], s_{t-1}),
 r_t = tanh(W_o [s_t; c_t; emb(y_{t-1})] + b_o) and log p(y_t) = log_softmax(E_tgt r_t + b).
-LSTM cells and dot/general/no attention are options. The math is the same as the TorchScript
+LSTM cells, dot/general/no attention and the conditional decoder (Sennrich et al. 2017: the cell
+reads y_{t-1} first, attention comes from that state s'_t, a second cell reads c_t) are options. The math is the same as the TorchScript
 code of the model file (scripted.py, the code AlignScope's C++ core writes too), so a model
 trained here or in AlignScope means the same thing.
 """
@@ -46,7 +47,10 @@ class Seq2SeqAttention(nn.Module):
             self.att_v = nn.Parameter(torch.empty(A))
         elif arch.attention == "general":
             self.att_Wa = nn.Linear(E, Dh, bias=False)
-        self.decoder = cell(M + E, Dh)
+        # Bahdanau's decoder reads [y; c] in one cell; the conditional one reads y, attends, then c.
+        conditional = arch.decoder == "conditional"
+        self.decoder = cell(M if conditional else M + E, Dh)
+        self.decoder2 = cell(E, Dh) if conditional else None
         self.readout = nn.Linear(Dh + E + M, R)
         self.proj_w = None if arch.tie_output else nn.Parameter(torch.empty(tgt_vocab_size, R))
         self.proj_b = nn.Parameter(torch.zeros(tgt_vocab_size))
@@ -76,6 +80,9 @@ class Seq2SeqAttention(nn.Module):
                 uniform(self.att_Wa.weight, self.arch.encoder_output_size)
             for p in self.decoder.parameters():
                 uniform(p, self.arch.decoder_hidden)
+            if self.decoder2 is not None:
+                for p in self.decoder2.parameters():
+                    uniform(p, self.arch.decoder_hidden)
             uniform(self.readout.weight, self.readout.in_features)
             self.readout.bias.zero_()
             if self.proj_w is not None:
@@ -130,16 +137,24 @@ class Seq2SeqAttention(nn.Module):
         """One decoder step from token ids y_prev [B]; the readout feeds logits()."""
         return self._decode(self._drop(self.tgt_emb(y_prev)), state, enc, keys, mask)
 
-    def _decode(self, y: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
-        """Attention from s_{t-1}, then the cell, readout; y [B,M] is the embedded previous token."""
-        alpha, context, energies = self.attend(self._hidden(state), enc, keys, mask)
-        x = torch.cat([y, context], 1)
+    def _cell(self, cell: nn.Module, x: Tensor, state: Tensor) -> Tensor:
         if self.arch.cell == "lstm":
             Dh = self.arch.decoder_hidden
-            h, c = self.decoder(x, (state[:, :Dh], state[:, Dh:]))
-            new_state = torch.cat([h, c], 1)
+            h, c = cell(x, (state[:, :Dh], state[:, Dh:]))
+            return torch.cat([h, c], 1)
+        return cell(x, state)
+
+    def _decode(self, y: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+        """Attention from s_{t-1}, then the cell, readout; y [B,M] is the embedded previous token.
+        The conditional decoder reads y first: s' = cell(y, s_{t-1}), attention from s', then
+        s_t = cell2(c_t, s')."""
+        if self.decoder2 is not None:
+            read = self._cell(self.decoder, y, state)
+            alpha, context, energies = self.attend(self._hidden(read), enc, keys, mask)
+            new_state = self._cell(self.decoder2, context, read)
         else:
-            new_state = self.decoder(x, state)
+            alpha, context, energies = self.attend(self._hidden(state), enc, keys, mask)
+            new_state = self._cell(self.decoder, torch.cat([y, context], 1), state)
         readout = self._drop(torch.tanh(self.readout(torch.cat([self._hidden(new_state), context, y], 1))))
         return {"state": new_state, "alpha": alpha, "context": context, "energies": energies, "readout": readout}
 

@@ -66,6 +66,7 @@ class AlignScopeModule(nn.Module):
         self.attention_dot = arch.attention == "dot"
         self.attention_none = arch.attention == "none"
         self.tied = arch.tie_output
+        self.conditional = arch.decoder == "conditional"
         self.format_version = FORMAT_VERSION
         self.pad_id = PAD
         self.src_specials = SPECIAL_IDS
@@ -96,6 +97,8 @@ def format_parameter_names(arch: Architecture) -> Dict[str, str]:
     elif arch.attention == "general":
         names["att_Wa"] = "att_Wa.weight"
     names.update({k: "decoder." + v for k, v in _rnn_names("dec", "").items()})
+    if arch.decoder == "conditional":
+        names.update({k: "decoder2." + v for k, v in _rnn_names("dec2", "").items()})
     names.update({"out_w": "readout.weight", "out_b": "readout.bias"})
     if not arch.tie_output:
         names["proj_w"] = "proj_w"

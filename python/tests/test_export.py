@@ -26,6 +26,10 @@ VARIANTS = {
                                               decoder_hidden=12, readout_size=7, tie_output=False),
     "gru-none": alignscope.Architecture(attention="none", embedding_size=8, encoder_hidden=8, decoder_hidden=12,
                                         readout_size=8),
+    "gru-additive-conditional": alignscope.Architecture(embedding_size=8, encoder_hidden=8, decoder_hidden=12,
+                                                        attention_size=6, readout_size=8, decoder="conditional"),
+    "lstm-dot-conditional": alignscope.Architecture(cell="lstm", attention="dot", embedding_size=8, encoder_hidden=6,
+                                                    decoder_hidden=12, readout_size=8, decoder="conditional"),
 }
 
 # (source ids, target ids) without specials: a padded batch of different lengths.
