@@ -104,6 +104,23 @@ TEST(LinkExtraction, ArgmaxBothWaysAddsEachSourceWordsPeak) {
     EXPECT_EQ(pieces, (Links{{0, 0}, {0, 1}, {1, 1}}));
 }
 
+TEST(LinkExtraction, IterMaxLinksMutualPeaksThenUnlinkedWords) {
+    // Four words each side. Round 1: rows peak on sources 0,0,2,2, columns on targets 0,1,2,3
+    // (first of equal peaks) -> mutual 0-0, 2-2. Round 2: a cell of two unlinked words whole, of
+    // one linked word at half, of two linked words 0: row 1 peaks on source 1 (0.3 against 0.25
+    // and 0.2), row 3 on source 3 (0.35 against 0.3 and 0.175); columns 1 and 3 peak on rows 1
+    // and 3 -> 1-1 and 3-3 join.
+    const std::vector<std::vector<float>> m = {
+        {0.9f, 0.05f, 0.0f, 0.05f}, {0.5f, 0.3f, 0.0f, 0.2f}, {0.0f, 0.1f, 0.8f, 0.1f}, {0.0f, 0.3f, 0.35f, 0.35f}};
+    const std::vector<int> w = {0, 1, 2, 3};
+    EXPECT_EQ(LinkExtraction::extract(m, w, w, LinkExtraction::Rule::Argmax), (Links{{0, 0}, {0, 1}, {2, 2}, {2, 3}}));
+    EXPECT_EQ(LinkExtraction::extract(m, w, w, LinkExtraction::Rule::IterMax), (Links{{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
+    EXPECT_EQ(LinkExtraction::ruleNamed("itermax"), LinkExtraction::Rule::IterMax);
+    // A side of two words or fewer keeps the first round's mutual peaks only.
+    EXPECT_EQ(LinkExtraction::extract({{0.9f, 0.1f}, {0.8f, 0.2f}}, {0, 1}, {0, 1}, LinkExtraction::Rule::IterMax),
+              (Links{{0, 0}}));
+}
+
 TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
     const Links forward = {{0, 0}, {1, 1}, {2, 3}, {3, 2}};
     const Links backward = {{0, 0}, {1, 1}, {1, 2}, {3, 3}, {4, 5}};

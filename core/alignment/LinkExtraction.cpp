@@ -41,6 +41,14 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
         ++rows[static_cast<size_t>(targetWords[t])];
         for (size_t i = 0; i < S; ++i) row[sourceWords[i] >= 0 ? static_cast<size_t>(sourceWords[i]) : none] += matrix[t][i];
     }
+    if (rule == Rule::IterMax) {
+        std::vector<std::vector<double>> averaged(words.size());
+        for (size_t w = 0; w < words.size(); ++w) {
+            averaged[w].assign(words[w].begin(), words[w].begin() + static_cast<long>(none));
+            for (auto& v : averaged[w]) v /= std::max(1, rows[w]);
+        }
+        return iterMax(averaged);
+    }
     std::set<std::pair<int, int>> links;
     for (size_t w = 0; w < words.size(); ++w) {
         if (rows[w] == 0) continue;
@@ -72,6 +80,46 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
         if (best >= 0) columns.emplace_back(static_cast<int>(i), best);
     }
     return symmetrize({links.begin(), links.end()}, columns, Symmetrization::GrowDiagFinalAnd);
+}
+
+LinkExtraction::Links LinkExtraction::iterMax(const std::vector<std::vector<double>>& m) {
+    // As SimAlign's iter_max(max_count=2, alpha_ratio=0.5) reads a similarity matrix: numpy's
+    // argmax (the first of equal peaks), at most two rounds, and a matrix with a side of two
+    // words or fewer keeps the first round only. 0.5, not SimAlign's 0.9: chosen on the dev half.
+    constexpr double kDamping = 0.5;
+    const size_t T = m.size(), S = T > 0 ? m[0].size() : 0;
+    Links links;
+    if (T == 0 || S == 0) return links;
+    std::vector<std::vector<double>> w = m;
+    std::vector<char> rowLinked(T, 0), columnLinked(S, 0);
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1) {
+            if (std::min(T, S) <= 2) break;
+            const bool rowsLeft = std::count(rowLinked.begin(), rowLinked.end(), 0) > 0;
+            const bool columnsLeft = std::count(columnLinked.begin(), columnLinked.end(), 0) > 0;
+            if (!rowsLeft || !columnsLeft) break;
+            for (size_t t = 0; t < T; ++t)
+                for (size_t s = 0; s < S; ++s)
+                    w[t][s] = m[t][s] * std::min(1.0, kDamping * (!rowLinked[t] + !columnLinked[s]));
+        }
+        std::vector<size_t> rowPeak(T, 0), columnPeak(S, 0);
+        for (size_t t = 0; t < T; ++t)
+            for (size_t s = 1; s < S; ++s)
+                if (w[t][s] > w[t][rowPeak[t]]) rowPeak[t] = s;
+        for (size_t s = 0; s < S; ++s)
+            for (size_t t = 1; t < T; ++t)
+                if (w[t][s] > w[columnPeak[s]][s]) columnPeak[s] = t;
+        Links added;
+        for (size_t t = 0; t < T; ++t) {
+            const size_t s = rowPeak[t];
+            if (columnPeak[s] == t && !(rowLinked[t] && columnLinked[s])) added.emplace_back(static_cast<int>(s), static_cast<int>(t));
+        }
+        if (added.empty()) break;
+        for (const auto& [s, t] : added) rowLinked[static_cast<size_t>(t)] = columnLinked[static_cast<size_t>(s)] = 1;
+        links.insert(links.end(), added.begin(), added.end());
+    }
+    std::sort(links.begin(), links.end());
+    return links;
 }
 
 LinkExtraction::Links LinkExtraction::symmetrize(const Links& forward, const Links& backward, Symmetrization how) {
@@ -221,8 +269,9 @@ LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {
     if (name == "argmax") return Rule::Argmax;
     if (name == "threshold") return Rule::Threshold;
     if (name == "argmax-both-ways") return Rule::ArgmaxBothWays;
+    if (name == "itermax") return Rule::IterMax;
     throw Error("unknown link rule '" + name +
-                "' (argmax, threshold, argmax-both-ways, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
+                "' (argmax, threshold, argmax-both-ways, itermax, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
 }
 
 namespace {

@@ -19,6 +19,10 @@ public:
         // the source word that a row, one word early, gave to its neighbour, and the join keeps
         // what both readings see (docs/alignment.md, "Reading one matrix both ways").
         ArgmaxBothWays,
+        // SimAlign's itermax (Jalili Sabet et al. 2020) over the same word matrix: the links that
+        // are both their row's and their column's peak, then a second round among rows or columns
+        // still unlinked (cells in a linked row or column damped to half), mutual peaks again.
+        IterMax,
     };
     enum class Symmetrization { Intersection, Union, GrowDiagFinalAnd };
 
@@ -59,12 +63,16 @@ public:
     static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
                                                size_t count);
 
-    // "argmax", "threshold", "argmax-both-ways", "intersection", "union", "grow-diag-final-and", and the last three
+    // "argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and", and the last three
     // prefixed "agreement-" (agree() before joining; Error for others).
     static Rule ruleNamed(const std::string& name);
     static Symmetrization symmetrizationNamed(const std::string& name);
     static bool isSymmetrization(const std::string& name);
     static bool isAgreement(const std::string& name);  // "agreement-..."
+
+private:
+    // Rule::IterMax over a word matrix [T][S] (</s> dropped, rows averaged).
+    static Links iterMax(const std::vector<std::vector<double>>& matrix);
 };
 
 }  // namespace alignscope::core
