@@ -4,13 +4,12 @@
 #
 #   bash scripts/train_guided.sh [--device cuda|cpu] [--minutes M | --steps N] [--out DIR] [--corpus DIR | --mix FILE]
 #
-# 1. The mixture (work/en-fr-corpus, scripts/make_en_fr_corpus.sh; neither test split is trained on):
-#    the Tatoeba training split twice and every second pair of the Europarl training split.
-# 2. `python3 -m alignscope guide`: its words aligned by fast_align's model both ways, joined by
-#    grow-diag-final-and, over tokens (the statistical aligner runs on the GPU where there is one);
-#    30 % of the lines rewritten lower-cased and tokenised, as alignment gold sets are, so that the
-#    models read both forms. The gold set's sentences (docs/alignment-gold) are aligned with the
-#    corpus, as unsupervised aligners are used, which gives the fast_align baseline of docs/alignment.md.
+# 1–2. scripts/make_guided_corpus.sh: the mixture (the Tatoeba training split twice and every second
+#    pair of the Europarl training split; neither test split is trained on) and its fast_align links
+#    (grow-diag-final-and over tokens, on the GPU where there is one), 30 % of the lines lower-cased
+#    and tokenised, as alignment gold sets are, so that the models read both forms. The gold set's
+#    sentences (docs/alignment-gold) are aligned with the corpus, as unsupervised aligners are used,
+#    which gives the fast_align baseline of docs/alignment.md.
 # 3. Four trainings side by side (one GPU holds them all; on the CPU run them one at a time with
 #    JOBS=1), each ending after M minutes or N updates, written as float16 model files:
 #      en-fr-guided-w03.pt, en-fr-guided-w1.pt: the default model continued with guided alignment,
@@ -37,17 +36,9 @@ done
 [[ -n "$minutes" || -n "$steps" ]] || { echo "train_guided.sh: give --minutes M or --steps N" >&2; exit 2; }
 py=${PYTHON:-python3}
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
-mkdir -p "$out"
-if [[ -z "$mix" ]]; then
-  if [[ ! -f "$corpus/tatoeba-train.tsv" ]]; then bash scripts/make_en_fr_corpus.sh "$corpus"; fi
-  mix="$out/mix-t2-e2.tsv"
-  { cat "$corpus/tatoeba-train.tsv" "$corpus/tatoeba-train.tsv"; awk 'NR % 2 == 1' "$corpus/europarl-train.tsv"; } > "$mix"
-fi
-"$py" -m alignscope guide --data "$mix" --out-corpus "$out/guided.tsv" --out-links "$out/guided.links" \
-  --source-language en --target-language fr --tokenized-share 0.3 --seed 1 --device "$device" \
-  --processes "$(nproc)" --also docs/alignment-gold/pairs.tsv --also-out "$out/fast-align-gold"
-awk -F'\t' '{print $2 "\t" $1}' "$out/guided.tsv" > "$out/guided.fr-en.tsv"
-awk '{for (i = 1; i <= NF; i++) {split($i, l, "-"); $i = l[2] "-" l[1]} print}' "$out/guided.links" > "$out/guided.fr-en.links"
+mix_args=(--corpus "$corpus")
+[[ -n "$mix" ]] && mix_args=(--mix "$mix")
+bash scripts/make_guided_corpus.sh --device "$device" --out "$out" "${mix_args[@]}"
 
 # TRAIN_UNTIL (seconds since the epoch): a machine lent for a fixed time; the trainings end 75 s
 # before it (the time to read the corpus) less than --minutes, whatever the steps before took.
