@@ -377,6 +377,7 @@ TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
 
 // train as a user runs it: a model the other commands open. With --no-progress stderr keeps only the
 // run's own lines; with no validation pairs the latest model is kept and nothing claims a score.
+// The quiet run builds the conditional decoder, which its metadata names.
 TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
     std::ofstream corpus(dir.path("corpus.tsv"));
     for (int i = 0; i < 200; ++i) corpus << "a b c " << i % 7 << "\tx y " << i % 7 << "\n";
@@ -386,7 +387,7 @@ TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
                              " --batch 16 --valid-bleu 0 --train-threads 1 --valid-fraction 0";
     for (const bool quiet : {false, true}) {
         const auto out = dir.path(quiet ? "quiet.pt" : "shown.pt");
-        auto r = run(args + " -o " + out + (quiet ? " --no-progress" : ""));
+        auto r = run(args + " -o " + out + (quiet ? " --no-progress --decoder conditional" : ""));
         ASSERT_EQ(r.exitCode, 0) << r.out;
         EXPECT_NE(r.out.find("pairs: 200 train, 0 validation"), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("step 4: no validation pairs: saved the latest model to " + out), std::string::npos) << r.out;
@@ -395,6 +396,7 @@ TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
         EXPECT_EQ(r.out.find("NLL"), std::string::npos) << r.out;
         r = run("translate --model " + out + " --no-progress --max-len 3 -i /dev/null");
         EXPECT_EQ(r.exitCode, 0) << r.out;
+        EXPECT_EQ(core::Model::load(out).metadata()["architecture"]["decoder"], quiet ? "conditional" : "bahdanau");
     }
 }
 
