@@ -8,6 +8,7 @@
 #
 # HALF is dev (choose there) or test (report only). Rules that join two directions use the reverse
 # model the model declares (metadata reverse_model). RULE may carry the threshold: threshold:0.3.
+# GOLD_CORPUS=tatoeba (or europarl) keeps that corpus's pairs of the half only (split.tsv says which).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 half=${1:?usage: alignment_table.sh dev|test MODEL METHOD RULE ...}
@@ -18,6 +19,17 @@ cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}
 gold=docs/alignment-gold
 work=$(mktemp -d -t alignscope-aer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+if [[ -n "${GOLD_CORPUS:-}" ]]; then  # the half's files, that corpus's lines only, laid out as $gold is
+  mkdir -p "$work/gold/$half" "$work/gold/fast-align"
+  keep() {  # FILE -> the lines of the half's pairs from GOLD_CORPUS
+    awk -F'\t' -v half="$half" -v corpus="$GOLD_CORPUS" 'NR == FNR { if (FNR > 1 && $3 == half) want[++n] = ($2 == corpus); next }
+      want[FNR]' "$gold/split.tsv" "$1"
+  }
+  for f in pairs.tsv pairs.tokens.tsv gold.txt gold.tokens.txt; do keep "$gold/$half/$f" >"$work/gold/$half/$f"; done
+  for f in words tokens; do keep "$gold/fast-align/$half.$f.txt" >"$work/gold/fast-align/$half.$f.txt"; done
+  [[ -s "$work/gold/$half/pairs.tsv" ]] || { echo "alignment_table.sh: no $GOLD_CORPUS pairs in the $half half" >&2; exit 2; }
+  gold=$work/gold
+fi
 echo "| model | method | rule | as written: AER (P, R) | vs fast_align, 95 % | lower-cased, tokenised: AER (P, R) | vs fast_align, 95 % |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 row() {  # form pairs gold baseline -> two cells
