@@ -65,13 +65,14 @@ def test_import_then_export_keeps_the_model(run, demo_dir, tmp_path):
 
 @pytest.fixture(scope="module")
 def trained(run, toy_tsv, tmp_path_factory):
-    """`train --steps --batch-size --save --export --json` as scripts ran it, plus a checkpoint folder."""
+    """`train --steps --batch-size --save --export --json` as scripts ran it, plus a checkpoint folder;
+    the conditional decoder, so that its weights go through every file the package writes."""
     out = tmp_path_factory.mktemp("trained")
     small = ["--embedding-size", 8, "--encoder-hidden", 8, "--decoder-hidden", 8, "--attention-size", 8,
              "--readout-size", 8]
     r = run("train", "--data", toy_tsv, "--steps", 6, "--batch-size", 8, "--device", "cpu", "--save",
             out / "ckpt.pt", "--export", out / "model.pt", "--json", "--checkpoint-dir", out / "ck",
-            "--checkpoint-every", 3, *small)
+            "--checkpoint-every", 3, "--decoder", "conditional", *small)
     return out, json.loads(r.stdout)
 
 
@@ -83,6 +84,8 @@ def test_train_with_the_old_options_and_a_training_checkpoint(run, trained):
     # The newest training checkpoint is a checkpoint `export` reads: the same model as --export wrote.
     run("export", "--checkpoint", out / "ck" / "step-00000006.pt", "--out", out / "from-ck.pt")
     same = [alignscope.load(str(out / n))[0].state_dict() for n in ("model.pt", "from-ck.pt")]
+    assert alignscope.load(str(out / "model.pt"))[0].arch.decoder == "conditional"
+    assert any(name.startswith("decoder2.") for name in same[0])
     assert all(torch.equal(x, y) for x, y in zip(same[0].values(), same[1].values()))
     saved, _ = alignscope.load_checkpoint(str(out / "ckpt.pt"))
     assert all(torch.equal(x, y) for x, y in zip(saved.state_dict().values(), same[0].values()))
