@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# The recipe of a guided model with the conditional decoder (issue 36; docs/alignment.md, "Decoders"):
+# The recipe of a model with the conditional decoder (issue 36; docs/alignment.md, "Decoders"):
 # English -> French from scratch with the default model's pieces, default sizes, `--decoder
-# conditional`, guided alignment weight 1, on the guided mixture (scripts/make_guided_corpus.sh).
+# conditional`, on the guided mixture (scripts/make_guided_corpus.sh), guided alignment weight 1
+# (en-fr-subword-conditional.pt) or, with --guided-weight 0, none (en-fr-subword-conditional-plain.pt:
+# at a small size its attention aligned as well unguided).
 # Resumable: every call continues from OUT/conditional.ckpt until --epochs are done, so a lent GPU's
 # 10-minute calls add up (carry OUT/conditional.ckpt from call to call).
 #
-#   bash scripts/train_conditional.sh [--device cuda|cpu] [--epochs E] [--minutes M] [--out DIR] [--corpus DIR | --mix FILE]
+#   bash scripts/train_conditional.sh [--device cuda|cpu] [--epochs E] [--minutes M] [--guided-weight W]
+#                                     [--out DIR] [--corpus DIR | --mix FILE]
 #
-# Writes OUT/en-fr-subword-conditional.pt (float16) at the end of every call; its metadata records
-# the updates so far (train_steps).
+# Writes OUT/NAME.pt (float16) at the end of every call, checkpoints in OUT/NAME.ckpt; its metadata
+# records the updates so far (train_steps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-device=cuda epochs=4 minutes="" out=work/guided corpus=work/en-fr-corpus mix=""
+device=cuda epochs=4 minutes="" weight=1.0 out=work/guided corpus=work/en-fr-corpus mix=""
 while (($#)); do
   case "$1" in
     --device) device=$2; shift 2 ;;
     --epochs) epochs=$2; shift 2 ;;
     --minutes) minutes=$2; shift 2 ;;
+    --guided-weight) weight=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --corpus) corpus=$2; shift 2 ;;
     --mix) mix=$2; shift 2 ;;
@@ -30,9 +34,10 @@ mix_args=(--corpus "$corpus")
 bash scripts/make_guided_corpus.sh --device "$device" --out "$out" "${mix_args[@]}"
 length=(--epochs "$epochs")
 [[ -n "$minutes" ]] && length+=(--max-minutes "$minutes")
+name=en-fr-subword-conditional guidance=(--guided-alignment "$out/guided.links" --guided-weight "$weight")
+if awk -v w="$weight" 'BEGIN { exit !(w == 0) }'; then name=en-fr-subword-conditional-plain guidance=(); fi
 "$py" -m alignscope train --device "$device" --batch-tokens 16000 --max-len 60 --dropout 0.2 --smoothing 0.1 \
   --clip 1.0 --lr 1e-3 --seed 2 --log-every 100 --half "${length[@]}" \
-  --name en-fr-subword-conditional --out "$out/en-fr-subword-conditional.pt" --data "$out/guided.tsv" \
-  --tokenizer-from models/en-fr-subword.pt --decoder conditional \
-  --guided-alignment "$out/guided.links" --guided-weight 1.0 \
-  --checkpoint-dir "$out/conditional.ckpt" --checkpoint-every 200 --resume
+  --name "$name" --out "$out/$name.pt" --data "$out/guided.tsv" \
+  --tokenizer-from models/en-fr-subword.pt --decoder conditional "${guidance[@]}" \
+  --checkpoint-dir "$out/$name.ckpt" --checkpoint-every 200 --resume
