@@ -9,7 +9,8 @@
 #    its fast_align links (`python3 -m alignscope guide`, 30 % of lines lower-cased and tokenised).
 # 2. alignscope-cli train, the default model's pieces, embedding 128, encoder 128 per direction,
 #    decoder 256: exp-guided-{bahdanau,conditional}.pt (weight 1), with --unguided also
-#    exp-plain-{bahdanau,conditional}.pt.
+#    exp-plain-{bahdanau,conditional}.pt, and the latter stored as float16 as en-fr-tatoeba-conditional.pt
+#    (the file models/ ships for lesson 6).
 # 3. AER of each model's attention on the Tatoeba pairs of both gold halves (scripts/alignment_table.sh,
 #    GOLD_CORPUS=tatoeba) and cased BLEU (beam 5) on the Tatoeba test split.
 set -euo pipefail
@@ -39,7 +40,10 @@ train() {  # NAME DECODER [ARGS...]
   "$cli" train --corpus "$out/tatoeba.guided.tsv" --out "$out/$name.pt" --tokenizer-from models/en-fr-subword.pt \
     --decoder "$decoder" --embedding 128 --encoder-hidden 128 --decoder-hidden 256 --attention-size 128 --readout 128 \
     --batch 64 --lr 1e-3 "${length[@]}" --seed 1 --train-threads 1 --valid-fraction 0.01 --test-fraction 0 \
-    --dropout 0.2 --label-smoothing 0.1 --max-len 60 --clip 1 --valid-bleu 0 --no-progress "$@" >"$out/$name.log" 2>&1
+    --dropout 0.2 --label-smoothing 0.1 --max-len 60 --clip 1 --valid-bleu 0 --no-progress \
+    --corpus-name "Tatoeba English-French (manythings.org fra-eng, 2019-04-07), the training split of scripts/make_en_fr_corpus.sh, 30 % of lines lower-cased and tokenised (python3 -m alignscope guide)" \
+    --corpus-licence "Tatoeba: CC BY 2.0 FR; Sentence pairs from the Tatoeba Project (tatoeba.org), via www.manythings.org/anki" \
+    "$@" >"$out/$name.log" 2>&1
 }
 names=()
 for decoder in bahdanau conditional; do
@@ -50,6 +54,19 @@ wait
 if ((unguided)); then
   for decoder in bahdanau conditional; do train "exp-plain-$decoder" "$decoder" & names+=("exp-plain-$decoder"); done
   wait
+fi
+if ((unguided)); then  # models/en-fr-tatoeba-conditional.pt (lesson 6): the unguided conditional model, float16
+  "$py" - "$out/exp-plain-conditional.pt" "$out/en-fr-tatoeba-conditional.pt" <<'PY'
+import sys
+import alignscope
+model, sv, tv, info = alignscope.load(sys.argv[1])
+meta = {k: v for k, v in info["metadata"].items() if k not in ("architecture", "created_by", "stored_dtype")}
+meta["name"] = "en-fr-tatoeba-conditional"
+meta["float16_from"] = ("alignscope-cli train's float32 file, stored as float16 by alignscope.export(half=True) "
+                        "(scripts/compare_decoders.sh)")
+alignscope.export(model.eval(), sv, tv, sys.argv[2], name=meta["name"], metadata=meta,
+                  src_tokenizer=info["src_tokenizer"], tgt_tokenizer=info["tgt_tokenizer"], half=True)
+PY
 fi
 triples=()
 for name in "${names[@]}"; do triples+=("$out/$name.pt" attention argmax "$out/$name.pt" attention itermax); done
