@@ -208,7 +208,8 @@ INSTANTIATE_TEST_SUITE_P(Variants, PyTorchExport,
                          ::testing::Values(Variant{"GruAdditiveBidirectional", ""},
                                            Variant{"LstmGeneralUnidirectional",
                                                    "--cell lstm --attention general --unidirectional"},
-                                           Variant{"GruDot", "--attention dot"}),
+                                           Variant{"GruDot", "--attention dot"},
+                                           Variant{"GruAdditiveConditional", "--decoder conditional"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(PyTorchExportPadding, PaddedBatchGivesZeroAlphaOnPaddingAndSameRowsAsAlone) {

@@ -288,7 +288,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     prog = f"{PROG} {a.command}" if a.command == "convert" else PROG
     try:
         if a.command == "demo":
-            arch = demo_architecture(a.cell, a.attention, not a.unidirectional)
+            arch = demo_architecture(a.cell, a.attention, not a.unidirectional, a.decoder)
             demo(a.out, arch, a.seed)
             print(os.path.join(a.out, "model.pt"))
         elif a.command == "reference":

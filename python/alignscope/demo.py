@@ -20,9 +20,11 @@ DEMO_SOURCE = "the red car is big ."
 DEMO_TARGET = "la voiture rouge est grande ."
 
 
-def demo_architecture(cell: str = "gru", attention: str = "additive", bidirectional: bool = True) -> Architecture:
+def demo_architecture(cell: str = "gru", attention: str = "additive", bidirectional: bool = True,
+                      decoder: str = "bahdanau") -> Architecture:
     arch = Architecture(cell=cell, attention=attention, bidirectional=bidirectional, embedding_size=8,
-                        encoder_hidden=8, decoder_hidden=12, attention_size=8, readout_size=8, tie_output=True)
+                        encoder_hidden=8, decoder_hidden=12, attention_size=8, readout_size=8, tie_output=True,
+                        decoder=decoder)
     if attention == "dot":
         arch.decoder_hidden = arch.encoder_output_size
     return arch
