@@ -41,14 +41,17 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
         ++rows[static_cast<size_t>(targetWords[t])];
         for (size_t i = 0; i < S; ++i) row[sourceWords[i] >= 0 ? static_cast<size_t>(sourceWords[i]) : none] += matrix[t][i];
     }
-    if (rule == Rule::IterMax) {
-        std::vector<std::vector<double>> averaged(words.size());
+    // The rules that read columns compare target words by their averaged rows (a word of three
+    // pieces must not weigh three times), </s> dropped.
+    const auto averaged = [&] {
+        std::vector<std::vector<double>> m(words.size());
         for (size_t w = 0; w < words.size(); ++w) {
-            averaged[w].assign(words[w].begin(), words[w].begin() + static_cast<long>(none));
-            for (auto& v : averaged[w]) v /= std::max(1, rows[w]);
+            m[w].assign(words[w].begin(), words[w].begin() + static_cast<long>(none));
+            for (auto& v : m[w]) v /= std::max(1, rows[w]);
         }
-        return iterMax(averaged);
-    }
+        return m;
+    };
+    if (rule == Rule::IterMax) return iterMax(averaged());
     std::set<std::pair<int, int>> links;
     for (size_t w = 0; w < words.size(); ++w) {
         if (rows[w] == 0) continue;
@@ -66,17 +69,14 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
     }
     if (rule != Rule::ArgmaxBothWays) return {links.begin(), links.end()};
 
-    // Each source word's peak over the target words, their rows averaged (a word of three pieces
-    // must not weigh three times); the first of equal peaks wins, as a row's does.
+    // Each source word's peak over the target words that have tokens; the first of equal peaks
+    // wins, as a row's does.
+    const auto m = averaged();
     Links columns;
     for (size_t i = 0; i < none; ++i) {
         int best = -1;
-        double peak = 0;
-        for (size_t w = 0; w < words.size(); ++w) {
-            if (rows[w] == 0) continue;
-            const double v = words[w][i] / rows[w];
-            if (best < 0 || v > peak) best = static_cast<int>(w), peak = v;
-        }
+        for (size_t w = 0; w < m.size(); ++w)
+            if (rows[w] > 0 && (best < 0 || m[w][i] > m[static_cast<size_t>(best)][i])) best = static_cast<int>(w);
         if (best >= 0) columns.emplace_back(static_cast<int>(i), best);
     }
     return symmetrize({links.begin(), links.end()}, columns, Symmetrization::GrowDiagFinalAnd);
