@@ -11,6 +11,7 @@ code of the model file (scripted.py, the code AlignScope's C++ core writes too),
 trained here or in AlignScope means the same thing.
 """
 
+import dataclasses
 import math
 from typing import Dict, Optional, Tuple
 
@@ -88,6 +89,31 @@ class Seq2SeqAttention(nn.Module):
             if self.proj_w is not None:
                 uniform(self.proj_w, self.arch.readout_size)
             self.proj_b.zero_()
+
+    def with_conditional_decoder(self, seed: Optional[int] = None) -> "Seq2SeqAttention":
+        """This Bahdanau model's weights in a conditional-decoder model of the same sizes (a warm start,
+        `train --init-from MODEL --decoder conditional`). Every weight of the same name and shape is kept;
+        the one cell's input weights [W_y | W_c] are split: the first cell keeps W_y and the recurrence,
+        the second reads the context with W_c and starts from a copy of the recurrence, so the context
+        still enters the state through the weights it was trained with."""
+        if self.arch.decoder != "bahdanau":
+            raise ValueError(f"the model's decoder is already '{self.arch.decoder}'")
+        arch = dataclasses.replace(self.arch, decoder="conditional")
+        new = Seq2SeqAttention(self.src_emb.num_embeddings, self.tgt_emb.num_embeddings, arch,
+                               dropout=self.dropout, seed=seed)
+        old, weights = self.state_dict(), new.state_dict()
+        M = self.arch.embedding_size
+        with torch.no_grad():
+            for name, value in old.items():
+                if name in weights and weights[name].shape == value.shape:
+                    weights[name].copy_(value)
+            weights["decoder.weight_ih"].copy_(old["decoder.weight_ih"][:, :M])
+            weights["decoder2.weight_ih"].copy_(old["decoder.weight_ih"][:, M:])
+            weights["decoder2.weight_hh"].copy_(old["decoder.weight_hh"])
+            weights["decoder2.bias_hh"].copy_(old["decoder.bias_hh"])
+            weights["decoder2.bias_ih"].zero_()  # the first cell's bias already holds the input's
+        new.load_state_dict(weights)
+        return new
 
     def _drop(self, x: Tensor) -> Tensor:
         return F.dropout(x, self.dropout, self.training)

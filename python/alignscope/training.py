@@ -149,9 +149,12 @@ class Trainer:
             if own:
                 raise ValueError(f"{flag} '{donor}' takes that model's tokenizers and vocabularies "
                                  f"as they are: leave out {', '.join(own)}")
-        if o.init_from and arch is not None and arch != Architecture():
+        # --init-from trains the donor's own architecture; --decoder conditional alone may change it, a warm
+        # start of the conditional decoder from a Bahdanau model (reference.with_conditional_decoder).
+        self.to_conditional = bool(o.init_from) and arch == Architecture(decoder="conditional")
+        if o.init_from and arch is not None and arch != Architecture() and not self.to_conditional:
             raise ValueError(f"--init-from '{o.init_from}' trains that model's own architecture: leave out the "
-                             f"architecture options")
+                             f"architecture options (--decoder conditional alone is taken: a warm start)")
         self.continued_from: Optional[Dict[str, Any]] = None  # with init_from: the starting model's record
         self.dist = dist or Distributed.start(o.device)
         self.device = self.dist.device
@@ -194,6 +197,12 @@ class Trainer:
                                           o.guided_alignment or "")
         elif o.init_from:
             donor, src_vocab, tgt_vocab = self._model_to_continue(o.init_from)
+            if self.to_conditional:
+                if donor.arch.decoder != "bahdanau":
+                    raise ValueError(f"--init-from '{o.init_from}' --decoder conditional: that model's decoder is "
+                                     f"already '{donor.arch.decoder}'; leave out --decoder")
+                donor = donor.with_conditional_decoder(seed=o.seed)
+                self.continued_from["decoder"] = "bahdanau, its weights in the conditional decoder's two cells"
             arch = donor.arch
             self.corpus = Corpus.from_tsv(data, o.max_len, o.min_count, o.max_vocab, src_vocab, tgt_vocab,
                                           self.src_pieces, self.tgt_pieces, self.word_links,

@@ -1,6 +1,7 @@
 """The trainer: length-bucketed batches, learning, checkpoints a resumed run continues from exactly,
 and several processes under torchrun (gloo on the CPU) writing the same model file."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -229,6 +230,44 @@ def test_init_from_trains_a_model_file_on_from_where_it_stands(toy_tsv, tmp_path
         alignscope.train(str(toy_tsv), steps=1, init_from=str(donor), tokenizer="sentencepiece", pieces=300, **FAST)
     with pytest.raises(ValueError, match="donor.pt' trains that model's own architecture"):
         alignscope.train(str(toy_tsv), ARCH, steps=1, init_from=str(donor), **FAST)
+
+
+def test_init_from_a_bahdanau_model_warm_starts_the_conditional_decoder(toy_tsv, tmp_path):
+    """--init-from MODEL --decoder conditional: a Bahdanau model's weights in the conditional decoder's
+    two cells (the first keeps W_y and the recurrence, the second reads the context with W_c), its sizes
+    and pieces kept; it starts far nearer the donor's loss than a fresh conditional model does."""
+    donor = tmp_path / "donor.pt"
+    alignscope.train(str(toy_tsv), ARCH, steps=40, lr=1e-2, out=str(donor), name="donor", tokenizer="sentencepiece",
+                     pieces=300, **FAST)
+    start, src_vocab, tgt_vocab, _ = alignscope.load(str(donor))
+    conditional = alignscope.Architecture(decoder="conditional")
+    out = tmp_path / "warm.pt"
+    warm = alignscope.train(str(toy_tsv), conditional, steps=0, init_from=str(donor), out=str(out), name="warm", **FAST)
+    assert warm.model.arch == dataclasses.replace(ARCH, decoder="conditional")
+    old, new = start.state_dict(), warm.model.state_dict()
+    M = ARCH.embedding_size
+    assert torch.equal(new["decoder.weight_ih"], old["decoder.weight_ih"][:, :M])
+    assert torch.equal(new["decoder2.weight_ih"], old["decoder.weight_ih"][:, M:])
+    assert torch.equal(new["decoder2.weight_hh"], old["decoder.weight_hh"])
+    assert all(torch.equal(new[k], v) for k, v in old.items() if not k.startswith("decoder."))
+    meta = json.loads(torch.jit.load(str(out)).metadata)
+    assert meta["architecture"]["decoder"] == "conditional" and meta["continued_from"]["model"] == "donor.pt"
+    assert "bahdanau" in meta["continued_from"]["decoder"]
+
+    fresh = alignscope.train(str(toy_tsv), dataclasses.replace(ARCH, decoder="conditional"), steps=0,
+                             tokenizer="sentencepiece", pieces=300, **FAST)
+    scripted = torch.jit.load(str(donor))
+    corpus = Corpus.from_tsv(str(toy_tsv), src_vocab=src_vocab, tgt_vocab=tgt_vocab,
+                             src_tokenize=PieceTokenizer.from_description(json.loads(scripted.src_tokenizer)),
+                             tgt_tokenize=PieceTokenizer.from_description(json.loads(scripted.tgt_tokenizer)))
+    batch = make_batch(corpus.pairs)
+    with torch.no_grad():
+        nll = {name: (lambda r: r[1].item() / r[2].item())(m.eval().loss(*batch))
+               for name, m in (("donor", start), ("warm", warm.model), ("fresh", fresh.model))}
+    assert nll["warm"] < 0.8 * nll["fresh"], nll
+
+    with pytest.raises(ValueError, match="warm.pt' --decoder conditional: that model's decoder is already"):
+        alignscope.train(str(toy_tsv), conditional, steps=1, init_from=str(out), **FAST)
 
 
 def test_snapshot_schedule_is_the_one_cpp_uses():
