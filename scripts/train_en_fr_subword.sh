@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The recipe of the cased sub-word en-fr model (issue 14), on the CPU with AlignScope's own trainer.
+# The recipe of the cased sub-word en-fr model of issue 14 (models/en-fr-subword-bahdanau.pt since issue 36), on the CPU with AlignScope's own trainer.
 # Resumable: run it again with --resume after an interruption and it continues from the newest
 # checkpoint in work/en-fr-subword.ckpt on the same loss trajectory. On a new machine, where that
 # folder is gone, --continue MODEL goes on from the model file itself (train --init-from: its weights
-# and pieces, a fresh optimiser), for example from the committed models/en-fr-subword.pt: the mixture
+# and pieces, a fresh optimiser), for example from the committed models/en-fr-subword-bahdanau.pt: the mixture
 # is rebuilt byte for byte, so the run goes on at the update the model was saved at, in the same
 # data order.
 #

@@ -59,11 +59,11 @@ run() {  # NAME ARGS...: one training, its log beside its model
 jobs_at_once=${JOBS:-4}
 pids=()
 start() { run "$@" & pids+=($!); if ((${#pids[@]} >= jobs_at_once)); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi; }
-start en-fr-guided-w1 --data "$out/guided.tsv" --init-from models/en-fr-subword.pt \
+start en-fr-guided-w1 --data "$out/guided.tsv" --init-from models/en-fr-subword-bahdanau.pt \
   --guided-alignment "$out/guided.links" --guided-weight 1.0
-start en-fr-guided-w03 --data "$out/guided.tsv" --init-from models/en-fr-subword.pt \
+start en-fr-guided-w03 --data "$out/guided.tsv" --init-from models/en-fr-subword-bahdanau.pt \
   --guided-alignment "$out/guided.links" --guided-weight 0.3
-start en-fr-plain --data "$out/guided.tsv" --init-from models/en-fr-subword.pt
+start en-fr-plain --data "$out/guided.tsv" --init-from models/en-fr-subword-bahdanau.pt
 start fr-en-guided --data "$out/guided.fr-en.tsv" --tokenizer-from models/en-fr-subword.pt \
   --guided-alignment "$out/guided.fr-en.links" --guided-weight 1.0
 status=0
