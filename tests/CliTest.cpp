@@ -398,6 +398,14 @@ TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
         EXPECT_EQ(r.exitCode, 0) << r.out;
         EXPECT_EQ(core::Model::load(out).metadata()["architecture"]["decoder"], quiet ? "conditional" : "bahdanau");
     }
+    // A model trained on keeps its decoder here; the refusal names the trainer that moves one into the other.
+    const auto r = run("train --corpus " + dir.path("corpus.tsv") + " -o " + dir.path("warm.pt") + " --init-from " +
+                       dir.path("shown.pt") + " --decoder conditional --steps 1");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("--init-from '" + dir.path("shown.pt") + "' trains that model's own decoder here: leave out --decoder"),
+              std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("python3 -m alignscope train --init-from MODEL --decoder conditional"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::filesystem::exists(dir.path("warm.pt")));
 }
 
 // split writes the split train makes: every pair once, every translation of a source in one part,

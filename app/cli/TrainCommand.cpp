@@ -79,15 +79,16 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                                         "with it, such as one without attention, reads and writes the same pieces)")
                               ->check(CLI::ExistingFile);
     for (auto* ownVocabulary : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl}) tokenizerFrom->excludes(ownVocabulary);
+    // --decoder is checked against --init-from when the command runs, to name where the warm start is.
+    auto* decoder = c->add_option("--decoder", o->decoder,
+                                  "bahdanau (attention from the state before the previous word is read) or conditional "
+                                  "(the cell reads the previous word, then attends, then a second cell reads the "
+                                  "context; Sennrich et al. 2017)")
+                        ->check(CLI::IsMember({"bahdanau", "conditional"}));
     std::vector<CLI::Option*> architecture = {
         c->add_option("--cell", o->cell, "gru or lstm")->check(CLI::IsMember({"gru", "lstm"})),
         c->add_option("--attention", o->attention, "additive, dot, general or none")
             ->check(CLI::IsMember({"additive", "dot", "general", "none"})),
-        c->add_option("--decoder", o->decoder,
-                      "bahdanau (attention from the state before the previous word is read) or conditional (the "
-                      "cell reads the previous word, then attends, then a second cell reads the context; "
-                      "Sennrich et al. 2017)")
-            ->check(CLI::IsMember({"bahdanau", "conditional"})),
         c->add_flag("--unidirectional", o->unidirectional, "Encoder reads left to right only"),
         c->add_option("--embedding", t.spec.embeddingSize, "Embedding size"),
         c->add_option("--encoder-hidden", t.spec.encoderHidden, "Encoder hidden size per direction"),
@@ -136,9 +137,13 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   "Also write this many snapshots, spaced log-uniformly over the updates, beside --out "
                   "(NAME.step-000123.pt, listed with the loss in NAME.timeline.json: how alignment forms)")
         ->check(CLI::Range(0, 1000));
-    return [o, c, commandLine]() -> int {
+    return [o, c, decoder, commandLine]() -> int {
         if (!*c) return -1;
         auto t = o->t;
+        if (!t.initFrom.empty() && decoder->count() > 0)
+            throw core::Error("--init-from '" + t.initFrom + "' trains that model's own decoder here: leave out --decoder "
+                              "(a Bahdanau model's weights moved into the conditional decoder is the Python trainer's "
+                              "warm start: python3 -m alignscope train --init-from MODEL --decoder conditional)");
         t.spec.cell = core::ModelSpec::parseCell(o->cell);
         t.spec.attention = core::ModelSpec::parseAttention(o->attention);
         t.spec.decoder = core::ModelSpec::parseDecoder(o->decoder);
