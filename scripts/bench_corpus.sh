@@ -23,7 +23,8 @@ cli="$build/app/alignscope-cli"
 [[ -f "$corpus" ]] || { echo "bench_corpus.sh: no corpus at $corpus (set BENCH_CORPUS)" >&2; exit 1; }
 work=$(mktemp -d -t alignscope-corpus.XXXXXX)
 busy=
-trap 'rm -rf "$work"; [[ -n $busy ]] && kill "$busy" 2>/dev/null' EXIT
+# (kill || true: the trap's last status is the script's, and a run that went well has killed it already)
+trap 'rm -rf "$work"; if [[ -n $busy ]]; then kill "$busy" 2>/dev/null || true; fi' EXIT
 # Held-out-style lines from the middle of the file (Tatoeba is sorted by length).
 total=$(wc -l <"$corpus")
 start=$(( total / 2 ))
@@ -112,6 +113,7 @@ busy=$!
 row "translate, greedy, --batch 32 --workers 1 (the BLAS's own threads), beside a busy process" "$lines" "$cli" translate --model "$model" --batch 32 --workers 1 -i "$work/src.txt" -o "$work/tb1.txt"
 row "translate, greedy, the defaults, beside a busy process" "$lines" "$cli" translate --model "$model" -i "$work/src.txt" -o "$work/tbd.txt"
 kill "$busy"
+busy=
 echo
 cmp -s "$work/t1.txt" "$work/td.txt" || echo "- WARNING: translations with the defaults differ from one-at-a-time"
 cmp -s "$work/t1.txt" "$work/w64.txt" || echo "- WARNING: translations with --workers 2 differ from one-at-a-time"
