@@ -150,7 +150,8 @@ class Trainer:
                 raise ValueError(f"{flag} '{donor}' takes that model's tokenizers and vocabularies "
                                  f"as they are: leave out {', '.join(own)}")
         # --init-from trains the donor's own architecture; --decoder conditional alone may change it, a warm
-        # start of the conditional decoder from a Bahdanau model (reference.with_conditional_decoder).
+        # start of the conditional decoder from a Bahdanau model (reference.with_conditional_decoder); a
+        # conditional donor is trained on as it is.
         self.to_conditional = bool(o.init_from) and arch == Architecture(decoder="conditional")
         if o.init_from and arch is not None and arch != Architecture() and not self.to_conditional:
             raise ValueError(f"--init-from '{o.init_from}' trains that model's own architecture: leave out the "
@@ -197,10 +198,7 @@ class Trainer:
                                           o.guided_alignment or "")
         elif o.init_from:
             donor, src_vocab, tgt_vocab = self._model_to_continue(o.init_from)
-            if self.to_conditional:
-                if donor.arch.decoder != "bahdanau":
-                    raise ValueError(f"--init-from '{o.init_from}' --decoder conditional: that model's decoder is "
-                                     f"already '{donor.arch.decoder}'; leave out --decoder")
+            if self.to_conditional and donor.arch.decoder == "bahdanau":
                 donor = donor.with_conditional_decoder(seed=o.seed)
                 self.continued_from["decoder"] = "bahdanau, its weights in the conditional decoder's two cells"
             arch = donor.arch
