@@ -20,6 +20,35 @@ std::vector<double> shares(const std::vector<float>& row) {  // the row's positi
     return out;
 }
 
+// A token matrix merged to words: for each target word, its rows summed over each source word's
+// columns, with the tokens of no word (</s>) pooled in a last column, and how many rows it had.
+// Sums in double; a row shorter than the source (malformed) is left out. The one merge that
+// extract and mergeToWords both read.
+struct WordSums {
+    std::vector<std::vector<double>> sums;  // [target words][source words + 1]
+    std::vector<int> rows;                  // [target words]
+    size_t none = 0;                        // the pooled column's index (= source words)
+};
+
+WordSums sumByWord(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
+                   const std::vector<int>& targetWords) {
+    const size_t S = sourceWords.size();
+    int sourceCount = 0, targetCount = 0;
+    for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
+    for (int w : targetWords) targetCount = std::max(targetCount, w + 1);
+    WordSums merged;
+    merged.none = static_cast<size_t>(sourceCount);
+    merged.sums.assign(static_cast<size_t>(targetCount), std::vector<double>(merged.none + 1, 0.0));
+    merged.rows.assign(static_cast<size_t>(targetCount), 0);
+    for (size_t t = 0; t < matrix.size() && t < targetWords.size(); ++t) {
+        if (targetWords[t] < 0 || matrix[t].size() < S || S == 0) continue;
+        auto& row = merged.sums[static_cast<size_t>(targetWords[t])];
+        ++merged.rows[static_cast<size_t>(targetWords[t])];
+        for (size_t i = 0; i < S; ++i) row[sourceWords[i] >= 0 ? static_cast<size_t>(sourceWords[i]) : merged.none] += matrix[t][i];
+    }
+    return merged;
+}
+
 }  // namespace
 
 LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
@@ -28,19 +57,10 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
     // word's rows averaged, as mergeToWords), not one per piece: a French word cut in three pieces
     // would otherwise make up to three links (issue 35). The tokens of no word (</s>) keep a column
     // of their own, so that a word whose row peaks there stays unaligned, as a token's did.
-    const size_t S = sourceWords.size();
-    int sourceCount = 0, targetCount = 0;
-    for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
-    for (int w : targetWords) targetCount = std::max(targetCount, w + 1);
-    const auto none = static_cast<size_t>(sourceCount);  // the column of tokens outside every word
-    std::vector<std::vector<double>> words(static_cast<size_t>(targetCount), std::vector<double>(none + 1, 0.0));
-    std::vector<int> rows(static_cast<size_t>(targetCount), 0);
-    for (size_t t = 0; t < matrix.size() && t < targetWords.size(); ++t) {
-        if (targetWords[t] < 0 || matrix[t].size() < S || S == 0) continue;
-        auto& row = words[static_cast<size_t>(targetWords[t])];
-        ++rows[static_cast<size_t>(targetWords[t])];
-        for (size_t i = 0; i < S; ++i) row[sourceWords[i] >= 0 ? static_cast<size_t>(sourceWords[i]) : none] += matrix[t][i];
-    }
+    const auto merged = sumByWord(matrix, sourceWords, targetWords);
+    const auto& words = merged.sums;
+    const auto& rows = merged.rows;
+    const size_t none = merged.none;  // the column of tokens outside every word
     // The rules that read columns compare target words by their averaged rows (a word of three
     // pieces must not weigh three times), </s> dropped.
     const auto averaged = [&] {
@@ -233,20 +253,12 @@ std::vector<std::vector<float>> LinkExtraction::average(const std::vector<std::v
 std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<std::vector<float>>& matrix,
                                                              const std::vector<int>& sourceWords,
                                                              const std::vector<int>& targetWords) {
-    int sourceCount = 0, targetCount = 0;
-    for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
-    for (int w : targetWords) targetCount = std::max(targetCount, w + 1);
-    std::vector<std::vector<float>> words(targetCount, std::vector<float>(sourceCount, 0.0f));
-    std::vector<int> rows(targetCount, 0);
-    for (size_t t = 0; t < matrix.size() && t < targetWords.size(); ++t) {
-        if (targetWords[t] < 0) continue;
-        ++rows[targetWords[t]];
-        for (size_t i = 0; i < sourceWords.size() && i < matrix[t].size(); ++i)
-            if (sourceWords[i] >= 0) words[targetWords[t]][sourceWords[i]] += matrix[t][i];
+    const auto merged = sumByWord(matrix, sourceWords, targetWords);
+    std::vector<std::vector<float>> words(merged.sums.size());
+    for (size_t w = 0; w < words.size(); ++w) {
+        const double n = std::max(1, merged.rows[w]);
+        for (size_t i = 0; i < merged.none; ++i) words[w].push_back(static_cast<float>(merged.sums[w][i] / n));
     }
-    for (int w = 0; w < targetCount; ++w)
-        if (rows[w] > 1)
-            for (auto& v : words[w]) v /= static_cast<float>(rows[w]);
     return words;
 }
 
