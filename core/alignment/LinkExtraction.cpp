@@ -49,6 +49,18 @@ WordSums sumByWord(const std::vector<std::vector<float>>& matrix, const std::vec
     return merged;
 }
 
+// Each target word's rows averaged, </s>'s column dropped: the word matrix [T][S] mergeToWords
+// returns and the rules that read columns compare target words by (a word of three pieces must
+// not weigh three times).
+std::vector<std::vector<double>> averagedRows(const WordSums& merged) {
+    std::vector<std::vector<double>> m(merged.sums.size());
+    for (size_t w = 0; w < m.size(); ++w) {
+        m[w].assign(merged.sums[w].begin(), merged.sums[w].begin() + static_cast<long>(merged.none));
+        for (auto& v : m[w]) v /= std::max(1, merged.rows[w]);
+    }
+    return m;
+}
+
 }  // namespace
 
 LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
@@ -61,17 +73,7 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
     const auto& words = merged.sums;
     const auto& rows = merged.rows;
     const size_t none = merged.none;  // the column of tokens outside every word
-    // The rules that read columns compare target words by their averaged rows (a word of three
-    // pieces must not weigh three times), </s> dropped.
-    const auto averaged = [&] {
-        std::vector<std::vector<double>> m(words.size());
-        for (size_t w = 0; w < words.size(); ++w) {
-            m[w].assign(words[w].begin(), words[w].begin() + static_cast<long>(none));
-            for (auto& v : m[w]) v /= std::max(1, rows[w]);
-        }
-        return m;
-    };
-    if (rule == Rule::IterMax) return iterMax(averaged());
+    if (rule == Rule::IterMax) return iterMax(averagedRows(merged));
     std::set<std::pair<int, int>> links;
     for (size_t w = 0; w < words.size(); ++w) {
         if (rows[w] == 0) continue;
@@ -91,7 +93,7 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
 
     // Each source word's peak over the target words that have tokens; the first of equal peaks
     // wins, as a row's does.
-    const auto m = averaged();
+    const auto m = averagedRows(merged);
     Links columns;
     for (size_t i = 0; i < none; ++i) {
         int best = -1;
@@ -253,12 +255,8 @@ std::vector<std::vector<float>> LinkExtraction::average(const std::vector<std::v
 std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<std::vector<float>>& matrix,
                                                              const std::vector<int>& sourceWords,
                                                              const std::vector<int>& targetWords) {
-    const auto merged = sumByWord(matrix, sourceWords, targetWords);
-    std::vector<std::vector<float>> words(merged.sums.size());
-    for (size_t w = 0; w < words.size(); ++w) {
-        const double n = std::max(1, merged.rows[w]);
-        for (size_t i = 0; i < merged.none; ++i) words[w].push_back(static_cast<float>(merged.sums[w][i] / n));
-    }
+    std::vector<std::vector<float>> words;
+    for (const auto& row : averagedRows(sumByWord(matrix, sourceWords, targetWords))) words.emplace_back(row.begin(), row.end());
     return words;
 }
 

@@ -152,8 +152,8 @@ class Trainer:
         # --init-from trains the donor's own architecture; --decoder conditional alone may change it, a warm
         # start of the conditional decoder from a Bahdanau model (reference.with_conditional_decoder); a
         # conditional donor is trained on as it is.
-        self.to_conditional = bool(o.init_from) and arch == Architecture(decoder="conditional")
-        if o.init_from and arch is not None and arch != Architecture() and not self.to_conditional:
+        to_conditional = bool(o.init_from) and arch == Architecture(decoder="conditional")
+        if o.init_from and arch is not None and arch != Architecture() and not to_conditional:
             raise ValueError(f"--init-from '{o.init_from}' trains that model's own architecture: leave out the "
                              f"architecture options (--decoder conditional alone is taken: a warm start)")
         self.continued_from: Optional[Dict[str, Any]] = None  # with init_from: the starting model's record
@@ -198,7 +198,7 @@ class Trainer:
                                           o.guided_alignment or "")
         elif o.init_from:
             donor, src_vocab, tgt_vocab = self._model_to_continue(o.init_from)
-            if self.to_conditional and donor.arch.decoder == "bahdanau":
+            if to_conditional and donor.arch.decoder == "bahdanau":
                 donor = donor.with_conditional_decoder(seed=o.seed)
                 self.continued_from["decoder"] = "bahdanau, its weights in the conditional decoder's two cells"
             arch = donor.arch

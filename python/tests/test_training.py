@@ -27,6 +27,18 @@ def same_parameters(a: torch.nn.Module, b: torch.nn.Module) -> bool:
     return sa.keys() == sb.keys() and all(torch.equal(sa[k].cpu(), sb[k].cpu()) for k in sa)
 
 
+def nll_per_token(corpus_tsv, donor, models):
+    """NLL per target token of each named model on the whole corpus in one batch, read with the donor
+    model file's pieces and vocabularies."""
+    scripted = torch.jit.load(str(donor))
+    corpus = Corpus.from_tsv(str(corpus_tsv), src_vocab=list(scripted.src_vocab), tgt_vocab=list(scripted.tgt_vocab),
+                             src_tokenize=PieceTokenizer.from_description(json.loads(scripted.src_tokenizer)),
+                             tgt_tokenize=PieceTokenizer.from_description(json.loads(scripted.tgt_tokenizer)))
+    batch = make_batch(corpus.pairs)
+    with torch.no_grad():
+        return {name: (lambda r: r[1].item() / r[2].item())(m.eval().loss(*batch)) for name, m in models.items()}
+
+
 # --------------------------------------------------------------------------------------------------
 # Batches
 
@@ -209,14 +221,7 @@ def test_init_from_trains_a_model_file_on_from_where_it_stands(toy_tsv, tmp_path
                    lr=1e-2, **FAST)
     more = alignscope.train(str(toy_tsv), steps=3, **options)
     fresh = alignscope.train(str(toy_tsv), ARCH, steps=3, lr=1e-2, tokenizer="sentencepiece", pieces=300, **FAST)
-    scripted = torch.jit.load(str(donor))
-    corpus = Corpus.from_tsv(str(toy_tsv), src_vocab=src_vocab, tgt_vocab=tgt_vocab,
-                             src_tokenize=PieceTokenizer.from_description(json.loads(scripted.src_tokenizer)),
-                             tgt_tokenize=PieceTokenizer.from_description(json.loads(scripted.tgt_tokenizer)))
-    batch = make_batch(corpus.pairs)
-    with torch.no_grad():
-        nll = {name: (lambda r: r[1].item() / r[2].item())(m.loss(*batch))
-               for name, m in (("more", more.model), ("fresh", fresh.model))}
+    nll = nll_per_token(toy_tsv, donor, {"more": more.model, "fresh": fresh.model})
     assert nll["more"] < 0.8 * nll["fresh"], nll  # 23 updates in all against 3
     meta = json.loads(torch.jit.load(str(out)).metadata)
     assert meta["name"] == "more" and meta["train_steps"] == 3
@@ -239,7 +244,7 @@ def test_init_from_a_bahdanau_model_warm_starts_the_conditional_decoder(toy_tsv,
     donor = tmp_path / "donor.pt"
     alignscope.train(str(toy_tsv), ARCH, steps=40, lr=1e-2, out=str(donor), name="donor", tokenizer="sentencepiece",
                      pieces=300, **FAST)
-    start, src_vocab, tgt_vocab, _ = alignscope.load(str(donor))
+    start = alignscope.load(str(donor))[0]
     conditional = alignscope.Architecture(decoder="conditional")
     out = tmp_path / "warm.pt"
     warm = alignscope.train(str(toy_tsv), conditional, steps=0, init_from=str(donor), out=str(out), name="warm", **FAST)
@@ -256,14 +261,7 @@ def test_init_from_a_bahdanau_model_warm_starts_the_conditional_decoder(toy_tsv,
 
     fresh = alignscope.train(str(toy_tsv), dataclasses.replace(ARCH, decoder="conditional"), steps=0,
                              tokenizer="sentencepiece", pieces=300, **FAST)
-    scripted = torch.jit.load(str(donor))
-    corpus = Corpus.from_tsv(str(toy_tsv), src_vocab=src_vocab, tgt_vocab=tgt_vocab,
-                             src_tokenize=PieceTokenizer.from_description(json.loads(scripted.src_tokenizer)),
-                             tgt_tokenize=PieceTokenizer.from_description(json.loads(scripted.tgt_tokenizer)))
-    batch = make_batch(corpus.pairs)
-    with torch.no_grad():
-        nll = {name: (lambda r: r[1].item() / r[2].item())(m.eval().loss(*batch))
-               for name, m in (("donor", start), ("warm", warm.model), ("fresh", fresh.model))}
+    nll = nll_per_token(toy_tsv, donor, {"donor": start, "warm": warm.model, "fresh": fresh.model})
     assert nll["warm"] < 0.8 * nll["fresh"], nll
 
     # A conditional model given --decoder conditional is trained on as it is (a recipe's second call).
