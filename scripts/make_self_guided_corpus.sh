@@ -2,7 +2,7 @@
 # Links for guided alignment from AlignScope's own best aligner instead of fast_align (issue 36):
 # a seeded sample of the guided mixture's distinct pairs, a share rewritten lower-cased and tokenised
 # as `alignscope guide` does, aligned by attention x occlusion of a model and its declared reverse
-# model, joined by agreement-intersection (docs/alignment.md, "Attention x occlusion": 11.4 / 8.4 AER
+# model, joined by agreement-intersection (docs/alignment.md, "A better teacher": 11.4 / 8.4 AER
 # on the test half with the default pair, fast_align 16.3 / 14.7). Like awesome-align's
 # self-training, a model trained toward these links learns from a better teacher than fast_align.
 #
