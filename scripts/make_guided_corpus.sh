@@ -35,5 +35,4 @@ fi
 "$py" -m alignscope guide --data "$mix" --out-corpus "$out/guided.tsv" --out-links "$out/guided.links" \
   --source-language en --target-language fr --tokenized-share 0.3 --seed 1 --device "$device" \
   --processes "$(nproc)" --also docs/alignment-gold/pairs.tsv --also-out "$out/fast-align-gold"
-awk -F'\t' '{print $2 "\t" $1}' "$out/guided.tsv" > "$out/guided.fr-en.tsv"
-awk '{for (i = 1; i <= NF; i++) {split($i, l, "-"); $i = l[2] "-" l[1]} print}' "$out/guided.links" > "$out/guided.fr-en.links"
+bash scripts/reverse_pairs.sh "$out/guided.tsv" "$out/guided.links" "$out/guided.fr-en.tsv" "$out/guided.fr-en.links"

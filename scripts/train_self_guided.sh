@@ -38,8 +38,7 @@ mkdir -p "$out"
 name=en-fr-subword-guided data=$self/self.tsv links=$self/self.links
 if ((reverse)); then
   name=fr-en-subword-guided data=$out/self.fr-en.tsv links=$out/self.fr-en.links
-  awk -F'\t' '{print $2 "\t" $1}' "$self/self.tsv" > "$data"
-  awk '{for (i = 1; i <= NF; i++) {split($i, l, "-"); $i = l[2] "-" l[1]} print}' "$self/self.links" > "$links"
+  bash scripts/reverse_pairs.sh "$self/self.tsv" "$self/self.links" "$data" "$links"
 fi
 length=(--epochs "$epochs")
 [[ -n "$steps" ]] && length=(--steps "$steps")  # a run's updates again, in the same data order

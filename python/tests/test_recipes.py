@@ -4,6 +4,7 @@ corpus: scripts/train_conditional.sh (the mixture's links by `guide`, then `trai
 second call that resumes where the first stopped (a lent GPU's 10-minute calls); and the last step of
 en-fr-subword-guided's recipe, scripts/make_self_guided_corpus.sh and scripts/train_self_guided.sh."""
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -57,7 +58,6 @@ def test_self_guided_recipe_aligns_a_sample_with_the_model_pair_and_trains_towar
     # en-fr-subword-guided's last step: a sample of the mixture aligned by attention x occlusion of a
     # model and its declared reverse model (agreement-intersection), then the guided model trained on
     # toward those links. A small conditional pair stands in for the default pair.
-    import dataclasses
     arch = dataclasses.replace(ARCH, decoder="conditional")
     reverse_tsv = tmp_path / "reverse.tsv"
     reverse_tsv.write_text("".join("\t".join(reversed(line.split("\t"))) + "\n"
