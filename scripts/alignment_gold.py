@@ -19,8 +19,12 @@ The gold folder's languages come from its `languages` file (`en fr`, `en de`); w
 import argparse
 import os
 import sys
+import types
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+# The text tools need none of the package's PyTorch side: its folder stands in for the package, so
+# that `alignscope/__init__.py` (which loads torch, seconds per call) is not run for --show.
+_PACKAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "alignscope")
+sys.modules.setdefault("alignscope", types.ModuleType("alignscope")).__path__ = [_PACKAGE]
 from alignscope.text_forms import format_gold, parse_gold, project_gold, tokenized, tokens_by_word  # noqa: E402
 
 GOLD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "alignment-gold")
