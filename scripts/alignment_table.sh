@@ -16,7 +16,7 @@ shift
 [[ $half == dev || $half == test ]] || { echo "alignment_table.sh: the half is dev or test, not '$half'" >&2; exit 2; }
 (($# % 3 == 0 && $# > 0)) || { echo "alignment_table.sh: give MODEL METHOD RULE triples" >&2; exit 2; }
 cli=${ALIGNSCOPE_CLI:-build/app/alignscope-cli}
-gold=docs/alignment-gold
+gold=${GOLD_DIR:-docs/alignment-gold}  # GOLD_DIR=docs/alignment-gold-en-de for English-German
 work=$(mktemp -d -t alignscope-aer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 if [[ -n "${GOLD_CORPUS:-}" ]]; then  # the half's files, that corpus's lines only, laid out as $gold is
