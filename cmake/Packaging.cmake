@@ -6,17 +6,27 @@
 #   share/applications, share/icons/hicolor/scalable/apps, share/metainfo   (the desktop entry)
 #
 #   cmake --install build --prefix ~/.local --strip
-#   (cd build && cpack)            # build/alignscope_<version>_amd64.deb
+#   (cd build && cpack)            # build/alignscope_<version>_amd64.deb and alignscope-models_<version>_all.deb
+#
+# Two components, as Debian separates programs from architecture-independent data: `programs` (the
+# programs, the module, the lessons, the desktop entry and the default model, enough to start) is the
+# package alignscope; `models` (every other bundled model and training run) is alignscope-models.
+# Both install into the one share/alignscope/models folder, where the programs look.
 
 set(alignscope_programs alignscope-cli)
 if(ALIGNSCOPE_BUILD_GUI)
   list(APPEND alignscope_programs alignscope)
 endif()
 set_target_properties(${alignscope_programs} PROPERTIES INSTALL_RPATH "\$ORIGIN/../lib/alignscope")
-install(TARGETS ${alignscope_programs} RUNTIME DESTINATION bin)
-install(TARGETS alignscope_sentencepiece LIBRARY DESTINATION lib/alignscope)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons)
+set(CMAKE_INSTALL_DEFAULT_COMPONENT_NAME programs)
+install(TARGETS ${alignscope_programs} RUNTIME DESTINATION bin COMPONENT programs)
+install(TARGETS alignscope_sentencepiece LIBRARY DESTINATION lib/alignscope COMPONENT programs)
+set(alignscope_default_model en-fr-subword)
+install(FILES ${PROJECT_SOURCE_DIR}/models/${alignscope_default_model}.pt ${PROJECT_SOURCE_DIR}/models/${alignscope_default_model}.md
+        DESTINATION share/alignscope/models COMPONENT programs)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models COMPONENT models
+        PATTERN "${alignscope_default_model}.pt" EXCLUDE PATTERN "${alignscope_default_model}.md" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons COMPONENT programs)
 
 if(ALIGNSCOPE_BUILD_GUI)
   set(desktop ${PROJECT_SOURCE_DIR}/resources/desktop)
@@ -26,7 +36,7 @@ if(ALIGNSCOPE_BUILD_GUI)
   install(FILES ${CMAKE_BINARY_DIR}/${ALIGNSCOPE_APP_ID}.metainfo.xml DESTINATION share/metainfo)
 endif()
 
-# cpack in the build folder: alignscope_<version>_amd64.deb for /usr. Its dependencies are Debian's
+# cpack in the build folder: alignscope_<version>_amd64.deb and alignscope-models_<version>_all.deb for /usr. Its dependencies are Debian's
 # runtime packages: dpkg-shlibdeps reads them from the programs and the module (LibTorch, Qt 6,
 # QCustomPlot, SentencePiece, ...), and the list below adds what is loaded without being linked.
 set(CPACK_GENERATOR DEB)
@@ -50,6 +60,22 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # (Runtime::blasDescription says so). The fonts: the figures' text (DejaVu) and arrows and symbols
 # (Symbola). Qt's X11 platform plugin comes with libqt6gui6; qt6-wayland gives a native Wayland window
 # (without it Qt runs through XWayland).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-wayland")
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
+# The lessons open models of alignscope-models; without it they say which file is missing.
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_RECOMMENDS "qt6-wayland, alignscope-models (= ${PROJECT_VERSION})")
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL programs models)
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_NAME alignscope)
+set(CPACK_DEBIAN_PROGRAMS_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_MODELS_PACKAGE_NAME alignscope-models)
+set(CPACK_DEBIAN_MODELS_FILE_NAME DEB-DEFAULT)  # alignscope-models_0.1.0_all.deb
+set(CPACK_DEBIAN_MODELS_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_MODELS_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_MODELS_PACKAGE_SECTION science)
+set(CPACK_COMPONENT_MODELS_DESCRIPTION
+  "models for AlignScope\nThe bundled models other than the default, with their cards: the English-French\n"
+  "models of the lessons and comparisons, their reverse models and a training run.\n"
+  "Architecture-independent (TorchScript files).")
+set(CPACK_COMPONENT_PROGRAMS_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
 include(CPack)

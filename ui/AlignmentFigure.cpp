@@ -181,15 +181,18 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     // The mark on unknown words, explained where it appears.
     bool anyUnknown = false;
     for (int i = 0; i < shownTokens; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
-    const QString source = merged_ ? QStringLiteral("source words (merged from pieces: a word's columns summed)") : QStringLiteral("source");
+    const QString source = merged_ ? FigureOptions::sideLabel(QStringLiteral("source words"), s.sourceLanguage,
+                                                              QStringLiteral("merged from pieces: a word's columns summed"))
+                                   : FigureOptions::sideLabel(QStringLiteral("source"), s.sourceLanguage);
     x->setLabel(anyUnknown ? source + QStringLiteral("   (word? = not in the model's vocabulary: read as <unk>)") : source);
     // Rows a target or a click chose say so, also after teacher forcing is turned off.
     const auto& shown = s.shownSteps();
     const auto forced = std::count_if(shown.begin(), shown.end(), [](const core::StepRecord& r) { return r.forced; });
-    const QString target = s.teacherForced ? QStringLiteral("target (given)")
-                           : s.selectedHypothesis >= 0 ? QStringLiteral("target (beam hypothesis %1)").arg(s.selectedHypothesis + 1)
-                           : forced == 0   ? QStringLiteral("target (decoded)")
-                                           : QStringLiteral("target (%1 of %2 forced)").arg(forced).arg(shown.size());
+    const QString how = s.teacherForced ? QStringLiteral("given")
+                        : s.selectedHypothesis >= 0 ? QStringLiteral("beam hypothesis %1").arg(s.selectedHypothesis + 1)
+                        : forced == 0   ? QStringLiteral("decoded")
+                                        : QStringLiteral("%1 of %2 forced").arg(forced).arg(shown.size());
+    const QString target = FigureOptions::sideLabel(QStringLiteral("target"), s.targetLanguage, how);
     y->setLabel(merged_ ? target + QStringLiteral(", words: rows averaged") : target);
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);

@@ -1,5 +1,7 @@
 #include "ui/DecodingSnapshot.h"
 
+#include "core/model/ModelLanguages.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -15,6 +17,9 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     const auto& model = session.model();
     DecodingSnapshot s;
     s.modelName = model.name();
+    const auto languages = core::ModelLanguages::of(model);
+    s.sourceLanguage = languages.source;
+    s.targetLanguage = languages.target;
     s.alphaIsUniform = model.attentionIsUniform();
     const auto arch = model.architecture();
     s.bidirectional = arch.bidirectional;

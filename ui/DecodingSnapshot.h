@@ -20,6 +20,8 @@ namespace alignscope::ui {
 // views on the UI thread: views never touch the session itself.
 struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
+    std::string sourceLanguage;            // ISO 639 codes the model declares ("en", "de"); "" where it
+    std::string targetLanguage;            // declares none: axes then say "source" and "target" alone
     std::string sourceText;                // the sentence as typed (the tokens' offsets point into it)
     int64_t eosId = -1;                    // the model's target eos (-1: it has none)
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)

@@ -195,6 +195,9 @@ QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
         else j["alpha"] = m.floats;
     }
     j["model"] = s.modelName;
+    // The languages the model declares, where it declares them (an older model's JSON is unchanged).
+    if (!s.sourceLanguage.empty()) j["source_language"] = s.sourceLanguage;
+    if (!s.targetLanguage.empty()) j["target_language"] = s.targetLanguage;
     j["translation"] = s.translation;
     j["teacher_forced"] = s.teacherForced;
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding

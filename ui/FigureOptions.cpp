@@ -1,5 +1,7 @@
 #include "ui/FigureOptions.h"
 
+#include <QLocale>
+
 #include "core/model/Model.h"
 
 namespace alignscope::ui {
@@ -14,6 +16,18 @@ size_t FigureOptions::shownColumns(const std::vector<std::string>& tokens, const
 QString FigureOptions::tokenLabel(const std::string& token) {
     const QString s = QString::fromStdString(token);
     return !s.isEmpty() && s.trimmed().isEmpty() ? QString(QChar(0x2423)).repeated(s.size()) : s;
+}
+
+QString FigureOptions::sideLabel(const QString& side, const std::string& languageCode, const QString& detail) {
+    QStringList parts;
+    if (!languageCode.empty()) {
+        const QLocale locale(QString::fromStdString(languageCode));
+        // QLocale falls back to C for a code it does not know: then the code itself is the name.
+        parts << (locale.language() == QLocale::C ? QString::fromStdString(languageCode)
+                                                  : QLocale::languageToString(locale.language()));
+    }
+    if (!detail.isEmpty()) parts << detail;
+    return parts.isEmpty() ? side : side + QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');
 }
 
 }  // namespace alignscope::ui

@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 
 #include "core/model/Model.h"
+#include "core/model/ModelLanguages.h"
 #include "core/BlasKernels.h"
 #include "core/Runtime.h"
 
@@ -20,9 +21,12 @@ Command addInspectCommand(CLI::App& app) {
     return [o, c]() -> int {
         if (!*c) return -1;
         auto model = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
+        const auto languages = core::ModelLanguages::of(model);
         if (o->json) {
             nlohmann::json j = {{"file", model.origin()},
                                 {"name", model.name()},
+                                {"source_language", languages.source},
+                                {"target_language", languages.target},
                                 {"contract", "meets AlignScope model format v" + std::to_string(model.formatVersion())},
                                 {"format_version", model.formatVersion()},
                                 {"max_length", model.maxLength()},
@@ -44,6 +48,9 @@ Command addInspectCommand(CLI::App& app) {
         // The load refuses NaN or inf in any weight (TorchModel::checkContract), naming the parameters.
         std::cout << "file:              " << model.origin() << '\n'
                   << "name:              " << model.name() << '\n'
+                  << "languages:         " << (languages.source.empty() && languages.target.empty()
+                                                      ? std::string("not declared")
+                                                      : languages.source + " -> " + languages.target) << '\n'
                   << "contract:          meets AlignScope model format v" << model.formatVersion() << '\n'
                   << "weights:           all finite\n"
                   << "tokenizers:        " << model.sourceTokenizer().describe() << " -> " << model.targetTokenizer().describe() << '\n'

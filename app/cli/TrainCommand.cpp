@@ -1,6 +1,7 @@
 #include "cli/Commands.h"
 #include "cli/ProgressBar.h"
 #include "core/Error.h"
+#include "core/model/ModelLanguages.h"
 #include "core/training/Corpus.h"
 #include "core/AtomicFile.h"
 
@@ -64,7 +65,18 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     auto* srcCap = c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none)");
     auto* tgtCap = c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
     auto* srcEl = c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
-    auto* tgtEl = c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side");
+    auto* tgtEl = c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side (default: "
+                                "yes, or, with --target-language, for languages that elide: fr, it, ca)");
+    // Two or three lower-case letters, as ModelLanguages reads them back.
+    const CLI::Validator languageCode(
+        [](std::string& code) {
+            return core::ModelLanguages::isCode(code) ? std::string() : "'" + code + "' is not a language code such as en or de";
+        },
+        "CODE");
+    auto* srcLanguage = c->add_option("--source-language", t.sourceLanguage, "Source language code (en), written to the model's metadata")
+                            ->check(languageCode);
+    auto* tgtLanguage = c->add_option("--target-language", t.targetLanguage, "Target language code (de), written to the model's metadata")
+                            ->check(languageCode);
     auto* tokenizer = c->add_option("--tokenizer", t.tokenizer,
                   "word (lower-cased words, vocabularies by count) or sentencepiece (cased sub-words trained on the training "
                   "split: digits split, byte fallback, never <unk>)")
@@ -137,9 +149,13 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   "Also write this many snapshots, spaced log-uniformly over the updates, beside --out "
                   "(NAME.step-000123.pt, listed with the loss in NAME.timeline.json: how alignment forms)")
         ->check(CLI::Range(0, 1000));
-    return [o, c, decoder, commandLine]() -> int {
+    return [o, c, decoder, commandLine, srcEl, tgtEl, srcLanguage, tgtLanguage]() -> int {
         if (!*c) return -1;
         auto t = o->t;
+        // Elisions are split only in languages that write them (l'homme), unless the flags say otherwise.
+        const auto elides = [](const std::string& code) { return code == "fr" || code == "it" || code == "ca"; };
+        if (srcLanguage->count() > 0 && srcEl->count() == 0) t.sourceElision = elides(t.sourceLanguage);
+        if (tgtLanguage->count() > 0 && tgtEl->count() == 0) t.targetElision = elides(t.targetLanguage);
         if (!t.initFrom.empty() && decoder->count() > 0)
             throw core::Error("--init-from '" + t.initFrom + "' trains that model's own decoder here: leave out --decoder "
                               "(a Bahdanau model's weights moved into the conditional decoder is the Python trainer's "

@@ -1,6 +1,7 @@
 #include "core/model/Model.h"
 
 #include "core/Error.h"
+#include "core/model/ModelLanguages.h"
 #include "core/model/TorchModel.h"
 #include "core/text/NormalizedText.h"
 
@@ -41,6 +42,7 @@ Model Model::load(const std::string& path) { return Model(TorchModel::load(path)
 
 Model::Model(std::shared_ptr<TorchModel> model) : model_(std::move(model)) {
     if (!model_) throw Error("no model");
+    ModelLanguages::of(*this);  // a malformed declaration is refused when the file opens, not when a view asks
 }
 
 std::string Model::name() const {

@@ -283,6 +283,8 @@ struct Trainer::Impl {
 
     void saveModel(double tokensPerSecond) {
         auto meta = model->metadata();
+        if (!o.sourceLanguage.empty()) meta["source_language"] = o.sourceLanguage;
+        if (!o.targetLanguage.empty()) meta["target_language"] = o.targetLanguage;
         meta["training"] = o.toJson();
         meta["training"]["steps"] = step;
         meta["training"]["epochs_done"] = static_cast<double>(step) / static_cast<double>(std::max<int64_t>(1, batchesPerEpoch()));

@@ -19,8 +19,11 @@ struct TrainingOptions {
     int64_t targetMinCount = 2;                          // vocabulary: minimum count of a target token
     int64_t sourceVocabSize = 0;                         // vocabulary cap, specials included (0: none)
     int64_t targetVocabSize = 0;                         // vocabulary cap, specials included (0: none)
+    std::string sourceLanguage;                          // ISO 639 codes ("en", "de") for the model's metadata,
+    std::string targetLanguage;                          // where front ends name them; empty: not declared
     bool sourceElision = false;                          // split "l'homme" -> "l'" "homme" on the source side
-    bool targetElision = true;                           // ... on the target side (French)
+    bool targetElision = true;                           // ... on the target side (the default unless a target
+                                                         // language that does not elide is declared)
     std::string tokenizer = "word";                      // "word" (AlignScope's, lower-cased words) or
                                                          // "sentencepiece" (trained here: cased sub-words)
     int pieces = 8000;                                   // sentencepiece: pieces per vocabulary

@@ -54,6 +54,13 @@ def _arch_from_args(a: argparse.Namespace) -> Architecture:
                         readout_size=a.readout_size, tie_output=not a.untied, decoder=a.decoder)
 
 
+def _language_code(code: str) -> str:
+    """Two or three lower-case letters, as AlignScope reads them back (Model::sourceLanguage)."""
+    if not (2 <= len(code) <= 3 and code.isascii() and code.isalpha() and code.islower()):
+        raise argparse.ArgumentTypeError(f"'{code}' is not a language code such as en or de")
+    return code
+
+
 def _read_lines(path: str) -> List[str]:
     with open(path, encoding="utf-8") as f:
         return [line.rstrip("\r\n") for line in f if line.rstrip("\r\n")]
@@ -198,6 +205,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="weight of the attention's cross-entropy against the links (per guided token)")
     p.add_argument("--max-minutes", type=float, help="stop after the update that passes this much training time")
     p.add_argument("--json", action="store_true", help="print the speed as JSON")
+    p.add_argument("--source-language", type=_language_code, help="source language code (en), in the model's metadata")
+    p.add_argument("--target-language", type=_language_code, help="target language code (de), in the model's metadata")
     _add_arch_args(p)
 
     p = sub.add_parser("guide", help="align a corpus's words (fast_align's model, on the GPU where there is one) "
@@ -252,7 +261,7 @@ def _train(a: argparse.Namespace) -> None:
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
         pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from,
         half=a.half, guided_alignment=a.guided_alignment, guided_weight=a.guided_weight,
-        max_minutes=a.max_minutes)
+        max_minutes=a.max_minutes, source_language=a.source_language, target_language=a.target_language)
     result = train(a.data, _arch_from_args(a), options)
     stats = result.stats
     stats["threads"] = torch.get_num_threads()

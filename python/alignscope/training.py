@@ -71,6 +71,8 @@ class TrainingOptions:
     guided_alignment: Optional[str] = None  # Pharaoh word links, line k for corpus line k (guided.py)
     guided_weight: float = 1.0  # weight of the attention's cross-entropy against the links
     max_minutes: Optional[float] = None  # stop after the update that passes this much training time
+    source_language: Optional[str] = None  # ISO 639 code ("en") in the model's metadata, where front ends name it
+    target_language: Optional[str] = None  # ("de")
 
 
 @dataclasses.dataclass
@@ -356,8 +358,7 @@ class Trainer:
         was_training = self.model.training
         self.model.eval()
         export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, path, name=o.name, check=False,
-               metadata={"trained_with": "python3 -m alignscope train", "train_steps": self.step,
-                         "train_world_size": self.dist.world_size}, **self._tokenizers())
+               metadata=self._metadata(), **self._tokenizers())
         self.model.train(was_training)
         self.timeline.add(self.step, os.path.basename(path), self.recent_loss, self.loss_history)
         _log(self.dist, f"snapshot at update {self.step} written to {path}")
@@ -470,6 +471,9 @@ class Trainer:
         """What the written model files say of their training."""
         meta: Dict[str, Any] = {"trained_with": "python3 -m alignscope train", "train_steps": self.step,
                                 "train_world_size": self.dist.world_size}
+        for key in ("source_language", "target_language"):
+            if getattr(self.options, key):
+                meta[key] = getattr(self.options, key)
         if self.continued_from is not None:
             meta["continued_from"] = self.continued_from
         if self.options.guided_alignment:

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# CTest entry debian_package: cpack builds alignscope_<version>_amd64.deb (into a temporary folder,
-# timed), its control file and contents are checked (dpkg-deb -I / -c): Debian runtime packages
-# only, no -dev; the programs, the module, the data and the desktop entry under /usr. As root (CI),
-# the package is installed with dpkg -i, its programs run from /usr with the source tree out of
-# reach (run_installed.sh), and it is purged again (no trace left in dpkg's database). A machine
-# that already has an alignscope package installed keeps it: the install step is skipped with a note.
+# CTest entry debian_package: cpack builds alignscope_<version>_amd64.deb and
+# alignscope-models_<version>_all.deb (into a temporary folder, timed), their control files and
+# contents are checked (dpkg-deb -I / -c): Debian runtime packages only, no -dev; the programs, the
+# module, the lessons, the default model and the desktop entry under /usr in alignscope, every other
+# bundled model in alignscope-models (architecture all), no file in both. As root (CI), both are
+# installed with dpkg -i, the programs run from /usr with the source tree out of reach
+# (run_installed.sh, which opens models of both packages), and they are purged again (no trace left
+# in dpkg's database). A machine that already has an alignscope package installed keeps it: the
+# install step is skipped with a note.
 #
 #   debian_package.sh BUILD_DIR SOURCE_DIR VERSION APP_ID
 set -euo pipefail
@@ -15,16 +18,16 @@ command -v dpkg-shlibdeps >/dev/null || fail "dpkg-shlibdeps is missing (Debian:
 work=$(mktemp -d -t alignscope-deb.XXXXXX)
 installed_here=0
 cleanup() {
-  if ((installed_here)); then dpkg --purge alignscope >/dev/null || echo "debian_package.sh: dpkg --purge alignscope failed" >&2; fi
+  if ((installed_here)); then dpkg --purge alignscope alignscope-models >/dev/null || echo "debian_package.sh: dpkg --purge failed" >&2; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 start=$SECONDS
 cpack --config "$build/CPackConfig.cmake" -B "$work" >"$work/cpack.log" 2>&1 || { cat "$work/cpack.log"; fail "cpack failed"; }
-deb=$work/alignscope_${version}_amd64.deb
-[[ -f $deb ]] || fail "cpack did not write $(basename "$deb"): $(ls "$work")"
-echo "cpack: $((SECONDS - start)) s, $(basename "$deb") $(du -m "$deb" | cut -f1) MB"
+deb=$work/alignscope_${version}_amd64.deb models_deb=$work/alignscope-models_${version}_all.deb
+for f in "$deb" "$models_deb"; do [[ -f $f ]] || fail "cpack did not write $(basename "$f"): $(ls "$work")"; done
+echo "cpack: $((SECONDS - start)) s, $(basename "$deb") $(du -m "$deb" | cut -f1) MB, $(basename "$models_deb") $(du -m "$models_deb" | cut -f1) MB"
 
 dpkg-deb -I "$deb" >"$work/info.txt"
 field() { sed -n "s/^ $1: //p" "$work/info.txt"; }
@@ -45,7 +48,21 @@ for f in ./usr/bin/alignscope ./usr/bin/alignscope-cli ./usr/lib/alignscope/liba
   grep -qxF "$f" "$work/contents.txt" || fail "the package lacks $f"
 done
 if grep -vE '^\./usr/' "$work/contents.txt" | grep -v '^\./$'; then fail "the package puts files outside /usr (above)"; fi
-echo "dpkg-deb -I / -c: control file and contents as expected"
+[[ $(grep -c '^\./usr/share/alignscope/models/.*\.pt$' "$work/contents.txt") -eq 1 ]] \
+  || fail "alignscope holds more models than the default: $(grep '\.pt$' "$work/contents.txt" | tr '\n' ' ')"
+[[ ", $depends," != *"alignscope-models"* ]] || fail "alignscope depends on alignscope-models (it should only recommend it)"
+dpkg-deb -I "$models_deb" >"$work/models-info.txt"
+[[ $(sed -n 's/^ Package: //p' "$work/models-info.txt") == alignscope-models ]] || fail "models package: $(head -3 "$work/models-info.txt")"
+[[ $(sed -n 's/^ Architecture: //p' "$work/models-info.txt") == all ]] || fail "alignscope-models is not Architecture: all"
+dpkg-deb -c "$models_deb" | awk '{print $6}' | grep -v '/$' >"$work/models-contents.txt"
+for m in "$source"/models/*.pt; do
+  f=./usr/share/alignscope/models/$(basename "$m")
+  [[ $(basename "$m") == en-fr-subword.pt ]] && continue
+  grep -qxF "$f" "$work/models-contents.txt" || fail "alignscope-models lacks $f"
+done
+if grep -vE '^\./usr/share/(alignscope/models|doc)/' "$work/models-contents.txt"; then fail "alignscope-models holds more than models (above)"; fi
+if grep -xFf "$work/models-contents.txt" "$work/contents.txt"; then fail "both packages hold the files above"; fi
+echo "dpkg-deb -I / -c: control files and contents as expected"
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "not root: the package is not installed (CI, as root, installs it)"
@@ -59,11 +76,11 @@ if dpkg-query -W -f='${Status}' alignscope 2>/dev/null | grep -q "install ok ins
   exit 0
 fi
 installed_here=1
-dpkg -i "$deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i failed (a dependency missing here? apt install ./$(basename "$deb") fetches them)"; }
+dpkg -i "$deb" "$models_deb" >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg -i failed (a dependency missing here? apt install ./$(basename "$deb") ./$(basename "$models_deb") fetches them)"; }
 [[ -f /usr/share/applications/$app_id.desktop ]] || fail "the desktop entry is not in /usr/share/applications"
 mkdir "$work/out"
 bash "$here/run_installed.sh" /usr "$work/out" "$source" "$build"
-dpkg --purge alignscope >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg --purge alignscope failed"; }
+dpkg --purge alignscope alignscope-models >"$work/dpkg.log" 2>&1 || { cat "$work/dpkg.log"; fail "dpkg --purge failed"; }
 installed_here=0
 [[ ! -e /usr/bin/alignscope && ! -e /usr/share/alignscope ]] || fail "dpkg --purge left /usr/bin/alignscope or /usr/share/alignscope behind"
 echo "dpkg -i, the installed programs, dpkg --purge: all passed in $((SECONDS - start)) s"
