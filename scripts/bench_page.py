@@ -65,6 +65,7 @@ def main() -> int:
         subprocess.run([str(a.cli), "export", "--format", "html", "--input", str(tmp / "long.txt"), "--out", str(tmp / "long"),
                         "--no-progress"], check=True)
         long_page = next((tmp / "long").glob("*.html"))
+        long_size = long_page.stat().st_size
         draws, long_draws = [], []
         if available() is None:
             with Browser(1024, 768) as b:
@@ -80,7 +81,7 @@ def main() -> int:
             "| measure | value |", "| --- | --- |",
             f"| export --format html, {len(files)} sentences | {seconds:.1f} s ({len(files) / seconds:.0f} pages/s) |",
             f"| page size: median, largest | {statistics.median(sizes) / 1000:.0f} KB, {max(sizes) / 1000:.0f} KB |",
-            f"| page of a 30-token sentence | {long_page.stat().st_size / 1000:.0f} KB |"]
+            f"| page of a 30-token sentence | {long_size / 1000:.0f} KB |"]
     if draws:
         rows += [f"| open and draw in headless Chromium, {len(draws)} pages: median, slowest | {statistics.median(draws):.0f} ms, {max(draws):.0f} ms |",
                  f"| open and draw the 30-token page (5 times): median, slowest | {statistics.median(long_draws):.0f} ms, {max(long_draws):.0f} ms |"]

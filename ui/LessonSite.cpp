@@ -12,8 +12,11 @@
 #include "core/Runtime.h"
 #include "core/training/TrainingTimeline.h"
 
+#include <utility>
+
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QTextDocumentFragment>
 
 namespace alignscope::ui {
@@ -38,9 +41,20 @@ std::string dataUri(const QString& path) {
     return std::string(png ? "data:image/png;base64," : "data:image/jpeg;base64,") + bytes.toBase64().toStdString();
 }
 
-// The lesson's text as plain text: its few tags read (<br> a line break, &Sigma; a letter), none
-// kept, so the page shows it with textContent alone.
-std::string plainText(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText().toStdString(); }
+// The lesson's text as plain text: its few tags read (<br> a line break, &Sigma; a letter, s<sub>t-1</sub>
+// as s_{t-1}, v<sup>T</sup> as v^T), none kept, so the page shows it with textContent alone. (Until
+// lessons have their own markup and parser, issue 47.)
+std::string plainText(const QString& html) {
+    QString text = html;
+    for (const auto& [tag, mark] : {std::pair{QStringLiteral("sub"), QStringLiteral("_")}, std::pair{QStringLiteral("sup"), QStringLiteral("^")}}) {
+        const QRegularExpression script(QStringLiteral("<%1>([^<]*)</%1>").arg(tag));
+        for (auto m = script.match(text); m.hasMatch(); m = script.match(text)) {
+            const QString inner = m.captured(1);
+            text.replace(m.capturedStart(), m.capturedLength(), mark + (inner.size() == 1 ? inner : QLatin1Char('{') + inner + QLatin1Char('}')));
+        }
+    }
+    return QTextDocumentFragment::fromHtml(text).toPlainText().toStdString();
+}
 
 std::string line(const LessonPage& p) {
     return p.target.isEmpty() ? p.source.toStdString() : p.source.toStdString() + " ||| " + p.target.toStdString();
