@@ -206,7 +206,10 @@
     this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel};
     if (d.lesson && d.lesson.highlight && this.panels[d.lesson.highlight]) this.panels[d.lesson.highlight].classList.add("as-highlight");
 
-    var keyTarget = document.querySelectorAll(".alignscope-page").length > 1 ? root : document;
+    // A page file takes the keys of its whole document; a page inside another (a notebook) only
+    // those pressed while the focus is in it, so the notebook's own editing keys stay its own.
+    var keyTarget = root.getAttribute("data-keys") === "document" ? document : root;
+    if (keyTarget === root && !root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
     keyTarget.addEventListener("keydown", function (e) { self.key(e); });
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
   };
@@ -214,7 +217,7 @@
   Page.prototype.key = function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var tag = e.target && e.target.tagName;
-    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;  // their own arrow keys
+    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA" || (e.target && e.target.isContentEditable)) return;  // their own arrow keys
     var L = this.d.lesson;
     if (e.key === "ArrowRight") this.go(this.state.t + 1);
     else if (e.key === "ArrowLeft") this.go(this.state.t - 1);

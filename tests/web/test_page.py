@@ -200,6 +200,17 @@ def test_words_merge_the_pieces(pages, browser):
     assert_clean(browser, path)
 
 
+def test_export_options_set_how_the_page_opens(tmp_path, browser):
+    page = export(tmp_path, [SENTENCE], "--words", "--colormap", "grey", "--end-column", "drop")[0]
+    opened(browser, page)
+    state = browser.run("return [document.querySelector('input[type=checkbox]').checked, "
+                        "[...document.querySelectorAll('select')].map(s => s.value)]")
+    assert state == [True, ["attention", "drop", "grey"]]
+    assert browser.run("return document.querySelector('.as-heatmap-panel h2').textContent").endswith(
+        "over words: rows target, columns source")
+    assert_clean(browser, page)
+
+
 def test_hover_shows_the_exact_weight_and_grey_changes_the_scale(pages, browser):
     path = pages["greedy"]
     data = page_data(path)
