@@ -156,7 +156,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     index += "<p class=\"as-note\">" + std::to_string(n) + " pages. On a page: → and ← step through the decoding, Page Down and "
              "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
     for (int k = 0; k < n; ++k) {
-        QString first = lesson.pages[k].text.simplified();
+        QString first = QString::fromStdString(plainText(lesson.pages[k].text)).simplified();
         if (first.size() > 120) first = first.left(first.lastIndexOf(QLatin1Char(' '), 120)) + QStringLiteral(" …");
         index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + e(first) + "</a></li>\n";
     }

@@ -364,6 +364,8 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
             spec = json.loads(lesson.read_text(encoding="utf-8"))
             pages = sorted(out.glob("page-*.html"))
             assert len(pages) == len(spec["pages"]) and (out / "index.html").is_file()
+            index = (out / "index.html").read_text(encoding="utf-8")
+            assert "&lt;sub&gt;" not in index and index.count('<a href="page-') == len(pages)
             for k, (page, want) in enumerate(zip(pages, spec["pages"])):
                 data = page_data(page)
                 assert data["lesson"]["page"] == k + 1 and data["source_text"] == want["source"]
