@@ -15,6 +15,7 @@
 #include "ui/FigureExporter.h"
 #include "ui/HtmlPage.h"
 #include "ui/PageData.h"
+#include "ui/StepExplainedPanel.h"
 #include "ui/MainWindow.h"
 
 #include "core/decoding/DecodingSession.h"
@@ -357,6 +358,28 @@ TEST_F(Export, HtmlIsOneSelfContainedPageOfTheWholeDecoding) {
     for (const auto& fact : j.at("model_card")) parameters = parameters || fact.at("label") == "parameters";
     EXPECT_TRUE(parameters);
     EXPECT_EQ(j.at("decoder").at("cell"), snapshot.cell);
+}
+
+// The page's Step explained reads the numbers the app's panel prints: at every step, the query's,
+// the context's and the states' lengths and the largest energy, as the panel shows them (3 decimals).
+TEST_F(Export, PageDataHoldsTheNumbersStepExplainedShows) {
+    snapshot = ui::BatchExporter::snapshot(*model_, kSentence, 1, 0, nullptr, 10);
+    const auto j = ui::PageData::build(snapshot, {}, {});
+    ui::StepExplainedPanel panel;
+    const auto shown = [](double v) { return QString::number(v, 'f', 3); };
+    for (size_t t = 1; t <= snapshot.steps.size(); ++t) {
+        SCOPED_TRACE("step " + std::to_string(t));
+        panel.render(std::make_shared<const ui::DecodingSnapshot>(snapshot.prefix(t)));
+        const auto& x = j.at("steps")[t - 1].at("explain");
+        EXPECT_TRUE(panel.text(1).contains(shown(x.at("query_norm")))) << panel.text(1).toStdString();
+        EXPECT_TRUE(panel.text(4).contains(shown(x.at("context_norm")))) << panel.text(4).toStdString();
+        EXPECT_TRUE(panel.text(5).contains(shown(x.at("state_change")))) << panel.text(5).toStdString();
+        EXPECT_TRUE(panel.text(5).contains(shown(x.at("state_norm")))) << panel.text(5).toStdString();
+        if (x.contains("energies")) {
+            ASSERT_EQ(panel.shownEnergies().size(), x.at("energies").size());
+            for (size_t i = 0; i < panel.shownEnergies().size(); ++i) EXPECT_NEAR(panel.shownEnergies()[i], x["energies"][i].get<double>(), 1e-6);
+        }
+    }
 }
 
 TEST_F(Export, PageDataCannotEndItsScriptElementAndSlotsAreFilledOnce) {
