@@ -1,4 +1,5 @@
 #include "ui/DecodingSnapshot.h"
+#include "ui/PageData.h"
 
 #include "core/model/ModelLanguages.h"
 
@@ -20,6 +21,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     const auto languages = core::ModelLanguages::of(model);
     s.sourceLanguage = languages.source;
     s.targetLanguage = languages.target;
+    s.modelCard = PageData::modelCard(model);
     s.alphaIsUniform = model.attentionIsUniform();
     const auto arch = model.architecture();
     s.bidirectional = arch.bidirectional;

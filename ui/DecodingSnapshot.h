@@ -7,6 +7,7 @@
 #include "core/text/TokenizedSentence.h"
 
 #include <memory>
+#include <utility>
 
 namespace alignscope::core {
 class DecodingSession;
@@ -22,6 +23,7 @@ struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
     std::string sourceLanguage;            // ISO 639 codes the model declares ("en", "de"); "" where it
     std::string targetLanguage;            // declares none: axes then say "source" and "target" alone
+    std::vector<std::pair<std::string, std::string>> modelCard;  // the model's facts (PageData::modelCard)
     std::string sourceText;                // the sentence as typed (the tokens' offsets point into it)
     int64_t eosId = -1;                    // the model's target eos (-1: it has none)
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)
