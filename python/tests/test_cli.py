@@ -91,7 +91,7 @@ def test_train_with_the_old_options_and_a_training_checkpoint(run, trained):
     assert all(torch.equal(x, y) for x, y in zip(saved.state_dict().values(), same[0].values()))
 
     r = run("train", "--data", out / "x.tsv", "--steps", 6, "--resume", check=False)
-    assert r.returncode == 1 and r.stderr.strip() == "alignscope: error: --resume needs --checkpoint-dir"
+    assert r.returncode == 1 and r.stderr.strip() == "python3 -m alignscope: error: --resume needs --checkpoint-dir"
 
 
 def test_alignscope_cli_opens_the_trained_model(run_cli, trained):

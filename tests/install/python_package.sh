@@ -41,7 +41,8 @@ from alignscope.subwords import training_settings  # reads sentencepiece_trainin
 assert training_settings(), "no SentencePiece settings read"
 print("imported", folder)
 PY
-run alignscope-py --help >/dev/null || fail "the alignscope-py entry point failed"
+usage=$(run alignscope-py --help) || fail "the alignscope-py entry point failed"
+[[ $usage == "usage: alignscope-py "* ]] || fail "alignscope-py --help does not say 'usage: alignscope-py': ${usage%%$'\n'*}"
 run python -m alignscope demo --out demo >/dev/null || fail "python -m alignscope demo failed"
 [[ -s demo/model.pt ]] || fail "python -m alignscope demo wrote no model.pt"
 run env ALIGNSCOPE_TEST_INSTALLED=1 python -m pytest -q -p no:cacheprovider "$source/python/tests/test_keras.py" -k word \
