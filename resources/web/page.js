@@ -1,0 +1,607 @@
+// AlignScope page: draws one decoding (the JSON of docs/page-format.md) and steps through it.
+// One renderer for every producer (alignscope-cli export --format html, export-lesson, Python's
+// alignscope.show). Untrusted text (tokens, sentences, names, lesson text) only ever reaches the
+// page through textContent and attribute values, never as markup.
+(function () {
+  "use strict";
+  var SVG = "http://www.w3.org/2000/svg";
+  // The app's colour scales (ui/PlotStyle.cpp): viridis sampled at nine points, grey white to
+  // black, and blue-white-red for signed attributions; interpolated in RGB as QCustomPlot does.
+  var SCALES = {
+    viridis: ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"],
+    grey: ["#ffffff", "#000000"],
+    diverging: ["#2166ac", "#f7f7f7", "#b2182b"]
+  };
+  var PARTS = ["query", "energies", "softmax", "context", "update", "output", "attribution"];
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) if (Object.prototype.hasOwnProperty.call(attrs, k)) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(SVG, tag);
+    if (attrs) for (var k in attrs) if (Object.prototype.hasOwnProperty.call(attrs, k)) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  // A rich line built from parts: strings are text; [tag, text] makes <i>/<b>/<sub>/<sup>.
+  function rich(tag, parts) {
+    var e = el(tag);
+    parts.forEach(function (p) {
+      if (typeof p === "string") e.appendChild(document.createTextNode(p));
+      else e.appendChild(el(p[0], null, p[1]));
+    });
+    return e;
+  }
+  function hex(c) { return [parseInt(c.substr(1, 2), 16), parseInt(c.substr(3, 2), 16), parseInt(c.substr(5, 2), 16)]; }
+  function colour(stops, x) {
+    x = Math.max(0, Math.min(1, isFinite(x) ? x : 0));
+    var n = stops.length - 1, k = Math.min(n - 1, Math.floor(x * n)), f = x * n - k;
+    var a = hex(stops[k]), b = hex(stops[k + 1]);
+    return "rgb(" + [0, 1, 2].map(function (i) { return Math.round(a[i] + (b[i] - a[i]) * f); }).join(",") + ")";
+  }
+  function fixed(v, d) { return (Math.round(v * Math.pow(10, d)) / Math.pow(10, d)).toFixed(d); }
+  // A whitespace token (a character model's space) shows as ␣, as the app labels it.
+  function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
+  function argmax(row) {
+    var best = 0;
+    for (var i = 1; i < row.length; ++i) if (row[i] > row[best]) best = i;
+    return best;
+  }
+  function sum(row) { return row.reduce(function (a, b) { return a + b; }, 0); }
+  function norm(v) { return Math.sqrt(v.reduce(function (a, b) { return a + b * b; }, 0)); }
+
+  function Page(root, data) {
+    this.root = root;
+    this.d = data;
+    var o = data.options || {};
+    var T = data.target_tokens.length;
+    this.state = {
+      t: typeof o.step === "number" ? Math.max(0, Math.min(T, o.step)) : T,
+      end: o.end_column === "drop" || o.end_column === "renormalize" ? o.end_column : "keep",
+      words: !!o.words,
+      cmap: o.color_map === "grey" || o.color_map === "gray" ? "grey" : "viridis",
+      heatmap: o.heatmap && data.attribution && data.attribution.method === o.heatmap ? o.heatmap : "attention"
+    };
+    this.build();
+    this.draw();
+  }
+
+  Page.prototype.build = function () {
+    var d = this.d, self = this, root = this.root;
+    var header = el("header");
+    header.appendChild(el("h1", null, d.options && d.options.title ? d.options.title : "AlignScope: " + d.model));
+    var src = el("p", {"class": "as-sentence"});
+    src.appendChild(el("span", {"class": "as-label"}, "Source"));
+    src.appendChild(el("span", {"class": "as-source"}, d.source_text));
+    var tgt = el("p", {"class": "as-sentence"});
+    tgt.appendChild(el("span", {"class": "as-label"}, d.teacher_forced ? "Target (given: teacher forcing)" :
+      d.beam && d.beam.length ? "Translation (beam search, width " + d.beam_width + ")" : "Translation (greedy)"));
+    tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
+    header.appendChild(src);
+    header.appendChild(tgt);
+    root.appendChild(header);
+
+    if (d.lesson) root.appendChild(this.lessonPanel(d.lesson));
+
+    var controls = el("div", {"class": "as-controls", role: "toolbar", "aria-label": "Decoding steps and view"});
+    function button(text, title, fn, cls) {
+      var b = el("button", {type: "button", title: title, "class": cls || ""}, text);
+      b.addEventListener("click", fn);
+      controls.appendChild(b);
+      return b;
+    }
+    this.homeButton = button("\u23ee Start", "Back to step 0 (Home)", function () { self.go(0); });
+    this.backButton = button("\u2190 Back", "Undo the last step (\u2190)", function () { self.go(self.state.t - 1); }, "as-back");
+    this.stepButton = button("Step \u2192", "Decode one token (\u2192)", function () { self.go(self.state.t + 1); }, "as-next");
+    this.endButton = button("End \u23ed", "Every step (End)", function () { self.go(Infinity); });
+    this.stepLabel = el("span", {"class": "as-step", "aria-live": "polite"});
+    controls.appendChild(this.stepLabel);
+    function select(name, options, value, fn) {
+      var id = "as-" + name.replace(/\W+/g, "-").toLowerCase() + "-" + Page.count;
+      var wrap = el("label", {"for": id}, name + " ");
+      var s = el("select", {id: id});
+      options.forEach(function (o) {
+        var opt = el("option", {value: o[0]}, o[1]);
+        if (o[0] === value) opt.selected = true;
+        s.appendChild(opt);
+      });
+      s.addEventListener("change", function () { fn(s.value); self.draw(); });
+      wrap.appendChild(s);
+      controls.appendChild(wrap);
+      return s;
+    }
+    var heatmaps = [["attention", "attention"]];
+    if (d.attribution) heatmaps.push([d.attribution.method, d.attribution.method]);
+    this.heatmapSelect = select("Heatmap", heatmaps, this.state.heatmap, function (v) { self.state.heatmap = v; });
+    this.endSelect = select("</s> column", [["keep", "kept"], ["drop", "dropped"], ["renormalize", "renormalised"]],
+      this.state.end, function (v) { self.state.end = v; });
+    if (d.end_column === null || d.end_column === undefined) this.endSelect.disabled = true;
+    this.cmapSelect = select("Colours", [["viridis", "viridis"], ["grey", "grey"]], this.state.cmap,
+      function (v) { self.state.cmap = v; });
+    var wid = "as-words-" + Page.count;
+    var wl = el("label", {"for": wid});
+    this.wordsBox = el("input", {type: "checkbox", id: wid});
+    this.wordsBox.checked = this.state.words;
+    this.wordsBox.addEventListener("change", function () { self.state.words = self.wordsBox.checked; self.draw(); });
+    wl.appendChild(this.wordsBox);
+    wl.appendChild(document.createTextNode(" Words (pieces merged)"));
+    controls.appendChild(wl);
+    root.appendChild(controls);
+
+    var layout = el("div", {"class": "as-layout"});
+    var main = el("div", {"class": "as-main"});
+    var hm = el("section", {"class": "as-panel as-heatmap-panel", "aria-label": "Heatmap"});
+    this.heatmapTitle = el("h2");
+    hm.appendChild(this.heatmapTitle);
+    this.sumNote = el("p", {"class": "as-note as-sum-note"});
+    hm.appendChild(this.sumNote);
+    this.heatmapBox = el("div", {"class": "as-heatmap-box", tabindex: "0",
+      "aria-label": "Heatmap: rows are target tokens, columns source tokens; \u2192 and \u2190 step"});
+    hm.appendChild(this.heatmapBox);
+    this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, "Hover a cell for its exact weight.");
+    hm.appendChild(this.readout);
+    this.colorbar = el("div", {"class": "as-colorbar-box"});
+    hm.appendChild(this.colorbar);
+    main.appendChild(hm);
+    if (d.beam && d.beam.length) {
+      var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
+      beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
+      var ol = el("ol", {"class": "as-beam"});
+      d.beam.forEach(function (h, k) {
+        var li = el("li", {"class": k === d.beam_hypothesis ? "as-shown" : ""});
+        li.appendChild(el("span", {"class": "as-hyp"}, h.text));
+        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)") +
+          (k === d.beam_hypothesis ? "  \u2190 shown" : "")));
+        ol.appendChild(li);
+      });
+      beam.appendChild(ol);
+      main.appendChild(beam);
+      this.beamPanel = beam;
+    }
+    main.appendChild(this.cardPanel());
+    layout.appendChild(main);
+
+    var side = el("div", {"class": "as-side"});
+    var cands = el("section", {"class": "as-panel as-candidates-panel", "aria-label": "Candidates"});
+    this.candTitle = el("h2", null, "Candidates");
+    cands.appendChild(this.candTitle);
+    this.candList = el("ol", {"class": "as-candidates"});
+    cands.appendChild(this.candList);
+    side.appendChild(cands);
+    var explain = el("section", {"class": "as-panel as-explain", "aria-label": "Step explained"});
+    explain.appendChild(el("h2", null, "Step explained"));
+    this.explainBody = el("div");
+    explain.appendChild(this.explainBody);
+    side.appendChild(explain);
+    layout.appendChild(side);
+    root.appendChild(layout);
+    this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel};
+    if (d.lesson && d.lesson.highlight && this.panels[d.lesson.highlight]) this.panels[d.lesson.highlight].classList.add("as-highlight");
+
+    var keyTarget = document.querySelectorAll(".alignscope-page").length > 1 ? root : document;
+    keyTarget.addEventListener("keydown", function (e) { self.key(e); });
+    root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
+  };
+
+  Page.prototype.key = function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = e.target && e.target.tagName;
+    if (tag === "SELECT" || tag === "INPUT" || tag === "TEXTAREA") return;  // their own arrow keys
+    var L = this.d.lesson;
+    if (e.key === "ArrowRight") this.go(this.state.t + 1);
+    else if (e.key === "ArrowLeft") this.go(this.state.t - 1);
+    else if (e.key === "Home") this.go(0);
+    else if (e.key === "End") this.go(Infinity);
+    else if (e.key === "PageDown" && L && L.next) window.location.href = L.next;
+    else if (e.key === "PageUp" && L && L.previous) window.location.href = L.previous;
+    else return;
+    e.preventDefault();
+  };
+
+  Page.prototype.go = function (t) {
+    this.state.t = Math.max(0, Math.min(this.d.target_tokens.length, t));
+    this.draw();
+  };
+
+  Page.prototype.lessonPanel = function (L) {
+    var p = el("section", {"class": "as-panel as-lesson", "aria-label": "Lesson"});
+    p.appendChild(el("h2", null, L.title + " \u2014 page " + L.page + " of " + L.pages));
+    // Lesson text as plain text with its line breaks (docs/page-format.md: lesson markup).
+    p.appendChild(el("p", {"class": "as-lesson-text"}, L.text));
+    if (L.image) p.appendChild(el("img", {src: L.image, alt: L.image_alt || "lesson picture"}));
+    var nav = el("nav", {"class": "as-lesson-nav", "aria-label": "Lesson pages"});
+    if (L.previous) nav.appendChild(el("a", {href: L.previous, rel: "prev"}, "\u2190 Previous page (Page Up)"));
+    if (L.index) nav.appendChild(el("a", {href: L.index}, "All pages"));
+    if (L.next) nav.appendChild(el("a", {href: L.next, rel: "next"}, "Next page (Page Down) \u2192"));
+    p.appendChild(nav);
+    return p;
+  };
+
+  Page.prototype.cardPanel = function () {
+    var d = this.d;
+    var p = el("section", {"class": "as-panel as-card-panel", "aria-label": "Model"});
+    var det = el("details");
+    det.appendChild(el("summary", null, "Model: " + d.model));
+    var dl = el("dl", {"class": "as-card"});
+    (d.model_card || []).forEach(function (f) {
+      dl.appendChild(el("dt", null, f.label));
+      dl.appendChild(el("dd", null, f.value));
+    });
+    det.appendChild(dl);
+    p.appendChild(det);
+    if (d.generator) p.appendChild(el("p", {"class": "as-note"}, "Written by " + d.generator + (d.rounded ? "; numbers rounded to " + d.rounded + " decimals (exact ones: --format json)" : "")));
+    return p;
+  };
+
+  // The matrix on show: rows up to step t, the </s> column kept, dropped or renormalised, over
+  // tokens or words (a source word's columns summed, a target word's rows averaged, as the app's
+  // View > Words; the tokens of no word, </s>, are left out there).
+  Page.prototype.matrix = function () {
+    var d = this.d, st = this.state, t = st.t;
+    var attribution = st.heatmap !== "attention" && d.attribution;
+    var full = attribution ? d.attribution.scores : d.alpha;
+    var S = full.length ? full[0].length : (attribution ? d.attribution.source_tokens.length : d.source_tokens.length);
+    var endCol = d.end_column === null || d.end_column === undefined || d.end_column >= S ? -1 : d.end_column;
+    var drop = endCol >= 0 && st.end !== "keep";
+    var renorm = drop && st.end === "renormalize" && !attribution;
+    var cols = [];
+    for (var i = 0; i < S; ++i) if (!(drop && i === endCol)) cols.push(i);
+    var rows = [];
+    for (var r = 0; r < t && r < full.length; ++r) {
+      var row = cols.map(function (i) { return full[r][i]; });
+      if (renorm) {
+        var s = sum(row);
+        if (s > 0) row = row.map(function (v) { return v / s; });
+      }
+      rows.push(row);
+    }
+    var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol,
+      colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
+      rowLabels: rows.map(function (_, r) { return label(d.target_tokens[r]); }),
+      rowSteps: rows.map(function (_, r) { return r; }),
+      values: rows, total: d.target_tokens.length};
+    if (st.words && d.words) m = this.mergeWords(m, cols);
+    if (attribution) {
+      var extent = d.attribution.extent || 1e-6;
+      m.range = d.attribution.signed ? [-extent, extent] : [0, extent];
+      m.stops = d.attribution.signed ? SCALES.diverging : SCALES[st.cmap];
+    } else {
+      m.range = [0, 1];
+      m.stops = SCALES[st.cmap];
+    }
+    return m;
+  };
+
+  Page.prototype.mergeWords = function (m, cols) {
+    var d = this.d;
+    var sw = d.source_words, tw = d.target_words;
+    var nS = d.words.source.length, nT = d.words.target.length;
+    var sums = [], counts = [], last = [];
+    for (var w = 0; w < nT; ++w) { sums.push(null); counts.push(0); }
+    m.values.forEach(function (row, r) {
+      var w = tw[r];
+      if (w === undefined || w < 0 || w >= nT) return;
+      if (!sums[w]) sums[w] = new Array(nS).fill(0);
+      cols.forEach(function (i, k) { if (sw[i] >= 0 && sw[i] < nS) sums[w][sw[i]] += row[k]; });
+      counts[w] += 1;
+      last[w] = r;
+    });
+    var values = [], rowLabels = [], rowSteps = [];
+    for (w = 0; w < nT; ++w) {
+      if (!sums[w]) continue;
+      values.push(sums[w].map(function (v) { return v / counts[w]; }));
+      rowLabels.push(d.words.target[w]);
+      rowSteps.push(last[w]);
+    }
+    m.values = values;
+    m.rowLabels = rowLabels;
+    m.rowSteps = rowSteps;
+    m.colLabels = d.words.source.slice();
+    m.words = true;
+    return m;
+  };
+
+  Page.prototype.draw = function () {
+    var d = this.d, st = this.state, T = d.target_tokens.length;
+    this.homeButton.disabled = this.backButton.disabled = st.t === 0;
+    this.stepButton.disabled = this.endButton.disabled = st.t >= T;
+    this.stepLabel.textContent = "step " + st.t + " of " + T;
+    var m = this.matrix();
+    this.current = m;
+    this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
+      (m.words ? " over words" : " over tokens") + ": rows target, columns source";
+    this.sumNote.textContent = this.sumText(m);
+    this.drawHeatmap(m);
+    this.drawColorbar(m);
+    this.drawCandidates();
+    this.drawExplain();
+  };
+
+  Page.prototype.sumText = function (m) {
+    if (m.attribution) return "Cells: each target token's " + this.d.attribution.method + " score for each source token" +
+      (this.d.attribution.signed ? " (red raises, blue lowers its log-probability)" : "") +
+      (m.dropped ? "; the </s> column dropped." : ".") + " \u03a3: the row's sum.";
+    var w = m.words ? " (a source word's pieces summed, a target word's pieces averaged; </s> is no word)" : "";
+    if (m.renormalized) return "Rows renormalised without the </s> column: each sums to 1" + w + ". \u03a3: the row's sum.";
+    if (m.dropped || (m.words && m.endCol >= 0)) return "The </s> column dropped: each row sums to 1 minus its weight on </s>" + w + ". \u03a3: the row's sum.";
+    return "Each row sums to 1" + w + ". \u03a3: the row's sum.";
+  };
+
+  Page.prototype.textWidth = function (text, px) {
+    if (!Page.ctx) Page.ctx = document.createElement("canvas").getContext("2d");
+    Page.ctx.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
+    return Page.ctx.measureText(text).width;
+  };
+
+  Page.prototype.drawHeatmap = function (m) {
+    var self = this, box = this.heatmapBox;
+    var nC = m.colLabels.length, nR = m.total;
+    var colW = 0, rowW = 0;
+    m.colLabels.forEach(function (l) { colW = Math.max(colW, self.textWidth(l, 12)); });
+    var allRows = m.words ? this.d.words.target : this.d.target_tokens.map(label);
+    if (m.words) nR = allRows.length;
+    allRows.forEach(function (l) { rowW = Math.max(rowW, self.textWidth(l, 12)); });
+    var avail = Math.max(240, (box.clientWidth || 600) - 12);
+    var left = Math.ceil(Math.min(rowW, 180)) + 10, right = 52;
+    var cell = Math.max(16, Math.min(40, Math.floor((avail - left - right) / Math.max(1, nC))));
+    var top = Math.ceil(Math.min(colW, 160) * 0.75) + 16;
+    var W = left + nC * cell + right, H = top + Math.max(1, nR) * cell + 4;
+    var g = svg("svg", {"class": "as-heatmap", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
+      "aria-label": "heatmap with " + m.values.length + " rows of " + nR});
+    m.colLabels.forEach(function (l, i) {
+      var x = left + i * cell + cell / 2;
+      g.appendChild(svg("text", {x: x, y: top - 6, transform: "rotate(-45 " + x + " " + (top - 6) + ")", "class": "as-col-label"}, l));
+    });
+    g.appendChild(svg("text", {x: left + nC * cell + 8, y: top - 6, "class": "as-sum"}, "\u03a3"));
+    allRows.forEach(function (l, r) {
+      g.appendChild(svg("text", {x: left - 6, y: top + r * cell + cell / 2 + 4, "text-anchor": "end",
+        "class": "as-row-label" + (r < m.values.length ? "" : " as-pending"), opacity: r < m.values.length ? 1 : 0.35}, l));
+    });
+    g.appendChild(svg("rect", {x: left, y: top, width: nC * cell, height: Math.max(1, nR) * cell, fill: "none", stroke: "#c8c8c8"}));
+    var lo = m.range[0], span = m.range[1] - m.range[0] || 1;
+    m.values.forEach(function (row, r) {
+      row.forEach(function (v, c) {
+        var rect = svg("rect", {x: left + c * cell, y: top + r * cell, width: cell, height: cell,
+          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v});
+        rect.addEventListener("mouseenter", function () { self.hover(r, c); });
+        g.appendChild(rect);
+      });
+      g.appendChild(svg("text", {x: left + nC * cell + 6, y: top + r * cell + cell / 2 + 4, "class": "as-sum as-row-sum"}, fixed(sum(row), 3)));
+    });
+    var n = m.values.length;
+    if (n) {
+      // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
+      var last = m.values[n - 1];
+      g.appendChild(svg("rect", {x: left, y: top + (n - 1) * cell, width: nC * cell, height: cell, fill: "none",
+        stroke: "#ff7f0e", "stroke-width": 2, "class": "as-row-frame"}));
+      var uniform = last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; });
+      if (!uniform) {
+        var p = argmax(last);
+        g.appendChild(svg("rect", {x: left + p * cell + 2, y: top + (n - 1) * cell + 2, width: cell - 4, height: cell - 4,
+          fill: "none", stroke: "#d62728", "stroke-width": 3, "class": "as-peak", "data-row": n - 1, "data-col": p}));
+      }
+    }
+    g.addEventListener("mouseleave", function () { self.readout.textContent = "Hover a cell for its exact weight."; });
+    box.textContent = "";
+    box.appendChild(g);
+  };
+
+  Page.prototype.hover = function (r, c) {
+    var m = this.current, v = m.values[r][c];
+    var what = m.attribution ? this.d.attribution.method : m.renormalized ? "\u03b1 (renormalised)" : "\u03b1";
+    var exact = this.d.rounded ? fixed(v, this.d.rounded) : String(v);
+    this.readout.textContent = m.rowLabels[r] + " \u2192 " + m.colLabels[c] + ": " + what + " = " + exact;
+  };
+
+  Page.prototype.drawColorbar = function (m) {
+    var W = 260, H = 44, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
+      "aria-label": "colour bar from " + m.range[0] + " to " + m.range[1]});
+    var id = "as-grad-" + Page.count + "-" + (Page.grads = (Page.grads || 0) + 1);
+    var defs = svg("defs"), grad = svg("linearGradient", {id: id});
+    m.stops.forEach(function (c, k) { grad.appendChild(svg("stop", {offset: k / (m.stops.length - 1), "stop-color": c})); });
+    defs.appendChild(grad);
+    g.appendChild(defs);
+    g.appendChild(svg("rect", {x: 10, y: 4, width: W - 20, height: 14, fill: "url(#" + id + ")", stroke: "#888"}));
+    [0, 0.5, 1].forEach(function (f) {
+      var v = m.range[0] + f * (m.range[1] - m.range[0]);
+      g.appendChild(svg("text", {x: 10 + f * (W - 20), y: 34, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle"},
+        Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
+    });
+    this.colorbar.textContent = "";
+    this.colorbar.appendChild(g);
+  };
+
+  Page.prototype.drawCandidates = function () {
+    var d = this.d, t = this.state.t, list = this.candList;
+    list.textContent = "";
+    if (!t) {
+      this.candTitle.textContent = "Candidates";
+      list.appendChild(el("li", null, "Press Step \u2192 to decode the first token."));
+      return;
+    }
+    var step = d.steps[t - 1];
+    this.candTitle.textContent = "Candidates at step " + t;
+    var chosenShown = false;
+    step.candidates.forEach(function (c, k) {
+      var chosen = k === step.chosen;
+      chosenShown = chosenShown || chosen;
+      var li = el("li", {"class": chosen ? "as-chosen" : ""});
+      li.appendChild(el("span", null, (k + 1) + "."));
+      li.appendChild(el("span", {"class": "as-cand-token"}, label(c.token) + (chosen ? (step.forced ? "  (forced)" : "  (chosen)") : "")));
+      li.appendChild(el("span", {"class": "as-cand-p"}, fixed(c.p, 3)));
+      var bar = el("span", {"class": "as-cand-bar"});
+      bar.style.width = Math.max(1, Math.round(c.p * 100)) + "%";
+      li.appendChild(bar);
+      list.appendChild(li);
+    });
+    if (!chosenShown) {
+      var li = el("li", {"class": "as-chosen"});
+      li.appendChild(el("span", null, "\u2013"));
+      li.appendChild(el("span", {"class": "as-cand-token"}, label(step.token) + (step.forced ? "  (forced; not among the top " + step.candidates.length + ")" : "")));
+      li.appendChild(el("span", {"class": "as-cand-p"}, fixed(step.p, 3)));
+      list.appendChild(li);
+    }
+  };
+
+  // Bars over labelled categories, the highlighted one orange (the app's Step explained charts).
+  function bars(labels, values, colour, highlight) {
+    var n = values.length, W = 340, H = 120, bottom = 34, w = (W - 30) / Math.max(1, n);
+    var lo = Math.min(0, Math.min.apply(null, values)), hi = Math.max(0, Math.max.apply(null, values));
+    var span = hi - lo || 1, y0 = 6 + (H - bottom - 6) * hi / span;
+    var g = svg("svg", {"class": "as-chart", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
+      "aria-label": "bar chart of " + n + " values"});
+    g.appendChild(svg("line", {x1: 26, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
+    g.appendChild(svg("text", {x: 24, y: 12, "text-anchor": "end"}, fixed(hi, 2)));
+    if (lo < 0) g.appendChild(svg("text", {x: 24, y: H - bottom, "text-anchor": "end"}, fixed(lo, 2)));
+    var every = Math.max(1, Math.ceil(n * 14 / (W - 30)));
+    values.forEach(function (v, i) {
+      var h = (H - bottom - 6) * Math.abs(v) / span;
+      g.appendChild(svg("rect", {x: 28 + i * w + w * 0.15, y: v >= 0 ? y0 - h : y0, width: w * 0.7, height: Math.max(0.5, h),
+        fill: i === highlight ? "#ff7f0e" : colour}, null));
+      if (i === highlight || (i % every === 0 && (highlight < 0 || Math.abs(i - highlight) >= every))) {
+        var x = 28 + i * w + w / 2, y = H - bottom + 10;
+        g.appendChild(svg("text", {x: x, y: y, transform: "rotate(-50 " + x + " " + y + ")", "text-anchor": "end"}, labels[i]));
+      }
+    });
+    return g;
+  }
+
+  // Step explained with the model's numbers, in the order and words of the app's panel
+  // (ui/StepExplainedPanel.cpp) for this decoder kind.
+  Page.prototype.drawExplain = function () {
+    var d = this.d, t = this.state.t, body = this.explainBody, dec = d.decoder || {};
+    body.textContent = "";
+    if (!t) {
+      body.appendChild(rich("p", [["b", "Press Step"], " to see one decoding step explained with this model's numbers."]));
+      return;
+    }
+    var step = d.steps[t - 1], x = step.explain || {}, parts = {};
+    var after = !!dec.attention_after_cell, conditional = !!dec.conditional_decoder && !after;
+    var cell = (dec.cell || "gru").toUpperCase(), att = dec.attention || "additive";
+    var prev = t >= 2 ? label(d.steps[t - 2].token) : "<s>";
+    var tokens = d.source_tokens.map(label);
+    var n = function (k) { return String(after ? (k === 5 ? 1 : k <= 4 ? k + 1 : k) : k); };
+    var q = after ? ["s", ["sub", "t"]] : conditional ? ["s'", ["sub", "t"]] : ["s", ["sub", "t-1"]];
+    var num = function (v, p) { return fixed(v, p === undefined ? 3 : p); };
+
+    if (step.agreement && d.attribution) {
+      var a = step.agreement;
+      parts.attribution = rich("p", [["b", "Attribution"], " (" + d.attribution.method + "): " + (d.attribution.description || ""),
+        " Against this step's attention: rank correlation \u03c1 = ", ["b", num(a.spearman, 2)], ", " +
+        (a.same_top ? "the same top source token (" + tokens[a.top] + ")" : "different top source tokens: attention " +
+          tokens[a.peak] + ", " + d.attribution.method + " " + tokens[a.top]) + ", Jensen\u2013Shannon divergence ",
+        ["b", num(a.jensen_shannon, 2)], " (0: the same distribution, 1: nothing in common)."]);
+    }
+    parts.query = after
+      ? rich("p", [["b", n(1) + ". Query"], ": the new decoder state s", ["sub", t], " (" + x.query_size + " numbers, length " + num(x.query_norm) +
+          "): this model attends after its recurrent cell."])
+      : conditional
+        ? rich("p", [["b", n(1) + ". Query"], ": s'", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", emb(", ["i", prev],
+            ")), the previous state (length " + num(x.query_norm) + ") after a first cell has read the word just written: this model knows ",
+            ["i", prev], " before it looks."])
+        : rich("p", [["b", n(1) + ". Query"], ": the previous decoder state s", ["sub", t - 1], " (" + x.query_size + " numbers, length " +
+            num(x.query_norm) + ")."]);
+    if (typeof x.query_projection_norm === "number" && att === "additive")
+      parts.query.appendChild(rich("span", [" Projected: W ", q[0], q[1], " has length " + num(x.query_projection_norm) + "."]));
+
+    var formula = att === "dot" ? ["e", ["sub", "t,i"], " = ", q[0], q[1], ["sup", "T"], " h", ["sub", "i"]]
+      : att === "general" ? ["e", ["sub", "t,i"], " = ", q[0], q[1], ["sup", "T"], " W", ["sub", "a"], " h", ["sub", "i"]]
+      : att === "mlp" ? ["e", ["sub", "t,i"], " = MLP([h", ["sub", "i"], "; ", q[0], q[1], "]), a small network over the pair"]
+      : ["e", ["sub", "t,i"], " = v", ["sup", "T"], " tanh(W ", q[0], q[1], " + U h", ["sub", "i"], ")"];
+    var energies = x.energies;
+    if (att === "none") {
+      parts.energies = rich("p", [["b", n(2) + ". Energies"], ": this model has no attention; every step uses the same context, the encoder's final state."]);
+    } else if (!energies) {
+      parts.energies = rich("p", [["b", n(2) + ". Energies"], " "].concat(formula, [": this model does not report its energies."]));
+    } else {
+      var top = argmax(energies);
+      parts.energies = el("div");
+      parts.energies.appendChild(rich("p", [["b", n(2) + ". Energies"], " "].concat(formula,
+        [", one per source token: e", ["sub", t + "," + tokens[top]], " = " + num(energies[top]) + " is the largest."])));
+      parts.energies.appendChild(bars(tokens, energies, "#9467bd", top));
+    }
+
+    var alpha = d.alpha[t - 1], peak = argmax(alpha), total = sum(alpha);
+    var padding = d.padding_column === true;
+    parts.softmax = el("div");
+    if (att === "none") {
+      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": not used; alpha is shown uniform (1/" + alpha.length + " each) only as a placeholder."]));
+    } else if (energies && !padding && energies.length === alpha.length) {
+      var z = sum(energies.map(Math.exp));
+      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": \u03b1", ["sub", "t,i"], " = exp(e", ["sub", "t,i"], ") / \u03a3",
+        ["sub", "j"], " exp(e", ["sub", "t,j"], "). For ", ["i", tokens[peak]], ": exp(" + num(energies[peak]) + ") / " + num(z, 2) + " = ",
+        ["b", num(alpha[peak])], ". The weights sum to " + num(total, 4) + "."]));
+    } else {
+      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": \u03b1", ["sub", "t," + tokens[peak]], " = ", ["b", num(alpha[peak])],
+        " is the largest weight; the weights sum to " + num(total, 4) + "." +
+        (padding ? " The model's softmax also covers its own padding positions: their share is the <padding> column, " + num(alpha[alpha.length - 1]) + "." : "")]));
+    }
+    parts.softmax.appendChild(bars(tokens, alpha, "#1f77b4", peak));
+
+    var order = alpha.map(function (_, i) { return i; }).sort(function (a, b) { return alpha[b] - alpha[a]; });
+    var terms = [];
+    order.slice(0, 3).forEach(function (i, k) {
+      if (k) terms.push(" + ");
+      terms.push(num(alpha[i], 2) + "\u00b7h", ["sub", i + 1], "(", ["i", tokens[i]], ")");
+    });
+    parts.context = att === "none"
+      ? rich("p", [["b", n(4) + ". Context"], ": c = the encoder's final state, the same at every step (length " + num(x.context_norm) + ")."])
+      : rich("p", [["b", n(4) + ". Context"], ": c", ["sub", t], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", t + ",i"], " h", ["sub", "i"], " = "].concat(
+          terms, [(order.length > 3 ? " + \u2026" : "") + " (" + x.context_size + " numbers, length " + num(x.context_norm) + ")."]));
+
+    var move = " the state moves by " + num(x.state_change) + " (length " + num(x.previous_state_norm) + " \u2192 " + num(x.state_norm) + ").";
+    parts.update = after
+      ? rich("p", [["b", "1. Decoder update"], " (" + cell + "), before any attention: s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(",
+          ["i", prev], ")" + (dec.input_feeding ? "; the previous step's attentional output" : "") + "]):" + move])
+      : conditional
+        ? rich("p", [["b", "5. Decoder update"], " (" + cell + ", a second cell): s", ["sub", t], " = " + cell + "(s'", ["sub", t], ", c", ["sub", t],
+            "): from s", ["sub", t - 1], move])
+        : rich("p", [["b", "5. Decoder update"], " (" + cell + "): s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(", ["i", prev],
+            "); c", ["sub", t], "]):" + move]);
+
+    var from = dec.own_readout ? ["[s", ["sub", t], "; c", ["sub", t], "; emb(", ["i", prev], ")]"]
+      : after ? ["s", ["sub", t], " and c", ["sub", t]] : ["the new state s", ["sub", t]];
+    var piece = step.piece === "start" ? " A piece that starts a new word (its \u2581 is the space before it)."
+      : step.piece === "continue" ? " A piece that continues the word before it (no \u2581)."
+      : step.piece && step.piece.indexOf("byte:") === 0 ? " A byte piece: one UTF-8 byte (" + step.piece.substr(5) + ") of a character the vocabulary spells byte by byte." : "";
+    var verb = d.beam && d.beam.length ? "Beam search kept:" : step.forced ? "Forced:" : "Chosen:";
+    parts.output = el("div");
+    parts.output.appendChild(rich("p", [["b", "6. Output"], ": a softmax over the whole target vocabulary from "].concat(from,
+      [" (top " + step.candidates.length + " shown). " + verb + " ", ["i", label(step.token)], ", p = ", ["b", num(step.p)], "." + piece])));
+    parts.output.appendChild(bars(step.candidates.map(function (c) { return label(c.token); }),
+      step.candidates.map(function (c) { return c.p; }), "#2ca02c", step.chosen));
+
+    var order2 = after ? ["attribution", "update", "query", "energies", "softmax", "context", "output"]
+      : ["attribution", "query", "energies", "softmax", "context", "update", "output"];
+    var focus = d.lesson && d.lesson.explain;
+    order2.forEach(function (name) {
+      if (!parts[name]) return;
+      parts[name].classList.add("as-part-" + name);
+      if (focus === name) parts[name].classList.add("as-highlight");
+      body.appendChild(parts[name]);
+    });
+  };
+
+  Page.count = 0;
+  function mountAll() {
+    var roots = document.querySelectorAll(".alignscope-page");
+    for (var k = 0; k < roots.length; ++k) {
+      var root = roots[k];
+      if (root.alignscope) continue;
+      var script = root.querySelector("script.alignscope-data");
+      if (!script) continue;
+      Page.count += 1;
+      try {
+        new Page(root, JSON.parse(script.textContent));
+      } catch (e) {
+        root.appendChild(el("p", {"class": "as-error"}, "AlignScope could not draw this page: " + e.message));
+        throw e;
+      }
+    }
+  }
+  window.AlignScopePage = {mountAll: mountAll, parts: PARTS, version: 2};
+  mountAll();
+})();
