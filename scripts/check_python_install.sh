@@ -22,7 +22,7 @@ command -v debootstrap >/dev/null || fail "debootstrap is missing: apt-get insta
 
 # The Debian mirror of apt's own sources (deb822 URIs: or one-line deb), unless MIRROR is given.
 mirror=${MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  awk '/^URIs:/ {print $2} /^deb / {print ($2 ~ /^\[/ ? $3 : $2)}' | grep -v -- '-security' | grep '/debian/\?$' | head -1)}
+  awk '/^URIs:/ {print $2} /^deb / {print ($2 ~ /^\[/ ? $3 : $2)}' | grep -v -- '-security' | grep -m1 '/debian/\?$' || true)}
 [[ -n $mirror ]] || fail "no Debian mirror found in /etc/apt/sources.list*: set MIRROR=URL"
 
 block() {  # the ```sh block after README's <!-- NAME --> marker

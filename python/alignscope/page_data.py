@@ -3,6 +3,7 @@ renderer reads (resources/web/page.schema.json, docs/page-format.md), field for 
 ui/PageData.cpp writes for `alignscope-cli export --format html` (rounded display numbers, the whole
 matrix) or, with rounded=None, exact engine values."""
 
+import importlib.metadata
 import math
 import os
 from typing import Any, Dict, List, Optional, Sequence
@@ -108,8 +109,16 @@ def _piece_kind(model: LoadedModel, token_id: int, token: str) -> Optional[str]:
     return "start" if token.startswith(WORD_START) else "continue"
 
 
+def generator() -> str:
+    """The producer's name and version, as the data records it."""
+    try:
+        return f"alignscope (Python) {importlib.metadata.version('alignscope')}"
+    except importlib.metadata.PackageNotFoundError:
+        return "alignscope (Python, source tree)"
+
+
 def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words: bool = False,
-              file: str = "", generator: str = "AlignScope (Python)") -> Dict[str, Any]:
+              file: str = "") -> Dict[str, Any]:
     """The alignment JSON of one decoding (attention as the heatmap, every option at its default)."""
     n = _Numbers(rounded)
     model, d = decoding.model, decoding
@@ -154,7 +163,7 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
     return {
         "format": "alignscope-alignment",
         "format_version": 2,
-        "generator": generator,
+        "generator": generator(),
         "rounded": rounded,
         "model": model.name,
         "model_card": model_card(model, d, file),

@@ -25,6 +25,8 @@ MODELS = sorted(p.name for p in (ROOT / "models").glob("*.pt"))
 SENTENCE = "The cat would not sit on the old mat, said Anna."
 FORCED = ("The cat sat on the mat.", "Le chat était assis sur le tapis.")
 DATES = ("the 3rd of May 1999", "1999-05-03")
+LONG = ("The committee said on Tuesday that the new rules would not change how the old ones were applied to the "
+        "small farms of the northern region")  # 32 source tokens
 
 
 def sentences(model_name):  # (greedy source, (source, target))
@@ -143,7 +145,8 @@ def test_words_view_and_sizes(schema):
     assert page.data["words"]["source"] == SENTENCE.split()
     for row in page.exact["words"]["alpha"]:
         assert abs(sum(row) - 1) < 1e-4 or sum(row) < 1  # </s> is no word: a row may sum to less
-    assert len(page.html().encode("utf-8")) < 300_000
+    long = alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), LONG)
+    assert len(long.data["source_tokens"]) >= 30 and len(long.html().encode("utf-8")) <= 300_000
 
 
 def test_the_page_is_the_one_renderer_s(tmp_path):
