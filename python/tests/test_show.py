@@ -17,6 +17,7 @@ import torch
 
 import alignscope
 from alignscope.decoding import LoadedModel, decode
+from alignscope.model_tokenizer import ModelTokenizer
 from alignscope.page import WEB_DIR, script_safe
 
 TOL = 1e-5
@@ -234,3 +235,31 @@ def test_mistakes_are_named(tmp_path):
         alignscope.show(model, "hello").save(str(tmp_path / "nowhere" / "page.html"))
     with pytest.raises(ValueError, match="this model takes at most"):
         alignscope.show(str(ROOT / "models" / "lesson-dates.pt"), " ".join(["1"] * 1000))
+
+
+@pytest.mark.parametrize("kind", ["d2l", "tutorial", "keras-chars", "word-elision"])
+def test_tokenizers_are_the_cores(kind, run_cli, tmp_path):
+    """The tokenizer kinds and normalisers the adapters write, run in Python (model_tokenizer.py)
+    and by the C++ core (`trace`): the same tokens, and the same text from the decoded ids."""
+    from alignscope.adapters.d2l import D2L_TOKENIZER
+    from alignscope.adapters.keras import COURSE_SOURCE_CHARS, COURSE_TARGET_CHARS
+    from alignscope.adapters.pytorch_tutorial import TOKENIZER as TUTORIAL
+    word = dict(alignscope.DEFAULT_TOKENIZER, split_elision=True)
+    src, tgt = {"d2l": (D2L_TOKENIZER, D2L_TOKENIZER), "tutorial": (TUTORIAL, TUTORIAL),
+                "keras-chars": (COURSE_SOURCE_CHARS, COURSE_TARGET_CHARS), "word-elision": (word, word)}[kind]
+    lines = ["Va-t'en\u202f! Élan, café.", "L'homme  (dit-il) : « Non… » 3,5 %", "Ça va ? Oui. Ｆｕｌｌ ｗｉｄｔｈ"]
+    tokens = {t for line in lines for t, _ in ModelTokenizer(src).tokenize(line)}
+    vocab = alignscope.SPECIALS + sorted((tokens | {"x", "é", " ", ".", "'", "l'"}) - set(alignscope.SPECIALS))
+    arch = alignscope.Architecture(embedding_size=8, encoder_hidden=8, decoder_hidden=12, attention_size=8,
+                                   readout_size=8)
+    model = tmp_path / "m.pt"
+    alignscope.export(alignscope.Seq2SeqAttention(len(vocab), len(vocab), arch, seed=5).eval(), vocab, vocab,
+                      str(model), src_tokenizer=src, tgt_tokenizer=tgt)
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    traces = [json.loads(t) for t in run_cli("trace", "--model", model, "--max-len", 8, "-i",
+                                              tmp_path / "in.txt").stdout.splitlines()]
+    loaded = LoadedModel(str(model))
+    for line, trace in zip(lines, traces):
+        d = decode(loaded, line, max_length=8)
+        assert d.source_tokens == trace["source_tokens"], line
+        assert [s.token_id for s in d.steps] == trace["target_ids"] and d.translation == trace["translation"]
