@@ -6,8 +6,8 @@
 #   sudo bash scripts/check_python_install.sh [--keep]
 #
 # debootstrap makes a minimal bookworm root from the mirror apt uses here (MIRROR=URL overrides
-# it); the checkout's python/ and two bundled models are copied in (the link python/alignscope/web
-# as the renderer's files it points to); then, as root inside the root (sudo dropped), the README's
+# it); the checkout's python/, resources/web/ (which python/alignscope/web links to) and two
+# bundled models are copied in; then, as root inside the root (sudo dropped), the README's
 # blocks marked python-install and notebook-install run line by line, and the results are checked:
 # `import alignscope` without sentencepiece, `alignscope-py --help` says `usage: alignscope-py`,
 # show() writes a page, and a notebook calling show() runs under `jupyter nbconvert --execute` in
@@ -58,8 +58,9 @@ mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 
-mkdir -p "$root/root/alignscope/models"
-cp -rL "$repo/python" "$root/root/alignscope/python"  # -L: web/ as the files it links to
+mkdir -p "$root/root/alignscope/models" "$root/root/alignscope/resources"
+cp -r "$repo/python" "$root/root/alignscope/python"  # alignscope/web stays the link it is in the checkout
+cp -r "$repo/resources/web" "$root/root/alignscope/resources/web"
 rm -rf "$root/root/alignscope/python/tests"
 cp "$repo/models/en-fr.pt" "$repo/models/en-fr-subword.pt" "$root/root/alignscope/models/"
 in_root() { chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
