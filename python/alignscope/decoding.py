@@ -93,12 +93,11 @@ class LoadedModel:
         if self.format_version >= 2:
             self.src_specials = _specials(json.loads(m.src_specials))
             self.tgt_specials = _specials(json.loads(m.tgt_specials))
-            self.src_tokenizer = ModelTokenizer(json.loads(m.src_tokenizer))
-            self.tgt_tokenizer = ModelTokenizer(json.loads(m.tgt_tokenizer))
-        else:  # format 1: fixed ids, the word tokenizer
+        else:  # format 1: the same four ids in both vocabularies
             self.src_specials = self.tgt_specials = {"pad": 0, "unk": 1, "bos": 2, "eos": 3}
-            tokenizer = json.loads(m.tokenizer) if hasattr(m, "tokenizer") else {"kind": "word"}
-            self.src_tokenizer = self.tgt_tokenizer = ModelTokenizer(tokenizer)
+        self.src_tokenizer, self.tgt_tokenizer = (
+            ModelTokenizer(json.loads(getattr(m, attribute)) if hasattr(m, attribute) else {"kind": "word"})
+            for attribute in ("src_tokenizer", "tgt_tokenizer"))
         self.src_index = {t: i for i, t in enumerate(self.src_vocab)}
         self.tgt_index = {t: i for i, t in enumerate(self.tgt_vocab)}
         meta = self.metadata

@@ -22,7 +22,7 @@ from alignscope.page import WEB_DIR, script_safe
 
 TOL = 1e-5
 ROOT = Path(__file__).resolve().parents[2]
-MODELS = sorted(p.name for p in (ROOT / "models").glob("*.pt"))
+MODELS = sorted(p.name for p in (ROOT / "models").glob("*.pt")) + ["../tests/data/old-code-gru-additive.pt"]  # format 1
 SENTENCE = "The cat would not sit on the old mat, said Anna."
 FORCED = ("The cat sat on the mat.", "Le chat était assis sur le tapis.")
 DATES = ("the 3rd of May 1999", "1999-05-03")
