@@ -51,6 +51,7 @@ int runCommand(int argc, char** argv) {
 #ifdef ALIGNSCOPE_CLI_EXPORT
         cli::addExportCommand(app),
         cli::addPlotBleuCommand(app),
+        cli::addExportLessonCommand(app),
 #endif
     };
     if (argc > 1 && argv[1][0] != '-') {  // CLI11 would only say "A subcommand is required"

@@ -13,6 +13,8 @@
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
 #include "ui/FigureExporter.h"
+#include "ui/HtmlPage.h"
+#include "ui/PageData.h"
 #include "ui/MainWindow.h"
 
 #include "core/decoding/DecodingSession.h"
@@ -311,6 +313,61 @@ TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
     EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
     EXPECT_EQ(j.at("links"), alignment.pharaoh());
     EXPECT_EQ(j.at("translation"), snapshot.translation);
+}
+
+// The web page: one file with the renderer and the whole decoding in it (numbers rounded to 4
+// decimals, the </s> column kept for the page to drop), every step with its ten candidates and
+// Step explained's numbers; nothing fetched from anywhere.
+TEST_F(Export, HtmlIsOneSelfContainedPageOfTheWholeDecoding) {
+    snapshot = ui::BatchExporter::snapshot(*model_, kSentence, 1, 0, nullptr, 10);
+    ui::FigureOptions options;
+    options.endColumn = ui::FigureOptions::EndColumn::Drop;
+    const auto html = tests::readFile(write(Format::Html, options));
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("default-src 'none'"), std::string::npos);
+    EXPECT_EQ(html.find("{{"), std::string::npos) << "every slot filled";
+    EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+    const std::string open = "<script type=\"application/json\" class=\"alignscope-data\">";
+    const auto begin = html.find(open) + open.size();
+    const auto j = nlohmann::json::parse(html.substr(begin, html.find("</script>", begin) - begin));
+    EXPECT_EQ(j.at("format_version"), 2);
+    EXPECT_EQ(j.at("rounded"), 4);
+    EXPECT_EQ(j.at("options").at("end_column"), "drop");
+    const auto alpha = engineAlpha();
+    const auto tokens = snapshot.alignment().sourceTokens();
+    ASSERT_EQ(j.at("source_tokens").get<std::vector<std::string>>(), tokens) << "the whole matrix: the page drops </s> itself";
+    EXPECT_EQ(j.at("end_column"), tokens.size() - 1);
+    ASSERT_EQ(j.at("alpha").size(), alpha.size());
+    for (size_t t = 0; t < alpha.size(); ++t)
+        for (size_t i = 0; i < alpha[t].size(); ++i) EXPECT_NEAR(j["alpha"][t][i].get<double>(), alpha[t][i], 5.01e-5);
+    const auto& steps = j.at("steps");
+    ASSERT_EQ(steps.size(), alpha.size());
+    for (size_t t = 0; t < steps.size(); ++t) {
+        const auto& step = steps[t];
+        const auto& record = snapshot.steps[t];
+        EXPECT_EQ(step.at("token"), record.token);
+        EXPECT_EQ(step.at("candidates").size(), record.candidates.size());
+        EXPECT_EQ(step.at("candidates")[0].at("token"), record.candidates[0].token);
+        EXPECT_EQ(step.at("chosen"), 0) << "greedy: the most probable";
+        EXPECT_NEAR(step.at("p").get<double>(), std::exp(record.logProb), 5.01e-5);
+        EXPECT_EQ(step.at("explain").at("query_size"), record.previousState.size());
+        EXPECT_EQ(step.at("explain").at("context_size"), record.context.size());
+    }
+    bool parameters = false;
+    for (const auto& fact : j.at("model_card")) parameters = parameters || fact.at("label") == "parameters";
+    EXPECT_TRUE(parameters);
+    EXPECT_EQ(j.at("decoder").at("cell"), snapshot.cell);
+}
+
+TEST_F(Export, PageDataCannotEndItsScriptElementAndSlotsAreFilledOnce) {
+    const nlohmann::json data = {{"token", "</script><img src=x onerror=alert(1)>&amp;<!--\u2028"}};
+    const auto safe = ui::PageData::scriptSafe(data);
+    EXPECT_EQ(safe.find_first_of("<>&"), std::string::npos) << safe;
+    EXPECT_EQ(safe.find("\u2028"), std::string::npos);
+    EXPECT_EQ(nlohmann::json::parse(safe), data);
+    EXPECT_EQ(ui::HtmlPage::escapeText("<b>\"x\" & 'y'</b>"), "&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;");
+    // Text put into one slot is never read for another: a title "{{JS}}" stays that text.
+    EXPECT_EQ(ui::HtmlPage::fill("<t>{{TITLE}}</t>{{DATA}}{{OTHER}}", "{{JS}}", "c", "j", "{{TITLE}}"), "<t>{{JS}}</t>{{TITLE}}{{OTHER}}");
 }
 
 // Sub-word models: the JSON carries the pieces' matrix with each piece's character offsets in the
@@ -644,6 +701,12 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
     ASSERT_EQ(dialog.exportNow(), QString());
     const auto j = nlohmann::json::parse(tests::readFile(out.path("from-gui.json")));
     EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
+    dialog.setFormat(Format::Html);
+    EXPECT_TRUE(dialog.path().endsWith(QStringLiteral("from-gui.html")));
+    ASSERT_EQ(dialog.exportNow(), QString());
+    const auto html = tests::readFile(out.path("from-gui.html"));
+    EXPECT_NE(html.find("class=\"alignscope-data\""), std::string::npos);
+    EXPECT_NE(html.find(ui::HtmlPage::scriptText()), std::string::npos) << "the renderer is in the file";
     dialog.setPath(QString::fromStdString(out.path("missing/x.json")));
     EXPECT_NE(dialog.exportNow(), QString()) << "the error is shown, the dialog stays";
 }

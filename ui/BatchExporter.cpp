@@ -52,10 +52,10 @@ long BatchExporter::completed() const {
 }
 
 DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
-                                         core::DecodingProgress* progress) {
+                                         core::DecodingProgress* progress, int candidates) {
     const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
-    options.topK = 1;  // candidates are not drawn
+    options.topK = candidates;
     options.maxLength = maxLength;
     options.progress = progress;
     core::DecodingSession session(model, pair.source, options);
@@ -119,7 +119,9 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
 
 BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::string& line) const {
     Prepared p;
-    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress);
+    // Figures draw no candidates; a web page lists the app's ten at each step.
+    const int candidates = settings_.file.format == FigureExporter::Format::Html ? core::SessionOptions{}.topK : 1;
+    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress, candidates);
     if (!settings_.heatmap.empty()) {
         p.snapshot.attribute(model_, settings_.heatmap);
         if (!p.snapshot.attributionError.empty()) throw core::Error(p.snapshot.attributionError);

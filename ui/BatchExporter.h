@@ -70,9 +70,9 @@ public:
     void finish();                        // waits until every queued file is written or failed
     long completed() const;               // lines whose file is written or failed, queued ones included once done
 
-    // What exportLine() draws for `line`.
+    // What exportLine() draws for `line`, with `candidates` of each step kept.
     static DecodingSnapshot snapshot(const core::Model& model, const std::string& line, int beamWidth = 1,
-                                     int maxLength = 0, core::DecodingProgress* progress = nullptr);
+                                     int maxLength = 0, core::DecodingProgress* progress = nullptr, int candidates = 1);
     // A title template with {line}, {source}, {translation} and {model} replaced (empty: no title).
     static QString title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,
                          const std::string& model);

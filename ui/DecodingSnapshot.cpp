@@ -1,4 +1,5 @@
 #include "ui/DecodingSnapshot.h"
+#include "ui/PageData.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     const auto& model = session.model();
     DecodingSnapshot s;
     s.modelName = model.name();
+    s.modelCard = PageData::modelCard(model);
     s.alphaIsUniform = model.attentionIsUniform();
     const auto arch = model.architecture();
     s.bidirectional = arch.bidirectional;

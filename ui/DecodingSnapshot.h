@@ -7,6 +7,7 @@
 #include "core/text/TokenizedSentence.h"
 
 #include <memory>
+#include <utility>
 
 namespace alignscope::core {
 class DecodingSession;
@@ -20,6 +21,7 @@ namespace alignscope::ui {
 // views on the UI thread: views never touch the session itself.
 struct DecodingSnapshot {
     std::string modelName;                 // shown in titles
+    std::vector<std::pair<std::string, std::string>> modelCard;  // the model's facts (PageData::modelCard)
     std::string sourceText;                // the sentence as typed (the tokens' offsets point into it)
     int64_t eosId = -1;                    // the model's target eos (-1: it has none)
     bool alphaIsUniform = false;           // the model has no attention (alpha is a placeholder)

@@ -37,6 +37,7 @@ QString filterFor(Format f) {
     case Format::Pharaoh: return QObject::tr("Pharaoh links (*.align)");
     case Format::Gif: return QObject::tr("Animated GIF (*.gif)");
     case Format::Frames: return QObject::tr("PNG frames, NAME-stepKK.png (*.png)");
+    case Format::Html: return QObject::tr("Interactive web page (*.html)");
     }
     return {};
 }
@@ -58,6 +59,7 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     format_->addItem(tr("CSV (the alpha matrix)"), int(Format::Csv));
     format_->addItem(tr("JSON (tokens, matrix, model, options)"), int(Format::Json));
     format_->addItem(tr("Pharaoh links (i-j)"), int(Format::Pharaoh));
+    format_->addItem(tr("Web page (interactive, one file)"), int(Format::Html));
     format_->addItem(QString(), int(Format::Gif));     // named for what they animate (nameAnimations)
     format_->addItem(QString(), int(Format::Frames));
     const auto remembered = FigureExporter::parseFormat(settings.value("export/format", "png").toString());
@@ -213,13 +215,16 @@ void ExportDialog::formatChanged() {
     const bool figure = FigureExporter::isFigure(format);
     dpi_->setEnabled(format == Format::Png || format == Format::Gif || format == Format::Frames);
     for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
+    // The web page starts in the chosen colours, under the chosen title.
+    if (format == Format::Html)
+        for (QWidget* w : std::initializer_list<QWidget*>{colors_, title_}) w->setEnabled(true);
     endColumn_->setEnabled(format != Format::Pharaoh);
     // Follow the format with the file's extension.
     QString p = path();
     if (!p.isEmpty()) {
         const QFileInfo info(p);
         QString stem = info.fileName();
-        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames})
+        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
             if (stem.endsWith(FigureExporter::extension(f), Qt::CaseInsensitive)) stem.chop(FigureExporter::extension(f).size());
         path_->setText(QDir(info.path()).filePath(stem + FigureExporter::extension(format)));
     }

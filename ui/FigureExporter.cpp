@@ -4,6 +4,9 @@
 #include "core/alignment/LinkSet.h"
 
 #include "ui/AlignmentFigure.h"
+#include "ui/DisplayedMatrix.h"
+#include "ui/HtmlPage.h"
+#include "ui/PageData.h"
 #include "ui/GifWriter.h"
 #include "ui/WordMatrix.h"
 
@@ -43,56 +46,6 @@ constexpr qint64 kMaxImagePixels = 256 << 20;  // 1 GiB of ARGB pixels
 
 core::Error error(const QString& message) { return core::Error(message.toStdString()); }
 
-std::string endColumnName(FigureOptions::EndColumn e) {
-    switch (e) {
-    case FigureOptions::EndColumn::Keep: return "keep";
-    case FigureOptions::EndColumn::Drop: return "drop";
-    case FigureOptions::EndColumn::Renormalize: return "renormalize";
-    }
-    return "keep";
-}
-
-nlohmann::json optionsJson(const FigureOptions& o) {
-    return {{"end_column", endColumnName(o.endColumn)},
-            {"color_map", o.colorMap == FigureOptions::ColorMap::Grayscale ? "grey" : "viridis"},
-            {"values_in_cells", o.valuesInCells},
-            {"font_size", o.fontSize},
-            {"encoder_states", o.showEncoderStates},
-            {"title", o.title.toStdString()}};
-}
-
-// The matrix as the figure shows it: the </s> column kept, dropped, or dropped with each row
-// renormalised (the same arithmetic as AlignmentFigure). Values stay floats unless renormalised.
-struct Matrix {
-    std::vector<std::string> columns;
-    std::vector<int> columnWords;
-    std::vector<std::vector<float>> floats;    // exact engine values (keep, drop)
-    std::vector<std::vector<double>> doubles;  // renormalised rows
-    bool renormalized = false;
-};
-
-Matrix displayedMatrix(const core::Alignment& a, const FigureOptions& o) {
-    Matrix m;
-    const size_t S = a.sourceTokens().size();
-    const size_t kept = o.shownColumns(a.sourceTokens(), a.sourceWords());
-    m.columns.assign(a.sourceTokens().begin(), a.sourceTokens().begin() + static_cast<long>(kept));
-    m.columnWords.assign(a.sourceWords().begin(), a.sourceWords().begin() + static_cast<long>(kept));
-    m.renormalized = o.endColumn == FigureOptions::EndColumn::Renormalize && kept < S;
-    for (const auto& row : a.weights()) {
-        if (m.renormalized) {
-            std::vector<double> r(row.begin(), row.begin() + static_cast<long>(kept));
-            double sum = 0;
-            for (double v : r) sum += v;
-            if (sum > 0)
-                for (double& v : r) v /= sum;
-            m.doubles.push_back(std::move(r));
-        } else {
-            m.floats.emplace_back(row.begin(), row.begin() + static_cast<long>(kept));
-        }
-    }
-    return m;
-}
-
 // Shortest text that reads back to the same value.
 template <typename T>
 void appendNumber(QByteArray& out, T value) {
@@ -121,14 +74,14 @@ QByteArray comment(const std::string& text) {
 
 QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
     const auto alignment = s.alignment();
-    const auto m = displayedMatrix(alignment, o);
+    const auto m = DisplayedMatrix::of(alignment, o);
     QByteArray out;
     const std::string unit = o.mergeWords ? "words" : "tokens";
     out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target " + unit + ", columns source " + unit + ", cells alpha");
     out += comment("model: " + s.modelName);
     out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
-    out += comment("options: " + optionsJson(o).dump());
+    out += comment("options: " + PageData::options(o).dump());
     out += comment("links: " + alignment.pharaoh());
     const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
     if (attribution) out += comment("cells: " + s.attributionMethod + " attribution of each target token to the source tokens, not alpha");
@@ -185,47 +138,18 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
 }
 
 QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
-    const auto alignment = s.alignment();
-    auto j = alignment.toJson();
-    if (o.shownColumns(alignment.sourceTokens(), alignment.sourceWords()) < alignment.sourceTokens().size()) {
-        const auto m = displayedMatrix(alignment, o);
-        j["source_tokens"] = m.columns;
-        j["source_words"] = m.columnWords;
-        if (m.renormalized) j["alpha"] = m.doubles;
-        else j["alpha"] = m.floats;
-    }
-    j["model"] = s.modelName;
-    j["translation"] = s.translation;
-    j["teacher_forced"] = s.teacherForced;
-    j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding
-    j["options"] = optionsJson(o);
-    if (!s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size())
-        j["attribution"] = {{"method", s.attributionMethod},
-                            {"signed", s.attributionSigned},
-                            {"source_tokens", std::vector<std::string>(s.source.tokens.begin(), s.source.tokens.begin() + static_cast<long>(s.sourceTokenCount()))},
-                            {"scores", s.attribution}};
-    // Where each source token came from, in characters of source_text (a Python str index), and the
-    // matrix over words (pieces merged: a source word's columns summed, a target word's rows averaged).
-    j["source_text"] = s.sourceText;
-    nlohmann::json offsets = nlohmann::json::array();
-    for (size_t i = 0; i < s.sourceTokenCount() && i < s.source.offsets.size(); ++i) {
-        const auto [begin, end] = s.source.offsets[i];
-        if ((i < s.source.words.size() && s.source.words[i] < 0) || end > s.sourceText.size() || end < begin) {
-            offsets.push_back(nullptr);  // </s>: no characters
-            continue;
-        }
-        const auto characters = [&](size_t bytes) { return QString::fromStdString(s.sourceText.substr(0, bytes)).toUcs4().size(); };
-        offsets.push_back({characters(begin), characters(end)});
-    }
-    j["source_offsets"] = offsets;
-    auto sourceWords = alignment.sourceWords();
-    if (core::Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
-    const auto merged = core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords());
-    j["words"] = {{"source", core::LinkSet::words(s.sourceText)},
-                  {"target", core::LinkExtraction::wordLabels(alignment.targetTokens(), alignment.targetWords(), merged.size())},
-                  {"alpha", merged}};
-    j["generator"] = "AlignScope " + core::Runtime::version();
-    return QByteArray::fromStdString(j.dump()) + '\n';
+    return QByteArray::fromStdString(PageData::build(s, o, {}).dump()) + '\n';
+}
+
+// The interactive page (resources/web): the whole decoding, numbers rounded to 4 decimals, the
+// </s> column kept in the data (the page drops or renormalises it, starting as the options say).
+QByteArray renderHtml(const DecodingSnapshot& s, const FigureOptions& o) {
+    PageData::Settings page;
+    page.rounded = 4;
+    page.fullMatrix = true;
+    page.heatmap = s.attributionMethod;
+    const std::string title = o.title.isEmpty() ? "AlignScope: " + s.sourceText : o.title.toStdString();
+    return QByteArray::fromStdString(HtmlPage::render(PageData::build(s, o, page), title));
 }
 
 // PNG through libpng directly, tuned for figures (large flat areas, text): zlib level 2 and the
@@ -433,6 +357,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     case Format::Pharaoh: return QByteArray::fromStdString(s.alignment().pharaoh()) + '\n';
     case Format::Gif: return renderGif(steppingFrames(s, o, settings.frameMs), settings);
     case Format::Frames: throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
+    case Format::Html: return renderHtml(s, o);
     }
     throw error(QStringLiteral("unknown export format"));
 }
@@ -469,7 +394,7 @@ void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {
     const QString n = name.trimmed().toLower();
-    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames})
+    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
         if (n == formatName(f)) return f;
     return std::nullopt;
 }
@@ -484,6 +409,7 @@ QString FigureExporter::formatName(Format format) {
     case Format::Pharaoh: return QStringLiteral("pharaoh");
     case Format::Gif: return QStringLiteral("gif");
     case Format::Frames: return QStringLiteral("frames");
+    case Format::Html: return QStringLiteral("html");
     }
     return {};
 }

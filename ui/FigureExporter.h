@@ -34,7 +34,8 @@ class FigureExporter {
 public:
     // Frames: the GIF's frames as a numbered PNG sequence, NAME-step01.png ... (for slides that
     // animate by themselves, or video tools).
-    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh, Gif, Frames };
+    // Html: the interactive page of the whole decoding, one self-contained file (HtmlPage).
+    enum class Format { Png, Svg, Pdf, Csv, Json, Pharaoh, Gif, Frames, Html };
 
     struct Settings {
         Format format = Format::Png;

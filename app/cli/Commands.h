@@ -66,6 +66,7 @@ Command addTraceCommand(CLI::App& app);
 #ifdef ALIGNSCOPE_CLI_EXPORT
 Command addExportCommand(CLI::App& app);    // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
 Command addPlotBleuCommand(CLI::App& app);  // needs Qt, as export
+Command addExportLessonCommand(CLI::App& app);  // needs Qt, as export
 #endif
 
 }  // namespace alignscope::cli

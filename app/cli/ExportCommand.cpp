@@ -38,9 +38,10 @@ Command addExportCommand(CLI::App& app) {
         "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
         "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
-    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), gif (the steps animated), frames (the same as NAME-stepKK.png), csv, json (matrix and tokens) or pharaoh (links)")
+    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), gif (the steps animated), frames (the same as NAME-stepKK.png), csv, json (matrix, tokens, "
+                   "every step's numbers), pharaoh (links) or html (an interactive page to step through, one self-contained file)")
         ->required()
-        ->check(CLI::IsMember({"png", "svg", "pdf", "gif", "frames", "csv", "json", "pharaoh"}, CLI::ignore_case));
+        ->check(CLI::IsMember({"png", "svg", "pdf", "gif", "frames", "csv", "json", "pharaoh", "html"}, CLI::ignore_case));
     c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
     c->add_option("-i,--input", o->input, "Input file, one sentence or 'source ||| target' per line (default stdin)");
     c->add_option("-b,--beam", o->beam, "Beam width; the best hypothesis is drawn (1 = greedy)")->check(CLI::Range(1, 64));

@@ -63,7 +63,8 @@
       end: o.end_column === "drop" || o.end_column === "renormalize" ? o.end_column : "keep",
       words: !!o.words,
       cmap: o.color_map === "grey" || o.color_map === "gray" ? "grey" : "viridis",
-      heatmap: o.heatmap && data.attribution && data.attribution.method === o.heatmap ? o.heatmap : "attention"
+      heatmap: o.heatmap && data.attribution && data.attribution.method === o.heatmap ? o.heatmap : "attention",
+      snapshot: data.timeline ? data.timeline.shown : -1
     };
     this.build();
     this.draw();
@@ -129,6 +130,22 @@
     wl.appendChild(this.wordsBox);
     wl.appendChild(document.createTextNode(" Words (pieces merged)"));
     controls.appendChild(wl);
+    if (d.timeline && d.timeline.snapshots.length) {
+      // A training run (a lesson page): the same forced sentence through each snapshot.
+      var tid = "as-snapshot-" + Page.count;
+      var tl = el("label", {"for": tid}, "Training snapshot ");
+      this.snapshotRange = el("input", {type: "range", id: tid, min: 0, max: d.timeline.snapshots.length - 1, step: 1,
+        value: this.state.snapshot, "aria-valuetext": d.timeline.snapshots[this.state.snapshot].label});
+      this.snapshotRange.addEventListener("input", function () {
+        self.state.snapshot = Number(self.snapshotRange.value);
+        self.snapshotRange.setAttribute("aria-valuetext", d.timeline.snapshots[self.state.snapshot].label);
+        self.draw();
+      });
+      tl.appendChild(this.snapshotRange);
+      controls.appendChild(tl);
+      this.snapshotLabel = el("span", {"class": "as-snapshot-label", "aria-live": "polite"});
+      controls.appendChild(this.snapshotLabel);
+    }
     root.appendChild(controls);
 
     var layout = el("div", {"class": "as-layout"});
@@ -146,6 +163,14 @@
     this.colorbar = el("div", {"class": "as-colorbar-box"});
     hm.appendChild(this.colorbar);
     main.appendChild(hm);
+    if (d.comparison) {
+      var cmp = el("section", {"class": "as-panel as-compare-panel", "aria-label": "Model B"});
+      cmp.appendChild(el("h2", null, "Model B: " + d.comparison.model));
+      cmp.appendChild(el("p", {"class": "as-sentence"}, d.comparison.translation));
+      this.compareBox = el("div", {"class": "as-heatmap-box"});
+      cmp.appendChild(this.compareBox);
+      main.appendChild(cmp);
+    }
     if (d.beam && d.beam.length) {
       var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
       beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
@@ -211,7 +236,7 @@
     p.appendChild(el("h2", null, L.title + " \u2014 page " + L.page + " of " + L.pages));
     // Lesson text as plain text with its line breaks (docs/page-format.md: lesson markup).
     p.appendChild(el("p", {"class": "as-lesson-text"}, L.text));
-    if (L.image) p.appendChild(el("img", {src: L.image, alt: L.image_alt || "lesson picture"}));
+    if (L.image) p.appendChild(el("img", {src: L.image, alt: "the lesson's picture for this page"}));
     var nav = el("nav", {"class": "as-lesson-nav", "aria-label": "Lesson pages"});
     if (L.previous) nav.appendChild(el("a", {href: L.previous, rel: "prev"}, "\u2190 Previous page (Page Up)"));
     if (L.index) nav.appendChild(el("a", {href: L.index}, "All pages"));
@@ -242,7 +267,8 @@
   Page.prototype.matrix = function () {
     var d = this.d, st = this.state, t = st.t;
     var attribution = st.heatmap !== "attention" && d.attribution;
-    var full = attribution ? d.attribution.scores : d.alpha;
+    var full = attribution ? d.attribution.scores
+      : d.timeline && st.snapshot >= 0 ? d.timeline.snapshots[st.snapshot].alpha : d.alpha;
     var S = full.length ? full[0].length : (attribution ? d.attribution.source_tokens.length : d.source_tokens.length);
     var endCol = d.end_column === null || d.end_column === undefined || d.end_column >= S ? -1 : d.end_column;
     var drop = endCol >= 0 && st.end !== "keep";
@@ -314,7 +340,15 @@
     this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
       (m.words ? " over words" : " over tokens") + ": rows target, columns source";
     this.sumNote.textContent = this.sumText(m);
-    this.drawHeatmap(m);
+    var self = this;
+    this.drawHeatmap(this.heatmapBox, m, m.words ? d.words.target : d.target_tokens.map(label), function (r, c) { self.hover(r, c); });
+    if (this.snapshotLabel) this.snapshotLabel.textContent = d.timeline.snapshots[st.snapshot].label;
+    if (this.compareBox) {
+      // Model B's whole decoding of the sentence, on the same colour scale.
+      var b = d.comparison;
+      this.drawHeatmap(this.compareBox, {colLabels: b.source_tokens.map(label), values: b.alpha, range: [0, 1], stops: SCALES[st.cmap],
+        total: b.target_tokens.length}, b.target_tokens.map(label), null);
+    }
     this.drawColorbar(m);
     this.drawCandidates();
     this.drawExplain();
@@ -336,13 +370,13 @@
     return Page.ctx.measureText(text).width;
   };
 
-  Page.prototype.drawHeatmap = function (m) {
-    var self = this, box = this.heatmapBox;
-    var nC = m.colLabels.length, nR = m.total;
+  // A heatmap into `box`: every row's label (`allRows`, the ones not reached yet pale), the rows of
+  // m.values drawn, the newest framed with its peak; `onHover(r, c)` for a cell under the pointer.
+  Page.prototype.drawHeatmap = function (box, m, allRows, onHover) {
+    var self = this;
+    var nC = m.colLabels.length, nR = allRows.length;
     var colW = 0, rowW = 0;
     m.colLabels.forEach(function (l) { colW = Math.max(colW, self.textWidth(l, 12)); });
-    var allRows = m.words ? this.d.words.target : this.d.target_tokens.map(label);
-    if (m.words) nR = allRows.length;
     allRows.forEach(function (l) { rowW = Math.max(rowW, self.textWidth(l, 12)); });
     var avail = Math.max(240, (box.clientWidth || 600) - 12);
     var left = Math.ceil(Math.min(rowW, 180)) + 10, right = 52;
@@ -366,13 +400,13 @@
       row.forEach(function (v, c) {
         var rect = svg("rect", {x: left + c * cell, y: top + r * cell, width: cell, height: cell,
           fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v});
-        rect.addEventListener("mouseenter", function () { self.hover(r, c); });
+        if (onHover) rect.addEventListener("mouseenter", function () { onHover(r, c); });
         g.appendChild(rect);
       });
       g.appendChild(svg("text", {x: left + nC * cell + 6, y: top + r * cell + cell / 2 + 4, "class": "as-sum as-row-sum"}, fixed(sum(row), 3)));
     });
     var n = m.values.length;
-    if (n) {
+    if (n && onHover) {
       // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
       var last = m.values[n - 1];
       g.appendChild(svg("rect", {x: left, y: top + (n - 1) * cell, width: nC * cell, height: cell, fill: "none",
@@ -384,7 +418,7 @@
           fill: "none", stroke: "#d62728", "stroke-width": 3, "class": "as-peak", "data-row": n - 1, "data-col": p}));
       }
     }
-    g.addEventListener("mouseleave", function () { self.readout.textContent = "Hover a cell for its exact weight."; });
+    if (onHover) g.addEventListener("mouseleave", function () { self.readout.textContent = "Hover a cell for its exact weight."; });
     box.textContent = "";
     box.appendChild(g);
   };
@@ -424,6 +458,10 @@
     }
     var step = d.steps[t - 1];
     this.candTitle.textContent = "Candidates at step " + t;
+    if (!step) {
+      list.appendChild(el("li", null, "This step's candidates were not recorded."));
+      return;
+    }
     var chosenShown = false;
     step.candidates.forEach(function (c, k) {
       var chosen = k === step.chosen;
@@ -449,6 +487,7 @@
   // Bars over labelled categories, the highlighted one orange (the app's Step explained charts).
   function bars(labels, values, colour, highlight) {
     var n = values.length, W = 340, H = 120, bottom = 34, w = (W - 30) / Math.max(1, n);
+    if (!n) return svg("svg", {"class": "as-chart", width: 0, height: 0});
     var lo = Math.min(0, Math.min.apply(null, values)), hi = Math.max(0, Math.max.apply(null, values));
     var span = hi - lo || 1, y0 = 6 + (H - bottom - 6) * hi / span;
     var g = svg("svg", {"class": "as-chart", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
@@ -478,7 +517,12 @@
       body.appendChild(rich("p", [["b", "Press Step"], " to see one decoding step explained with this model's numbers."]));
       return;
     }
-    var step = d.steps[t - 1], x = step.explain || {}, parts = {};
+    var step = d.steps[t - 1], parts = {};
+    if (!step) {
+      body.appendChild(el("p", null, "This step's numbers were not recorded."));
+      return;
+    }
+    var x = step.explain || {};
     var after = !!dec.attention_after_cell, conditional = !!dec.conditional_decoder && !after;
     var cell = (dec.cell || "gru").toUpperCase(), att = dec.attention || "additive";
     var prev = t >= 2 ? label(d.steps[t - 2].token) : "<s>";
@@ -604,4 +648,6 @@
   }
   window.AlignScopePage = {mountAll: mountAll, parts: PARTS, version: 2};
   mountAll();
+  // Milliseconds from the start of navigation to the first drawing done (scripts/bench_page.py).
+  window.AlignScopePage.drawnAt = window.performance ? performance.now() : null;
 })();

@@ -1,0 +1,376 @@
+"""The interactive page (resources/web, docs/page-format.md) in headless Chromium: pages written by
+`alignscope-cli export --format html` and `export-lesson` are opened offline from file://, driven
+with keys, and checked on what they draw (rows after N steps, the framed peak, the candidates'
+text, the </s> column's row sums), with no console error and no request but the page itself.
+Their data is checked against the schema (python3-jsonschema)."""
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import Browser, available  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+WEB = REPO / "resources" / "web"
+CLI = Path(os.environ.get("ALIGNSCOPE_CLI") or REPO / "build" / "app" / "alignscope-cli")
+SENTENCE = "The red car is very fast."
+FORCED = "The red car is very fast. ||| La voiture rouge est très rapide."
+LONG = ("The committee said on Tuesday that the new bridge across the river would open to traffic "
+        "next spring, two years later than planned by the city.")
+
+pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "")
+
+
+def cli(*args, check=True, **kw):
+    result = subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True, timeout=600, **kw)
+    if check:
+        assert result.returncode == 0, f"alignscope-cli {' '.join(map(str, args))}: {result.returncode}\n{result.stderr[-3000:]}"
+    return result
+
+
+def page_data(path: Path) -> dict:
+    """The JSON a page embeds."""
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" class="alignscope-data">(.*?)</script>', text, re.S)
+    assert m, f"{path} embeds no data"
+    return json.loads(m.group(1))
+
+
+def export(tmp: Path, lines, *args) -> list:
+    folder = tmp / "out"
+    tmp.mkdir(parents=True, exist_ok=True)
+    (tmp / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    cli("export", "--format", "html", "--input", tmp / "in.txt", "--out", folder, "--no-progress", *args)
+    return sorted(folder.glob("*.html"))
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    tmp = tmp_path_factory.mktemp("pages")
+    return dict(zip(["greedy", "forced"], export(tmp, [SENTENCE, FORCED])))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with Browser(1024, 768) as b:
+        yield b
+
+
+def opened(b: Browser, path: Path) -> None:
+    b.console()
+    b.requests()
+    b.open(path)
+
+
+def assert_clean(b: Browser, path: Path) -> None:
+    """No console message of level SEVERE/WARNING, and no request but the page's own file (and
+    its own data: pictures, which reach no server)."""
+    errors = [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
+    assert not errors, f"{path.name}: console: {errors}"
+    others = [u[:200] for u in b.requests() if u != path.resolve().as_uri() and not u.startswith("data:")]
+    assert not others, f"{path.name} requested {others}"
+
+
+def rows(b: Browser) -> int:
+    return b.run("return new Set([...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => c.dataset.row)).size")
+
+
+def test_the_renderer_cannot_end_its_own_script_element():
+    for name in ("page.js", "page.css"):
+        text = (WEB / name).read_text(encoding="utf-8").lower()
+        assert "</script" not in text and "<!--" not in text and "</style" not in text, name
+
+
+def test_exported_data_matches_the_schema_in_html_and_json(pages, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((WEB / "page.schema.json").read_text(encoding="utf-8"))
+    for path in pages.values():
+        jsonschema.validate(page_data(path), schema)
+    cli("export", "--format", "json", "--out", tmp_path, "--no-progress", input=SENTENCE + "\n" + FORCED + "\n")
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 2
+    for f in files:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        jsonschema.validate(data, schema)
+        assert data["rounded"] is None and data["format_version"] == 2
+
+
+def test_names_are_those_of_the_other_formats(pages):
+    assert [p.name for p in pages.values()] == ["0001-the-red-car-is-very-fast.html", "0002-the-red-car-is-very-fast.html"]
+
+
+def test_steps_grow_the_heatmap_and_frame_each_rows_peak(pages, browser):
+    path = pages["greedy"]
+    data = page_data(path)
+    T = len(data["target_tokens"])
+    opened(browser, path)
+    assert rows(browser) == T  # an export opens with every step shown
+    browser.keys("Home")
+    assert rows(browser) == 0
+    assert browser.run("return document.querySelector('.as-step').textContent") == f"step 0 of {T}"
+    browser.keys("ArrowRight", "ArrowRight", "ArrowRight")
+    assert rows(browser) == 3
+    peak = browser.run("const p = document.querySelector('.as-heatmap-panel .as-peak'); return [+p.dataset.row, +p.dataset.col]")
+    row = data["alpha"][2]
+    assert peak == [2, row.index(max(row))]
+    browser.keys("ArrowLeft")
+    assert rows(browser) == 2
+    browser.run("document.querySelector('.as-next').click()")
+    assert rows(browser) == 3
+    browser.keys("End")
+    assert rows(browser) == T
+    assert browser.run("return document.querySelector('.as-next').disabled") is True
+    assert_clean(browser, path)
+
+
+def test_candidates_are_the_steps_with_the_chosen_one_marked(pages, browser):
+    path = pages["forced"]
+    data = page_data(path)
+    opened(browser, path)
+    browser.keys("Home", "ArrowRight", "ArrowRight")
+    shown = browser.run("return [...document.querySelectorAll('.as-candidates li')].map(li => "
+                        "[li.querySelector('.as-cand-token').textContent, li.querySelector('.as-cand-p').textContent, "
+                        "li.classList.contains('as-chosen')])")
+    step = data["steps"][1]
+    assert len(step["candidates"]) == 10
+    for k, c in enumerate(step["candidates"]):
+        assert shown[k][0].startswith(c["token"])
+        assert shown[k][1] == f"{c['p']:.3f}"
+        assert shown[k][2] == (k == step["chosen"])
+    if step["chosen"] < 0:  # forced and not among the top ten: listed after them
+        assert shown[-1][2] and shown[-1][0].startswith(step["token"])
+    explain = browser.run("return document.querySelector('.as-explain').textContent")
+    assert "Query" in explain and "Energies" in explain and "Output" in explain and "Forced:" in explain
+    assert_clean(browser, path)
+
+
+def row_sums(b: Browser):
+    return b.run("const out = {}; for (const c of document.querySelectorAll('.as-heatmap-panel .as-cell')) "
+                 "{ out[c.dataset.row] = (out[c.dataset.row] || 0) + Number(c.dataset.value); } return Object.values(out)")
+
+
+def choose(b: Browser, label: str, value: str) -> None:
+    b.run("const s = [...document.querySelectorAll('label')].find(l => l.textContent.startsWith(arguments[0])).querySelector('select');"
+          "s.value = arguments[1]; s.dispatchEvent(new Event('change'))", label, value)
+
+
+def test_the_end_column_toggle_keeps_rows_summing_to_what_the_header_says(pages, browser):
+    path = pages["greedy"]
+    data = page_data(path)
+    end = data["end_column"]
+    assert data["source_tokens"][end] == "</s>"
+    opened(browser, path)
+    note = lambda: browser.run("return document.querySelector('.as-sum-note').textContent")  # noqa: E731
+    assert "Each row sums to 1" in note()
+    assert all(abs(s - 1) < 2e-3 for s in row_sums(browser))
+    choose(browser, "</s> column", "drop")
+    assert "1 minus its weight on </s>" in note()
+    sums = row_sums(browser)
+    assert all(abs(s - (1 - row[end])) < 2e-3 for s, row in zip(sums, data["alpha"]))
+    assert browser.run("return document.querySelectorAll('.as-heatmap-panel .as-col-label').length") == len(data["source_tokens"]) - 1
+    choose(browser, "</s> column", "renormalize")
+    assert "renormalised" in note() and "each sums to 1" in note()
+    assert all(abs(s - 1) < 1e-6 for s in row_sums(browser))
+    printed = browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row-sum')].map(t => t.textContent)")
+    assert set(printed) == {"1.000"}
+    choose(browser, "</s> column", "keep")
+    assert_clean(browser, path)
+
+
+def test_words_merge_the_pieces(pages, browser):
+    path = pages["greedy"]
+    data = page_data(path)
+    opened(browser, path)
+    browser.run("const w = document.querySelector('input[type=checkbox]'); w.click()")
+    labels = browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-col-label')].map(t => t.textContent)")
+    assert labels == data["words"]["source"]
+    values = browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => +c.dataset.value)")
+    flat = [v for row in data["words"]["alpha"] for v in row]
+    assert len(values) == len(flat) and all(abs(a - b) < 2e-3 for a, b in zip(values, flat))
+    assert_clean(browser, path)
+
+
+def test_hover_shows_the_exact_weight_and_grey_changes_the_scale(pages, browser):
+    path = pages["greedy"]
+    data = page_data(path)
+    opened(browser, path)
+    browser.run("document.querySelector('.as-heatmap-panel .as-cell[data-row=\"1\"][data-col=\"2\"]')"
+                ".dispatchEvent(new MouseEvent('mouseenter'))")
+    text = browser.run("return document.querySelector('.as-readout').textContent")
+    assert text.endswith(f"= {data['alpha'][1][2]:.4f}")
+    before = browser.run("return document.querySelector('.as-cell').getAttribute('fill')")
+    choose(browser, "Colours", "grey")
+    after = browser.run("return document.querySelector('.as-cell').getAttribute('fill')")
+    r, g, b = map(int, re.findall(r"\d+", after))
+    assert before != after and r == g == b
+
+
+def test_focus_is_visible_and_the_controls_are_labelled(pages, browser):
+    opened(browser, pages["greedy"])
+    browser.keys("Home")
+    browser.run("document.querySelector('.as-next').focus()")
+    browser.keys("Tab")  # from the keyboard: :focus-visible
+    style = browser.run("const s = getComputedStyle(document.activeElement); return [document.activeElement.textContent, s.outlineStyle, s.outlineWidth]")
+    assert style[0].startswith("End") and style[1] != "none" and style[2] != "0px"
+    unlabelled = browser.run("return [...document.querySelectorAll('select, input')].filter(e => !e.labels || !e.labels.length).length")
+    assert unlabelled == 0
+
+
+def test_phone_width_has_no_sideways_scrolling_of_the_page(pages):
+    with Browser(390, 844) as b:
+        opened(b, pages["greedy"])
+        widths = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1]
+        assert_clean(b, pages["greedy"])
+
+
+def test_beam_and_attribution_are_on_the_page(tmp_path, browser):
+    beam = export(tmp_path / "b", [SENTENCE], "--beam", "3")[0]
+    data = page_data(beam)
+    assert len(data["beam"]) == 3 and data["beam_hypothesis"] == 0
+    opened(browser, beam)
+    hyps = browser.run("return [...document.querySelectorAll('.as-beam .as-hyp')].map(h => h.textContent)")
+    assert hyps == [h["text"] for h in data["beam"]]
+    assert_clean(browser, beam)
+    grad = export(tmp_path / "g", [SENTENCE], "--heatmap", "grad-x-input")[0]
+    data = page_data(grad)
+    assert data["attribution"]["method"] == "grad-x-input" and data["options"]["heatmap"] == "grad-x-input"
+    opened(browser, grad)
+    title = browser.run("return document.querySelector('.as-heatmap-panel h2').textContent")
+    assert title.startswith("grad-x-input attribution")
+    assert "Attribution" in browser.run("return document.querySelector('.as-explain').textContent")
+    assert_clean(browser, grad)
+
+
+def test_a_30_token_sentence_page_stays_small(tmp_path):
+    page = export(tmp_path, [LONG])[0]
+    data = page_data(page)
+    assert len(data["source_tokens"]) >= 30
+    assert page.stat().st_size <= 300_000, f"{page.stat().st_size} bytes"
+
+
+def hostile_model(folder: Path) -> Path:
+    """A tiny model whose names and vocabulary are markup."""
+    torch = pytest.importorskip("torch")
+    sys.path.insert(0, str(REPO / "python"))
+    import alignscope
+    from alignscope.text import SPECIALS
+    torch.manual_seed(0)
+    src = SPECIALS + ["the", "car", "<b>bold</b>"]
+    tgt = SPECIALS + ["la", "voiture", "<img src=x onerror=alert(1)>", "</script>", "<!--"]
+    arch = alignscope.Architecture(embedding_size=8, encoder_hidden=8, decoder_hidden=12, attention_size=6, readout_size=8)
+    model = alignscope.Seq2SeqAttention(len(src), len(tgt), arch, seed=3).eval()
+    path = folder / "hostile.pt"
+    tokenizer = {"kind": "whitespace"}
+    alignscope.export(model, src, tgt, str(path), name="</script><script>alert(2)</script>",
+                      src_tokenizer=tokenizer, tgt_tokenizer=tokenizer)
+    return path
+
+
+def test_markup_in_tokens_and_names_stays_text(tmp_path, browser):
+    model = hostile_model(tmp_path)
+    page = export(tmp_path, ["the <b>bold</b> car ||| la </script> voiture"], "--model", model)[0]
+    opened(browser, page)
+    assert browser.alert_text() is None
+    texts = browser.run("return [document.querySelector('h1').textContent, document.querySelector('.as-source').textContent, "
+                        "[...document.querySelectorAll('.as-candidates .as-cand-token')].map(t => t.textContent).join(' | ')]")
+    assert texts[0] == "AlignScope: </script><script>alert(2)</script>"
+    assert texts[1] == "the <b>bold</b> car"
+    assert "<img src=x onerror=alert(1)>" in texts[2] and "</script>" in texts[2]
+    counts = browser.run("return [document.querySelectorAll('img').length, document.querySelectorAll('script').length, "
+                         "[...document.querySelectorAll('b')].filter(b => b.textContent === 'bold').length]")
+    assert counts == [0, 2, 0]  # no element made of the data: the page's two scripts, Step explained's own <b> only
+    assert browser.alert_text() is None
+    assert_clean(browser, page)
+
+
+def cells_of_page(b: Browser):
+    """(colour, value) of each heatmap cell on screen, sampled at its centre from a screenshot."""
+    from PIL import Image
+    shot = Image.open(io.BytesIO(b.screenshot())).convert("RGB")
+    cells = b.run("return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => { const r = c.getBoundingClientRect(); "
+                  "return [r.left + r.width / 2, r.top + r.height / 2, +c.dataset.row, +c.dataset.col]; })")
+    return {(r, c): shot.getpixel((int(x), int(y))) for x, y, r, c in cells}
+
+
+def first_run(counts):
+    """[begin, end] of the first run of non-zero counts."""
+    begin = next(i for i, n in enumerate(counts) if n)
+    end = begin
+    while end + 1 < len(counts) and counts[end + 1]:
+        end += 1
+    return begin, end
+
+
+def cells_of_figure(png: Path, rows: int, cols: int):
+    """The colour at the centre of each cell of a PNG figure's heatmap: the first run of columns
+    holding strongly coloured (non-grey) pixels, left of the colour bar, and its rows."""
+    from PIL import Image
+    img = Image.open(png).convert("RGB")
+    w, h = img.size
+    px = img.load()
+    coloured = [[max(px[x, y]) - min(px[x, y]) > 40 for x in range(w)] for y in range(h)]
+    left, right = first_run([sum(coloured[y][x] for y in range(h)) for x in range(w)])
+    top, bottom = first_run([sum(coloured[y][left:right + 1]) for y in range(h)])
+    cw, ch = (right - left + 1) / cols, (bottom - top + 1) / rows
+    return {(r, c): px[int(left + (c + 0.5) * cw), int(top + (r + 0.5) * ch)] for r in range(rows) for c in range(cols)}
+
+
+def test_the_finished_heatmap_has_the_png_figures_cells_and_colours(pages, browser, tmp_path):
+    pytest.importorskip("PIL")
+    path = pages["forced"]
+    data = page_data(path)
+    cli("export", "--format", "png", "--out", tmp_path, "--no-progress", "--no-encoder-states", "--dpi", "96", input=FORCED + "\n")
+    png = next(tmp_path.glob("*.png"))
+    opened(browser, path)
+    browser.keys("End")
+    page = cells_of_page(browser)
+    T, S = len(data["target_tokens"]), len(data["source_tokens"])
+    assert set(page) == {(r, c) for r in range(T) for c in range(S)}
+    figure = cells_of_figure(png, T, S)
+    # Cell centres stay clear of the page's frames (the newest row's edge, the peak's inset border).
+    worst = max(max(abs(a - b) for a, b in zip(page[k], figure[k])) for k in page)
+    assert worst <= 6, f"largest channel difference {worst}"
+
+
+def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
+    lessons = sorted((REPO / "resources" / "lessons").glob("*.json"))
+    assert lessons
+    with Browser(1024, 768) as b:
+        for lesson in lessons:
+            out = tmp_path / lesson.stem
+            cli("export-lesson", lesson, "--out", out)
+            spec = json.loads(lesson.read_text(encoding="utf-8"))
+            pages = sorted(out.glob("page-*.html"))
+            assert len(pages) == len(spec["pages"]) and (out / "index.html").is_file()
+            for k, (page, want) in enumerate(zip(pages, spec["pages"])):
+                data = page_data(page)
+                assert data["lesson"]["page"] == k + 1 and data["source_text"] == want["source"]
+                if "target" not in want and not want.get("run") and not want.get("beam") and "timeline" not in want:
+                    assert data["options"]["step"] == want.get("steps", 0)
+                if "heatmap" in want and want["heatmap"] != "attention":
+                    assert data["attribution"]["method"] == want["heatmap"]
+                if "compare" in want:
+                    assert data["comparison"]["alpha"]
+                if "timeline" in want:
+                    assert len(data["timeline"]["snapshots"]) > 1
+            # Open every page, and turn one with Page Down as a clicker does.
+            for page in pages:
+                opened(b, page)
+                assert_clean(b, page)
+            opened(b, pages[0])
+            if len(pages) > 1:
+                b.keys("PageDown")
+                assert b.run("return location.pathname").endswith("page-02.html")
+                b.keys("PageUp")
+                assert b.run("return location.pathname").endswith("page-01.html")

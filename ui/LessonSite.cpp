@@ -1,0 +1,157 @@
+#include "ui/LessonSite.h"
+
+#include "ui/BatchExporter.h"
+#include "ui/FigureExporter.h"
+#include "ui/HtmlPage.h"
+#include "ui/LessonPlayer.h"
+#include "ui/PageData.h"
+#include "ui/TimelineExporter.h"
+
+#include "core/decoding/DecodingSession.h"
+#include "core/Error.h"
+#include "core/Runtime.h"
+#include "core/training/TrainingTimeline.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QTextDocumentFragment>
+
+namespace alignscope::ui {
+namespace {
+
+core::Error failure(const Lesson& lesson, int page, const std::string& what) {
+    return core::Error("lesson '" + lesson.path.toStdString() + "' page " + std::to_string(page + 1) + ": " + what);
+}
+
+const core::Model& modelAt(std::map<QString, core::Model>& models, const QString& path) {
+    auto it = models.find(path);
+    if (it == models.end()) it = models.emplace(path, core::Model::load(path.toStdString())).first;
+    return it->second;
+}
+
+// A picture as a data: URI, so that the page needs no file beside it.
+std::string dataUri(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) throw core::Error("cannot read the picture '" + path.toStdString() + "'");
+    const QByteArray bytes = file.readAll();
+    const bool png = bytes.startsWith("\x89PNG");
+    return std::string(png ? "data:image/png;base64," : "data:image/jpeg;base64,") + bytes.toBase64().toStdString();
+}
+
+// The lesson's text as plain text: its few tags read (<br> a line break, &Sigma; a letter), none
+// kept, so the page shows it with textContent alone.
+std::string plainText(const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText().toStdString(); }
+
+std::string line(const LessonPage& p) {
+    return p.target.isEmpty() ? p.source.toStdString() : p.source.toStdString() + " ||| " + p.target.toStdString();
+}
+
+}  // namespace
+
+QString LessonSite::pageFile(int page) { return QStringLiteral("page-%1.html").arg(page + 1, 2, 10, QLatin1Char('0')); }
+
+nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QString, core::Model>& models, QString& current) {
+    const LessonPage& p = lesson.pages[k];
+    FigureOptions options;
+    PageData::Settings settings;
+    settings.rounded = 4;
+    settings.fullMatrix = true;
+    settings.heatmap = p.heatmap.toStdString();
+    settings.beamWidth = std::max(1, p.beam);
+    nlohmann::json timeline;
+    DecodingSnapshot snapshot;
+    const core::Model* model = nullptr;
+    if (!p.timeline.isEmpty()) {
+        // The app's training-run view: the sentence forced through every snapshot, one shown.
+        const TimelineExporter run(core::TrainingTimeline::open(LessonPlayer::resolveTimeline(p.timeline).toStdString()));
+        const auto frames = run.frames(p.source.toStdString(), p.target.toStdString(), options, 800);
+        const int shown = p.snapshot > 0 ? std::min<int>(p.snapshot, static_cast<int>(frames.size())) - 1 : static_cast<int>(frames.size()) - 1;
+        nlohmann::json snaps = nlohmann::json::array();
+        for (const auto& f : frames)
+            snaps.push_back({{"label", f.options.title.toStdString()}, {"alpha", PageData::build(f.snapshot, options, settings)["alpha"]}});
+        timeline = {{"name", run.timeline().name()}, {"snapshots", std::move(snaps)}, {"shown", shown}};
+        snapshot = frames[static_cast<size_t>(shown)].snapshot;
+        const auto& snaps0 = run.timeline().snapshots();
+        model = &modelAt(models, QString::fromStdString(run.timeline().folder() + "/" + snaps0[static_cast<size_t>(shown)].file));
+    } else {
+        if (!p.model.isEmpty()) current = LessonPlayer::resolveModel(p.model);
+        model = &modelAt(models, current);
+        snapshot = BatchExporter::snapshot(*model, line(p), std::max(1, p.beam), 0, nullptr, core::SessionOptions{}.topK);
+        // Free decoding: the whole translation, opened at the page's step (Step goes on from there as in the app).
+        if (p.target.isEmpty() && p.beam <= 0 && !p.run) settings.step = p.steps;
+    }
+    if (!p.heatmap.isEmpty()) {
+        snapshot.attribute(*model, p.heatmap.toStdString());
+        if (!snapshot.attributionError.empty()) throw core::Error(snapshot.attributionError);
+    }
+    auto j = PageData::build(snapshot, options, settings);
+    if (!timeline.is_null()) j["timeline"] = std::move(timeline);
+    if (!p.compare.isEmpty()) {
+        const auto& b = modelAt(models, LessonPlayer::resolveModel(p.compare));
+        const auto other = BatchExporter::snapshot(b, p.target.isEmpty() ? p.source.toStdString() : line(p));
+        auto data = PageData::build(other, options, settings);
+        j["comparison"] = {{"model", other.modelName},
+                           {"translation", other.translation},
+                           {"source_tokens", data["source_tokens"]},
+                           {"target_tokens", data["target_tokens"]},
+                           {"alpha", data["alpha"]}};
+    }
+    nlohmann::json L = {{"title", lesson.title.toStdString()},
+                        {"page", k + 1},
+                        {"pages", lesson.pages.size()},
+                        {"text", plainText(p.text)},
+                        {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(dataUri(p.image))},
+                        {"previous", k > 0 ? nlohmann::json(pageFile(k - 1).toStdString()) : nlohmann::json(nullptr)},
+                        {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
+                        {"index", "index.html"},
+                        {"explain", p.explainPart.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.explainPart.toStdString())},
+                        {"highlight", p.highlight.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.highlight.toStdString())}};
+    j["lesson"] = std::move(L);
+    return j;
+}
+
+QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const std::function<void(int, int)>& pageDone) {
+    FigureExporter::checkWritableFolder(folder);
+    std::map<QString, core::Model> models;
+    QString current = QString::fromStdString(core::Runtime::defaultModelPath());
+    const int n = static_cast<int>(lesson.pages.size());
+    QStringList written;
+    std::vector<std::string> titles;
+    std::vector<QString> pages;
+    for (int k = 0; k < n; ++k) {
+        nlohmann::json data;
+        try {
+            data = pageData(lesson, k, models, current);
+        } catch (const std::exception& e) {
+            throw failure(lesson, k, e.what());
+        }
+        const std::string title = lesson.title.toStdString() + " — page " + std::to_string(k + 1) + " of " + std::to_string(n);
+        const QString path = folder + QLatin1Char('/') + pageFile(k);
+        FigureExporter::writeFile(path, QByteArray::fromStdString(HtmlPage::render(data, title)));
+        pages.push_back(path);
+        if (pageDone) pageDone(k + 1, n);
+    }
+    // The index: the lesson's title and summary, and every page's first words, linked.
+    const auto e = [](const QString& text) { return HtmlPage::escapeText(text.toStdString()); };
+    std::string index = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>" +
+                        e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
+                        "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
+    if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
+    index += "<p class=\"as-note\">" + std::to_string(n) + " pages. On a page: → and ← step through the decoding, Page Down and "
+             "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
+    for (int k = 0; k < n; ++k) {
+        QString first = lesson.pages[k].text.simplified();
+        if (first.size() > 120) first = first.left(first.lastIndexOf(QLatin1Char(' '), 120)) + QStringLiteral(" …");
+        index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + e(first) + "</a></li>\n";
+    }
+    index += "</ol>\n<p class=\"as-note\">Written by AlignScope " + core::Runtime::version() + ".</p>\n</main>\n</body>\n</html>\n";
+    const QString indexPath = folder + QStringLiteral("/index.html");
+    FigureExporter::writeFile(indexPath, QByteArray::fromStdString(index));
+    written << indexPath;
+    for (const auto& p : pages) written << p;
+    return written;
+}
+
+}  // namespace alignscope::ui

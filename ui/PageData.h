@@ -1,0 +1,42 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+#include "ui/FigureOptions.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace alignscope::ui {
+
+// The one place a decoding becomes the AlignScope alignment JSON, version 2
+// (resources/web/page.schema.json, docs/page-format.md): what `export --format json` writes with
+// exact numbers and what an HTML page (HtmlPage) embeds with rounded ones. Everything the page
+// draws comes from here: tokens and words, every step's alpha row, candidates, Step explained's
+// numbers, beam hypotheses, the attribution, the model's card.
+class PageData {
+public:
+    struct Settings {
+        std::optional<int> rounded;      // decimals of every real number; nullopt: exact engine values
+        bool fullMatrix = false;         // true: alpha keeps the </s> column whatever options.endColumn
+                                         // says (the page drops it itself); false: as the figure shows it
+        std::optional<int> step;         // the step the page opens on; nullopt: all shown
+        std::string heatmap;             // the heatmap the page opens on ("" attention)
+        int beamWidth = 1;               // the search the steps came from
+    };
+    static nlohmann::json build(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+
+    // The figure options as files record them ("options" of the JSON, the CSV's comment).
+    static nlohmann::json options(const FigureOptions& options);
+
+    // The model's facts for the page's card, in reading order (label, value).
+    static std::vector<std::pair<std::string, std::string>> modelCard(const core::Model& model);
+
+    // JSON text safe inside an HTML <script> element: '<', '>', '&' and U+2028/9 as \u escapes,
+    // so no text of the data (a token "</script>") can end the element or start markup.
+    static std::string scriptSafe(const nlohmann::json& data);
+};
+
+}  // namespace alignscope::ui
