@@ -102,6 +102,6 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
     decoding = decode(loaded, source, target=target, beam=beam, max_length=max_length)
     file = source_file_name(model)
-    title = f"{loaded.name}: {source}"
+    title = f"AlignScope: {source}"  # as export --format html titles its pages
     return Page(page_data(decoding, words=words, file=file), title,
                 exact=page_data(decoding, rounded=None, words=words, file=file))
