@@ -7,6 +7,11 @@ other people's trained models into AlignScope files.
     alignscope.export(model.eval(), src_vocab, tgt_vocab, "model.pt", name="my-model")
     model, src_vocab, tgt_vocab, info = alignscope.load("model.pt")
 
+In a notebook, a decoding as AlignScope's interactive page (the app's steps, candidates and Step
+explained; .save("page.html") writes it as one file):
+
+    alignscope.show("model.pt", "The cat sat on the mat.")
+
 Command line: python3 -m alignscope --help. See docs/pytorch-export.md.
 """
 
@@ -17,6 +22,7 @@ from .checkpoint import load_checkpoint, save_checkpoint
 from .export import check_export, export, load
 from .reference import Seq2SeqAttention
 from .files import FORMAT_VERSION
+from .page import Page, show
 from .scripted import format_parameter_names, to_script
 from .text import BOS, DEFAULT_TOKENIZER, EOS, PAD, SPECIALS, UNK, build_vocab, read_tsv, tokenize
 from .training import TrainingOptions, TrainingResult, train
@@ -25,7 +31,7 @@ __all__ = [
     "Architecture", "Seq2SeqAttention", "export", "check_export", "load", "save_checkpoint", "load_checkpoint",
     "train", "TrainingOptions", "TrainingResult", "to_script", "format_parameter_names", "FORMAT_VERSION",
     "tokenize", "build_vocab", "read_tsv", "PAD", "UNK", "BOS", "EOS", "SPECIALS", "DEFAULT_TOKENIZER",
-    "from_d2l", "from_pytorch_tutorial", "from_keras_h5", "from_opennmt",
+    "from_d2l", "from_pytorch_tutorial", "from_keras_h5", "from_opennmt", "show", "Page",
 ]
 
 

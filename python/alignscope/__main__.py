@@ -23,7 +23,16 @@ from .demo import DEMO_SOURCE, DEMO_TARGET, demo, demo_architecture, eager_refer
 from .export import export, load
 from .training import DEFAULT_STEPS, TrainingOptions, train
 
-PROG = "alignscope"
+
+
+def _prog_name() -> str:
+    """How the user called this command line, for usage and error lines: the pip-installed entry point
+    alignscope-py, or `python3 -m alignscope` (argparse would say __main__.py)."""
+    called = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "alignscope-py" if called.startswith("alignscope-py") else "python3 -m alignscope"
+
+
+PROG = _prog_name()
 
 
 class InputError(Exception):

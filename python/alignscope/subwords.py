@@ -11,9 +11,18 @@ import json
 import os
 from typing import Any, Dict, Iterable, List
 
-import sentencepiece
-
 _SETTINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sentencepiece_training.json")
+
+
+def _sentencepiece() -> Any:
+    """The sentencepiece module, imported on first use: it is optional (pyproject's `subwords` extra), so
+    `import alignscope` works without it."""
+    try:
+        import sentencepiece
+    except ImportError:
+        raise ImportError("SentencePiece tokenizers need the sentencepiece module: apt-get install "
+                          "python3-sentencepiece, or pip install 'alignscope[subwords]'") from None
+    return sentencepiece
 
 
 def training_settings() -> Dict[str, str]:
@@ -25,7 +34,7 @@ def training_settings() -> Dict[str, str]:
 def train_pieces(sentences: Iterable[str], vocab_size: int) -> bytes:
     """A serialised SentencePiece .model trained on `sentences` with at most `vocab_size` pieces."""
     model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(sentence_iterator=iter(list(sentences)), model_writer=model,
+    _sentencepiece().SentencePieceTrainer.train(sentence_iterator=iter(list(sentences)), model_writer=model,
                                              vocab_size=str(vocab_size), **training_settings())
     return model.getvalue()
 
@@ -41,7 +50,7 @@ class PieceTokenizer:
 
     def __init__(self, model: bytes) -> None:
         self.model = model
-        self.processor = sentencepiece.SentencePieceProcessor(model_proto=model)
+        self.processor = _sentencepiece().SentencePieceProcessor(model_proto=model)
 
     @staticmethod
     def from_description(description: Dict[str, Any]) -> "PieceTokenizer":

@@ -38,23 +38,41 @@ def _is_word_char(ch: str) -> bool:
 
 def tokenize(text: str, settings: Optional[Dict[str, Any]] = None) -> List[str]:
     """Tokens of `text` under AlignScope tokenizer `settings` (default: DEFAULT_TOKENIZER)."""
+    return [token for token, _ in word_tokens(text, settings)]
+
+
+def word_tokens(text: str, settings: Optional[Dict[str, Any]] = None) -> List[Tuple[str, int]]:
+    """tokenize()'s tokens, each with the index of the whitespace word of the text it came from
+    (Tokenizer.cpp's wordTokens: the pieces ↔ words view groups tokens by it)."""
     s = settings or DEFAULT_TOKENIZER
-    text = unicodedata.normalize("NFKC", text)
-    if s.get("lowercase", True):
-        text = unicodedata.normalize("NFKC", text.casefold())
+    lowercase = s.get("lowercase", True)
+    if s.get("normalization", "NFKC") == "NFKC":
+        text = unicodedata.normalize("NFKC", text)
+        if lowercase:
+            text = unicodedata.normalize("NFKC", text.casefold())
+    elif lowercase:  # "none": the normalisers did the rest; case folding stays the kind's
+        text = unicodedata.normalize("NFC", text.casefold())
     split_punct, split_elision = s.get("split_punctuation", True), s.get("split_elision", False)
-    tokens: List[str] = []
-    current = ""
+    tokens: List[Tuple[str, int]] = []
+    current, word, in_word = "", 0, False
+
+    def flush() -> None:
+        nonlocal current
+        if current:
+            tokens.append((current, word))
+        current = ""
+
     for i, ch in enumerate(text):
         if ch in "\u2019\u02bc":  # typographic apostrophes
             ch = "'"
         if _is_space(ch):
-            if current:
-                tokens.append(current)
-            current = ""
+            flush()
+            word += 1 if in_word else 0
+            in_word = False
             continue
         if _is_control(ch):
             continue
+        in_word = True
         if not split_punct or _is_word_char(ch):
             current += ch
             continue
@@ -62,18 +80,15 @@ def tokenize(text: str, settings: Optional[Dict[str, Any]] = None) -> List[str]:
         if between and ch == "'":
             current += ch
             if split_elision:
-                tokens.append(current)
-                current = ""
+                flush()
             continue
         if between and ch == "-":
             current += ch
             continue
-        if current:
-            tokens.append(current)
-        current = ""
-        tokens.append(ch)
-    if current:
-        tokens.append(current)
+        flush()
+        current = ch
+        flush()
+    flush()
     return tokens
 
 

@@ -91,7 +91,7 @@ def test_train_with_the_old_options_and_a_training_checkpoint(run, trained):
     assert all(torch.equal(x, y) for x, y in zip(saved.state_dict().values(), same[0].values()))
 
     r = run("train", "--data", out / "x.tsv", "--steps", 6, "--resume", check=False)
-    assert r.returncode == 1 and r.stderr.strip() == "alignscope: error: --resume needs --checkpoint-dir"
+    assert r.returncode == 1 and r.stderr.strip() == "python3 -m alignscope: error: --resume needs --checkpoint-dir"
 
 
 def test_alignscope_cli_opens_the_trained_model(run_cli, trained):
@@ -127,7 +127,7 @@ def test_convert_refuses_missing_and_malformed_input_in_one_line(run, tmp_path, 
     r = run("convert", "keras", "--h5", tmp_path / "missing.h5", "--src-vocab", good, "--tgt-vocab", good,
             "-o", out, check=False)
     assert r.returncode == 2 and r.stdout == ""
-    assert one_line(r.stderr) == f"alignscope convert: error: cannot read the Keras file '{tmp_path / 'missing.h5'}': " \
+    assert one_line(r.stderr) == f"python3 -m alignscope convert: error: cannot read the Keras file '{tmp_path / 'missing.h5'}': " \
                                  "no such file"
 
     # ... and the other cases through main(), the same code without a process start each.
@@ -136,7 +136,7 @@ def test_convert_refuses_missing_and_malformed_input_in_one_line(run, tmp_path, 
         return status, one_line(capsys.readouterr().err)
 
     status, line = convert("keras", "--h5", h5, "--src-vocab", good, "--tgt-vocab", bad)
-    assert status == 2 and line.startswith("alignscope convert: error: the target vocabulary")
+    assert status == 2 and line.startswith("python3 -m alignscope convert: error: the target vocabulary")
     assert str(bad) in line and "not valid JSON (line 1, column" in line
     status, line = convert("keras", "--h5", h5, "--src-vocab", tmp_path / "nope.json", "--tgt-vocab", good)
     assert status == 2 and "nope.json" in line
@@ -146,7 +146,7 @@ def test_convert_refuses_missing_and_malformed_input_in_one_line(run, tmp_path, 
     status, line = convert("keras", "--h5", tmp_path, "--src-vocab", good, "--tgt-vocab", good)
     assert status == 2 and "not a file" in line
     status, line = convert("opennmt", "--checkpoint", tmp_path / "nmt.pt")
-    assert status == 2 and line == f"alignscope convert: error: cannot read the OpenNMT-py checkpoint " \
+    assert status == 2 and line == f"python3 -m alignscope convert: error: cannot read the OpenNMT-py checkpoint " \
                                    f"'{tmp_path / 'nmt.pt'}': no such file"
     assert not out.exists()
 
@@ -201,7 +201,7 @@ def test_an_error_is_printed_whole(monkeypatch, tmp_path, capsys):
     (tmp_path / "nmt.pt").write_bytes(b"pt")
     assert main(["convert", "opennmt", "--checkpoint", str(tmp_path / "nmt.pt"), "-o", str(tmp_path / "o.pt")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("alignscope convert: error: Module 'OpenNMTRNN' has no attribute 'x':\n")
+    assert err.startswith("python3 -m alignscope convert: error: Module 'OpenNMTRNN' has no attribute 'x':\n")
     assert err.rstrip().endswith("the cause is here")
 
 

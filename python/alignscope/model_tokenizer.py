@@ -1,0 +1,178 @@
+"""A model file's tokenizer description (docs/model-format.md, "Tokenizers") run in Python: text ->
+tokens with the whitespace word each came from, and tokens -> text, as core/text/Tokenizer.cpp does,
+so alignscope.show() feeds a model the ids alignscope-cli would (test_show.py compares the two)."""
+
+import base64
+import re
+import unicodedata
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+from .text import _is_control, _is_space, word_tokens
+
+WORD_START = "\u2581"  # SentencePiece's mark of a piece that starts a word
+_NO_SPACE_BEFORE = {".", ",", ")", "]", "}", "%", "\u2026"}
+
+
+def _lowercase(text: str) -> str:
+    # utf8proc_tolower: one character's simple lower case (str.lower() may make two, as for U+0130)
+    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+
+
+def _replacement(content: str) -> Callable[["re.Match[str]"], str]:
+    """The format's `$1`, `$&`/`$0` and `$$` (ReplacePattern.cpp) as a function of the match."""
+    parts = re.split(r"(\$\$|\$&|\$\d{1,2})", content)
+
+    def expand(m: "re.Match[str]") -> str:
+        out = []
+        for part in parts:
+            if part == "$$":
+                out.append("$")
+            elif part == "$&":
+                out.append(m.group(0))
+            elif part.startswith("$") and part[1:].isdigit():
+                # two digits only where the pattern has that many groups, as the C++ reads them
+                number = int(part[1:])
+                if number > (m.re.groups or 0) and len(part) == 3:
+                    out.append((m.group(int(part[1])) or "") + part[2])
+                else:
+                    out.append(m.group(number) or "")
+            else:
+                out.append(part)
+        return "".join(out)
+    return expand
+
+
+def _normalizer(step: Dict[str, Any]) -> Callable[[str], str]:
+    kind = step.get("type")
+    forms = {"nfkc": "NFKC", "nfc": "NFC", "nfd": "NFD", "nfkd": "NFKD"}
+    if kind in forms:
+        return lambda text: unicodedata.normalize(forms[kind], text)
+    if kind == "casefold":
+        return lambda text: unicodedata.normalize("NFC", text.casefold())
+    if kind == "lowercase":
+        return _lowercase
+    if kind == "strip_accents":
+        return lambda text: "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
+    if kind == "strip":
+        return lambda text: text.strip("".join(ch for ch in set(text) if _is_space(ch)))
+    if kind == "replace":
+        # RE2's syntax as the format allows it is Python's too, but for \x{HHHH}
+        pattern = re.sub(r"\\x\{([0-9A-Fa-f]+)\}", lambda m: chr(int(m.group(1), 16)), step["pattern"])
+        compiled, expand = re.compile(pattern), _replacement(step["content"])
+        return lambda text: compiled.sub(expand, text)
+    raise ValueError(f"unknown normaliser {kind!r} (nfkc, nfc, nfd, nfkd, casefold, lowercase, strip_accents, "
+                     "strip or replace)")
+
+
+def _fallback_byte(piece: str) -> int:
+    return int(piece[3:5], 16) if re.fullmatch(r"<0x[0-9A-F]{2}>", piece) else -1
+
+
+class ModelTokenizer:
+    """One side's tokenizer, from the JSON description a model file stores."""
+
+    def __init__(self, description: Dict[str, Any]) -> None:
+        self.description = description
+        self.kind = description.get("kind", "word")
+        if self.kind not in ("word", "whitespace", "char", "sentencepiece"):
+            raise ValueError(f"unsupported tokenizer kind {self.kind!r} (word, whitespace, char or sentencepiece)")
+        self.normalizers = [_normalizer(step) for step in description.get("normalizers", [])]
+        default_decoder = {"word": "word", "whitespace": "spaces", "char": "concat", "sentencepiece": "sentencepiece"}
+        self.decoder = description.get("detokenizer") or default_decoder[self.kind]
+        self.processor = None
+        if self.kind == "sentencepiece":
+            from .subwords import _sentencepiece
+            self.processor = _sentencepiece().SentencePieceProcessor(
+                model_proto=base64.b64decode(description["model"]))
+
+    def describe(self) -> str:
+        """Tokenizer::describe(): the model card's line."""
+        d = self.description
+        if self.kind == "word":
+            text = "word tokenizer, NFKC" if d.get("normalization", "NFKC") == "NFKC" else "word tokenizer"
+            text += ", lower-cased" if d.get("lowercase", True) else ", case kept"
+            text += ", punctuation split off" if d.get("split_punctuation", True) else ""
+            return text + (", elisions split" if d.get("split_elision", False) else "")
+        if self.kind == "sentencepiece":
+            return f"SentencePiece ({self.processor.get_piece_size()} pieces)"
+        kind = "whitespace tokenizer" if self.kind == "whitespace" else "character tokenizer"
+        return kind + (", normalised" if d.get("normalizers") else "")
+
+    def tokenize(self, text: str) -> List[Tuple[str, int]]:
+        """(token, word) pairs: the word is the index of the text's whitespace word (-1: a space token)."""
+        for normalize in self.normalizers:
+            text = normalize(text)
+        if self.kind == "word":
+            return word_tokens(text, self.description)
+        if self.kind == "whitespace":
+            words = "".join(" " if _is_space(ch) else ch for ch in text if _is_space(ch) or not _is_control(ch)).split(" ")
+            return [(w, k) for k, w in enumerate(w for w in words if w)]
+        if self.kind == "char":
+            out: List[Tuple[str, int]] = []
+            word, in_word, keep_spaces = 0, False, self.description.get("keep_spaces", False)
+            for ch in text:
+                if _is_space(ch):
+                    word += 1 if in_word else 0
+                    in_word = False
+                    if keep_spaces:
+                        out.append((ch, -1))
+                elif not _is_control(ch):
+                    in_word = True
+                    out.append((ch, word))
+            return out
+        pieces, word = [], -1
+        for piece in self.processor.encode(text, out_type=str):
+            if piece.startswith(WORD_START) or word < 0:
+                word += 1
+            pieces.append((piece, word))
+        return pieces
+
+    def detokenize(self, tokens: Sequence[str]) -> str:
+        if self.decoder == "word":
+            glued = _written_without_space(tokens)
+            return "".join(("" if g else " ") + t for t, g in zip(tokens, glued))
+        if self.decoder == "spaces":
+            return " ".join(tokens)
+        if self.decoder == "concat":
+            return "".join(tokens)
+        data = bytearray()
+        for piece in tokens:
+            byte = _fallback_byte(piece)
+            data += bytes([byte]) if byte >= 0 else piece.replace(WORD_START, " ").encode("utf-8")
+        text = data.decode("utf-8", errors="replace")
+        return text[1:] if text.startswith(" ") else text
+
+    def detokenized_words(self, tokens: Sequence[str]) -> List[int]:
+        """For each written token, the word of detokenize()'s text it belongs to (-1: a space)."""
+        if self.decoder == "word":
+            word, words = -1, []
+            for i, glued in enumerate(_written_without_space(tokens)):
+                word += 1 if i == 0 or not glued else 0
+                words.append(word)
+            return words
+        if self.decoder == "spaces":
+            return list(range(len(tokens)))
+        if self.decoder == "concat":
+            word, words, open_word = -1, [], False
+            for t in tokens:
+                if len(t) == 1 and _is_space(t):
+                    open_word = False
+                    words.append(-1)
+                    continue
+                word += 0 if open_word else 1
+                open_word = True
+                words.append(word)
+            return words
+        word, words = -1, []
+        for t in tokens:
+            word += 1 if t.startswith(WORD_START) or word < 0 else 0
+            words.append(word)
+        return words
+
+
+def _written_without_space(tokens: Sequence[str]) -> List[bool]:
+    glued, glue_next = [], True
+    for t in tokens:
+        glued.append(glue_next or t in _NO_SPACE_BEFORE)
+        glue_next = t in ("(", "[") or (len(t) > 1 and t.endswith("'"))
+    return glued

@@ -1,0 +1,107 @@
+"""alignscope.show(): one decoding as AlignScope's interactive page, inline in Jupyter or saved as one
+self-contained HTML file. The page is the one renderer's (resources/web/, shipped in the package as
+alignscope/web); the data is the alignment JSON of page_data.py, which `export --format html` writes too."""
+
+import html
+import json
+import os
+from typing import Any, Dict, Optional
+
+from .decoding import LoadedModel, decode
+from .page_data import page_data, source_file_name
+
+WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
+ATTRIBUTIONS = ("grad-x-input", "integrated-gradients", "occlusion", "attention-x-occlusion")
+
+
+def web_file(name: str) -> str:
+    """One of the renderer's files, as the package ships it."""
+    path = os.path.join(WEB_DIR, name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise OSError(f"the page's renderer file '{path}' cannot be read ({e.strerror}): the package was installed "
+                      "without its web files (resources/web/)") from None
+
+
+def script_safe(data: Dict[str, Any]) -> str:
+    """JSON text that cannot end the <script> element holding it, nor start markup (PageData::scriptSafe)."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=True, separators=(",", ":"))
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(raw, escaped)
+    return text
+
+
+def render(data: Dict[str, Any], title: str) -> str:
+    """The page: the template's {{TITLE}}, {{CSS}}, {{JS}} and {{DATA}} filled (HtmlPage::fill)."""
+    values = {"TITLE": html.escape(title, quote=True).replace("&#x27;", "&#39;"), "CSS": web_file("page.css"),
+              "JS": web_file("page.js"), "DATA": script_safe(data)}
+    out, at, page = [], 0, web_file("page.html")
+    while True:
+        start = page.find("{{", at)
+        end = page.find("}}", start) if start >= 0 else -1
+        if end < 0:
+            break
+        name = page[start + 2:end]
+        out.append(page[at:start])
+        out.append(values.get(name, page[start:end + 2]))
+        at = end + 2
+    out.append(page[at:])
+    return "".join(out)
+
+
+class Page:
+    """A decoding shown as AlignScope's page: inline in a notebook (_repr_html_), or .save(path)."""
+
+    def __init__(self, data: Dict[str, Any], title: str, exact: Optional[Dict[str, Any]] = None) -> None:
+        self.data = data    # what the page reads: display numbers rounded (resources/web/page.schema.json)
+        self.exact = exact  # the same with the engine's exact numbers, as `export --format json` writes them
+        self.title = title
+
+    def html(self) -> str:
+        return render(self.data, self.title)
+
+    def save(self, path: str) -> str:
+        """Writes the self-contained page (no file beside it, no request to any server); returns the path."""
+        text = self.html()
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise OSError(f"cannot write the page '{path}': {e.strerror}") from None
+        return path
+
+    def _repr_html_(self) -> str:
+        # The page in an iframe of its own: its keys (arrows, Home, End) and styles stay out of the
+        # notebook's, and it is the very document save() writes.
+        return (f'<iframe class="alignscope-notebook" title="{html.escape(self.title, quote=True)}" '
+                f'srcdoc="{html.escape(self.html(), quote=True)}" '
+                'style="width:100%;height:720px;border:1px solid #ccc;resize:vertical" '
+                'onload="try{this.style.height=(this.contentDocument.documentElement.scrollHeight+24)+\'px\'}catch(e){}">'
+                '</iframe>')
+
+    def __repr__(self) -> str:
+        return f"<alignscope page: {self.title}>"
+
+
+def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[int] = None,
+         method: str = "attention", words: bool = False, max_length: int = 0) -> Page:
+    """The decoding of `source` as AlignScope's interactive page: greedy, or `beam` search's best
+    hypothesis, or teacher-forced along `target`. `model`: a model file's path, or what an adapter
+    returns (alignscope.from_d2l(...) and the others). words=True opens on the word view."""
+    if method != "attention":
+        if method in ATTRIBUTIONS:
+            raise NotImplementedError(f"show(method={method!r}): attributions are computed by the C++ engine; "
+                                      f"`alignscope-cli export --format html --heatmap {method}` writes that page. "
+                                      "show() draws attention")
+        raise ValueError(f"unknown method {method!r}: attention (show()), or {', '.join(ATTRIBUTIONS)} "
+                         "(alignscope-cli export --format html --heatmap)")
+    if not isinstance(source, str) or not source.strip():
+        raise ValueError("show() needs a source sentence")
+    loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
+    decoding = decode(loaded, source, target=target, beam=beam, max_length=max_length)
+    file = source_file_name(model)
+    title = f"AlignScope: {source}"  # as export --format html titles its pages
+    return Page(page_data(decoding, words=words, file=file), title,
+                exact=page_data(decoding, rounded=None, words=words, file=file))
