@@ -3,6 +3,7 @@
 #   bin/alignscope, bin/alignscope-cli
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
 #   share/alignscope/models, share/alignscope/lessons
+#   share/doc/alignscope/copyright
 #   share/applications, share/icons/hicolor/scalable/apps, share/metainfo   (the desktop entry)
 #
 #   cmake --install build --prefix ~/.local --strip
@@ -17,6 +18,8 @@ install(TARGETS ${alignscope_programs} RUNTIME DESTINATION bin)
 install(TARGETS alignscope_sentencepiece LIBRARY DESTINATION lib/alignscope)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons)
+# Debian policy 12.5: the licences of the code and of the bundled models' data.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION share/doc/alignscope)
 
 if(ALIGNSCOPE_BUILD_GUI)
   set(desktop ${PROJECT_SOURCE_DIR}/resources/desktop)
