@@ -95,9 +95,10 @@ int main(int argc, char** argv) {
 
     if (!o.screenshot.empty() && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    ui::Lesson lesson;  // checked whole here: a refusal is an exit code, not a page shown without its parts
     if (!o.lesson.empty()) {
         try {
-            const auto lesson = ui::Lesson::load(QString::fromStdString(o.lesson));
+            lesson = ui::Lesson::load(QString::fromStdString(o.lesson));
             if (o.page > lesson.pages.size()) {
                 std::cerr << "alignscope: --page " << o.page << ": '" << o.lesson << "' has " << lesson.pages.size()
                           << " pages\n";
@@ -122,7 +123,10 @@ int main(int argc, char** argv) {
     ui::DecodingDocument document;
     ui::MainWindow window(&document);
     if (o.explain) window.stepDock()->show();
-    const QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
+    QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
+    // A lesson page that names its model opens that one first, not the default then it (loading a
+    // model cannot be cancelled: the page's request waited for it and was set aside).
+    if (!lesson.pages.isEmpty() && o.model.empty() && !lesson.pages[o.page - 1].model.isEmpty()) model = lesson.pages[o.page - 1].model;
     bool failed = false;  // a screenshot of a state that went wrong is not a success
     QObject::connect(&document, &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
         std::cerr << "alignscope: " << message.toStdString() << '\n';
@@ -161,7 +165,12 @@ int main(int argc, char** argv) {
     }
     if (!o.lesson.empty()) {
         window.startLesson(QString::fromStdString(o.lesson));
-        window.lessonPlayer()->goTo(o.page - 1);
+        if (o.page > 1) window.lessonPlayer()->goTo(o.page - 1);  // startLesson opened the first
+        if (o.compare.empty() && window.comparisonDocument())  // the page's model B
+            QObject::connect(window.comparisonDocument(), &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
+                std::cerr << "alignscope: model B: " << message.toStdString() << '\n';
+                failed = true;
+            });
     }
 
     if (!o.screenshot.empty()) {
@@ -192,6 +201,11 @@ int main(int argc, char** argv) {
         } catch (const std::exception& e) {
             std::cerr << "alignscope: " << e.what() << '\n';
             return 2;
+        }
+        // As at the end of app.exec() below: a thread left in model code outlives the window.
+        if (alignscope::ui::DecodingDocument::hasAbandonedWork()) {
+            std::cerr.flush();
+            std::_Exit(failed ? 1 : 0);
         }
         return failed ? 1 : 0;
     }

@@ -3,6 +3,7 @@
 #   bin/alignscope, bin/alignscope-cli
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
 #   share/alignscope/models, share/alignscope/lessons
+#   share/doc/alignscope/copyright
 #   share/applications, share/icons/hicolor/scalable/apps, share/metainfo   (the desktop entry)
 #
 #   cmake --install build --prefix ~/.local --strip
@@ -27,6 +28,9 @@ install(FILES ${PROJECT_SOURCE_DIR}/models/${alignscope_default_model}.pt ${PROJ
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models COMPONENT models
         PATTERN "${alignscope_default_model}.pt" EXCLUDE PATTERN "${alignscope_default_model}.md" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons COMPONENT programs)
+# Debian policy 12.5: the licences of the code and of the bundled models' data, in both packages.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION share/doc/alignscope COMPONENT programs)
+install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION share/doc/alignscope-models COMPONENT models)
 
 if(ALIGNSCOPE_BUILD_GUI)
   set(desktop ${PROJECT_SOURCE_DIR}/resources/desktop)

@@ -2,7 +2,8 @@
 # Builds AlignScope's libFuzzer targets with clang-14 (AddressSanitizer and UBSan) into build/fuzz
 # and runs each for a while from its seed corpus: the archive and pickle checks a model file meets
 # before LibTorch reads it, the tokenizers (descriptions with normaliser chains, and lines), the
-# JSON attributes a model file carries, and the 'source ||| target' line parser.
+# JSON attributes a model file carries, the 'source ||| target' line parser, and lesson files (their
+# JSON and the markup of their text).
 #
 #   bash scripts/fuzz.sh                  # 60 s per target (a longer run: --seconds 3600)
 #   bash scripts/fuzz.sh --seconds 10     # what CI runs (CTest entry fuzz_short)
@@ -36,9 +37,10 @@ declare -A sources=(
   [pickle]="tests/fuzz/FuzzPickle.cpp core/model/PickleScanner.cpp"
   [tokenizer]="tests/fuzz/FuzzTokenizer.cpp ${text_sources[*]}"
   [pair_line]="tests/fuzz/FuzzPairLine.cpp core/text/PairLine.cpp ${text_sources[*]}"
-  [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
+  [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/BoundedFile.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
+  [lesson]="tests/fuzz/FuzzLesson.cpp core/lesson/LessonFormat.cpp core/lesson/LessonMarkup.cpp core/model/AttributeJson.cpp core/BoundedFile.cpp"
 )
-targets=(model_archive pickle tokenizer pair_line attribute_json)
+targets=(model_archive pickle tokenizer pair_line attribute_json lesson)
 
 build() {  # rebuilt only when a source or header is newer than the binary
   local t="$1" bin="$out/fuzz_$1"
@@ -65,6 +67,7 @@ with zipfile.ZipFile("models/lesson-dates.pt") as z:
 PY
     ;;
     pair_line) cp tests/data/fuzz/*.txt "$dir/" ;;
+    lesson) cp resources/lessons/*.json "$dir/" ;;
     tokenizer|attribute_json)
       # The shared repro files seed these targets where the folder is beside the checkout (a clone
       # elsewhere has none; `[[ ]] &&` alone would end this script under set -e).

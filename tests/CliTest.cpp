@@ -179,20 +179,28 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     EXPECT_EQ(three.exitCode, 1) << three.out;
     EXPECT_EQ(three.out, one.out);
     EXPECT_NE(three.out.find("line 3: expected 'source ||| target'"), std::string::npos) << three.out;
-    // Two directions joined: the tiny model serves as its own reverse here.
-    r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
+    // Two directions joined, with a model of the other direction (vocabularies swapped).
+    tests::tinyReverseModel().save(dir.path("tiny-reverse.pt"));
+    r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny-reverse.pt") + " -i " + dir.path("pairs.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     // Agreement (the two directions' word matrices multiplied, then joined), for any method.
     for (const char* method : {"attention", "attention-x-occlusion"})
         for (const char* links : {"agreement-intersection", "agreement-grow-diag-final-and"}) {
             const auto agreed = run("align " + model() + " --method " + method + " --links " + links + " --reverse-model " +
-                                    dir.path("tiny.pt") + " -i " + dir.path("pairs.txt"));
+                                    dir.path("tiny-reverse.pt") + " -i " + dir.path("pairs.txt"));
             ASSERT_EQ(agreed.exitCode, 0) << agreed.out;
             std::istringstream lines(agreed.out);
             int n = 0;
             for (std::string l; std::getline(lines, l); ++n) EXPECT_TRUE(l.empty() || std::regex_match(l, pharaoh)) << l;
             EXPECT_EQ(n, 2) << method << " " << links << ": " << agreed.out;
         }
+    // A "reverse" model of the same direction, or of other vocabularies, is refused naming both files.
+    tests::tinyPieceModel().save(dir.path("pieces.pt"));
+    for (const std::string other : {"tiny.pt", "pieces.pt"}) {
+        r = run("align " + model() + " --links agreement-intersection --reverse-model " + dir.path(other) + " -i " + dir.path("pairs.txt"));
+        EXPECT_EQ(r.exitCode, 2) << r.out;
+        EXPECT_NE(r.out.find("'" + dir.path(other) + "' is not the reverse model of '" + dir.path("tiny.pt") + "'"), std::string::npos) << r.out;
+    }
     r = run("align " + model() + " --links agreement-grow-diag-final-and -i " + dir.path("pairs.txt"));
     EXPECT_NE(r.out.find("give --reverse-model FILE"), std::string::npos) << r.out;
     r = run("align " + model() + " --links intersection -i " + dir.path("pairs.txt"));
@@ -215,8 +223,10 @@ TEST_F(Cli, AlignsWithAnEnsembleOfModels) {
     ASSERT_EQ(once.exitCode, 0) << once.out;
     EXPECT_EQ(twice.out, once.out);
     const std::string agreement = " --method attention-x-occlusion --links agreement-grow-diag-final-and";
-    const auto single = run("align -m " + tiny + agreement + " --reverse-model " + tiny + pairs);
-    const auto doubled = run("align -m " + tiny + " -m " + tiny + agreement + " --reverse-model " + tiny + " --reverse-model " + tiny + pairs);
+    tests::tinyReverseModel().save(dir.path("tiny-reverse.pt"));
+    const std::string reverse = dir.path("tiny-reverse.pt");
+    const auto single = run("align -m " + tiny + agreement + " --reverse-model " + reverse + pairs);
+    const auto doubled = run("align -m " + tiny + " -m " + tiny + agreement + " --reverse-model " + reverse + " --reverse-model " + reverse + pairs);
     ASSERT_EQ(single.exitCode, 0) << single.out;
     EXPECT_EQ(doubled.out, single.out);
 

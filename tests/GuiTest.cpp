@@ -786,7 +786,7 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             ASSERT_TRUE(document.waitUntilIdle());
             ASSERT_EQ(errors.count(), 0) << errors.at(0).at(0).toString().toStdString();
             const auto& p = lesson.pages[page];
-            EXPECT_EQ(window.lessonPanel()->pageText(), p.text);
+            EXPECT_EQ(window.lessonPanel()->pageText(), p.html);
             EXPECT_EQ(window.lessonPanel()->pageImage().isNull(), p.image.isEmpty());
             const auto snap = document.snapshot();
             // A training-run page shows one snapshot of the run.
@@ -830,7 +830,7 @@ TEST(Lessons, MalformedLessonFilesAreRefusedWithFileAndPage) {
         ui::Lesson::load(QString::fromStdString(dir.path("bad.json")));
         FAIL();
     } catch (const core::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("page 2 has no \"source\""), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("page 2, \"source\": missing (it is required)"), std::string::npos) << e.what();
     }
     std::ofstream(dir.path("broken.json")) << "{ not json";
     EXPECT_THROW(ui::Lesson::load(QString::fromStdString(dir.path("broken.json"))), core::Error);
@@ -840,7 +840,7 @@ TEST(Lessons, MalformedLessonFilesAreRefusedWithFileAndPage) {
         ui::Lesson::load(QString::fromStdString(dir.path("noimage.json")));
         FAIL();
     } catch (const core::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("page 1 shows image 'figs/missing.png', which is missing"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("page 1, \"image\": 'figs/missing.png' does not exist beside the lesson"), std::string::npos)
             << e.what();
     }
 }

@@ -9,6 +9,8 @@
 #include "core/model/TorchModel.h"
 
 #include <gtest/gtest.h>
+
+#include <limits>
 #include <caffe2/serialize/inline_container.h>
 #include <torch/script.h>
 
@@ -408,6 +410,28 @@ std::string loadErrorWithAttribute(const tests::TempDir& dir, const char* name, 
 }
 
 }  // namespace
+
+// Campaign 3: every init_b value the largest finite float passed "all weights finite" and translated
+// every line as nothing. The probe sees the decoder's state saturated at +-1 and refuses the file.
+TEST(ModelFile, ASaturatedDecoderStateIsRefusedAtLoad) {
+    tests::TempDir dir;
+    tests::tinyModel().save(dir.path("tiny.pt"));
+    auto module = torch::jit::load(dir.path("tiny.pt"));
+    int changed = 0;
+    {
+        torch::NoGradGuard noGrad;
+        for (const auto& p : module.named_parameters()) {
+            if (p.name.size() < 6 || p.name.compare(p.name.size() - 6, 6, "init_b") != 0) continue;
+            p.value.fill_(std::numeric_limits<float>::max());
+            ++changed;
+        }
+    }
+    ASSERT_GT(changed, 0) << "the tiny model has an init_b";
+    module.save(dir.path("init_b.pt"));
+    const auto message = loadError(dir.path("init_b.pt"));
+    EXPECT_NE(message.find("every value of the decoder's state is +-1 (saturated"), std::string::npos) << message;
+    EXPECT_EQ(loadError(dir.path("tiny.pt")), "") << "the model as it was loads";
+}
 
 TEST(ModelFile, LengthsOutsideTwoToAThousandAreRefused) {
     for (const auto& [key, value] : {std::pair<const char*, int>{"max_length", 100000}, {"max_source_length", 1}}) {

@@ -28,7 +28,9 @@ core::ModelSpec tinySpec(core::ModelSpec::Cell cell, core::ModelSpec::Attention 
     return s;
 }
 
-core::Model tinyModel(const core::ModelSpec& spec) {
+namespace {
+
+core::Model tinyModelOfDirection(const core::ModelSpec& spec, bool reverse) {
     core::ModelBuilder::Input in;
     in.spec = spec;
     std::vector<std::string> src = core::Vocabulary::specialTokens(), tgt = src;
@@ -36,14 +38,20 @@ core::Model tinyModel(const core::ModelSpec& spec) {
         src.push_back(w);
     for (const char* w : {"la", "voiture", "rouge", "une", "maison", "est", "grande", "petite", ".", "?", "l'"})
         tgt.push_back(w);
-    in.sourceVocabulary = core::Vocabulary(src);
-    in.targetVocabulary = core::Vocabulary(tgt);
     core::Tokenizer::Settings fr;
     fr.splitElision = true;
-    in.targetTokenizer = core::Tokenizer(fr);
-    in.name = "tiny-test";
+    in.sourceVocabulary = core::Vocabulary(reverse ? tgt : src);
+    in.targetVocabulary = core::Vocabulary(reverse ? src : tgt);
+    (reverse ? in.sourceTokenizer : in.targetTokenizer) = core::Tokenizer(fr);
+    in.name = reverse ? "tiny-test-reverse" : "tiny-test";
     return core::Model(core::ModelBuilder::build(in));
 }
+
+}  // namespace
+
+core::Model tinyModel(const core::ModelSpec& spec) { return tinyModelOfDirection(spec, false); }
+
+core::Model tinyReverseModel() { return tinyModelOfDirection(tinySpec(), true); }
 
 core::Model tinyPieceModel() {
     // Pieces trained on a few sentences: short words stay whole, longer ones split.

@@ -16,6 +16,8 @@ core::ModelSpec tinySpec(core::ModelSpec::Cell cell = core::ModelSpec::Cell::GRU
                          bool bidirectional = true,
                          core::ModelSpec::Decoder decoder = core::ModelSpec::Decoder::Bahdanau);
 core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
+// The same vocabularies and tokenizers swapped: a reverse model of tinyModel() (untrained).
+core::Model tinyReverseModel();
 // The same, reading and writing SentencePiece pieces (trained here on a few sentences).
 core::Model tinyPieceModel();
 

@@ -360,7 +360,13 @@ void DecodingDocument::search(Worker& w, int width, const std::shared_ptr<Shared
     o.beamWidth = width;
     o.progress = &shared->progress;
     o.cancelled = [shared, generation] { return shared->cancelGeneration != generation; };
-    w.beam = w.session->search(o);
+    try {
+        w.beam = w.session->search(o);
+    } catch (const core::Error&) {
+        if (shared->cancelGeneration == generation) throw;
+        w.beam.clear();  // a newer request (the next lesson page, a key) replaced this one: no error
+        return;
+    }
     w.select(0);
 }
 

@@ -339,10 +339,33 @@ QByteArray FigureExporter::renderGif(const std::vector<Frame>& frames, const Set
 
 void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path,
                                  const QString& unit) {
-    checkFilePath(path);
     const Settings at = animationSettings(frames, settings);
-    for (size_t k = 0; k < frames.size(); ++k)
-        writeFile(framePath(path, k + 1, frames.size(), unit), encodePng(renderImage(frames[k].snapshot, frames[k].options, at)));
+    writeAnimation(Format::Frames, frames.size(), [&](size_t k) { return frames[k]; }, at.size, at, path, unit);
+}
+
+void FigureExporter::writeAnimation(Format format, size_t count, const FrameSource& frame, QSize size, const Settings& settings,
+                                    const QString& path, const QString& unit) {
+    checkFilePath(path);
+    if (count == 0) throw error(QStringLiteral("nothing to animate: no frames"));
+    Settings at = settings;
+    at.format = Format::Png;
+    if (!at.size.isValid() || at.size.isEmpty()) at.size = size;
+    if (format == Format::Frames) {
+        for (size_t k = 0; k < count; ++k) {
+            const Frame f = frame(k);
+            writeFile(framePath(path, k + 1, count, unit), encodePng(renderImage(f.snapshot, f.options, at)));
+        }
+        return;
+    }
+    if (format != Format::Gif) throw error(QStringLiteral("an animation is a GIF or PNG frames, not %1").arg(formatName(format)));
+    core::AtomicFile file(path.toStdString());
+    GifWriter gif([&file](const char* data, size_t n) { file.stream().write(data, static_cast<std::streamsize>(n)); });
+    for (size_t k = 0; k < count; ++k) {
+        const Frame f = frame(k);
+        gif.addFrame(renderImage(f.snapshot, f.options, at), f.delayMs);
+    }
+    gif.finish();
+    file.commit();
 }
 
 QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {

@@ -7,6 +7,7 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -72,6 +73,13 @@ public:
     QByteArray renderGif(const std::vector<Frame>& frames, const Settings& settings);
     void writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path,
                      const QString& unit = QStringLiteral("step"));
+    // A long animation (a training run's snapshots) drawn and written one frame at a time:
+    // frame(k) makes frame k as it is drawn, so memory holds one frame whatever `count` is. A GIF
+    // (format Gif) streams into `path`, written atomically; Frames writes numbered PNGs. Every
+    // frame is drawn at `figureSize` (settings.size when given).
+    using FrameSource = std::function<Frame(size_t)>;
+    void writeAnimation(Format format, size_t count, const FrameSource& frame, QSize figureSize, const Settings& settings,
+                        const QString& path, const QString& unit);
     // The file's bytes, as write() would store them.
     QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
 

@@ -1,88 +1,183 @@
 #include "ui/Lesson.h"
 
+#include "core/BoundedFile.h"
 #include "core/Error.h"
 #include "core/InstallLayout.h"
+#include "core/Runtime.h"
 #include "core/attribution/Attributor.h"
+#include "core/lesson/LessonFormat.h"
+#include "core/model/ModelArchive.h"
+#include "core/training/TrainingTimeline.h"
 #include "ui/StepExplainedPanel.h"
 
-#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QImageReader>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QUrl>
 
 namespace alignscope::ui {
 namespace {
 
-const QStringList kHighlights = {"", "heatmap", "encoder", "candidates", "beam", "explain"};
+namespace fs = std::filesystem;
 
-core::Error fail(const QString& path, const QString& what) {
-    return core::Error(QStringLiteral("lesson '%1': %2").arg(path, what).toStdString());
+core::LessonFormat::Names pageNames() {
+    core::LessonFormat::Names names;
+    for (const auto& part : StepExplainedPanel::partNames()) names.explainParts.push_back(part.toStdString());
+    names.heatmaps = core::Attributor::methods();
+    return names;
 }
+
+core::LessonFormat::Lesson readFormat(const QString& path) {
+    const std::string file = path.toStdString();
+    const std::string bytes = core::BoundedFile::read(file, core::LessonFormat::kMaxFileBytes, "lesson");
+    return core::LessonFormat::parse(bytes, file, pageNames());
+}
+
+// The files a lesson's pages reference, each checked once however many pages name it.
+class References {
+public:
+    explicit References(const QString& lessonPath) : lesson_(lessonPath.toStdString()) {
+        std::error_code ec;
+        folder_ = fs::canonical(fs::absolute(fs::path(lesson_)).parent_path(), ec);
+        models_ = fs::weakly_canonical(core::Runtime::modelsDirectory(), ec);
+    }
+
+    // `where` is "lesson 'file': page 3", `key` the page's key naming it.
+    std::string model(const std::string& name, const std::string& where, const std::string& key) {
+        const std::string path = resolve(core::LessonFormat::isBundledName(name) ? name + ".pt" : name, name, where, key);
+        if (checked_.insert(path).second) {
+            try {
+                core::BoundedFile::check(path, Lesson::kMaxModelBytes, "the model");
+                core::ModelArchive::check(path);
+            } catch (const core::Error& e) {
+                throw core::Error(where + ", \"" + key + "\": " + e.what());
+            }
+        }
+        return path;
+    }
+
+    std::string timeline(const std::string& name, int snapshot, const std::string& where) {
+        const std::string path = resolve(name, name, where, "timeline");
+        auto found = runs_.find(path);
+        if (found == runs_.end()) {
+            try {
+                found = runs_.emplace(path, static_cast<int>(core::TrainingTimeline::open(path).snapshots().size())).first;
+            } catch (const core::Error& e) {
+                throw core::Error(where + ", \"timeline\": " + e.what());
+            }
+        }
+        if (snapshot > found->second)
+            throw core::Error(where + ", \"snapshot\": is " + std::to_string(snapshot) + ", but the run '" + name + "' has " +
+                              std::to_string(found->second) + " snapshots");
+        return path;
+    }
+
+    // A picture beside the lesson, decoded within limits (its header's size read before the pixels).
+    QImage picture(const std::string& name, const std::string& where, const std::string& key, std::string& path) {
+        path = resolve(name, name, where, key, /*bundled=*/false);
+        const auto known = pictures_.find(path);
+        if (known != pictures_.end()) return known->second;
+        const auto fail = [&](const std::string& what) { return core::Error(where + ", \"" + key + "\": the picture '" + name + "' " + what); };
+        try {
+            core::BoundedFile::check(path, Lesson::kMaxPictureBytes, "the picture");
+        } catch (const core::Error& e) {
+            throw core::Error(where + ", \"" + key + "\": " + e.what());
+        }
+        QImageReader reader(QString::fromStdString(path));
+        reader.setAutoTransform(true);
+        const QSize size = reader.size();
+        if (!reader.canRead() || !size.isValid())
+            throw fail("is not a picture AlignScope can read (PNG, JPEG, SVG, GIF)");
+        if (size.width() > Lesson::kMaxPictureSide || size.height() > Lesson::kMaxPictureSide)
+            throw fail("is " + std::to_string(size.width()) + " x " + std::to_string(size.height()) + " pixels; at most " +
+                       std::to_string(Lesson::kMaxPictureSide) + " on a side");
+        QImage image = reader.read();
+        if (image.isNull()) throw fail("cannot be decoded (" + reader.errorString().toStdString() + ")");
+        pictures_.emplace(path, image);
+        return image;
+    }
+
+private:
+    // A bundled name in the models folder where one is there, else a path inside the lesson's
+    // folder (symbolic links followed first, so none can point outside).
+    std::string resolve(const std::string& file, const std::string& name, const std::string& where, const std::string& key, bool bundled = true) {
+        std::error_code ec;
+        if (bundled && core::LessonFormat::isBundledName(name)) {
+            const fs::path path = fs::weakly_canonical(models_ / file, ec);
+            if (!ec && fs::exists(path, ec) && inside(path, models_)) return path.string();
+        }
+        const fs::path path = fs::weakly_canonical(folder_ / name, ec);
+        if (ec || !inside(path, folder_)) throw core::Error(where + ", \"" + key + "\": '" + name + "' lies outside the lesson's folder");
+        if (!fs::exists(path, ec))
+            throw core::Error(where + ", \"" + key + "\": '" + name + "' " +
+                              (bundled ? "is neither a bundled model or run nor a file beside the lesson" : "does not exist beside the lesson"));
+        return path.string();
+    }
+    static bool inside(const fs::path& path, const fs::path& folder) {
+        const auto rel = path.lexically_relative(folder);
+        return !rel.empty() && *rel.begin() != "..";
+    }
+
+    std::string lesson_;
+    fs::path folder_, models_;
+    std::set<std::string> checked_;
+    std::map<std::string, int> runs_;
+    std::map<std::string, QImage> pictures_;
+};
 
 }  // namespace
 
-Lesson Lesson::load(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) throw fail(path, QStringLiteral("cannot be read"));
-    QJsonParseError error;
-    const auto doc = QJsonDocument::fromJson(file.readAll(), &error);
-    if (doc.isNull()) throw fail(path, QStringLiteral("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset));
-    const auto root = doc.object();
+Lesson Lesson::loadHeading(const QString& path) {
+    const auto format = readFormat(path);
     Lesson lesson;
     lesson.path = path;
-    lesson.title = root.value("title").toString();
-    lesson.summary = root.value("summary").toString();
-    if (lesson.title.isEmpty()) throw fail(path, QStringLiteral("has no \"title\""));
-    const auto pages = root.value("pages").toArray();
-    if (pages.isEmpty()) throw fail(path, QStringLiteral("has no \"pages\""));
-    for (int i = 0; i < pages.size(); ++i) {
-        const auto p = pages[i].toObject();
+    lesson.title = QString::fromStdString(format.title);
+    lesson.summary = QString::fromStdString(format.summary);
+    return lesson;
+}
+
+Lesson Lesson::load(const QString& path) {
+    const auto format = readFormat(path);
+    References files(path);
+    Lesson lesson;
+    lesson.path = path;
+    lesson.title = QString::fromStdString(format.title);
+    lesson.summary = QString::fromStdString(format.summary);
+    lesson.pages.reserve(static_cast<int>(format.pages.size()));
+    const std::string file = path.toStdString();
+    for (size_t i = 0; i < format.pages.size(); ++i) {
+        const auto& p = format.pages[i];
+        const std::string where = "lesson '" + file + "': page " + std::to_string(i + 1);
         LessonPage page;
-        page.text = p.value("text").toString();
-        page.model = p.value("model").toString();
-        page.source = p.value("source").toString();
-        page.target = p.value("target").toString();
-        page.steps = p.value("steps").toInt(0);
-        page.run = p.value("run").toBool(false);
-        page.beam = p.value("beam").toInt(0);
-        // "explain": true opens Step explained at its top; a part's name opens it there.
-        const auto explain = p.value("explain");
-        page.explain = explain.isString() || explain.toBool(false);
-        page.explainPart = explain.toString();
-        page.highlight = p.value("highlight").toString();
-        page.heatmap = p.value("heatmap").toString();
-        page.timeline = p.value("timeline").toString();
-        page.snapshot = p.value("snapshot").toInt(0);
-        page.compare = p.value("compare").toString();
-        if (page.heatmap == QStringLiteral("attention")) page.heatmap.clear();
-        const QString image = p.value("image").toString();
-        if (!image.isEmpty()) page.image = QFileInfo(path).absoluteDir().absoluteFilePath(image);
-        const QString where = QStringLiteral("page %1").arg(i + 1);
-        if (page.text.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"text\""));
-        if (page.source.isEmpty()) throw fail(path, where + QStringLiteral(" has no \"source\""));
-        if (page.steps < 0 || page.beam < 0 || page.beam > 32) throw fail(path, where + QStringLiteral(" has a bad \"steps\" or \"beam\""));
-        if (page.snapshot < 0 || (page.snapshot > 0 && page.timeline.isEmpty()))
-            throw fail(path, where + QStringLiteral(" has a bad \"snapshot\" (1 or more, with a \"timeline\")"));
-        if (!page.explainPart.isEmpty() && !StepExplainedPanel::partNames().contains(page.explainPart))
-            throw fail(path, where + QStringLiteral(" explains part '%1' (true, or one of: %2)")
-                                         .arg(page.explainPart, StepExplainedPanel::partNames().join(", ")));
-        if (!kHighlights.contains(page.highlight))
-            throw fail(path, where + QStringLiteral(" highlights '%1' (one of: %2)").arg(page.highlight, kHighlights.mid(1).join(", ")));
-        if (!page.heatmap.isEmpty() && !core::Attributor::methods().empty()) {
-            const auto names = core::Attributor::methods();
-            if (std::find(names.begin(), names.end(), page.heatmap.toStdString()) == names.end()) {
-                QStringList known;
-                for (const auto& n : names) known << QString::fromStdString(n);
-                throw fail(path, where + QStringLiteral(" shows heatmap '%1' (one of: %2)").arg(page.heatmap, known.join(", ")));
-            }
+        page.text = QString::fromStdString(p.text);
+        page.source = QString::fromStdString(p.source);
+        page.target = QString::fromStdString(p.target);
+        page.steps = p.steps;
+        page.run = p.run;
+        page.beam = p.beam;
+        page.explain = p.explain;
+        page.explainPart = QString::fromStdString(p.explainPart);
+        page.highlight = QString::fromStdString(p.highlight);
+        page.heatmap = QString::fromStdString(p.heatmap);
+        page.snapshot = p.snapshot;
+        if (!p.model.empty()) page.model = QString::fromStdString(files.model(p.model, where, "model"));
+        if (!p.compare.empty()) page.compare = QString::fromStdString(files.model(p.compare, where, "compare"));
+        if (!p.timeline.empty()) page.timeline = QString::fromStdString(files.timeline(p.timeline, p.snapshot, where));
+        if (!p.image.empty()) {
+            std::string image;
+            page.picture = files.picture(p.image, where, "image", image);
+            page.image = QString::fromStdString(image);
         }
-        if (!page.image.isEmpty() && !QImageReader(page.image).canRead())
-            throw fail(path, where + QStringLiteral(" shows image '%1', which is missing or not a picture").arg(image));
+        // Inline pictures are checked as "image" is; Qt's rich text then reads the checked file.
+        page.html = QString::fromStdString(core::LessonMarkup::toHtml(p.markup, [&](const std::string& name) {
+            std::string image;
+            files.picture(name, where, "text", image);
+            return QUrl::fromLocalFile(QString::fromStdString(image)).toString().toStdString();
+        }));
         lesson.pages.push_back(page);
     }
     return lesson;

@@ -147,8 +147,8 @@ void LessonPanel::showPage(int page, int pages) {
     }
     title_->setText(player_->lesson().title);
     const auto& p = player_->lesson().pages[page];
-    text_->setText(p.text);
-    image_ = p.image.isEmpty() ? QPixmap() : QPixmap(p.image);
+    text_->setText(p.html);  // the page's markup, checked and converted when the lesson was loaded
+    image_ = p.picture.isNull() ? QPixmap() : QPixmap::fromImage(p.picture);
     picture_->setVisible(!image_.isNull());
     scaleImage();
     counter_->setText(tr("%1 / %2").arg(page + 1).arg(pages));

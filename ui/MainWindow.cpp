@@ -204,7 +204,7 @@ void MainWindow::buildMenus() {
     auto* lessons = menuBar()->addMenu(tr("&Lessons"));
     for (const auto& path : Lesson::shippedLessons()) {
         try {
-            const auto lesson = Lesson::load(path);
+            const auto lesson = Lesson::loadHeading(path);
             lessons->addAction(lesson.title, this, [this, path] { startLesson(path); })->setToolTip(lesson.summary);
         } catch (const std::exception& e) {
             lessons->addAction(QFileInfo(path).fileName())->setEnabled(false);

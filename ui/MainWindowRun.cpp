@@ -21,6 +21,7 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     core::TrainingTimeline timeline;
     try {
         timeline = core::TrainingTimeline::open(folderOrIndex.toStdString());
+        timeline.checkSnapshots();  // a folder mixing runs is refused whole, as export --timeline does
     } catch (const core::Error& e) {
         showError(QString::fromStdString(e.what()));
         return false;

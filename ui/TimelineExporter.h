@@ -1,30 +1,27 @@
 #pragma once
-#include "core/model/Model.h"
 #include "core/training/TrainingTimeline.h"
 #include "ui/FigureExporter.h"
 
 #include <QString>
 
 #include <string>
-#include <vector>
 
 namespace alignscope::ui {
 
 // A training run's snapshots (train --snapshots K) as an animation: one sentence forced along one
 // target through every snapshot, one frame each in one layout, titled with its update and loss, so
-// the alignment is seen to form (an animated GIF, or numbered PNG frames).
+// the alignment is seen to form (an animated GIF, or numbered PNG frames). Each snapshot is
+// loaded, decoded, drawn and written in turn: memory stays flat however many the run lists.
 class TimelineExporter {
 public:
-    // Loads every snapshot. Throws core::Error naming a snapshot that fails to load or reads other
-    // vocabularies than the first (a folder that mixes two runs).
+    // Checks the run (TrainingTimeline::checkSnapshots): throws core::Error naming a snapshot
+    // that fails to load or reads other vocabularies than the first (a folder that mixes two runs).
     explicit TimelineExporter(const core::TrainingTimeline& timeline);
 
-    // One frame per snapshot: `source` forced along `target` (empty: the last snapshot's greedy
-    // translation, which every snapshot then follows). Throws core::Error naming the snapshot that
-    // cannot take the sentence.
-    std::vector<FigureExporter::Frame> frames(const std::string& source, const std::string& target, const FigureOptions& options,
-                                              int frameMs) const;
-    // Writes frames(...) to `path`: a GIF (settings.format Gif) or numbered PNGs (Frames).
+    // One frame per snapshot, `source` forced along `target` (empty: the last snapshot's greedy
+    // translation, which every snapshot then follows), written to `path`: a GIF (settings.format
+    // Gif) or numbered PNGs (Frames). Throws core::Error naming the snapshot that cannot take the
+    // sentence.
     void write(const std::string& source, const std::string& target, const FigureOptions& options,
                const FigureExporter::Settings& settings, const QString& path) const;
 
@@ -32,7 +29,6 @@ public:
 
 private:
     core::TrainingTimeline timeline_;
-    std::vector<core::Model> models_;  // [snapshots]
 };
 
 }  // namespace alignscope::ui

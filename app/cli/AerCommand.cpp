@@ -4,6 +4,7 @@
 #include "core/alignment/AlignmentErrorRate.h"
 #include "core/alignment/LinkSet.h"
 #include "core/text/PairLine.h"
+#include "core/BoundedFile.h"
 #include "core/Error.h"
 
 #include <cstdio>
@@ -17,6 +18,7 @@ namespace alignscope::cli {
 namespace {
 
 std::vector<std::string> readLines(const std::string& path, const char* what) {
+    core::BoundedFile::check(path, core::LinkSet::kMaxFileBytes, "the " + std::string(what) + " file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw core::Error("cannot open the " + std::string(what) + " file '" + path + "'");
     std::vector<std::string> lines;

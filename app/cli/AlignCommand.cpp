@@ -8,6 +8,7 @@
 #include "core/decoding/Alignment.h"
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
+#include "core/model/ReverseModel.h"
 #include "core/text/PairLine.h"
 #include "core/text/Tokenizer.h"
 #include "core/Error.h"
@@ -122,6 +123,8 @@ Command addAlignCommand(CLI::App& app) {
             }
         }
         for (const auto& path : o->reverseModels) reverses.push_back(loadDecodingModel(path));
+        for (const auto& m : models)
+            for (const auto& r : reverses) core::ReverseModel::check(m, r);
         const auto& model = models.front();
         const bool ensemble = models.size() > 1 || reverses.size() > 1;
         std::vector<const core::Model*> all;

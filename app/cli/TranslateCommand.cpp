@@ -9,6 +9,15 @@
 #include "core/Runtime.h"
 
 namespace alignscope::cli {
+namespace {
+
+// A line of text translated as nothing is a failed line, said so (the line out stays blank).
+std::string nothingFor(const std::string& line, const std::string& translation) {
+    if (!translation.empty() || line.find_first_not_of(" \t\r") == std::string::npos) return {};
+    return "the model translates this line as nothing";
+}
+
+}  // namespace
 
 Command addTranslateCommand(CLI::App& app) {
     struct Options {
@@ -51,14 +60,20 @@ Command addTranslateCommand(CLI::App& app) {
                 std::vector<core::BatchDecoder::Item> items;
                 for (const auto& l : lines) items.push_back({l, std::nullopt});
                 std::vector<LineStreams::LineOutcome> out;
-                for (auto& r : decoder.run(items, options)) out.push_back(r.error.empty() ? LineStreams::LineOutcome{true, r.translation}
-                                                                                           : LineStreams::LineOutcome{false, r.error});
+                const auto results = decoder.run(items, options);
+                for (size_t k = 0; k < results.size(); ++k) {
+                    const auto& r = results[k];
+                    const std::string error = r.error.empty() ? nothingFor(lines[k], r.translation) : r.error;
+                    out.push_back(error.empty() ? LineStreams::LineOutcome{true, r.translation} : LineStreams::LineOutcome{false, error});
+                }
                 return out;
             }, "", std::string(), &watchdog);
         }
         return io.forEachLine("translate", [&](const std::string& line) {
             core::DecodingSession session(model, line);
-            return model.detokenize(session.search(options).front().ids);
+            auto translation = model.detokenize(session.search(options).front().ids);
+            if (const auto error = nothingFor(line, translation); !error.empty()) throw core::Error(error);
+            return translation;
         }, "", std::string(), &watchdog);
     };
 }

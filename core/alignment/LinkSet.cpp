@@ -1,5 +1,6 @@
 #include "core/alignment/LinkSet.h"
 
+#include "core/BoundedFile.h"
 #include "core/Error.h"
 #include "core/text/Utf8.h"
 
@@ -53,6 +54,7 @@ std::string LinkSet::pharaoh() const {
 }
 
 std::vector<LinkSet> LinkSet::readFile(const std::string& path, bool oneBased) {
+    BoundedFile::check(path, kMaxFileBytes, "the links file");  // a FIFO or /dev/zero is refused before reading
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot open the links file '" + path + "'");
     std::vector<LinkSet> sets;

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <set>
 #include <string>
 #include <utility>
@@ -16,6 +17,7 @@ struct LinkSet {
     // Throws Error "'3-x' is not a link (...)" or "... is not 1-based" for the caller to prefix
     // with file and line. `oneBased`: indices count from 1 and are shifted to 0.
     static LinkSet parse(const std::string& line, bool oneBased = false);
+    static constexpr uint64_t kMaxFileBytes = uint64_t{1} << 30;  // a links file (gold, hypotheses)
     // One LinkSet per line of a file. Throws Error naming the file (and line) when it cannot be
     // read or a line is not links.
     static std::vector<LinkSet> readFile(const std::string& path, bool oneBased = false);

@@ -1,18 +1,11 @@
 #include "core/model/AttributeJson.h"
 
+#include "core/BoundedFile.h"
 #include "core/Error.h"
 
 #include <algorithm>
 
 namespace alignscope::core {
-namespace {
-
-std::string sizeText(size_t bytes) {
-    return bytes >= (1 << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";
-}
-
-}  // namespace
-
 size_t AttributeJson::depth(const std::string& text, size_t limit) {
     size_t depth = 0, deepest = 0;
     bool inString = false;
@@ -34,7 +27,7 @@ size_t AttributeJson::depth(const std::string& text, size_t limit) {
 }
 
 nlohmann::json AttributeJson::parse(const std::string& text, size_t maxBytes) {
-    if (text.size() > maxBytes) throw Error("is " + sizeText(text.size()) + "; at most " + sizeText(maxBytes) + " are read");
+    if (text.size() > maxBytes) throw Error("is " + BoundedFile::sizeText(text.size()) + "; at most " + BoundedFile::sizeText(maxBytes) + " are read");
     if (depth(text) > kMaxDepth) throw Error("nests objects or lists deeper than " + std::to_string(kMaxDepth) + " levels");
     auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) throw Error("is not valid JSON");

@@ -97,13 +97,15 @@ std::vector<Token> wordTokens(const NormalizedText& text, const Tokenizer::Setti
     return tokens;
 }
 
-// Whitespace-separated tokens (pre-tokenized text); control characters dropped.
-std::vector<Token> whitespaceTokens(const NormalizedText& text) {
+// Whitespace-separated tokens (pre-tokenized text); control characters dropped. `spaceOnly`: only
+// U+0020 separates, as Python's str.split(" ") (Keras' text_to_word_sequence): U+00A0 and U+202F
+// stay inside tokens.
+std::vector<Token> whitespaceTokens(const NormalizedText& text, bool spaceOnly) {
     std::vector<Token> tokens;
     TokenBuilder current(text, tokens);
     int word = 0;
     for (const auto& c : codePoints(text.text())) {
-        if (isSpace(c.cp)) {
+        if (spaceOnly ? c.cp == ' ' : isSpace(c.cp)) {
             if (!current.empty()) ++word;
             current.flush();
         } else if (!isControl(c.cp)) {
@@ -206,6 +208,7 @@ struct Tokenizer::Impl {
     std::vector<Normalizer> steps;                         // the same, compiled
     bool legacyNfkc = true;     // the word kind's own NFKC (+ case folding) of format v1
     bool keepSpaces = false;    // char kind
+    bool spaceOnly = false;     // whitespace kind: "split": "space" (only U+0020 separates)
     enum class Decoder { Word, Spaces, Concat, SentencePiece } decoder = Decoder::Word;
     std::string pieceModel;     // sentencepiece: the serialised model, as stored (base64)
     std::shared_ptr<const SentencePieceModel> processor;
@@ -262,7 +265,7 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     // The pre-tokenizers make at most one token per character of the normalised text.
     switch (d_->kind) {
     case Kind::Word: return wordTokens(normalized, d_->settings);
-    case Kind::Whitespace: return whitespaceTokens(normalized);
+    case Kind::Whitespace: return whitespaceTokens(normalized, d_->spaceOnly);
     case Kind::Char: return charTokens(normalized, d_->keepSpaces);
     case Kind::SentencePiece: break;
     }
@@ -383,7 +386,10 @@ nlohmann::json Tokenizer::toJson() const {
              {"split_punctuation", d_->settings.splitPunctuation},
              {"split_elision", d_->settings.splitElision}};
         break;
-    case Kind::Whitespace: j = {{"kind", "whitespace"}}; break;
+    case Kind::Whitespace:
+        j = {{"kind", "whitespace"}};
+        if (d_->spaceOnly) j["split"] = "space";
+        break;
     case Kind::Char: j = {{"kind", "char"}, {"keep_spaces", d_->keepSpaces}}; break;
     case Kind::SentencePiece: j = {{"kind", "sentencepiece"}, {"model", d_->pieceModel}}; break;
     }
@@ -420,6 +426,10 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     } else if (kind == "whitespace") {
         d->kind = Kind::Whitespace;
         d->decoder = Impl::Decoder::Spaces;
+        const auto split = text("split", "whitespace");
+        if (split != "whitespace" && split != "space")
+            throw Error("tokenizer setting 'split' must be \"whitespace\" (any Unicode space) or \"space\" (U+0020 only)");
+        d->spaceOnly = split == "space";
     } else if (kind == "char") {
         d->kind = Kind::Char;
         d->decoder = Impl::Decoder::Concat;

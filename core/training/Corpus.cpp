@@ -4,7 +4,9 @@
 #include "core/Error.h"
 #include "core/text/Tokenizer.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <string_view>
 #include <fstream>
 #include <sstream>
 
@@ -28,19 +30,33 @@ uint64_t stableHash(const std::string& s, uint64_t seed) {
     return h;
 }
 
+std::string tooLong(const std::string& line, size_t tab, size_t maxCharacters) {
+    const auto second = line.find('\t', tab + 1);
+    const std::pair<const char*, std::string_view> sides[] = {
+        {"source", std::string_view(line).substr(0, tab)},
+        {"target", std::string_view(line).substr(tab + 1, second == std::string::npos ? std::string::npos : second - tab - 1)}};
+    for (const auto& [side, text] : sides) {
+        const auto characters = static_cast<size_t>(
+            std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+        if (characters > maxCharacters)
+            return std::string("the ") + side + " has " + std::to_string(characters) + " characters; at most " + std::to_string(maxCharacters);
+    }
+    return {};
+}
+
 }  // namespace
 
-Corpus Corpus::read(const std::string& path, OnBadLine policy) {
+Corpus Corpus::read(const std::string& path, OnBadLine policy, size_t maxSideCharacters) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw Error("corpus '" + path + "' does not exist or is not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error("cannot read corpus '" + path + "'");
     std::ostringstream text;
     text << in.rdbuf();
-    return parse(text.str(), path, policy);
+    return parse(text.str(), path, policy, maxSideCharacters);
 }
 
-Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine policy) {
+Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine policy, size_t maxSideCharacters) {
     Corpus c;
     c.name_ = name;
     std::istringstream in(text);
@@ -56,6 +72,7 @@ Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine
         if (bad >= 0) reason = "invalid UTF-8 at byte " + std::to_string(bad + 1);
         else if (tab == std::string::npos) reason = "missing tab between source and target";
         else if (tab == 0 || tab + 1 >= line.size()) reason = "empty source or target";
+        else if (maxSideCharacters > 0) reason = tooLong(line, tab, maxSideCharacters);
         if (!reason.empty()) {
             if (policy == OnBadLine::Reject)
                 throw Error(name + ":" + std::to_string(number) + ": " + reason + " (use --skip-bad-lines to skip such lines)");

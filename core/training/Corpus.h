@@ -17,9 +17,11 @@ public:
     };
 
     // Throws Error when the file cannot be read, or (Reject) at the first bad line, naming it.
-    static Corpus read(const std::string& path, OnBadLine policy);
+    // `maxSideCharacters` > 0: a line whose source or target has more characters is bad too (a
+    // trainer passes the tokenizer's limit, so the line is named, or skipped, before tokenizing).
+    static Corpus read(const std::string& path, OnBadLine policy, size_t maxSideCharacters = 0);
     // Same from text in memory (tests, stdin).
-    static Corpus parse(const std::string& text, const std::string& name, OnBadLine policy);
+    static Corpus parse(const std::string& text, const std::string& name, OnBadLine policy, size_t maxSideCharacters = 0);
 
     const std::string& name() const { return name_; }
     const std::vector<SentencePair>& pairs() const { return pairs_; }

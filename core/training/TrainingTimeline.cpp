@@ -5,6 +5,7 @@
 #include "core/text/Vocabulary.h"
 
 #include "core/AtomicFile.h"
+#include "core/BoundedFile.h"
 #include "core/Error.h"
 
 #include <nlohmann/json.hpp>
@@ -14,8 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -76,13 +76,12 @@ TrainingTimeline TrainingTimeline::open(const std::string& folderOrIndex) {
 }
 
 void TrainingTimeline::read(const std::string& indexPath) {
-    std::ifstream in(indexPath, std::ios::binary);
-    if (!in) throw Error("cannot read '" + indexPath + "'");
-    std::stringstream text;
-    text << in.rdbuf();
+    // A regular file of bounded size: a run folder may come from anyone (a FIFO or /dev/zero as
+    // the index hung or filled memory). A million updates' losses take about 20 MB.
+    const std::string text = BoundedFile::read(indexPath, kMaxIndexBytes, "the training run's index");
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(text.str());
+        j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
         throw Error("'" + indexPath + "' is not valid JSON: " + e.what());
     }
@@ -124,6 +123,20 @@ bool TrainingTimeline::sameVocabularies(const Model& a, const Model& b) {
     return a.sourceVocabulary().tokens() == b.sourceVocabulary().tokens() &&
            a.targetVocabulary().tokens() == b.targetVocabulary().tokens() &&
            a.sourceTokenizer().toJson() == b.sourceTokenizer().toJson() && a.targetTokenizer().toJson() == b.targetTokenizer().toJson();
+}
+
+void TrainingTimeline::checkSnapshots() const {
+    if (snapshots_.empty()) throw Error("the training run '" + indexPath() + "' lists no snapshot");
+    const std::string firstPath = folder_ + "/" + snapshots_.front().file;
+    const Model first = Model::load(firstPath);
+    std::set<std::string> checked = {snapshots_.front().file};  // an index may list one file at several steps
+    for (const auto& s : snapshots_) {
+        if (!checked.insert(s.file).second) continue;
+        const auto path = folder_ + "/" + s.file;
+        if (!sameVocabularies(Model::load(path), first))
+            throw Error("'" + path + "' reads other vocabularies than '" + firstPath +
+                        "': the snapshots of one run share one (does the folder mix two runs?)");
+    }
 }
 
 std::string TrainingTimeline::snapshotPath(int64_t step) const {

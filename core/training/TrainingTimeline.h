@@ -12,6 +12,8 @@ class Model;
 // training loss in NAME.timeline.json, so a viewer can replay how the alignment formed.
 class TrainingTimeline {
 public:
+    static constexpr uint64_t kMaxIndexBytes = uint64_t{256} << 20;
+
     struct Snapshot {
         int64_t step = 0;   // updates done when it was written
         std::string file;   // its file name, in folder()
@@ -30,6 +32,10 @@ public:
     // Whether two snapshots read the same tokenizers and vocabularies, token for token (those of
     // one run do): a viewer refuses to replay a mix.
     static bool sameVocabularies(const Model& a, const Model& b);
+    // Loads every snapshot in turn (one at a time: memory stays flat however many) and throws
+    // Error naming the first that fails to load or reads other vocabularies than the first (a
+    // folder that mixes runs): the check the app and `export --timeline` make when a run opens.
+    void checkSnapshots() const;
 
     std::string snapshotPath(int64_t step) const;  // where the snapshot at `step` goes
     std::string indexPath() const;

@@ -1,22 +1,24 @@
 """alignscope-cli align and aer as issue 35 asks: a model's declared reverse model, and gold and
 hypothesis files that count words from different bases."""
 
-import shutil
-
 import pytest
 
 from alignscope import export, load
 from alignscope.demo import demo, demo_architecture
+from alignscope.reference import Seq2SeqAttention
 
 PAIRS = "the red car ||| la voiture rouge\na house ||| une maison\n"
 
 
 @pytest.fixture()
 def model_with_reverse(tmp_path):
-    """A demo model whose metadata declares `rev.pt` (a copy of itself) as its reverse model."""
+    """A demo model whose metadata declares `rev.pt` (an untrained model of the other direction:
+    vocabularies and tokenizers swapped) as its reverse model."""
     demo(str(tmp_path / "demo"), demo_architecture())
     model, src_vocab, tgt_vocab, info = load(str(tmp_path / "demo" / "model.pt"))
-    shutil.copy(tmp_path / "demo" / "model.pt", tmp_path / "rev.pt")
+    reverse = Seq2SeqAttention(len(tgt_vocab), len(src_vocab), demo_architecture(), seed=8).eval()
+    export(reverse, tgt_vocab, src_vocab, str(tmp_path / "rev.pt"), name="rev",
+           src_tokenizer=info["tgt_tokenizer"], tgt_tokenizer=info["src_tokenizer"])
     export(model, src_vocab, tgt_vocab, str(tmp_path / "m.pt"), name="m", metadata={"reverse_model": "rev.pt"},
            src_tokenizer=info["src_tokenizer"], tgt_tokenizer=info["tgt_tokenizer"])
     (tmp_path / "pairs.txt").write_text(PAIRS)

@@ -2,7 +2,9 @@
 a declared reverse model is a file beside it, and every model a shipped lesson opens is there (a
 renamed model must not leave a lesson, a card or `align --links agreement-…` pointing at nothing)."""
 
+import fnmatch
 import json
+import re
 
 import pytest
 import torch
@@ -48,3 +50,42 @@ def test_every_model_a_shipped_lesson_opens_is_bundled(repo_root, key):
     for lesson, name in names:
         path = repo_root / "models" / (name if name.endswith(".pt") else f"{name}.pt")
         assert path.is_file(), f"{lesson} opens '{name}', which is not a bundled model"
+
+
+def _strings(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield value
+
+
+# A path that starts at the root, anywhere in a string ("--corpus /work/data/x.tsv"): the machine a
+# model was trained on is nobody's business and names nothing on the user's machine.
+ABSOLUTE_PATH = re.compile(r"(?:^|[\s=:'\"(])/(?:[\w.+-]+/)+[\w.+-]*")
+
+
+def test_no_bundled_model_metadata_holds_an_absolute_path(repo_root):
+    models = bundled(repo_root) + sorted((repo_root / "models").glob("*/*.pt"))
+    assert models
+    found = [(path.name, m.group(0).strip()) for path in models for s in _strings(metadata(path)) for m in ABSOLUTE_PATH.finditer(s)]
+    assert not found, f"absolute paths in model metadata: {found[:5]}"
+    assert ABSOLUTE_PATH.search("train --corpus /work/shared/data/fra-eng.txt --name en-fr")
+
+
+def test_the_package_carries_a_copyright_file_with_the_datas_licences(repo_root):
+    copyright = (repo_root / "resources" / "packaging" / "copyright").read_text(encoding="utf-8")
+    assert copyright.startswith("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n")
+    for line in ("License: CC-BY-2.0-FR", "Attribution: www.manythings.org/anki and tatoeba.org", "License: Europarl",
+                 "https://creativecommons.org/licenses/by/2.0/fr/legalcode"):
+        assert line in copyright, line
+    # Every bundled model is covered by a Files: stanza naming it (or a pattern matching it).
+    patterns = [p for line in copyright.splitlines() if line.startswith("Files:") for p in line.split()[1:]]
+    for path in bundled(repo_root):
+        rel = f"models/{path.name}"
+        assert any(fnmatch.fnmatch(rel, p) for p in patterns if p != "*"), f"{rel} has no Files: stanza"
+    packaging = (repo_root / "cmake" / "Packaging.cmake").read_text(encoding="utf-8")
+    assert "resources/packaging/copyright DESTINATION share/doc/alignscope" in packaging

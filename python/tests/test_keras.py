@@ -607,6 +607,25 @@ def test_word_level_cli_tokenizes_and_translates_as_keras(word_course, run_cli, 
     assert translated.read_text(encoding="utf8").splitlines() == expected
 
 
+def test_french_with_no_break_spaces_is_split_as_keras_splits_it(word_course, run_cli, tmp_path):
+    """Tatoeba's French puts U+202F before "?" and "!" (some lines U+00A0): text_to_word_sequence
+    splits on the plain space only, so 'allez\u202f' is a token Keras gives. The vocabulary is
+    accepted and alignscope-cli splits French lines into the same tokens."""
+    french = ["Allez\u202f! On y va\u00a0?", "Quoi\u202f? D\u00e9j\u00e0\u00a0!"]
+    words = sorted({w for line in french for w in text_to_word_sequence(line)})
+    assert "allez\u202f" in words and "va\u00a0" in words and "d\u00e9j\u00e0\u00a0" in words
+    human = dict(word_course["human_vocab"])
+    for old, new in zip([w for w in human if not w.startswith("<")][-len(words):], words):
+        human[new] = human.pop(old)
+    from_keras_h5(word_course["h5"], human, word_course["machine_vocab"], Tx=TX, Ty=TY).save(str(tmp_path / "fr.pt"))
+    src, out = tmp_path / "fr.txt", tmp_path / "fr.jsonl"
+    src.write_text("\n".join(french) + "\n", encoding="utf8")
+    run_cli("trace", "--model", tmp_path / "fr.pt", "-i", src, "-o", out)
+    records = [json.loads(line) for line in out.read_text(encoding="utf8").splitlines() if line.strip()]
+    assert [r["source_tokens"] for r in records] == [text_to_word_sequence(line) for line in french]
+    assert [r["source_ids"] for r in records] == [word_ids(line, human) for line in french]
+
+
 def test_word_vocabulary_no_keras_rule_gives_is_refused(word_course):
     human = dict(word_course["human_vocab"])
     human["March"] = len(human)  # a capital: text_to_word_sequence lower-cases

@@ -44,10 +44,16 @@ dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents.txt"
 for f in ./usr/bin/alignscope ./usr/bin/alignscope-cli ./usr/lib/alignscope/libalignscope_sentencepiece.so \
   ./usr/share/alignscope/models/en-fr-subword.pt ./usr/share/alignscope/lessons/01-fixed-context-bottleneck.json \
   "./usr/share/applications/$app_id.desktop" "./usr/share/icons/hicolor/scalable/apps/$app_id.svg" \
-  "./usr/share/metainfo/$app_id.metainfo.xml"; do
+  "./usr/share/metainfo/$app_id.metainfo.xml" ./usr/share/doc/alignscope/copyright; do
   grep -qxF "$f" "$work/contents.txt" || fail "the package lacks $f"
 done
 if grep -vE '^\./usr/' "$work/contents.txt" | grep -v '^\./$'; then fail "the package puts files outside /usr (above)"; fi
+# The copyright file carries the data's licences and Tatoeba's attribution line (CC BY 2.0 FR).
+dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/share/doc/alignscope/copyright >"$work/copyright"
+for line in "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" "License: CC-BY-2.0-FR" \
+  "Attribution: www.manythings.org/anki and tatoeba.org" "License: Europarl"; do
+  grep -qF "$line" "$work/copyright" || fail "/usr/share/doc/alignscope/copyright lacks '$line'"
+done
 [[ $(grep -c '^\./usr/share/alignscope/models/.*\.pt$' "$work/contents.txt") -eq 1 ]] \
   || fail "alignscope holds more models than the default: $(grep '\.pt$' "$work/contents.txt" | tr '\n' ' ')"
 [[ ", $depends," != *"alignscope-models"* ]] || fail "alignscope depends on alignscope-models (it should only recommend it)"

@@ -53,10 +53,11 @@ COURSE_SOURCE_CHARS: Dict[str, Any] = {"kind": "char", "keep_spaces": True, "det
                                        "normalizers": [{"type": "lowercase"}, {"type": "replace", "pattern": ",", "content": ""}]}
 COURSE_TARGET_CHARS: Dict[str, Any] = {"kind": "char", "detokenizer": "concat"}
 # Keras' text_to_word_sequence (keras.preprocessing.text, what its Tokenizer splits text with):
-# lower-case, every character of `filters` made a space, split on " ", empty pieces dropped.
+# lower-case, every character of `filters` made a space, split on " " only (U+00A0 and U+202F, which
+# French text puts before "?" and "!", stay inside tokens), empty pieces dropped.
 KERAS_WORD_FILTERS = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\t\n'
 KERAS_WORDS: Dict[str, Any] = {
-    "kind": "whitespace", "detokenizer": "spaces",
+    "kind": "whitespace", "split": "space", "detokenizer": "spaces",
     "normalizers": [{"type": "lowercase"},
                     {"type": "replace", "content": " ",  # an ECMAScript class of the filters, each escaped
                      "pattern": "[" + "".join("\\" + c if c in "\\]^-[" else {"\t": "\\t", "\n": "\\n"}.get(c, c)
@@ -72,13 +73,13 @@ def keras_tokenizer(tokens: Sequence[str], arg: str, side: str) -> Dict[str, Any
     """The tokenization a vocabulary implies: one token per character when every token but the
     specials (<pad>, <unk>, ...) is one character (the course's), else Keras' word tokenizer
     (KERAS_WORDS), provided every token is something text_to_word_sequence can give (lower-case,
-    no filtered character, no space); otherwise refused, since neither rule could produce it.
+    no filtered character, no U+0020 space: other spaces are kept in tokens); otherwise refused, since neither rule could produce it.
     `side` is "source" or "target"; `arg` names the vocabulary argument in messages."""
     plain = [t for t in tokens if not _is_special(t)]
     words = [t for t in plain if len(t) > 1]
     if not words:
         return copy.deepcopy(COURSE_SOURCE_CHARS if side == "source" else COURSE_TARGET_CHARS)
-    never = [t for t in plain if t != t.lower() or t.strip() != t or " " in t or any(c in KERAS_WORD_FILTERS for c in t)]
+    never = [t for t in plain if t != t.lower() or " " in t or any(c in KERAS_WORD_FILTERS for c in t)]
     if never:
         option = "src_tokenizer" if side == "source" else "tgt_tokenizer"
         raise ValueError(

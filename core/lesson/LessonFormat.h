@@ -1,0 +1,48 @@
+#pragma once
+#include "core/lesson/LessonMarkup.h"
+
+#include <string>
+#include <vector>
+
+namespace alignscope::core {
+
+// A lesson file's JSON (docs/lessons.md), checked whole: every key known, every value of its
+// type and range (a "5" or 1e12 where a whole number goes is refused, not defaulted), every text
+// in the lesson markup, every reference well formed. Whether the files it references exist, and
+// what they hold, is the app's check (ui/Lesson.cpp). Qt- and Torch-free: the HTML lesson export
+// and a fuzz target (tests/fuzz/FuzzLesson.cpp) read lessons through it too.
+class LessonFormat {
+public:
+    static constexpr size_t kMaxFileBytes = 16 << 20;  // 100,000 short pages take 4 MiB
+    static constexpr size_t kMaxSentenceCharacters = 1000;
+    static constexpr size_t kMaxNameBytes = 1024;      // model, compare, timeline, image
+    static constexpr int kMaxSteps = 1000;
+    static constexpr int kMaxBeam = 32;
+    static constexpr int kMaxSnapshot = 100000;
+
+    struct Page {
+        std::string text;  // as written (the markup)
+        LessonMarkup::Node markup;
+        std::string model, source, target, explainPart, highlight, heatmap, timeline, compare, image;
+        int steps = 0, beam = 0, snapshot = 0;
+        bool run = false, explain = false;
+    };
+    struct Lesson {
+        std::string title, summary;
+        std::vector<Page> pages;
+    };
+    // The names a page may give for "explain" and "heatmap" (the app's panel parts, its
+    // attribution methods; "attention" is always allowed and read as none).
+    struct Names {
+        std::vector<std::string> explainParts, heatmaps;
+    };
+
+    // Throws Error "lesson 'file': page 3, "steps": ..." naming the file, the page and the key.
+    static Lesson parse(const std::string& bytes, const std::string& file, const Names& names);
+    // Whether `name` is a bundled model's or run's name (no folder, no .pt) rather than a path.
+    static bool isBundledName(const std::string& name);
+    // The highlight names a page may give.
+    static const std::vector<std::string>& highlights();
+};
+
+}  // namespace alignscope::core

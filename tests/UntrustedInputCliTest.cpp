@@ -1,0 +1,84 @@
+// Inputs from anyone, as the third fuzz campaign gave them to alignscope-cli (issue 47): gold
+// links that are devices, a corpus line longer than the tokenizer takes, a training run listing
+// thousands of snapshots. Each is refused by name (exit 2, or 1 for a bad line among good ones)
+// within 10 s and 500 MB, or handled with flat memory.
+#include "CommandRunner.h"
+#include "TinyModel.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+using namespace alignscope;
+
+namespace {
+
+class UntrustedInput : public ::testing::Test {
+protected:
+    void SetUp() override { tests::tinyModel().save(dir.path("tiny.pt")); }
+    tests::CommandResult cli(const std::string& args) { return tests::runCommand(std::string(ALIGNSCOPE_CLI) + " " + args); }
+    tests::TempDir dir;
+};
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_F(UntrustedInput, GoldLinksThatAreNotRegularFilesAreRefusedBeforeReading) {
+    std::ofstream(dir.path("hyp.txt")) << "0-0\n";
+    std::ofstream(dir.path("test.tsv")) << "the car\tla voiture\n";
+    for (const auto& args : {"aer --gold /dev/zero --hyp " + dir.path("hyp.txt"),
+                             "compare --model " + dir.path("tiny.pt") + " --with " + dir.path("tiny.pt") + " --test " +
+                                 dir.path("test.tsv") + " --gold /dev/zero"}) {
+        const auto start = std::chrono::steady_clock::now();
+        const auto peak = tests::runMeasuringMemory(std::string(ALIGNSCOPE_CLI) + " " + args + " >/dev/null 2>&1");
+        const auto r = cli(args);
+        EXPECT_EQ(r.exitCode, 2) << args << ": " << r.output;
+        EXPECT_TRUE(contains(r.output, "'/dev/zero' is a device, not a regular file")) << r.output;
+        EXPECT_LT(peak.peakKb, 500 * 1024) << args;
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0) << args;
+    }
+}
+
+TEST_F(UntrustedInput, ACorpusLineLongerThanTheTokenizerTakesIsNamedOrSkipped) {
+    std::ofstream(dir.path("corpus.tsv")) << "the car\tla voiture\n" << std::string(10001, 'a') << "\tune\n"
+                                          << "a house\tune maison\n";
+    const std::string train = "train --corpus " + dir.path("corpus.tsv") + " -o " + dir.path("m.pt") +
+                              " --steps 2 --embedding 8 --encoder-hidden 8 --decoder-hidden 8 --attention-size 8 --readout 8 "
+                              "--valid-fraction 0 --test-fraction 0";
+    auto r = cli(train);
+    EXPECT_EQ(r.exitCode, 2) << r.output;
+    EXPECT_TRUE(contains(r.output, dir.path("corpus.tsv") + ":2: the source has 10001 characters; at most 10000")) << r.output;
+    r = cli(train + " --skip-bad-lines");
+    EXPECT_EQ(r.exitCode, 0) << r.output;
+    EXPECT_TRUE(contains(r.output, "skipped line 2: the source has 10001 characters")) << r.output;
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir.path("m.pt")));
+}
+
+// A run folder whose index lists one snapshot many times (campaign 3 listed 2,000): each frame is
+// drawn and written in turn, so ten times the snapshots take no more memory.
+TEST_F(UntrustedInput, ATimelineExportHoldsOneFrameAtATime) {
+    std::ofstream(dir.path("pair.txt")) << "the red car ||| la voiture rouge\n";
+    long peak[2] = {0, 0};
+    const int counts[2] = {20, 200};
+    for (int k = 0; k < 2; ++k) {
+        const auto run = dir.path("run" + std::to_string(counts[k]));
+        std::filesystem::create_directories(run);
+        std::filesystem::copy_file(dir.path("tiny.pt"), run + "/s.pt");
+        std::ofstream index(run + "/run.timeline.json");
+        index << R"({"format": "alignscope-timeline", "snapshots": [)";
+        for (int s = 1; s <= counts[k]; ++s) index << (s > 1 ? ", " : "") << R"({"step": )" << s << R"(, "file": "s.pt", "loss": 1.5})";
+        index << "]}";
+        index.close();
+        const auto out = dir.path("out" + std::to_string(counts[k]));
+        const auto r = tests::runMeasuringMemory(std::string(ALIGNSCOPE_CLI) + " export --format gif --no-progress --timeline " + run +
+                                                 " --out " + out + " -i " + dir.path("pair.txt") + " 2>" + dir.path("err.txt"));
+        ASSERT_EQ(r.exitCode, 0) << tests::readFile(dir.path("err.txt"));
+        peak[k] = r.peakKb;
+        ASSERT_EQ(std::distance(std::filesystem::directory_iterator(out), std::filesystem::directory_iterator()), 1);
+    }
+    std::cout << "timeline GIF export: peak " << peak[0] / 1024 << " MB for 20 snapshots, " << peak[1] / 1024 << " MB for 200\n";
+    EXPECT_LT(peak[1], peak[0] + 40 * 1024) << "memory grows with the snapshots";
+}
