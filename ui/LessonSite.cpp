@@ -78,13 +78,14 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
     if (!p.timeline.isEmpty()) {
         // The app's training-run view: the sentence forced through every snapshot, one shown.
         const TimelineExporter run(core::TrainingTimeline::open(LessonPlayer::resolveTimeline(p.timeline).toStdString()));
-        const auto frames = run.frames(p.source.toStdString(), p.target.toStdString(), options, 800);
-        const int shown = p.snapshot > 0 ? std::min<int>(p.snapshot, static_cast<int>(frames.size())) - 1 : static_cast<int>(frames.size()) - 1;
+        const int count = static_cast<int>(run.timeline().snapshots().size());
+        const int shown = p.snapshot > 0 ? std::min(p.snapshot, count) - 1 : count - 1;
         nlohmann::json snaps = nlohmann::json::array();
-        for (const auto& f : frames)
+        run.forEachFrame(p.source.toStdString(), p.target.toStdString(), options, 800, [&](size_t k, const FigureExporter::Frame& f) {
             snaps.push_back({{"label", f.options.title.toStdString()}, {"alpha", PageData::build(f.snapshot, options, settings)["alpha"]}});
+            if (static_cast<int>(k) == shown) snapshot = f.snapshot;
+        });
         timeline = {{"name", run.timeline().name()}, {"snapshots", std::move(snaps)}, {"shown", shown}};
-        snapshot = frames[static_cast<size_t>(shown)].snapshot;
         const auto& snaps0 = run.timeline().snapshots();
         model = &modelAt(models, QString::fromStdString(run.timeline().folder() + "/" + snaps0[static_cast<size_t>(shown)].file));
     } else {

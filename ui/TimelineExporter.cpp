@@ -6,27 +6,40 @@
 
 #include <QLocale>
 
+#include <memory>
 #include <optional>
 
 namespace alignscope::ui {
 
 TimelineExporter::TimelineExporter(const core::TrainingTimeline& timeline) : timeline_(timeline) { timeline_.checkSnapshots(); }
 
-void TimelineExporter::write(const std::string& source, const std::string& target, const FigureOptions& options,
-                             const FigureExporter::Settings& settings, const QString& path) const {
-    if (settings.format != FigureExporter::Format::Gif && settings.format != FigureExporter::Format::Frames)
-        throw core::Error("a training run is exported as an animation: gif or frames, not " + FigureExporter::formatName(settings.format).toStdString());
+FigureOptions TimelineExporter::frameOptions(size_t k, const FigureOptions& options) const {
+    const QLocale locale(QLocale::English);
+    const auto& snaps = timeline_.snapshots();
+    FigureOptions o = options;
+    const QString title = QStringLiteral("%1 · update %2 of %3 · training loss %4")
+                              .arg(QString::fromStdString(timeline_.name()), locale.toString(static_cast<qlonglong>(snaps[k].step)),
+                                   locale.toString(static_cast<qlonglong>(timeline_.updates())))
+                              .arg(snaps[k].loss, 0, 'f', 2);
+    o.title = options.title.isEmpty() ? title : options.title + QStringLiteral("\n") + title;
+    o.highlightCurrentStep = false;  // every row is final: nothing is being stepped
+    return o;
+}
+
+std::function<FigureExporter::Frame(size_t)> TimelineExporter::frameMaker(const std::string& source, const std::string& target,
+                                                                          const FigureOptions& options, int frameMs) const {
     const auto& snaps = timeline_.snapshots();
     // The model of one snapshot at a time (an index may list one file at several steps: loaded once).
-    std::optional<core::Model> model;
-    std::string loaded;
-    const auto modelOf = [&](size_t k) -> const core::Model& {
-        if (!model || loaded != snaps[k].file) {
-            model.reset();
-            model.emplace(core::Model::load(timeline_.folder() + "/" + snaps[k].file));
-            loaded = snaps[k].file;
+    auto model = std::make_shared<std::optional<core::Model>>();
+    auto loaded = std::make_shared<std::string>();
+    const auto modelOf = [this, model, loaded](size_t k) -> const core::Model& {
+        const auto& file = timeline_.snapshots()[k].file;
+        if (!*model || *loaded != file) {
+            model->reset();
+            model->emplace(core::Model::load(timeline_.folder() + "/" + file));
+            *loaded = file;
         }
-        return *model;
+        return **model;
     };
     std::string forced = target;
     if (forced.empty()) {
@@ -35,36 +48,40 @@ void TimelineExporter::write(const std::string& source, const std::string& targe
         forced = last.translation();
         if (forced.empty()) throw core::Error("the last snapshot translates '" + source + "' as nothing: give a target to force");
     }
-    const QLocale locale(QLocale::English);
-    const auto updates = timeline_.updates();
-    const auto frameOptions = [&](size_t k) {
-        FigureOptions o = options;
-        const QString title = QStringLiteral("%1 · update %2 of %3 · training loss %4")
-                                  .arg(QString::fromStdString(timeline_.name()), locale.toString(static_cast<qlonglong>(snaps[k].step)),
-                                       locale.toString(static_cast<qlonglong>(updates)))
-                                  .arg(snaps[k].loss, 0, 'f', 2);
-        o.title = options.title.isEmpty() ? title : options.title + QStringLiteral("\n") + title;
-        o.highlightCurrentStep = false;  // every row is final: nothing is being stepped
-        return o;
-    };
-    const auto frame = [&](size_t k) -> FigureExporter::Frame {
+    return [this, modelOf, forced, source, options, frameMs](size_t k) -> FigureExporter::Frame {
+        const auto& snaps = timeline_.snapshots();
         core::DecodingSession session(modelOf(k), source);
         try {
             session.alignTo(forced);
         } catch (const core::Error& e) {
             throw core::Error("snapshot " + std::to_string(k + 1) + " ('" + snaps[k].file + "') cannot take the sentence: " + e.what());
         }
-        return {DecodingSnapshot::capture(session, /*teacherForced=*/true), frameOptions(k), k + 1 == snaps.size() ? 3 * settings.frameMs : settings.frameMs};
+        return {DecodingSnapshot::capture(session, /*teacherForced=*/true), frameOptions(k, options),
+                k + 1 == snaps.size() ? 3 * frameMs : frameMs};
     };
+}
+
+void TimelineExporter::forEachFrame(const std::string& source, const std::string& target, const FigureOptions& options, int frameMs,
+                                    const std::function<void(size_t, const FigureExporter::Frame&)>& visit) const {
+    const auto frame = frameMaker(source, target, options, frameMs);
+    for (size_t k = 0; k < timeline_.snapshots().size(); ++k) visit(k, frame(k));
+}
+
+void TimelineExporter::write(const std::string& source, const std::string& target, const FigureOptions& options,
+                             const FigureExporter::Settings& settings, const QString& path) const {
+    if (settings.format != FigureExporter::Format::Gif && settings.format != FigureExporter::Format::Frames)
+        throw core::Error("a training run is exported as an animation: gif or frames, not " + FigureExporter::formatName(settings.format).toStdString());
+    const auto& snaps = timeline_.snapshots();
+    const auto frame = frameMaker(source, target, options, settings.frameMs);
     // One layout for every frame: the snapshots of one run give the sentence the same tokens, so
     // the first one's figure under the longest title (titles differ in their numbers) is the largest.
     FigureExporter exporter;
     const auto first = frame(0);
     size_t longest = 0;
     for (size_t k = 1; k < snaps.size(); ++k)
-        if (frameOptions(k).title.size() > frameOptions(longest).title.size()) longest = k;
+        if (frameOptions(k, options).title.size() > frameOptions(longest, options).title.size()) longest = k;
     const QSize size = exporter.figureSize(first.snapshot, first.options, settings)
-                           .expandedTo(exporter.figureSize(first.snapshot, frameOptions(longest), settings));
+                           .expandedTo(exporter.figureSize(first.snapshot, frameOptions(longest, options), settings));
     exporter.writeAnimation(settings.format, snaps.size(), frame, size, settings, path, QStringLiteral("snapshot"));
 }
 

@@ -4,6 +4,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <string>
 
 namespace alignscope::ui {
@@ -24,10 +25,19 @@ public:
     // sentence.
     void write(const std::string& source, const std::string& target, const FigureOptions& options,
                const FigureExporter::Settings& settings, const QString& path) const;
+    // The same frames handed to `visit` in turn (k, frame), one snapshot's model in memory at a time:
+    // for an exporter that keeps only what it takes from each (the lesson site's numbers).
+    void forEachFrame(const std::string& source, const std::string& target, const FigureOptions& options, int frameMs,
+                      const std::function<void(size_t, const FigureExporter::Frame&)>& visit) const;
 
     const core::TrainingTimeline& timeline() const { return timeline_; }
 
 private:
+    // Frame k of the run for write and forEachFrame (a model is loaded when k needs another file).
+    std::function<FigureExporter::Frame(size_t)> frameMaker(const std::string& source, const std::string& target,
+                                                            const FigureOptions& options, int frameMs) const;
+    FigureOptions frameOptions(size_t k, const FigureOptions& options) const;
+
     core::TrainingTimeline timeline_;
 };
 
