@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import time
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -74,11 +75,25 @@ class Browser:
             "goog:loggingPrefs": {"browser": "ALL", "performance": "ALL"}}}}
         self.session = self._call("POST", "/session", caps)["sessionId"]
         # The window's outer size less its frame: make the page's viewport width x height.
+        # A resize reaches the page a moment later: the viewport is read once it has settled, else a
+        # stale reading sets a wrong size (a 390-pixel phone measured at 280).
         self._call("POST", f"/session/{self.session}/window/rect", {"width": self.width, "height": self.height})
-        inner = self.run("return [window.innerWidth, window.innerHeight]")
+        inner = self._settled_viewport()
         self._call("POST", f"/session/{self.session}/window/rect",
                    {"width": 2 * self.width - inner[0], "height": 2 * self.height - inner[1]})
+        self._settled_viewport()
         return self
+
+    def _settled_viewport(self) -> Any:
+        time.sleep(0.3)
+        previous = None
+        for _ in range(20):
+            inner = self.run("return [window.innerWidth, window.innerHeight]")
+            if inner == previous:
+                return inner
+            previous = inner
+            time.sleep(0.1)
+        return previous
 
     def __exit__(self, *exc) -> None:
         try:
