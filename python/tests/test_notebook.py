@@ -37,7 +37,7 @@ def test_the_notebook_shows_the_converted_model(tmp_path):
     shown = "".join(result["data"]["text/html"])
     assert shown.startswith('<iframe class="alignscope-notebook"')
     page = html.unescape(re.search(r'srcdoc="([^"]*)"', shown).group(1))
-    assert '<main class="alignscope-page">' in page
+    assert '<main class="alignscope-page"' in page
     assert (ROOT / "resources" / "web" / "page.js").read_text(encoding="utf-8") in page
     data = json.loads(re.search(r'<script type="application/json" class="alignscope-data">(.*?)</script>', page,
                                 re.S).group(1))
