@@ -132,7 +132,10 @@ int main(int argc, char** argv) {
         std::cerr << "alignscope: " << message.toStdString() << '\n';
         failed = true;
     });
-    document.openModel(model);
+    // A page over a training run opens the run's snapshots itself: the default model first would only
+    // be encoding the sentence when the page sets it aside.
+    const bool pageOpensARun = !lesson.pages.isEmpty() && o.model.empty() && !lesson.pages[o.page - 1].timeline.isEmpty();
+    if (!pageOpensARun) document.openModel(model);
     if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
     if (!o.heatmap.empty() && o.heatmap != "attention") window.setHeatmapMethod(QString::fromStdString(o.heatmap));
     window.setSourceText(QString::fromStdString(o.source));
@@ -164,8 +167,7 @@ int main(int argc, char** argv) {
         }
     }
     if (!o.lesson.empty()) {
-        window.startLesson(QString::fromStdString(o.lesson));
-        if (o.page > 1) window.lessonPlayer()->goTo(o.page - 1);  // startLesson opened the first
+        window.startLesson(QString::fromStdString(o.lesson), o.page - 1);
         if (o.compare.empty() && window.comparisonDocument())  // the page's model B
             QObject::connect(window.comparisonDocument(), &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
                 std::cerr << "alignscope: model B: " << message.toStdString() << '\n';

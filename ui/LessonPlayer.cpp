@@ -21,10 +21,10 @@ QString LessonPlayer::resolveTimeline(const QString& timeline) {
     return QDir(QString::fromStdString(core::Runtime::modelsDirectory())).filePath(timeline);
 }
 
-void LessonPlayer::start(const Lesson& lesson) {
+void LessonPlayer::start(const Lesson& lesson, int firstPage) {
     lesson_ = lesson;
     page_ = -1;
-    goTo(0);
+    goTo(firstPage >= 0 && firstPage < lesson_.pages.size() ? firstPage : 0);
 }
 
 void LessonPlayer::stop() {

@@ -49,7 +49,9 @@ public:
     void showStepPanel(bool visible);
     // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
     void highlightPanel(const QString& panel);
-    void startLesson(const QString& path);   // errors are shown, nothing changes
+    // Opens the lesson at `firstPage` (0-based) directly: a page opened and left at once would have its
+    // decoding cancelled, which a model busy encoding may not honour in time. Errors are shown, nothing changes.
+    void startLesson(const QString& path, int firstPage = 0);
     // The view on screen as one value, and one applied whole: what belongs to another view (a
     // comparison, a training run, a target, a beam) is closed unless the value names it, and the
     // document decodes it in one operation (one snapshot). A lesson page is applied this way, and

@@ -110,11 +110,11 @@ void MainWindow::highlightPanel(const QString& panel) {
                                                                  : nullptr);
 }
 
-void MainWindow::startLesson(const QString& path) {
+void MainWindow::startLesson(const QString& path, int firstPage) {
     try {
         auto lesson = Lesson::load(path);
         if (!lessonPlayer_->running()) viewBeforeLesson_ = currentView();
-        lessonPlayer_->start(lesson);
+        lessonPlayer_->start(lesson, firstPage);
     } catch (const std::exception& e) {
         showError(QString::fromUtf8(e.what()));
     }
