@@ -429,7 +429,7 @@ TEST(ModelFile, ASaturatedDecoderStateIsRefusedAtLoad) {
     ASSERT_GT(changed, 0) << "the tiny model has an init_b";
     module.save(dir.path("init_b.pt"));
     const auto message = loadError(dir.path("init_b.pt"));
-    EXPECT_NE(message.find("every value of the decoder's state is +-1 (saturated"), std::string::npos) << message;
+    EXPECT_NE(message.find("every value of the decoder's initial state is +-1 (saturated"), std::string::npos) << message;
     EXPECT_EQ(loadError(dir.path("tiny.pt")), "") << "the model as it was loads";
 }
 

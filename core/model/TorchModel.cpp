@@ -514,14 +514,15 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         if (problems.empty() && !(std::abs(d.logProbs.exp().sum().item<double>() - 1.0) <= 1e-3))
             problems.push_back("step: log_probs must be log-probabilities (they do not sum to 1)");
         if (!problems.empty()) return;
-        // Finite numbers can still carry nothing: a state at +-1 everywhere (tanh saturated, as when
-        // a bias is the largest float) and a first step all but certain of </s> translate every line
-        // as nothing, which "all weights finite" never shows.
+        // Finite numbers can still carry nothing: an initial state at +-1 everywhere (tanh saturated,
+        // as when a bias is the largest float; a step's state may be anything, a counter say) and a
+        // first step all but certain of </s> translate every line as nothing, which "all weights
+        // finite" never shows.
         const auto saturated = [](const torch::Tensor& t) {
             return t.numel() > 1 && t.is_floating_point() && (t.abs() >= 1 - 1e-6).all().item<bool>();
         };
-        if (saturated(e.state) || saturated(d.state))
-            problems.push_back("on a test sentence every value of the decoder's state is +-1 (saturated: is a bias or weight far too large?)");
+        if (saturated(e.state))
+            problems.push_back("on a test sentence every value of the decoder's initial state is +-1 (saturated: is a bias or weight far too large?)");
         const auto eos = tgtVocab_.eos();
         if (eos >= 0 && d.logProbs.argmax(1).item<int64_t>() == eos && d.logProbs[0][eos].item<double>() > std::log(0.99))
             problems.push_back("a test sentence decodes to nothing: its first step gives </s> a probability of " +
