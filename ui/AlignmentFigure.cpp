@@ -373,6 +373,8 @@ QSize AlignmentFigure::fit() {
     // In a panel the encoder states are never a strip: their cells and c_t / s_t stay large enough
     // to read a pattern in (cramped() then says when the heatmap cannot have its rows beside them).
     if (encoderRect_) encoderRect_->setMinimumSize(0, kEncoderFloor);
+    // The colour scale's title is fitted to the bar below (fitLabels), not the bar to the title.
+    heatRect_->setMinimumSize(0, 0);
     P::layOut(plot_);
     const int cell = P::readableCell(font_);
     const int columns = P::cellsThatFit(heatRect_->width(), cell, all.width());
@@ -388,7 +390,7 @@ QSize AlignmentFigure::fit() {
 bool AlignmentFigure::cramped() const {
     if (!heatRect_) return false;
     const int rows = std::min(3, cells().height());
-    return heatRect_->height() < std::max(heatRect_->minimumSize().height(), rows * P::readableCell(font_));
+    return heatRect_->height() < rows * P::readableCell(font_);
 }
 
 void AlignmentFigure::showWindow(QPoint first, QSize count) {

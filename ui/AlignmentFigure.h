@@ -34,8 +34,8 @@ public:
     // is too narrow for them. Then showWindow shows those cells from `first`, axes in place.
     QSize fit();
     QSize cells() const;  // the heatmap's columns and rows in all (rows: those reserved too)
-    // After fit: the heatmap got less height than its colour scale's title or three readable rows
-    // (the panel below took it); the view then leaves the encoder panel out.
+    // After fit: the heatmap got less height than three readable rows (or its rows, if fewer): the
+    // panel below took it, and the view then leaves the encoder panel out.
     bool cramped() const;
     bool showsEncoderStates() const { return encoderRect_ != nullptr; }
     void showWindow(QPoint first, QSize count);
