@@ -5,6 +5,7 @@
 #include "core/alignment/AlignmentComparison.h"
 #include "core/alignment/LinkExtraction.h"
 #include "core/alignment/LinkSet.h"
+#include "core/alignment/SoftAlignment.h"
 #include "core/decoding/BatchDecoder.h"
 #include "core/evaluation/ModelScorecard.h"
 #include "core/Error.h"
@@ -102,11 +103,8 @@ TEST(ModelScorecard, AModelAgainstItsOwnTranslationsAndLinks) {
     items.clear();
     for (const auto& p : pairs) items.push_back({p.source, p.target});
     for (const auto& r : decoder.run(items)) {
-        auto sourceWords = r.alignment().sourceWords();
-        if (core::Model::endsWithPaddingColumn(r.alignment().sourceTokens())) sourceWords.pop_back();
         core::LinkSet links;
-        for (const auto& l : core::LinkExtraction::extract(r.alignment().weights(), sourceWords, r.alignment().targetWords(),
-                                                           core::LinkExtraction::Rule::Argmax))
+        for (const auto& l : core::SoftAlignment::fromAttention(r.alignment()).links(core::LinkExtraction::Rule::Argmax))
             links.sure.insert(l);
         gold.push_back(links);
     }

@@ -164,6 +164,39 @@ TEST(BatchDecoder, TeacherForcedBatchesGiveTheAlignmentsOfOneAtATime) {
     }
 }
 
+// Alignment reads alphas only (returnScores false): a model with force_attention (AlignScope's own,
+// as built here) runs the whole forced batch in one call, and its alphas are step's to the bit,
+// rows of different lengths leaving the batch as the step loop drops them.
+TEST(BatchDecoder, ForcedAttentionGivesTheStepLoopsAlphasBitForBit) {
+    for (const auto& model : {tests::tinyModel(), tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM, core::ModelSpec::Attention::Dot,
+                                                                                   true, core::ModelSpec::Decoder::Conditional))}) {
+        ASSERT_TRUE(model.torch().forcesAttention());
+        const std::vector<core::BatchDecoder::Item> items = {{"the red car", std::string("a house")},
+                                                             {"a house", std::string("the red house near a car")},
+                                                             {"the red house near a car", std::string("car")},
+                                                             {"car", std::string("the car")}};
+        core::SearchOptions alphasOnly;
+        alphasOnly.returnScores = false;
+        const auto stepped = core::BatchDecoder(model, 4).run(items);
+        const auto forced = core::BatchDecoder(model, 4).run(items, alphasOnly);
+        for (size_t i = 0; i < items.size(); ++i) {
+            ASSERT_TRUE(forced[i].error.empty()) << forced[i].error;
+            EXPECT_EQ(forced[i].hypothesis.ids, stepped[i].hypothesis.ids) << items[i].source;
+            EXPECT_EQ(forced[i].hypothesis.tokens, stepped[i].hypothesis.tokens) << items[i].source;
+            EXPECT_EQ(forced[i].hypothesis.alpha, stepped[i].hypothesis.alpha) << items[i].source;
+            EXPECT_EQ(forced[i].hypothesis.finished, stepped[i].hypothesis.finished);
+            EXPECT_EQ(forced[i].hypothesis.logProb, 0.0f);
+        }
+    }
+    // A model without the method (lesson-dates, written before it) steps as before.
+    const auto dates = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
+    EXPECT_FALSE(dates.torch().forcesAttention());
+    core::SearchOptions alphasOnly;
+    alphasOnly.returnScores = false;
+    const std::vector<core::BatchDecoder::Item> dated = {{"5 march 1998", std::string("1998 - 03 - 05")}};
+    EXPECT_EQ(core::BatchDecoder(dates, 4).run(dated, alphasOnly)[0].hypothesis.alpha, core::BatchDecoder(dates, 4).run(dated)[0].hypothesis.alpha);
+}
+
 TEST(BatchDecoder, ASentenceThatCannotBeTokenisedFailsAloneInItsPlace) {
     const auto model = tests::tinyModel();
     std::vector<core::BatchDecoder::Item> items = {{"the cat", std::nullopt}, {"bad \xff byte", std::nullopt}, {"a dog", std::nullopt}};

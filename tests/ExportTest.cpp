@@ -22,6 +22,7 @@
 #include "core/text/PairLine.h"
 #include "core/Error.h"
 
+#include <numeric>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <qcustomplot.h>
@@ -411,11 +412,13 @@ TEST_F(Export, JsonOfAPieceModelHasCharacterOffsetsAndTheWordMatrix) {
         EXPECT_LE(begin, end);
     }
     EXPECT_EQ(offsets[offsets.size() - 2][1], 14) << "the last piece ends at the last character";
-    EXPECT_EQ(j.at("words").at("source"), (std::vector<std::string>{"the", "café", "house"}));
+    // </s> is a column of its own after the words (the JSON keeps it), so each row still sums to 1.
+    EXPECT_EQ(j.at("words").at("source"), (std::vector<std::string>{"the", "café", "house", "</s>"}));
     EXPECT_EQ(j.at("words").at("target"), (std::vector<std::string>{"la", "maison"}));
     const auto merged = j.at("words").at("alpha").get<std::vector<std::vector<float>>>();
     ASSERT_EQ(merged.size(), 2u);
-    ASSERT_EQ(merged[0].size(), 3u);
+    ASSERT_EQ(merged[0].size(), 4u);
+    for (const auto& row : merged) EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-4);
     for (const auto& link : core::LinkSet::parse(alignment.pharaoh()).sure) EXPECT_LT(link.first, 3) << "links over words";
 }
 

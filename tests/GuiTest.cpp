@@ -522,7 +522,7 @@ TEST_F(Gui, NarrowWindowsKeepEveryToolbarActionVisible) {
 
 TEST_F(Gui, TheViewMenuListsEveryPanel) {
     QStringList entries;
-    for (auto* a : window->viewMenu()->actions()) entries << a->text();
+    for (auto* a : window->viewMenu()->actions()) entries << QString(a->text()).remove(QLatin1Char('&'));  // mnemonics aside
     for (auto* dock : window->findChildren<QDockWidget*>()) EXPECT_TRUE(entries.contains(dock->windowTitle())) << dock->windowTitle().toStdString();
     for (auto* bar : window->toolBars()) EXPECT_TRUE(entries.contains(bar->windowTitle())) << bar->windowTitle().toStdString();
 }
@@ -676,14 +676,22 @@ TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
     EXPECT_EQ(window->candidatesView()->candidates()[0].id, document.snapshot()->steps.back().candidates[0].id);
 }
 
-TEST_F(Gui, LongSentenceGetsAWidePlotWithRotatedLabels) {
+TEST_F(Gui, LongSentenceScrollsAWindowOfReadableColumnsWithItsAxesInPlace) {
     QString text;
     for (int i = 0; i < 100; ++i) text += (i % 3 ? QStringLiteral("house ") : QStringLiteral("small "));
     type(text);
     trigger(window->stepAction());
-    auto* plot = window->alignmentView()->plot();
-    EXPECT_GE(plot->width(), 101 * 22) << "one readable column per source token";
+    // The plot fills its panel; a window of readable columns moves over the 101, the axes stay.
+    auto* view = window->alignmentView();
+    EXPECT_EQ(view->plot()->size(), view->viewport()->size());
+    EXPECT_TRUE(view->scrolls());
+    EXPECT_LT(view->fitting().width(), 101);
+    auto* x = view->plot()->axisRect()->axis(QCPAxis::atBottom);
+    EXPECT_GE(x->axisRect()->width() / view->fitting().width(), QFontMetrics(x->tickLabelFont()).height()) << "a readable column each";
+    EXPECT_EQ(x->tickLabelRotation(), -90);
     EXPECT_EQ(figure().columnLabels().size(), 101u);
+    view->horizontalScrollBar()->setValue(50);
+    EXPECT_DOUBLE_EQ(x->range().lower, 49.5) << "the window starts at column 51";
 }
 
 TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
@@ -697,7 +705,8 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
     EXPECT_FALSE(figure().showsWords());
     window->wordsAction()->trigger();
     ASSERT_TRUE(figure().showsWords());
-    EXPECT_EQ(figure().columnLabels(), (std::vector<QString>{"the", "big", "house", "is", "red"}));
+    // The </s> column kept (View → Keep the </s> column, the default): a column of its own.
+    EXPECT_EQ(figure().columnLabels(), (std::vector<QString>{"the", "big", "house", "is", "red", "</s>"}));
     auto sourceWords = alignment.sourceWords();
     const auto merged = core::LinkExtraction::mergeToWords(alignment.weights(), sourceWords, alignment.targetWords());
     const auto rows = core::LinkExtraction::wordLabels(alignment.targetTokens(), alignment.targetWords(), merged.size());
@@ -710,7 +719,7 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
     for (const auto& row : figure().displayedWeights()) {
         double sum = 0;
         for (double v : row) sum += v;
-        EXPECT_LE(sum, 1.0 + 1e-5) << "a word's rows averaged: still at most one (</s> left out)";
+        EXPECT_NEAR(sum, 1.0, 1e-5) << "a word's rows averaged, </s> kept: each row sums to one";
     }
     window->wordsAction()->trigger();
     EXPECT_FALSE(figure().showsWords());
@@ -907,7 +916,10 @@ TEST_F(Gui, PresenterModePutsThePanelsInOneColumnAndComesBackAsItWas) {
     QApplication::processEvents();
     QApplication::processEvents();
     EXPECT_EQ(window->geometry(), window->screen()->geometry());
-    for (auto* d : window->findChildren<QDockWidget*>()) EXPECT_EQ(window->dockWidgetArea(d), Qt::RightDockWidgetArea) << d->windowTitle().toStdString();
+    // The compare view goes under it all, the whole width (three heatmaps side by side).
+    for (auto* d : window->findChildren<QDockWidget*>())
+        EXPECT_EQ(window->dockWidgetArea(d), d == window->compareDock() ? Qt::BottomDockWidgetArea : Qt::RightDockWidgetArea)
+            << d->windowTitle().toStdString();
     EXPECT_FALSE(window->tabifiedDockWidgets(window->candidatesDock()).isEmpty()) << "the panels share one column as tabs";
     EXPECT_LE(window->stepDock()->width(), 0.45 * window->width());
     window->setPresenterMode(false);
@@ -985,7 +997,7 @@ TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
     ASSERT_NE(window->compareDock()->windowTitle().indexOf(QStringLiteral("B = ")), -1);
     window->closeComparison();
     EXPECT_EQ(window->compareDock()->windowTitle(), QStringLiteral("Compare models"));
-    EXPECT_EQ(window->compareDock()->toggleViewAction()->text(), QStringLiteral("Compare models"));
+    EXPECT_EQ(window->compareDock()->toggleViewAction()->text(), QStringLiteral("Com&pare models"));
     // Forced rows stay forced in the axis title once teacher forcing is off.
     window->setTargetText(QStringLiteral("la voiture"));
     ASSERT_TRUE(document.waitUntilIdle());

@@ -1,10 +1,15 @@
-// A class on a projector: presenter mode at the sizes classrooms have (1024×768, 1280×720), the
-// main window and every page of every shipped lesson. The heatmap gets the room and no text is
-// clipped, measured from the widgets' geometry and font metrics (the screenshots show the same:
-// `alignscope --lesson L --page K --presenter --screenshot x.png --size 1024x768`).
+// A class on a projector: the sizes classrooms have (1024×768, 1280×720), in presenter mode and
+// not, the main window, a long sentence and every page of every shipped lesson. The heatmap gets
+// the room, every heatmap shows its axes, labels and colour scale inside its panel with no scroll
+// offset, and no text is clipped, measured from the widgets' geometry and font metrics (the
+// screenshots show the same: `alignscope --lesson L --page K --presenter --screenshot x.png
+// --size 1024x768`).
 #include "TinyModel.h"
 
+#include "ui/AlignmentComparisonFigure.h"
 #include "ui/AlignmentView.h"
+#include "ui/CellScrollArea.h"
+#include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
@@ -20,6 +25,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QDir>
 #include <QFileInfo>
 #include <QLabel>
 #include <QScreen>
@@ -34,6 +40,15 @@ using namespace alignscope;
 
 // Test names and messages read "1024x768", not the bytes of a QSize.
 void PrintTo(const QSize& size, std::ostream* out) { *out << size.width() << 'x' << size.height(); }
+
+struct Screen {
+    QSize size;
+    bool presenter;
+};
+void PrintTo(const Screen& screen, std::ostream* out) {
+    PrintTo(screen.size, out);
+    *out << (screen.presenter ? " presenter" : " window");
+}
 
 namespace {
 
@@ -109,16 +124,30 @@ bool labelClipped(const QLabel* label) {
     return !wraps && label->sizeHint().width() > label->width() + 1;
 }
 
-class Projector : public ::testing::TestWithParam<QSize> {
+// A heatmap's panel as a teacher sees it: the chart fills the panel with no scroll offset, and its
+// axes, axis titles, tick labels and colour scales with their titles lie inside it.
+QStringList heatmapOutOfView(const ui::CellScrollArea* area, const QString& name) {
+    QStringList out;
+    if (!area || !area->isVisible()) return out;
+    const QCustomPlot* plot = area->plot();
+    if (plot->geometry() != area->viewport()->rect())
+        out << QStringLiteral("%1: the chart is not its panel's size at no offset (%2,%3 %4x%5 in %6x%7)")
+                   .arg(name).arg(plot->x()).arg(plot->y()).arg(plot->width()).arg(plot->height())
+                   .arg(area->viewport()->width()).arg(area->viewport()->height());
+    return out + clippedTexts(plot, name);
+}
+
+class Projector : public ::testing::TestWithParam<Screen> {
 protected:
     void SetUp() override {
         QSettings().remove(QStringLiteral("window"));  // no geometry of another test's window
         window = std::make_unique<ui::MainWindow>(&document);
         window->show();
-        window->resize(GetParam());
-        window->setPresenterMode(true, /*fillScreen=*/false);  // the projector's size, not the offscreen screen's
+        window->resize(size());
+        if (GetParam().presenter) window->setPresenterMode(true, /*fillScreen=*/false);  // the projector's size, not the offscreen screen's
         settle();
     }
+    QSize size() const { return GetParam().size; }
 
     void settle() {
         ASSERT_TRUE(window->waitUntilIdle());
@@ -128,13 +157,33 @@ protected:
     // What a teacher needs to see, checked on the window as it is.
     void expectReadable(const std::string& where) {
         SCOPED_TRACE(where);
+        // PROJECTOR_SHOTS=folder: each checked state as a PNG, to look at as a teacher would.
+        if (const QString shots = qEnvironmentVariable("PROJECTOR_SHOTS"); !shots.isEmpty()) {
+            const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+            const QString name = QStringLiteral("%1-%2-%3.png").arg(QString::fromStdString(info->name()).section('/', 0, 0), QString::fromStdString(info->name()).section('/', 1),
+                                                                    QString::fromStdString(where).replace(' ', '_'));
+            window->grab().save(QDir(shots).filePath(name));
+        }
         const QSize size = window->size();
-        ASSERT_EQ(size, GetParam()) << "presenter mode keeps the projector's size";
-        // The heatmap's plot area: the part of the window the alignment figure is drawn in.
-        const QSize heatmap = window->alignmentView()->viewport()->size();
-        EXPECT_GE(heatmap.width(), 0.45 * size.width()) << heatmap.width() << " of " << size.width();
-        EXPECT_GE(heatmap.height(), 0.45 * size.height()) << heatmap.height() << " of " << size.height();
-        for (const auto& text : clippedTexts(window->alignmentView()->plot(), QStringLiteral("heatmap"))) ADD_FAILURE() << text.toStdString();
+        ASSERT_EQ(size, this->size()) << "the window keeps the projector's size";
+        // The heatmap's plot area: the part of the window the alignment figure is drawn in (in
+        // presenter mode a comparison takes its place, and the compare panel gets the room).
+        auto* compare = window->comparePanel();
+        const bool comparing = window->compareDock()->isVisible();
+        const bool inPlace = GetParam().presenter && comparing;
+        EXPECT_NE(window->alignmentView()->isVisible(), inPlace) << "the heatmap, or in presenter mode the comparison in its place";
+        if (GetParam().presenter) {
+            const QSize heatmap = inPlace ? compare->size() : window->alignmentView()->size();
+            EXPECT_GE(heatmap.width(), 0.45 * size.width()) << heatmap.width() << " of " << size.width();
+            EXPECT_GE(heatmap.height(), 0.45 * size.height()) << heatmap.height() << " of " << size.height();
+        }
+        for (const auto& text : heatmapOutOfView(window->alignmentView(), QStringLiteral("heatmap"))) ADD_FAILURE() << text.toStdString();
+        if (comparing && compare->comparison()) {
+            for (const auto& text : heatmapOutOfView(compare->plotArea(), QStringLiteral("compare"))) ADD_FAILURE() << text.toStdString();
+            for (int k = 0; k < compare->figure().heatmapCount(); ++k)
+                EXPECT_GE(compare->figure().heatmapRect(k)->height(), compare->height() / 3)
+                    << "compare heatmap " << k << " in a panel " << compare->height() << " px high";
+        }
         for (int chart = 0; chart < 3; ++chart)
             for (const auto& text : clippedTexts(window->stepPanel()->chart(chart), QStringLiteral("Step explained chart %1").arg(chart)))
                 ADD_FAILURE() << text.toStdString();
@@ -178,5 +227,91 @@ TEST_P(Projector, EveryLessonPageIsReadable) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Classroom, Projector, ::testing::Values(QSize(1024, 768), QSize(1280, 720)),
-                         [](const auto& info) { return std::to_string(info.param.width()) + "x" + std::to_string(info.param.height()); });
+// 25 tokens: more than fit at the smallest readable cell on a projector in presenter mode. The
+// axes stay where they are while the window of cells moves (wheel and keys).
+TEST_P(Projector, ALongSentenceKeepsItsAxesInViewWhileItScrolls) {
+    document.openModel(QString::fromStdString(core::Runtime::defaultModelPath()));
+    window->setSourceText(QStringLiteral("The old man told her that the children of the village had walked all the way to the sea and back before dinner."));
+    document.runToEnd();
+    settle();
+    ASSERT_GE(document.snapshot()->source.tokens.size(), 25u);
+    expectReadable("25 tokens");
+    auto* view = window->alignmentView();
+    if (!view->scrolls()) return;  // all of it fits: nothing to scroll
+    const QPoint before = view->first();
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_Home);
+    QTest::keyClick(view, Qt::Key_Down);
+    QTest::keyClick(view, Qt::Key_Right, Qt::ShiftModifier);
+    QWheelEvent wheel(QPointF(10, 10), view->plot()->mapToGlobal(QPointF(10, 10)), {}, QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                      Qt::NoScrollPhase, false);
+    QApplication::sendEvent(view->plot(), &wheel);
+    QApplication::processEvents();
+    EXPECT_NE(view->first(), before) << "keys and the wheel move the window of cells";
+    expectReadable("25 tokens, scrolled");
+}
+
+TEST_P(Projector, TheWordsViewsRowsSumAsTheEndColumnSettingSays) {
+    document.openModel(QString::fromStdString(core::Runtime::defaultModelPath()));
+    window->setSourceText(QStringLiteral("She has forgiven him for everything."));
+    document.runToEnd();
+    settle();
+    if (!window->wordsAction()->isChecked()) window->wordsAction()->trigger();
+    settle();
+    auto* view = window->alignmentView();
+    ASSERT_TRUE(view->figure().showsWords());
+    EXPECT_EQ(view->figure().columnLabels().back(), QStringLiteral("</s>")) << "the end column kept, and named";
+    for (const auto& row : view->figure().displayedWeights()) {
+        double sum = 0;
+        for (double v : row) sum += v;
+        EXPECT_NEAR(sum, 1.0, 1e-4) << "with the </s> column every row sums to one";
+    }
+    expectReadable("words");
+    window->wordsAction()->trigger();
+}
+
+INSTANTIATE_TEST_SUITE_P(Classroom, Projector,
+                         ::testing::Values(Screen{QSize(1024, 768), true}, Screen{QSize(1280, 720), true}, Screen{QSize(1024, 768), false},
+                                           Screen{QSize(1280, 720), false}),
+                         [](const auto& info) {
+                             return std::to_string(info.param.size.width()) + "x" + std::to_string(info.param.size.height()) +
+                                    (info.param.presenter ? "Presenter" : "Window");
+                         });
+
+// Quit in presenter mode on a projector, then start normally on a smaller screen: the window
+// opens inside that screen with the normal layout, not presenter mode's column or size.
+TEST(ProjectorRestart, QuittingInPresenterModeSavesTheNormalWindow) {
+    QSettings().remove(QStringLiteral("window"));
+    {
+        ui::DecodingDocument document;
+        ui::MainWindow window(&document);
+        window.show();
+        window.resize(1280, 720);
+        const QRect before = window.geometry();
+        window.setPresenterMode(true, /*fillScreen=*/false);
+        window.showStepPanel(true);
+        window.highlightPanel(QStringLiteral("beam"));  // a page that brings a tab forward
+        QApplication::processEvents();
+        ASSERT_TRUE(window.tabifiedDockWidgets(window.candidatesDock()).size() > 0) << "presenter mode's column of tabs";
+        window.resize(1600, 1000);  // a projector larger than the screen the next start opens on
+        window.close();
+        EXPECT_EQ(QSettings().value(QStringLiteral("window/rect")).toRect(), before) << "the window's own rectangle, not presenter mode's";
+    }
+    ui::DecodingDocument document;
+    // The next start: the same rectangle saved as a larger screen's, then fitted to this one.
+    QSettings().setValue(QStringLiteral("window/rect"), QRect(0, 0, 1280, 720));
+    ui::MainWindow window(&document);
+    window.show();
+    QApplication::processEvents();
+    const QRect room = window.screen()->availableGeometry();
+    ASSERT_LT(room.width(), 1280) << "the offscreen screen is the smaller one";
+    EXPECT_TRUE(room.contains(window.geometry())) << window.geometry().width() << "x" << window.geometry().height() << " in " << room.width()
+                                                  << "x" << room.height();
+    EXPECT_LE(window.height() + 40, room.height()) << "a title bar's room left";
+    EXPECT_FALSE(window.presenterMode());
+    EXPECT_TRUE(window.tabifiedDockWidgets(window.candidatesDock()).isEmpty()) << "no tabbed column";
+    EXPECT_TRUE(window.lessonDock()->isHidden()) << "no empty lesson dock";
+    EXPECT_TRUE(window.compareDock()->isHidden());
+    EXPECT_FALSE(window.beamDock()->isHidden()) << "the beam panel as in the normal layout";
+    EXPECT_FALSE(window.candidatesDock()->visibleRegion().isEmpty()) << "the candidates in view, not behind a tab";
+}

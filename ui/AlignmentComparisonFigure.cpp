@@ -77,6 +77,20 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     const int R = static_cast<int>(c.rowAgrees().size());
     const auto columns = labels(c.columns());
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
+    font_ = font;
+    // Row or stack: the arrangement whose cells come out larger in this plot (labels, titles and
+    // colour scales taken off first).
+    {
+        const QFontMetrics fm(font);
+        int rowLabels = 0;
+        for (const auto& rows : {labels(c.a().rows), labels(c.b().rows), differenceLabels(c)}) rowLabels = std::max(rowLabels, longest(rows, fm));
+        const int left = rowLabels + fm.height() + 24, title = fm.height() + 12;
+        const int bottom = std::min(longest(columns, fm), 4 * fm.height()) + fm.height() + 24;
+        const int W = plot_->width(), H = plot_->height(), Cn = std::max(1, C), Rn = std::max(1, R);
+        const int inRow = std::min((W - 3 * left - 2 * kScaleWidth) / (3 * Cn), (H - bottom - title) / Rn);
+        const int inStack = std::min((W - 2 * left - kScaleWidth) / (2 * Cn), (H - 2 * bottom - 2 * title) / (2 * Rn));
+        stacked_ = inStack > inRow;
+    }
     const bool rotate = longest(columns, QFontMetrics(font)) > cell - 4;
     const double extent = differenceExtent(c);
 
@@ -105,11 +119,15 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
         {QStringLiteral("A: %1").arg(QString::fromStdString(c.a().name)), labels(c.a().rows)},
         {QStringLiteral("B: %1").arg(QString::fromStdString(c.b().name)), labels(c.b().rows)},
         {QStringLiteral("A − B (%1 of %2 rows agree)").arg(c.agreeingRows()).arg(R), differenceLabels(c)}};
+    auto* columnMargins = new QCPMarginGroup(plot_);
     for (int k = 0; k < 3; ++k) {
-        layout->addElement(0, k, new QCPTextElement(plot_, panels[static_cast<size_t>(k)].first, titleFont));
+        // In a row: titles over A, B, A − B. Stacked: A and B on top, A − B under A.
+        const int titleRow = stacked_ && k == 2 ? 2 : 0, column = stacked_ && k == 2 ? 0 : k;
+        layout->addElement(titleRow, column, new QCPTextElement(plot_, panels[static_cast<size_t>(k)].first, titleFont));
         auto* rect = new QCPAxisRect(plot_);
-        layout->addElement(1, k, rect);
+        layout->addElement(titleRow + 1, column, rect);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+        if (stacked_) rect->setMarginGroup(QCP::msLeft | QCP::msRight, columnMargins);
         auto* x = rect->axis(QCPAxis::atBottom);
         auto* y = rect->axis(QCPAxis::atLeft);
         P::styleAxis(x, font);
@@ -150,6 +168,15 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
         rects_.push_back(rect);
         frames_.push_back(frame);
     }
+    if (stacked_) {
+        layout->addElement(1, 2, alphaScale);
+        layout->addElement(3, 2, differenceScale);
+        for (int k = 0; k < 2; ++k) layout->setColumnStretchFactor(k, 1.0);
+        layout->setColumnStretchFactor(2, 0.01);
+        layout->setRowStretchFactor(0, 0.01);
+        layout->setRowStretchFactor(2, 0.01);
+        return;
+    }
     layout->addElement(1, 3, alphaScale);
     layout->addElement(1, 4, differenceScale);
     // Every heatmap's cells the same size: the three columns share the width by their cell counts.
@@ -157,6 +184,30 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     layout->setColumnStretchFactor(3, 0.01);
     layout->setColumnStretchFactor(4, 0.01);
     layout->setRowStretchFactor(0, 0.01);
+}
+
+QSize AlignmentComparisonFigure::cells() const {
+    return {std::max<int>(1, static_cast<int>(comparison_.columns().size())), std::max<int>(1, static_cast<int>(comparison_.rowAgrees().size()))};
+}
+
+QSize AlignmentComparisonFigure::fit() {
+    if (rects_.empty()) return {1, 1};
+    const QSize all = cells();
+    showWindow({0, 0}, all);
+    P::layOut(plot_);
+    P::fitLabels(plot_);
+    const int cell = P::readableCell(font_);
+    QSize fits = all;
+    for (auto* rect : rects_)
+        fits = fits.boundedTo({P::cellsThatFit(rect->width(), cell, all.width()), P::cellsThatFit(rect->height(), cell, all.height())});
+    return fits;
+}
+
+void AlignmentComparisonFigure::showWindow(QPoint first, QSize count) {
+    for (auto* rect : rects_) {
+        rect->axis(QCPAxis::atBottom)->setRange(first.x() - 0.5, first.x() + count.width() - 0.5);
+        rect->axis(QCPAxis::atLeft)->setRange(first.y() - 0.5, first.y() + count.height() - 0.5);
+    }
 }
 
 std::optional<AlignmentComparisonFigure::Cell> AlignmentComparisonFigure::cellAt(const QPointF& pos) const {

@@ -2,6 +2,8 @@
 #include "core/alignment/AlignmentComparison.h"
 #include "ui/FigureOptions.h"
 
+#include <QFont>
+#include <QPoint>
 #include <QPointF>
 #include <QSize>
 #include <QString>
@@ -21,7 +23,16 @@ class AlignmentComparisonFigure {
 public:
     explicit AlignmentComparisonFigure(QCustomPlot* plot);  // does not own the plot
 
+    // The heatmaps in a row where the plot is wide, else A and B over A − B: whichever draws the
+    // larger cells at the plot's size when shown.
     void show(const core::AlignmentComparison& comparison, const FigureOptions& options);
+    // In a panel (ComparePanel), as AlignmentFigure's: how many cells (columns, rows) fit in every
+    // heatmap at the smallest readable cell, and the window of cells all three show.
+    QSize fit();
+    QSize cells() const;
+    void showWindow(QPoint first, QSize count);
+    bool stacked() const { return stacked_; }  // A and B above A − B
+    QCPAxisRect* heatmapRect(int index) const { return rects_.at(static_cast<size_t>(index)); }
     static QSize preferredSize(const core::AlignmentComparison& comparison, const FigureOptions& options);
 
     struct Cell {
@@ -45,6 +56,8 @@ private:
     std::vector<QCPAxisRect*> rects_;   // A, B, A − B
     std::vector<QCPItemRect*> frames_;  // the hovered cell in each
     Cell highlighted_;
+    QFont font_;
+    bool stacked_ = false;
 };
 
 }  // namespace alignscope::ui

@@ -15,7 +15,8 @@ namespace {
 
 using P = PlotStyle;
 
-constexpr int kMinCell = 22;  // pixels per token column/row at the least
+constexpr int kMinCell = 22;  // pixels per token column/row at the least (exports)
+constexpr int kEncoderFloor = 90;  // pixels of the encoder panel's cells at the least
 
 QString label(const std::string& token, bool unknown) {
     QString s = FigureOptions::tokenLabel(token);
@@ -105,6 +106,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
 
     QFont font = plot_->font();
     font.setPointSize(o.fontSize);
+    font_ = font;
     const auto alignment = s.alignment();
     const int shownTokens = columnCount(s, o);
     const int tokenRows = static_cast<int>(alignment.targetTokens().size());
@@ -177,7 +179,8 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     y->setTicker(P::textTicker(rows_));
     y->setRangeReversed(true);
     x->setRange(-0.5, std::max(0, S) - 0.5);
-    y->setRange(-0.5, std::max({1, T, o.reservedRows}) - 0.5);
+    rowsTotal_ = std::max({1, T, o.reservedRows});
+    y->setRange(-0.5, rowsTotal_ - 0.5);
     // The mark on unknown words, explained where it appears.
     bool anyUnknown = false;
     for (int i = 0; i < shownTokens; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
@@ -360,6 +363,44 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     layout->setColumnStretchFactor(1, 1);
     // No replot here: the caller draws once, when it needs the pixels (a queued replot on top of
     // the view's immediate one drew every step twice).
+}
+
+QSize AlignmentFigure::cells() const { return {std::max<int>(1, static_cast<int>(columns_.size())), std::max(1, rowsTotal_)}; }
+
+QSize AlignmentFigure::fit() {
+    if (!heatRect_) return {1, 1};
+    auto* x = heatRect_->axis(QCPAxis::atBottom);
+    const QSize all = cells();
+    showWindow({0, 0}, all);  // the widest labels of all decide the margins
+    x->setTickLabelRotation(0);
+    // In a panel the encoder states are never a strip: their cells and c_t / s_t stay large enough
+    // to read a pattern in (cramped() then says when the heatmap cannot have its rows beside them).
+    if (encoderRect_) encoderRect_->setMinimumSize(0, kEncoderFloor);
+    // The colour scale's title is fitted to the bar below (fitLabels), not the bar to the title.
+    heatRect_->setMinimumSize(0, 0);
+    P::layOut(plot_);
+    const int cell = P::readableCell(font_);
+    const int columns = P::cellsThatFit(heatRect_->width(), cell, all.width());
+    // Upright source labels where a column is narrower than its label.
+    if (needsRotation(columns_, font_, heatRect_->width() / columns)) {
+        x->setTickLabelRotation(-90);
+        P::layOut(plot_);
+    }
+    P::fitLabels(plot_);
+    return {P::cellsThatFit(heatRect_->width(), cell, all.width()), P::cellsThatFit(heatRect_->height(), cell, all.height())};
+}
+
+bool AlignmentFigure::cramped() const {
+    if (!heatRect_) return false;
+    const int rows = std::min(3, cells().height());
+    return heatRect_->height() < rows * P::readableCell(font_);
+}
+
+void AlignmentFigure::showWindow(QPoint first, QSize count) {
+    if (!heatRect_) return;
+    // The encoder panel's columns follow the heatmap's (its x axis is tied to this one).
+    heatRect_->axis(QCPAxis::atBottom)->setRange(first.x() - 0.5, first.x() + count.width() - 0.5);
+    heatRect_->axis(QCPAxis::atLeft)->setRange(first.y() - 0.5, first.y() + count.height() - 0.5);
 }
 
 std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {

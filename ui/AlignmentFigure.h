@@ -2,6 +2,8 @@
 #include "ui/DecodingSnapshot.h"
 #include "ui/FigureOptions.h"
 
+#include <QFont>
+#include <QPoint>
 #include <QPointF>
 #include <QSize>
 #include <QString>
@@ -26,6 +28,17 @@ public:
     // Rebuilds the whole figure; the snapshot is only read during the call. The caller replots
     // (or renders with toPixmap/toPainter).
     void show(const DecodingSnapshot& snapshot, const FigureOptions& options);
+
+    // In a panel (AlignmentView): lays the figure out at the plot's size and says how many cells
+    // (columns, rows) fit at the smallest readable cell; source labels turn upright where a column
+    // is too narrow for them. Then showWindow shows those cells from `first`, axes in place.
+    QSize fit();
+    QSize cells() const;  // the heatmap's columns and rows in all (rows: those reserved too)
+    // After fit: the heatmap got less height than three readable rows (or its rows, if fewer): the
+    // panel below took it, and the view then leaves the encoder panel out.
+    bool cramped() const;
+    bool showsEncoderStates() const { return encoderRect_ != nullptr; }
+    void showWindow(QPoint first, QSize count);
 
     // Size at which no label overlaps another (token columns wide enough for their labels).
     static QSize preferredSize(const DecodingSnapshot& snapshot, const FigureOptions& options);
@@ -53,6 +66,8 @@ private:
     bool merged_ = false;                       // columns and rows are words (FigureOptions::mergeWords)
     bool attribution_ = false;                  // the heatmap shows the snapshot's attribution, not alpha
     QString attributionLabel_;
+    QFont font_;
+    int rowsTotal_ = 0;  // the heatmap's rows, with those reserved
 };
 
 }  // namespace alignscope::ui

@@ -8,16 +8,19 @@
 
 namespace alignscope::ui {
 
-AlignmentView::AlignmentView(QWidget* parent)
-    : QScrollArea(parent), plot_(new QCustomPlot), figure_(std::make_unique<AlignmentFigure>(plot_)) {
-    setWidget(plot_);
-    setWidgetResizable(false);
-    setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    plot_->setMouseTracking(true);
-    plot_->installEventFilter(this);
-    plot_->setObjectName(QStringLiteral("alignmentPlot"));
+AlignmentView::AlignmentView(QWidget* parent) : CellScrollArea(parent), figure_(std::make_unique<AlignmentFigure>(plot())) {
+    plot()->setMouseTracking(true);
+    plot()->installEventFilter(this);
+    plot()->setObjectName(QStringLiteral("alignmentPlot"));
     setFocusPolicy(Qt::StrongFocus);
     setObjectName(QStringLiteral("alignmentView"));
+    connect(this, &CellScrollArea::windowMoved, this, [this] {
+        figure_->showWindow(first(), fitting());
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+    });
+    connect(this, &CellScrollArea::resized, this, [this] {
+        if (snapshot_) refit();
+    });
     updateFrame();
 }
 
@@ -28,15 +31,32 @@ void AlignmentView::setOptions(const FigureOptions& options) {
 
 void AlignmentView::render(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
-    fitPlot();
-    figure_->show(*snapshot_, options_);
-    plot_->replot(QCustomPlot::rpImmediateRefresh);
+    refit();
     // A tooltip on show describes the old matrix: describe the cell under the still mouse anew.
-    if (QToolTip::isVisible() && plot_->underMouse()) {
+    if (QToolTip::isVisible() && plot()->underMouse()) {
         const QPoint global = QCursor::pos();
-        if (const auto text = figure_->describeAt(plot_->mapFromGlobal(global))) QToolTip::showText(global, *text, plot_);
+        if (const auto text = figure_->describeAt(plot()->mapFromGlobal(global))) QToolTip::showText(global, *text, plot());
         else QToolTip::hideText();
     }
+}
+
+void AlignmentView::refit() {
+    figure_->show(*snapshot_, options_);
+    QSize fits = figure_->fit();
+    // A panel too low for both: the heatmap keeps its rows and colour scale, the encoder panel goes.
+    if (figure_->cramped() && figure_->showsEncoderStates()) {
+        FigureOptions without = options_;
+        without.showEncoderStates = false;
+        figure_->show(*snapshot_, without);
+        fits = figure_->fit();
+    }
+    setCells(figure_->cells(), fits);
+    // A new row (a step) comes into view; otherwise the window stays where the user put it.
+    const int rows = static_cast<int>(figure_->displayedWeights().size());
+    if (rows != rowsShown_ && rows > 0) ensureRowVisible(rows - 1);
+    rowsShown_ = rows;
+    figure_->showWindow(first(), fitting());
+    plot()->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 // One frame shows both marks: a lesson's highlight (orange; dashed while the view also has the
@@ -55,34 +75,22 @@ void AlignmentView::setHighlighted(bool on) {
 }
 
 void AlignmentView::focusInEvent(QFocusEvent* event) {
-    QScrollArea::focusInEvent(event);
+    CellScrollArea::focusInEvent(event);
     updateFrame();
 }
 
 void AlignmentView::focusOutEvent(QFocusEvent* event) {
-    QScrollArea::focusOutEvent(event);
+    CellScrollArea::focusOutEvent(event);
     updateFrame();
 }
 
-void AlignmentView::fitPlot() {
-    if (!snapshot_) return;
-    const QSize need = AlignmentFigure::preferredSize(*snapshot_, options_);
-    const QSize have = viewport()->size();
-    plot_->resize(std::max(need.width(), have.width()), std::max(need.height(), have.height()));
-}
-
-void AlignmentView::resizeEvent(QResizeEvent* event) {
-    QScrollArea::resizeEvent(event);
-    fitPlot();
-}
-
 bool AlignmentView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == plot_ && event->type() == QEvent::MouseMove) {
+    if (watched == plot() && event->type() == QEvent::MouseMove) {
         auto* e = static_cast<QMouseEvent*>(event);
-        if (const auto text = figure_->describeAt(e->position())) QToolTip::showText(e->globalPosition().toPoint(), *text, plot_);
+        if (const auto text = figure_->describeAt(e->position())) QToolTip::showText(e->globalPosition().toPoint(), *text, plot());
         else QToolTip::hideText();
     }
-    return QScrollArea::eventFilter(watched, event);
+    return CellScrollArea::eventFilter(watched, event);
 }
 
 }  // namespace alignscope::ui

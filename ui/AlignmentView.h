@@ -1,9 +1,8 @@
 #pragma once
 #include "ui/AlignmentFigure.h"
+#include "ui/CellScrollArea.h"
 #include "ui/DecodingSnapshot.h"
 #include "ui/FigureOptions.h"
-
-#include <QScrollArea>
 
 #include <memory>
 
@@ -11,10 +10,11 @@ class QCustomPlot;
 
 namespace alignscope::ui {
 
-// The heatmap and encoder-states figure in a scroll area: the plot is never narrower than its
-// labels need (long sentences scroll instead of overlapping); hovering a cell shows its value.
-// Renders the snapshots it is given; owns nothing of the document.
-class AlignmentView : public QScrollArea {
+// The heatmap and encoder-states figure, fitted to its panel (CellScrollArea): cells as large as
+// the panel allows, a window over them with the axes in place when even the smallest readable
+// cell cannot show them all; hovering a cell shows its value. Renders the snapshots it is given;
+// owns nothing of the document.
+class AlignmentView : public CellScrollArea {
     Q_OBJECT
 public:
     explicit AlignmentView(QWidget* parent = nullptr);
@@ -24,24 +24,22 @@ public:
     void render(SnapshotPtr snapshot);
 
     const AlignmentFigure& figure() const { return *figure_; }
-    QCustomPlot* plot() const { return plot_; }
     void setHighlighted(bool on);  // a lesson points at this panel
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
     void focusOutEvent(QFocusEvent* event) override;
 
 private:
-    void fitPlot();
+    void refit();
     void updateFrame();
     bool highlighted_ = false;
 
-    QCustomPlot* plot_;
     std::unique_ptr<AlignmentFigure> figure_;
     FigureOptions options_;
     SnapshotPtr snapshot_;
+    int rowsShown_ = 0;  // the rows of the last render: a new row (a step) is brought into view
 };
 
 }  // namespace alignscope::ui

@@ -1,12 +1,12 @@
 #include "ui/ComparePanel.h"
 
 #include "ui/AlignmentComparisonFigure.h"
+#include "ui/CellScrollArea.h"
 
 #include <qcustomplot.h>
 
 #include <QLabel>
 #include <QMouseEvent>
-#include <QScrollArea>
 #include <QTextDocument>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -14,23 +14,27 @@
 namespace alignscope::ui {
 
 ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel), scores_(new QLabel), scroll_(new QScrollArea), plot_(new QCustomPlot),
+    : QWidget(parent), summary_(new QLabel), scores_(new QLabel), area_(new CellScrollArea), plot_(area_->plot()),
       figure_(std::make_unique<AlignmentComparisonFigure>(plot_)) {
     auto* layout = new QVBoxLayout(this);
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     scores_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     scores_->hide();
-    scroll_->setWidget(plot_);
-    scroll_->setWidgetResizable(false);
-    scroll_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     plot_->setMouseTracking(true);
     plot_->installEventFilter(this);
     plot_->setObjectName(QStringLiteral("comparePlot"));
-    scroll_->installEventFilter(this);
+    area_->setFocusPolicy(Qt::StrongFocus);  // Up/Down and Shift+Left/Right move the window of cells
+    connect(area_, &CellScrollArea::resized, this, [this] {
+        if (comparison_) draw();
+    });
+    connect(area_, &CellScrollArea::windowMoved, this, [this] {
+        figure_->showWindow(area_->first(), area_->fitting());
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    });
     layout->addWidget(summary_);
     layout->addWidget(scores_);
-    layout->addWidget(scroll_, 1);
+    layout->addWidget(area_, 1);
     showMessage(tr("Open a second model with File → Compare with…"));
 }
 
@@ -49,24 +53,32 @@ void ComparePanel::render(const core::AlignmentComparison& comparison) {
                           : c.wordLevel()  ? tr("Both models read the source in the same tokens, merged to words here "
                                                 "(View → Words: a source word's columns summed, a target word's rows averaged).")
                                            : tr("Both models read the source in the same tokens: compared token by token.");
-    summary_->setText(tr("<b>A</b> %1: <i>%2</i><br><b>B</b> %3: <i>%4</i><br>%5 %6 of %7 rows agree; mean |A − B| %8, "
-                         "largest %9 (grey rows: the targets differ there).")
-                          .arg(QString::fromStdString(c.a().name).toHtmlEscaped(), QString::fromStdString(c.a().target).toHtmlEscaped(),
-                               QString::fromStdString(c.b().name).toHtmlEscaped(), QString::fromStdString(c.b().target).toHtmlEscaped(),
-                               level)
+    // One line above the heatmaps (their titles name A and B, their rows the targets); the rest on
+    // hover, so a projector's panel keeps its height for the heatmaps.
+    summary_->setText(tr("<b>%1 of %2 rows agree</b>; mean |A − B| %3, largest %4 (grey rows: the targets differ there).")
                           .arg(c.agreeingRows())
                           .arg(c.rowAgrees().size())
                           .arg(c.meanAbsoluteDifference(), 0, 'f', 3)
                           .arg(c.largestAbsoluteDifference(), 0, 'f', 3));
+    summary_->setToolTip(tr("<b>A</b> %1: <i>%2</i><br><b>B</b> %3: <i>%4</i><br>%5")
+                             .arg(QString::fromStdString(c.a().name).toHtmlEscaped(), QString::fromStdString(c.a().target).toHtmlEscaped(),
+                                  QString::fromStdString(c.b().name).toHtmlEscaped(), QString::fromStdString(c.b().target).toHtmlEscaped(),
+                                  level));
     plot_->show();
-    fitPlot();
-    figure_->show(c, options_);
+    draw();
+}
+
+void ComparePanel::draw() {
+    figure_->show(*comparison_, options_);
+    area_->setCells(figure_->cells(), figure_->fit());
+    figure_->showWindow(area_->first(), area_->fitting());
     plot_->replot(QCustomPlot::rpImmediateRefresh);
 }
 
 void ComparePanel::showMessage(const QString& message) {
     comparison_.reset();
     summary_->setText(message.toHtmlEscaped());
+    summary_->setToolTip(QString());
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->clear();
@@ -116,7 +128,7 @@ void ComparePanel::setScoresMessage(const QString& message) {
 
 QString ComparePanel::summaryText() const {
     QTextDocument d;
-    d.setHtml(summary_->text());
+    d.setHtml(summary_->text() + (summary_->toolTip().isEmpty() ? QString() : QStringLiteral("<br>") + summary_->toolTip()));
     return d.toPlainText();
 }
 
@@ -127,25 +139,7 @@ QString ComparePanel::scoresText() const {
     return d.toPlainText();
 }
 
-void ComparePanel::fitPlot() {
-    if (!comparison_) return;
-    const QSize need = AlignmentComparisonFigure::preferredSize(*comparison_, options_);
-    const QSize have = scroll_->viewport()->size();
-    plot_->resize(std::max(need.width(), have.width()), std::max(need.height(), have.height()));
-}
-
-void ComparePanel::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    fitPlot();
-}
-
-// The scroll area's viewport has its new size only once the area has handled its resize: fit then.
-void ComparePanel::fitLater() {
-    QMetaObject::invokeMethod(this, [this] { fitPlot(); }, Qt::QueuedConnection);
-}
-
 bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == scroll_ && event->type() == QEvent::Resize) fitLater();
     if (watched == plot_ && comparison_ && (event->type() == QEvent::MouseMove || event->type() == QEvent::Leave)) {
         std::optional<AlignmentComparisonFigure::Cell> cell;
         if (event->type() == QEvent::MouseMove) cell = figure_->cellAt(static_cast<QMouseEvent*>(event)->position());

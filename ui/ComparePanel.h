@@ -11,11 +11,11 @@
 
 class QCustomPlot;
 class QLabel;
-class QScrollArea;
 
 namespace alignscope::ui {
 
 class AlignmentComparisonFigure;
+class CellScrollArea;
 
 // The compare view's dock: model A's and model B's alignments of the sentence, their difference
 // where the targets agree, a summary line, and both models' BLEU and AER on a test set when one
@@ -39,19 +39,18 @@ public:
     const std::optional<core::AlignmentComparison>& comparison() const { return comparison_; }
     const AlignmentComparisonFigure& figure() const { return *figure_; }
     QCustomPlot* plot() const { return plot_; }
-    QString summaryText() const;  // the line above the figure (plain text)
+    CellScrollArea* plotArea() const { return area_; }
+    QString summaryText() const;  // the line above the figure and its details on hover (plain text)
     QString scoresText() const;   // the scores table (plain text), empty when none
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void fitPlot();
-    void fitLater();
+    void draw();  // the figure at the panel's size, fitted
     QLabel* summary_;
     QLabel* scores_;
-    QScrollArea* scroll_;
+    CellScrollArea* area_;
     QCustomPlot* plot_;
     std::unique_ptr<AlignmentComparisonFigure> figure_;
     std::optional<core::AlignmentComparison> comparison_;

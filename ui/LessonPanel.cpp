@@ -53,6 +53,7 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     connect(previous_, &QPushButton::clicked, player_, &LessonPlayer::previous);
     connect(next_, &QPushButton::clicked, player_, &LessonPlayer::next);
     connect(player_, &LessonPlayer::pageChanged, this, &LessonPanel::showPage);
+    connect(player_, &LessonPlayer::stopped, this, [this] { showPage(-1, 0); });  // View → Lesson shows no ended lesson
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(previous_);
     buttons->addStretch(1);

@@ -70,8 +70,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     buildMenus();
 
     QSettings settings;
-    if (!restoreGeometry(settings.value("window/geometry").toByteArray())) fitToScreen();
-    restoreState(settings.value("window/state").toByteArray());
+    restoreWindow(settings);
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
     typeAheadAction_->setChecked(settings.value("decoding/typeAhead", false).toBool());
     encoderAction_->setChecked(settings.value("figure/encoderStates", true).toBool());
@@ -97,6 +96,8 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
         // and training run end with it.
         showTargetBox(QString());
         closeTimeline();
+        // A comparison was of the old A: the new one is at step 0 with nothing to compare yet.
+        closeComparison();
     });
     connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
         cancelAction_->setEnabled(busy);
@@ -120,24 +121,24 @@ void MainWindow::buildActions() {
         return a;
     };
     openAction_ = make(tr("&Open model…"), tr("Open a model file"), {QKeySequence::Open}, [this] { openModelDialog(); });
-    stepAction_ = make(tr("Step →"), tr("Decode one more token"), {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_F10)},
+    stepAction_ = make(tr("&Step →"), tr("Decode one more token"), {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_F10)},
                        [this] { document_->step(); });
-    backAction_ = make(tr("← Back"), tr("Undo the last step"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_F10)},
+    backAction_ = make(tr("← &Back"), tr("Undo the last step"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_F10)},
                        [this] { document_->back(); });
-    runAction_ = make(tr("Run to end"), tr("Decode until </s>"), {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
+    runAction_ = make(tr("&Run to end"), tr("Decode until </s>"), {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
                       [this] { document_->runToEnd(); });
-    resetAction_ = make(tr("Reset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)},
+    resetAction_ = make(tr("R&eset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)},
                         [this] { document_->reset(); });
-    beamAction_ = make(tr("Beam search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)},
+    beamAction_ = make(tr("Bea&m search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)},
                        [this] {
                            focusBeamWhenDone_ = true;  // Up and Down then pick a hypothesis
                            document_->runBeam(beamWidth_->value());
                        });
-    cancelAction_ = make(tr("Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
+    cancelAction_ = make(tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
     cancelAction_->setEnabled(false);
-    typeAheadAction_ = make(tr("Translate as you type"), tr("Decode the whole sentence after each edit"), {}, [this] { sourceEdited(); });
+    typeAheadAction_ = make(tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] { sourceEdited(); });
     typeAheadAction_->setCheckable(true);
-    teacherAction_ = make(tr("Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
+    teacherAction_ = make(tr("&Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
                           {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
                               target_->setVisible(teacherAction_->isChecked());
                               // Typing goes where the target is asked for; off, the arrows step again.
@@ -151,16 +152,16 @@ void MainWindow::buildActions() {
         a->setCheckable(true);
         return a;
     };
-    encoderAction_ = figureToggle(tr("Show encoder states"));
-    valuesAction_ = figureToggle(tr("Show values in cells"));
-    grayAction_ = figureToggle(tr("Grey-scale colours"));
-    wordsAction_ = figureToggle(tr("Words (merge sub-word pieces)"));
+    encoderAction_ = figureToggle(tr("Show &encoder states"));
+    valuesAction_ = figureToggle(tr("Show &values in cells"));
+    grayAction_ = figureToggle(tr("&Grey-scale colours"));
+    wordsAction_ = figureToggle(tr("&Words (merge sub-word pieces)"));
     wordsAction_->setToolTip(tr("The heatmap over the words of the text: a source word's piece columns summed, a target "
                                 "word's piece rows averaged (the encoder panel, one column per piece, is left out)"));
     auto* endGroup = new QActionGroup(this);
-    keepEndAction_ = figureToggle(tr("Keep the </s> column"));
-    dropEndAction_ = figureToggle(tr("Hide the </s> column"));
-    renormEndAction_ = figureToggle(tr("Hide </s> and renormalise rows"));
+    keepEndAction_ = figureToggle(tr("&Keep the </s> column"));
+    dropEndAction_ = figureToggle(tr("Hi&de the </s> column"));
+    renormEndAction_ = figureToggle(tr("Hide </s> and re&normalise rows"));
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) endGroup->addAction(a);
     exportAction_ = make(tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"),
                          {QKeySequence(Qt::CTRL | Qt::Key_E)}, [this] { openExportDialog(); });
@@ -202,15 +203,20 @@ void MainWindow::buildMenus() {
     decode->addAction(teacherAction_);
 
     auto* lessons = menuBar()->addMenu(tr("&Lessons"));
+    // Numbered as shipped: Alt+L then the lesson's number starts it (the numbers alone pick candidates).
+    int number = 0;
     for (const auto& path : Lesson::shippedLessons()) {
+        ++number;
+        const QString mnemonic = number <= 9 ? QStringLiteral("&%1 ").arg(number) : QStringLiteral("%1 ").arg(number);
         try {
             const auto lesson = Lesson::loadHeading(path);
-            lessons->addAction(lesson.title, this, [this, path] { startLesson(path); })->setToolTip(lesson.summary);
+            lessons->addAction(mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&")), this, [this, path] { startLesson(path); })
+                ->setToolTip(lesson.summary);
         } catch (const std::exception& e) {
-            lessons->addAction(QFileInfo(path).fileName())->setEnabled(false);
+            lessons->addAction(mnemonic + QFileInfo(path).fileName())->setEnabled(false);
         }
     }
-    lessons->addAction(tr("Open lesson file…"), this, [this] {
+    lessons->addAction(tr("&Open lesson file…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString::fromStdString(core::InstallLayout::lessonsDirectory()),
                                                           tr("Lessons (*.json)"));
         if (!path.isEmpty()) startLesson(path);
@@ -218,30 +224,45 @@ void MainWindow::buildMenus() {
     lessons->addSeparator();
     // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
     // presentation clicker (which sends these keys) expects; at its end the page turns.
-    auto* nextPage = lessons->addAction(tr("Next page"), this, [this] {
+    auto* nextPage = lessons->addAction(tr("&Next page"), this, [this] {
         if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
     });
     nextPage->setShortcut(QKeySequence(Qt::Key_PageDown));
-    auto* previousPage = lessons->addAction(tr("Previous page"), this, [this] {
+    auto* previousPage = lessons->addAction(tr("&Previous page"), this, [this] {
         if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
     });
     previousPage->setShortcut(QKeySequence(Qt::Key_PageUp));
-    presenterAction_ = lessons->addAction(tr("Presenter mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
+    presenterAction_ = lessons->addAction(tr("Presenter &mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
     presenterAction_->setCheckable(true);
     presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
     // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
     // fitted to the screen, from the keyboard too (Esc closes it).
-    pictureAction_ = lessons->addAction(tr("Show the page's picture full size"), lessonPanel_, &LessonPanel::enlargeImage);
+    pictureAction_ = lessons->addAction(tr("Show the page's p&icture full size"), lessonPanel_, &LessonPanel::enlargeImage);
     pictureAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     pictureAction_->setEnabled(false);
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { pictureAction_->setEnabled(!lessonPanel_->pageImage().isNull()); });
-    lessons->addAction(tr("End lesson"), lessonPlayer_, &LessonPlayer::stop);
+    auto* endLesson = lessons->addAction(tr("&End lesson"), lessonPlayer_, &LessonPlayer::stop);
+    endLesson->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* explain = stepDock_->toggleViewAction();
     explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     // Every panel and toolbar, so one closed with its × comes back from here.
-    for (auto* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")}, {beamDock_, tr("&Beam hypotheses")},
+                                                       {stepDock_, tr("Step e&xplained")},           {lessonDock_, tr("&Lesson")},
+                                                       {timelineDock_, tr("T&raining run")},          {compareDock_, tr("Com&pare models")}};
+    for (const auto& [dock, text] : panels) {
+        // The menu's mnemonic, not in the dock's title; a title that grows ("Compare models: A = …")
+        // keeps it (QDockWidget renames its action to each new title).
+        auto* toggle = dock->toggleViewAction();
+        const auto name = [toggle, text = text](const QString& title) {
+            const QString plain = QString(text).remove(QLatin1Char('&'));
+            toggle->setText(title.startsWith(plain) ? text + title.mid(plain.size()).replace(QLatin1Char('&'), QStringLiteral("&&")) : title);
+        };
+        name(dock->windowTitle());
+        connect(dock, &QWidget::windowTitleChanged, toggle, name);
+        view->addAction(toggle);
+    }
     view->addSeparator();
     for (auto* a : {encoderAction_, valuesAction_, grayAction_, wordsAction_}) view->addAction(a);
     view->addSeparator();
@@ -284,7 +305,11 @@ void MainWindow::buildMenus() {
     tools->addSeparator();
     tools->addAction(exportAction_);
     view->addSeparator();
-    for (auto* bar : toolBars()) view->addAction(bar->toggleViewAction());
+    const QString barTexts[] = {tr("Dec&oding toolbar"), tr("Beam &search toolbar"), tr("Modes and export &toolbar")};
+    for (int k = 0; k < 3; ++k) {
+        toolBars()[k]->toggleViewAction()->setText(barTexts[k]);  // the mnemonic in the menu only
+        view->addAction(toolBars()[k]->toggleViewAction());
+    }
 }
 
 // The toolbars packed into rows: a bar that would not fit beside the ones before it starts a new
@@ -316,9 +341,17 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
         presenter_.arrange();
         return;
     }
-    // The compare view's three heatmaps keep a fair share of a window that grows.
+    fitBottomDocks();
+}
+
+// The compare view's three heatmaps keep a fair share of a window that grows; the training run's
+// loss curve no more than a third, so the heatmap above it keeps its rows.
+void MainWindow::fitBottomDocks() {
+    if (presenter_.active()) return;
     if (compareDock_->isVisible() && !compareDock_->isFloating() && compareDock_->height() < height() * 2 / 5)
         resizeDocks({compareDock_}, {height() / 2}, Qt::Vertical);
+    else if (timelineDock_->isVisible() && !timelineDock_->isFloating() && timelineDock_->height() > height() / 3)
+        resizeDocks({timelineDock_}, {height() / 3}, Qt::Vertical);
 }
 
 void MainWindow::buildLayout() {
@@ -427,6 +460,7 @@ void MainWindow::buildLayout() {
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
         lessonDock_->hide();
         applyView(viewBeforeLesson_);  // back to what was open before the lesson, at its step
+        if (frontBeforeLesson_) presenter_.bringForward(frontBeforeLesson_);  // and the tab that was in front
         view_->setFocus();
     });
     timelinePanel_ = new TimelinePanel;
@@ -480,6 +514,7 @@ void MainWindow::buildLayout() {
     compareDock_->setWidget(comparePanel_);
     addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
     compareDock_->hide();
+    connect(compareDock_, &QDockWidget::visibilityChanged, this, [this] { fitCentralView(); });
 
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && snapshot_) stepPanel_->render(snapshot_);
@@ -508,6 +543,30 @@ void MainWindow::fitToScreen() {
     const QRect room = screen->availableGeometry();
     resize(wanted.boundedTo(room.size() - kFrameAllowance));
     move(room.topLeft() + QPoint((room.width() - width()) / 2, (room.height() - height() - kFrameAllowance.height()) / 2));
+}
+
+// The last window's rectangle, fitted to the screen it opens on (a window saved on a larger
+// screen, or a projector's, shows whole: title bar, status bar and docks on screen), and its docks.
+// What shows a lesson, a comparison or a training run stays closed: none of them is open at start.
+void MainWindow::restoreWindow(const QSettings& settings) {
+    const QRect saved = settings.value("window/rect").toRect();
+    if (saved.isValid()) {
+        const QScreen* screen = QGuiApplication::screenAt(saved.center());
+        if (!screen) screen = this->screen();
+        const QRect room = screen ? screen->availableGeometry() : saved;
+        const QSize size = saved.size().boundedTo(room.size() - kFrameAllowance);
+        const QPoint lowest = room.bottomRight() - QPoint(size.width(), size.height()) - QPoint(kFrameAllowance.width(), kFrameAllowance.height()) +
+                              QPoint(1, 1);
+        const int titleBar = kFrameAllowance.height() - kFrameAllowance.width() / 2;  // above the rectangle
+        setGeometry(QRect(QPoint(std::clamp(saved.x(), room.left(), std::max(room.left(), lowest.x())),
+                                 std::clamp(saved.y(), room.top() + titleBar, std::max(room.top() + titleBar, lowest.y() + titleBar))),
+                          size));
+        if (settings.value("window/maximized", false).toBool()) setWindowState(Qt::WindowMaximized);
+    } else {
+        fitToScreen();
+    }
+    restoreState(settings.value("window/state").toByteArray());
+    for (auto* dock : {lessonDock_, compareDock_, timelineDock_}) dock->hide();
 }
 
 void MainWindow::setSourceText(const QString& text) {
@@ -555,7 +614,7 @@ void MainWindow::applyFigureOptions() {
                                : renormEndAction_->isChecked() ? FigureOptions::EndColumn::Renormalize
                                                                : FigureOptions::EndColumn::Keep;
     view_->setOptions(figureOptions_);
-    comparePanel_->setOptions(figureOptions_);
+    comparePanel_->setOptions(compareOptions());
     if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
 }
 
@@ -736,8 +795,11 @@ MainWindow::~MainWindow() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState());
+    // Presenter mode's full screen and column are never saved: the window as it is outside it.
+    settings.remove("window/geometry");  // an older version's, which could hold presenter mode's
+    settings.setValue("window/rect", presenter_.normalGeometry());
+    settings.setValue("window/maximized", bool(presenter_.normalWindowState() & Qt::WindowMaximized));
+    settings.setValue("window/state", presenter_.normalLayout());
     settings.setValue("decoding/beamWidth", beamWidth_->value());
     settings.setValue("decoding/typeAhead", typeAheadAction_->isChecked());
     settings.setValue("figure/encoderStates", encoderAction_->isChecked());

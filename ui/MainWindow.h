@@ -16,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QMenu;
+class QSettings;
 class QSpinBox;
 class QTimer;
 class QThread;
@@ -159,6 +160,10 @@ private:
     void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
     void fitToolBars();                // a second toolbar row when one row cannot show every action
     void fitToScreen();                // the first size: as much of 1280×820 as the screen holds
+    void restoreWindow(const QSettings& settings);
+    void fitCentralView();             // presenter mode: a comparison in the heatmap's place
+    FigureOptions compareOptions() const;
+    void fitBottomDocks();             // the compare and training-run docks' share of the height
 
     DecodingDocument* document_;
     AlignmentView* view_ = nullptr;
@@ -189,6 +194,7 @@ private:
     QMenu* viewMenu_ = nullptr;
     QToolBar *decodingBar_ = nullptr, *searchBar_ = nullptr, *toolsBar_ = nullptr;
     ViewState viewBeforeLesson_;
+    QDockWidget* frontBeforeLesson_ = nullptr;  // the tab in front when the lesson started
     QString modelOpening_;  // a model the user asked for (openModel): its arrival ends the old model's view
     QWidget* highlighted_ = nullptr;
     QString highlightedName_;  // the panel a lesson page points at ("" none)

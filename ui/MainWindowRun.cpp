@@ -32,6 +32,7 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     timelineReference_.reset();
     timelineLastGood_.clear();
     timelineDock_->show();
+    fitBottomDocks();
     presenter_.bringForward(timelineDock_);
     // The typed target, else the last snapshot's translation.
     const QString target = teacherAction_->isChecked() ? target_->text().trimmed() : QString();

@@ -113,7 +113,13 @@ void MainWindow::highlightPanel(const QString& panel) {
 void MainWindow::startLesson(const QString& path, int firstPage) {
     try {
         auto lesson = Lesson::load(path);
-        if (!lessonPlayer_->running()) viewBeforeLesson_ = currentView();
+        if (!lessonPlayer_->running()) {
+            viewBeforeLesson_ = currentView();
+            // The panel whose tab is in front (presenter mode's column, or docks a user tabbed).
+            frontBeforeLesson_ = nullptr;
+            for (auto* dock : {candidatesDock_, stepDock_, beamDock_, timelineDock_})
+                if (!frontBeforeLesson_ && dock->isVisible() && !dock->visibleRegion().isEmpty()) frontBeforeLesson_ = dock;
+        }
         lessonPlayer_->start(lesson, firstPage);
     } catch (const std::exception& e) {
         showError(QString::fromUtf8(e.what()));
@@ -125,16 +131,33 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     applyTextScale(on ? kPresenterScale : 1.0);
     // The panels a lesson shows or hides keep what the lesson made of them when presenter mode ends.
     if (on)
-        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_, compareDock_},
+        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_}, compareDock_,
                          {lessonDock_, stepDock_, timelineDock_, compareDock_});
     else
         presenter_.leave();
+    fitCentralView();
     if (on) highlightPanel(highlightedName_);  // its tab in front
     fitToolBars();
     QTimer::singleShot(0, this, [this] {  // once the larger text is laid out
         fitToolBars();
         presenter_.arrange();
     });
+}
+
+// The compare view's labels stay at the normal size in presenter mode: three heatmaps of a short
+// sentence side by side fit a projector's width only so (at 1.6× their cells were a strip).
+FigureOptions MainWindow::compareOptions() const {
+    FigureOptions o = figureOptions_;
+    o.fontSize = std::min(o.fontSize, FigureOptions().fontSize);
+    return o;
+}
+
+// Presenter mode gives a comparison the heatmap's place: its A is the heatmap, and three heatmaps
+// need the room (in a column beside the lesson they were a strip). Outside it both show.
+void MainWindow::fitCentralView() {
+    const bool comparing = presenter_.active() && !compareDock_->isHidden() && !compareDock_->isFloating();
+    view_->setVisible(!comparing);
+    if (presenter_.active()) QTimer::singleShot(0, this, [this] { presenter_.arrange(); });
 }
 
 // Every text scales from the application's font: the panels' own larger texts (translation,
@@ -159,7 +182,7 @@ void MainWindow::applyTextScale(double scale) {
     menuBar()->setFont(base);
     figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
     view_->setOptions(figureOptions_);
-    comparePanel_->setOptions(figureOptions_);
+    comparePanel_->setOptions(compareOptions());
 }
 
 }  // namespace alignscope::ui

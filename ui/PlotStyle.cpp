@@ -41,4 +41,49 @@ void PlotStyle::styleAxis(QCPAxis* axis, const QFont& font) {
     axis->grid()->setVisible(false);
 }
 
+void PlotStyle::fitLabel(QCPAxis* axis, const QString& label, int length) {
+    const QFontMetrics fm(axis->labelFont());
+    const auto longest = [&fm](const QString& text) {
+        int w = 0;
+        for (const auto& line : text.split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
+        return w;
+    };
+    QStringList forms{label};
+    // Two lines, broken at the space nearest the middle.
+    const QString flat = QString(label).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    int best = -1;
+    for (int k = flat.indexOf(QLatin1Char(' ')); k >= 0; k = flat.indexOf(QLatin1Char(' '), k + 1))
+        if (best < 0 || std::abs(k - flat.size() / 2) < std::abs(best - flat.size() / 2)) best = k;
+    if (best > 0) forms << flat.left(best) + QLatin1Char('\n') + flat.mid(best + 1);
+    int head = flat.size();
+    for (const auto& mark : {QStringLiteral(" ("), QStringLiteral(",")})
+        if (const int at = flat.indexOf(mark); at > 0) head = std::min(head, at);
+    forms << flat.left(head) << flat.section(QLatin1Char(' '), -1);  // at last its last word ("alpha")
+    for (const auto& form : forms)
+        if (longest(form) <= length) {
+            axis->setLabel(form);
+            return;
+        }
+    axis->setLabel(QString());  // an axis too short for any title: its tick labels say what it holds
+}
+
+void PlotStyle::fitLabels(QCustomPlot* plot) {
+    for (auto* rect : plot->axisRects())
+        for (auto* axis : rect->axes())
+            if (!axis->label().isEmpty())
+                fitLabel(axis, axis->label(), axis->orientation() == Qt::Horizontal ? plot->width() - 10 : rect->height());
+    for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
+        if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k)))
+            if (!scale->axis()->label().isEmpty()) fitLabel(scale->axis(), scale->axis()->label(), scale->axis()->axisRect()->height());
+    layOut(plot);
+}
+
+void PlotStyle::layOut(QCustomPlot* plot) {
+    plot->setViewport(plot->rect());
+    auto* layout = plot->plotLayout();
+    layout->update(QCPLayoutElement::upPreparation);
+    layout->update(QCPLayoutElement::upMargins);
+    layout->update(QCPLayoutElement::upLayout);
+}
+
 }  // namespace alignscope::ui

@@ -8,17 +8,24 @@
 
 namespace alignscope::ui {
 
-void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QDockWidget*>& tabbed,
+void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QDockWidget*>& tabbed, QDockWidget* wide,
                             const QList<QDockWidget*>& live) {
     if (!active_) {
         geometry_ = window_->normalGeometry();
         windowState_ = window_->windowState();
         state_ = window_->saveState();
+        bottomRight_ = window_->corner(Qt::BottomRightCorner);
     }
     active_ = true;
     lesson_ = lesson;
     tabbed_ = tabbed;
+    wide_ = wide;
     live_ = live;
+    if (wide_) {
+        wide_->setFloating(false);
+        window_->setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);  // the whole width, under the column too
+        window_->addDockWidget(Qt::BottomDockWidgetArea, wide_);
+    }
     // Hidden docks are placed too, so that one a page shows later lands in the column.
     for (auto* dock : QList<QDockWidget*>{lesson_} + tabbed_) dock->setFloating(false);
     window_->addDockWidget(Qt::RightDockWidgetArea, lesson_, Qt::Vertical);
@@ -36,6 +43,9 @@ void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QD
                 break;
             }
     if (fillScreen) {
+        // From a maximised window too: some window managers keep the title bar of a window that
+        // goes from maximised to full screen in one step.
+        if (window_->isMaximized()) window_->showNormal();
         window_->showFullScreen();
         // Without a window manager nobody acts on the full-screen request: take the screen's size.
         if (auto* screen = window_->screen()) window_->setGeometry(screen->geometry());
@@ -45,19 +55,31 @@ void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QD
 
 void PresenterLayout::arrange() {
     if (!active_) return;
+    const bool wide = wide_ && !wide_->isHidden();
+    // Above a comparison the lesson text takes the whole column: the panels tabbed under it step
+    // aside until the comparison closes (leave() restores them with the rest).
+    for (auto* dock : tabbed_)
+        if (wide && !dock->isHidden() && !live_.contains(dock)) {
+            dock->hide();
+            steppedAside_ << dock;
+        }
+    if (!wide && !steppedAside_.isEmpty()) {
+        for (auto* dock : steppedAside_) dock->show();
+        steppedAside_.clear();
+        if (forward_ && !forward_->isHidden()) forward_->raise();
+    }
     QDockWidget* below = nullptr;
     for (auto* dock : tabbed_)
-        if (!dock->isHidden()) {
-            below = dock;
-            break;
-        }
+        if (!below && !dock->isHidden()) below = dock;
+    if (wide) window_->resizeDocks({wide_}, {static_cast<int>(window_->height() * kWideShare)}, Qt::Vertical);
     QDockWidget* top = !lesson_->isHidden() ? lesson_ : below;
     if (!top) return;
     window_->resizeDocks({top}, {static_cast<int>(window_->width() * kColumnShare)}, Qt::Horizontal);
     if (top == lesson_ && below) {
+        // Above a comparison the lesson text takes what the column has; the tabs keep their titles.
         const int height = window_->height();
-        window_->resizeDocks({lesson_, below}, {static_cast<int>(height * kLessonShare), static_cast<int>(height * (1 - kLessonShare))},
-                             Qt::Vertical);
+        const double share = kLessonShare;
+        window_->resizeDocks({lesson_, below}, {static_cast<int>(height * share), static_cast<int>(height * (1 - share))}, Qt::Vertical);
     }
 }
 
@@ -67,13 +89,21 @@ void PresenterLayout::bringForward(QDockWidget* dock) {
     dock->raise();
 }
 
+QRect PresenterLayout::normalGeometry() const { return active_ ? geometry_ : window_->normalGeometry(); }
+
+Qt::WindowStates PresenterLayout::normalWindowState() const { return active_ ? windowState_ : window_->windowState(); }
+
+QByteArray PresenterLayout::normalLayout() const { return active_ ? state_ : window_->saveState(); }
+
 void PresenterLayout::leave() {
     if (!active_) return;
     active_ = false;
+    steppedAside_.clear();  // restoreState shows them as they were
     QList<bool> shown;
     for (auto* dock : live_) shown << !dock->isHidden();
     window_->setWindowState(windowState_);  // out of full screen: the title bar comes back
     if (!(windowState_ & (Qt::WindowMaximized | Qt::WindowFullScreen))) window_->setGeometry(geometry_);
+    window_->setCorner(Qt::BottomRightCorner, bottomRight_);
     window_->restoreState(state_);
     for (int k = 0; k < live_.size(); ++k) live_[k]->setVisible(shown[k]);
 }

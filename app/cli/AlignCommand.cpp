@@ -3,47 +3,16 @@
 #include "cli/LineStreams.h"
 #include "cli/SentenceWatchdog.h"
 
-#include "core/alignment/LinkExtraction.h"
-#include "core/attribution/Attributor.h"
-#include "core/decoding/Alignment.h"
+#include "core/alignment/Aligner.h"
 #include "core/decoding/BatchDecoder.h"
-#include "core/decoding/DecodingSession.h"
-#include "core/model/ReverseModel.h"
 #include "core/text/PairLine.h"
-#include "core/text/Tokenizer.h"
 #include "core/Error.h"
 #include "core/Runtime.h"
 
-#include <atomic>
-#include <exception>
-#include <mutex>
-#include <numeric>
 #include <optional>
-#include <thread>
 #include <vector>
 
 namespace alignscope::cli {
-
-namespace {
-
-std::string pharaoh(const core::LinkExtraction::Links& links) {
-    std::string out;
-    for (const auto& [s, t] : links) {
-        if (!out.empty()) out += ' ';
-        out += std::to_string(s) + "-" + std::to_string(t);
-    }
-    return out;
-}
-
-// One direction's soft matrix and word maps, from attention or an attribution method.
-struct Soft {
-    std::vector<std::vector<float>> matrix;  // [T][S'] (S' may hold a model's padding column)
-    std::vector<int> sourceWords;            // [S] real source tokens only
-    std::vector<int> targetWords;            // [T]
-    nlohmann::json json;
-};
-
-}  // namespace
 
 Command addAlignCommand(CLI::App& app) {
     struct Options {
@@ -103,220 +72,50 @@ Command addAlignCommand(CLI::App& app) {
     return [o, c]() -> int {
         if (!*c) return -1;
         core::Attributor::method(o->method);  // an unknown name fails before any model loads
-        const bool symmetric = core::LinkExtraction::isSymmetrization(o->links);
-        if (!symmetric && !o->reverseModels.empty())
-            throw core::Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " +
-                              o->links);
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
-        std::vector<core::Model> models, reverses;  // an ensemble's members, each direction
+        std::vector<core::Model> models;  // an ensemble's members
         for (const auto& path : o->models) models.push_back(loadDecodingModel(path));
-        if (symmetric && o->reverseModels.empty()) {
-            // The model's own reverse model (metadata reverse_model), so the documented best rule
-            // needs no extra flag; each member of an ensemble brings its own.
-            for (const auto& m : models) {
-                const auto reverse = m.reverseModelPath();
-                if (reverse.empty())
-                    throw core::Error("--links " + o->links + " joins two directions, and '" + m.origin() +
-                                      "' declares no reverse model: give --reverse-model FILE (a model translating the "
-                                      "target side into the source side)");
-                o->reverseModels.push_back(reverse);
-            }
-        }
-        for (const auto& path : o->reverseModels) reverses.push_back(loadDecodingModel(path));
-        for (const auto& m : models)
-            for (const auto& r : reverses) core::ReverseModel::check(m, r);
-        const auto& model = models.front();
-        const bool ensemble = models.size() > 1 || reverses.size() > 1;
-        std::vector<const core::Model*> all;
-        for (const auto* group : {&models, &reverses})
-            for (const auto& m : *group) all.push_back(&m);
-        for (const core::Model* m : all)
-            if (core::Attributor::method(o->method).needsEmbeddings() && !m->encodesEmbedded())
-                throw core::Error(o->method + " needs the model's embed_source and encode_embedded methods, which '" + m->origin() +
-                                  "' lacks (occlusion and attention work for every model; `alignscope-cli update-code` adds "
-                                  "them to AlignScope's own older files)");
+        auto reverses = core::Aligner::reverseModels(models, o->reverseModels, o->links,
+                                                     [](const std::string& path) { return loadDecodingModel(path); });
         LineStreams io(o->input, o->output);
         io.setProgress(!o->noProgress);
-        SentenceWatchdog watchdog(o->timeLimit, model.origin(), [&io] { io.abandon(); });
-        // Nothing to align on one side: an alignment of an empty sentence would be made up.
-        const auto parse = [](const std::string& line) {
-            auto pair = core::PairLine::parse(line);
-            if (!pair.target) throw core::Error("expected 'source ||| target'");
-            if (core::Tokenizer::isBlank(pair.source)) throw core::Error("the source side is empty");
-            if (core::Tokenizer::isBlank(*pair.target)) throw core::Error("the target side is empty");
-            return pair;
-        };
-        const char* empty = o->format == "json" ? "null" : "";
-        const bool attention = o->method == "attention";
-        const bool plain = attention && o->links == "argmax" && !ensemble;
-        o->workers = startWorkers(o->workers, o->batch);
-        if (plain && o->batch == 1 && o->workers == 1) {
-            core::SessionOptions options;
-            options.progress = watchdog.progress();
-            return io.forEachLine("align", [&](const std::string& line) {
-                const auto pair = parse(line);
-                core::DecodingSession session(model, pair.source, options);
-                session.alignTo(*pair.target);
-                return o->format == "json" ? session.alignment().toJson().dump() : session.alignment().pharaoh();
-            }, empty, std::nullopt, &watchdog);
-        }
-
-        core::Attributor::Options attributionOptions;
-        attributionOptions.points = o->points;
-        attributionOptions.baseline = o->baseline;
-        attributionOptions.adaptive = !o->fixedPoints;
-        attributionOptions.progress = watchdog.progress();  // beats with each row: a long pair keeps the limit away
-        const auto soft = [&](const core::Model& m, const core::BatchDecoder::Result& r) {
-            Soft s;
-            if (attention) {
-                const auto alignment = r.alignment();
-                s.matrix = alignment.weights();
-                s.sourceWords = alignment.sourceWords();
-                if (core::Model::endsWithPaddingColumn(alignment.sourceTokens())) s.sourceWords.pop_back();
-                s.targetWords = alignment.targetWords();
-                s.json = alignment.toJson();
-            } else {
-                watchdog.enter("attributing the pair");
-                const auto attribution =
-                    core::Attributor::attribute(m, r.source, r.hypothesis, r.targetWords, o->method, attributionOptions);
-                s.matrix = attribution.matrix();
-                s.sourceWords = attribution.sourceWords;
-                s.targetWords = attribution.targetWords;
-                s.json = attribution.toJson();
-            }
-            return s;
-        };
-        const auto rule = symmetric ? core::LinkExtraction::Rule::Argmax : core::LinkExtraction::ruleNamed(o->links);
-        const bool agreement = core::LinkExtraction::isAgreement(o->links);
-        std::vector<core::BatchDecoder> decoders, reverseDecoders;  // one a member
-        for (const auto& m : models) decoders.emplace_back(m, o->batch, o->workers);
-        for (const auto& m : reverses) reverseDecoders.emplace_back(m, o->batch, o->workers);
-        core::SearchOptions searchOptions;
-        searchOptions.progress = watchdog.progress();
-        using Matrix = std::vector<std::vector<float>>;
-        // One direction's word matrix [target words][source words]: its members' averaged as row shares.
-        const auto wordMatrix = [](const std::vector<Soft>& members, const std::vector<std::string>& files) {
-            std::vector<Matrix> words;
-            for (const auto& s : members) words.push_back(core::LinkExtraction::mergeToWords(s.matrix, s.sourceWords, s.targetWords));
-            try {
-                return core::LinkExtraction::average(words);
-            } catch (const core::Error& e) {
-                std::string names;
-                for (const auto& f : files) names += (names.empty() ? "" : ", ") + f;
-                throw core::Error("the ensemble's models split this pair into different words: " + std::string(e.what()) +
-                                  "; members in order: " + names);
-            }
-        };
-        const auto identity = [](size_t n) {
-            std::vector<int> words(n);
-            std::iota(words.begin(), words.end(), 0);
-            return words;
-        };
-        return io.forEachChunk("align", core::BatchDecoder::chunkLines(o->batch, o->workers), [&](const std::vector<std::string>& lines) {
+        SentenceWatchdog watchdog(o->timeLimit, models.front().origin(), [&io] { io.abandon(); });
+        core::Aligner::Options options;
+        options.method = o->method;
+        options.links = o->links;
+        options.threshold = o->threshold;
+        options.batch = o->batch;
+        options.workers = startWorkers(o->workers, o->batch);
+        options.attribution.points = o->points;
+        options.attribution.baseline = o->baseline;
+        options.attribution.adaptive = !o->fixedPoints;
+        options.progress = watchdog.progress();  // beats with each step and row: a long pair keeps the limit away
+        options.entering = [&watchdog](const char* phase) { watchdog.enter(phase); };
+        options.json = o->format == "json";
+        const core::Aligner aligner(std::move(models), std::move(reverses), options);
+        return io.forEachChunk("align", aligner.chunkPairs(), [&](const std::vector<std::string>& lines) {
             std::vector<LineStreams::LineOutcome> out(lines.size());
-            std::vector<core::BatchDecoder::Item> items, reversed;
-            std::vector<size_t> where;  // item -> line
+            std::vector<core::Aligner::Pair> pairs;
+            std::vector<size_t> where;  // pair -> line
             for (size_t k = 0; k < lines.size(); ++k) {
                 try {
-                    auto pair = parse(lines[k]);
-                    items.push_back({pair.source, *pair.target});
-                    reversed.push_back({*pair.target, pair.source});
+                    auto pair = core::PairLine::parse(lines[k]);
+                    if (!pair.target) throw core::Error("expected 'source ||| target'");
+                    pairs.push_back({pair.source, *pair.target});
                     where.push_back(k);
                 } catch (const core::Error& e) {
                     out[k] = {false, e.what()};
                 }
             }
-            std::vector<std::vector<core::BatchDecoder::Result>> results, backResults;  // [member][item]
-            for (const auto& d : decoders) results.push_back(d.run(items, searchOptions));
-            for (const auto& d : reverseDecoders) backResults.push_back(d.run(reversed, searchOptions));
-            const auto finish = [&](size_t i) {
-                for (size_t m = 0; m < results.size(); ++m)
-                    if (!results[m][i].error.empty()) {
-                        out[where[i]] = {false, (ensemble ? "the model " + o->models[m] + ": " : "") + results[m][i].error};
-                        return;
-                    }
-                for (size_t m = 0; m < backResults.size(); ++m)
-                    if (!backResults[m][i].error.empty()) {
-                        out[where[i]] = {false, "the reverse model" + (ensemble ? " " + o->reverseModels[m] : "") + ": " +
-                                                    backResults[m][i].error};
-                        return;
-                    }
-                try {
-                    std::vector<Soft> forward, backward;
-                    for (size_t m = 0; m < models.size(); ++m) forward.push_back(soft(models[m], results[m][i]));
-                    for (size_t m = 0; m < reverses.size(); ++m) backward.push_back(soft(reverses[m], backResults[m][i]));
-                    const Matrix words = wordMatrix(forward, o->models);
-                    const Matrix reverseWords = backward.empty() ? Matrix() : wordMatrix(backward, o->reverseModels);
-                    core::LinkExtraction::Links links;
-                    if (agreement) {
-                        links = core::LinkExtraction::agree(words, reverseWords, core::LinkExtraction::symmetrizationNamed(o->links));
-                    } else {
-                        // One model's links come from its tokens (a word's pieces merge into one link);
-                        // an ensemble's members may split a line differently, so they meet at its words.
-                        const auto read = [&](const std::vector<Soft>& members, const Matrix& merged, core::LinkExtraction::Rule r) {
-                            if (members.size() == 1)
-                                return core::LinkExtraction::extract(members[0].matrix, members[0].sourceWords, members[0].targetWords,
-                                                                     r, o->threshold);
-                            return core::LinkExtraction::extract(merged, identity(merged.empty() ? 0 : merged[0].size()),
-                                                                 identity(merged.size()), r, o->threshold);
-                        };
-                        links = read(forward, words, rule);
-                        if (!backward.empty()) {
-                            core::LinkExtraction::Links flipped;
-                            for (const auto& [t, src] : read(backward, reverseWords, rule)) flipped.emplace_back(src, t);
-                            std::sort(flipped.begin(), flipped.end());
-                            links = core::LinkExtraction::symmetrize(links, flipped, core::LinkExtraction::symmetrizationNamed(o->links));
-                        }
-                    }
-                    auto& json = forward.front().json;
-                    if (o->format == "json") {
-                        if (!backward.empty()) json["reverse"] = backward.front().json;
-                        if (ensemble) {  // the first members stay where a single model's matrices are
-                            nlohmann::json e{{"models", o->models}, {"word_scores", words}, {"members", nlohmann::json::array()}};
-                            for (size_t m = 1; m < forward.size(); ++m) e["members"].push_back(forward[m].json);
-                            if (!backward.empty()) {
-                                e["reverse_models"] = o->reverseModels;
-                                e["reverse_word_scores"] = reverseWords;
-                                e["reverse_members"] = nlohmann::json::array();
-                                for (size_t m = 1; m < backward.size(); ++m) e["reverse_members"].push_back(backward[m].json);
-                            }
-                            json["ensemble"] = std::move(e);
-                        }
-                        if (!plain) {
-                            json["links"] = pharaoh(links);
-                            json["link_rule"] = o->links;
-                            if (o->links == "threshold") json["threshold"] = o->threshold;
-                        }
-                    }
-                    out[where[i]] = {true, o->format == "json" ? json.dump() : pharaoh(links)};
-                } catch (const core::Error& e) {
-                    out[where[i]] = {false, e.what()};
-                }
-            };
-            // An attribution is a pair's own forward and backward passes, so the workers take the
-            // pairs in turn (one BLAS thread each, as they decode); each writes its own line's slot.
-            const size_t threads = attention ? 1 : std::min(where.size(), static_cast<size_t>(o->workers));
-            // What a line's own message cannot hold (not a core::Error) stops the run as it did
-            // before there were threads: the first such error is thrown again here.
-            std::atomic<size_t> next{0};
-            std::exception_ptr failure;
-            std::mutex failureLock;
-            const auto work = [&] {
-                try {
-                    for (size_t i; (i = next++) < where.size();) finish(i);
-                } catch (...) {
-                    const std::lock_guard<std::mutex> lock(failureLock);
-                    if (!failure) failure = std::current_exception();
-                    next = where.size();
-                }
-            };
-            std::vector<std::thread> pool;
-            for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-            work();
-            for (auto& thread : pool) thread.join();
-            if (failure) std::rethrow_exception(failure);
+            const auto results = aligner.align(pairs);
+            for (size_t i = 0; i < results.size(); ++i) {
+                const auto& r = results[i];
+                out[where[i]] = !r.error.empty() ? LineStreams::LineOutcome{false, r.error}
+                                : options.json   ? LineStreams::LineOutcome{true, r.json.dump()}
+                                                 : LineStreams::LineOutcome{true, r.pharaoh()};
+            }
             return out;
-        }, empty, std::nullopt, &watchdog);
+        }, o->format == "json" ? "null" : "", std::nullopt, &watchdog);
     };
 }
 

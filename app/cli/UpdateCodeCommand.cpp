@@ -20,7 +20,7 @@ Command addUpdateCodeCommand(CLI::App& app) {
     return [o, c]() -> int {
         if (!*c) return -1;
         const auto model = core::Model::load(o->model);
-        const core::Model rewritten(core::ModelBuilder::rewriteCode(model.torch()));
+        const auto rewritten = core::ModelBuilder::rewriteCode(model);
         // Keep the storage the file had: a float16 file stays float16.
         const bool half = model.metadata().value("stored_dtype", std::string()) == "float16";
         rewritten.save(o->out, half);

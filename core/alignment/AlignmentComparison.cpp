@@ -2,6 +2,7 @@
 
 #include "core/alignment/LinkExtraction.h"
 #include "core/alignment/LinkSet.h"
+#include "core/alignment/SoftAlignment.h"
 #include "core/Error.h"
 #include "core/model/Model.h"
 #include "core/text/Utf8.h"
@@ -49,9 +50,7 @@ AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, 
     } else {
         c.columns_ = LinkSet::words(sourceText);
         for (auto [side, alignment] : {std::pair<Side*, const Alignment*>{&a, &alignmentA}, {&b, &alignmentB}}) {
-            auto sourceWords = alignment->sourceWords();
-            sourceWords.resize(realSourceTokens(*alignment).size());
-            side->weights = LinkExtraction::mergeToWords(alignment->weights(), sourceWords, alignment->targetWords());
+            side->weights = SoftAlignment::fromAttention(*alignment).wordMatrix();
             side->rows = LinkExtraction::wordLabels(alignment->targetTokens(), alignment->targetWords(), side->weights.size());
             for (const auto& row : side->weights)
                 while (c.columns_.size() < row.size()) c.columns_.push_back("?");

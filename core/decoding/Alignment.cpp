@@ -1,8 +1,7 @@
 #include "core/decoding/Alignment.h"
 
 #include "core/Error.h"
-#include "core/alignment/LinkExtraction.h"
-#include "core/model/Model.h"
+#include "core/alignment/SoftAlignment.h"
 
 
 namespace alignscope::core {
@@ -20,20 +19,10 @@ Alignment::Alignment(std::vector<std::string> sourceTokens, std::vector<int> sou
 }
 
 std::vector<std::pair<int, int>> Alignment::hardLinks() const {
-    // A model's own <padding> column is not a source word: the argmax is over the others.
-    std::vector<int> words = sourceWords_;
-    if (Model::endsWithPaddingColumn(sourceTokens_)) words.pop_back();
-    return LinkExtraction::extract(weights_, words, targetWords_, LinkExtraction::Rule::Argmax);
+    return SoftAlignment::fromAttention(*this).links(LinkExtraction::Rule::Argmax);
 }
 
-std::string Alignment::pharaoh() const {
-    std::string out;
-    for (const auto& [s, t] : hardLinks()) {
-        if (!out.empty()) out += ' ';
-        out += std::to_string(s) + "-" + std::to_string(t);
-    }
-    return out;
-}
+std::string Alignment::pharaoh() const { return SoftAlignment::pharaoh(hardLinks()); }
 
 nlohmann::json Alignment::toJson() const {
     return {{"source_tokens", sourceTokens_},

@@ -89,6 +89,49 @@ void stepBeams(const Model& model, std::vector<BatchDecoder::Result>& results, c
     }
 }
 
+// Teacher forcing in one call of the model's force_attention (the caller reads alphas, not the
+// forced tokens' scores): each row's tokens are the target's then </s>, ending where the step loop
+// below would end them, and each step reads the token before.
+void forceRows(const Model& model, std::vector<BatchDecoder::Result>& results, const std::vector<size_t>& rows,
+               const SearchOptions& options, const std::vector<int>& limits, const EncoderOutput& encoded) {
+    const auto& vocab = model.targetVocabulary();
+    const auto B = static_cast<int64_t>(rows.size());
+    std::vector<std::vector<int64_t>> tokens(rows.size());
+    int64_t T = 0;
+    for (size_t row = 0; row < rows.size(); ++row) {
+        const auto& target = results[rows[row]].target;
+        for (size_t t = 0;; ++t) {
+            const int64_t token = t < target.size() ? target.ids[t] : vocab.eos();
+            tokens[row].push_back(token);
+            if ((token == vocab.eos() && vocab.eos() >= 0) || static_cast<int>(tokens[row].size()) >= limits[row]) break;
+        }
+        T = std::max(T, static_cast<int64_t>(tokens[row].size()));
+    }
+    std::vector<int64_t> read(static_cast<size_t>(B * T), vocab.startId()), lengths(rows.size());
+    for (size_t row = 0; row < rows.size(); ++row) {
+        lengths[row] = static_cast<int64_t>(tokens[row].size());
+        for (size_t t = 1; t < tokens[row].size(); ++t) read[row * static_cast<size_t>(T) + t] = tokens[row][t - 1];
+    }
+    if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
+    if (options.progress) options.progress->reached(1);
+    const auto forced = model.torch().forceAttention(torch::tensor(read, torch::kLong).view({B, T}), torch::tensor(lengths, torch::kLong),
+                                                     encoded);
+    const auto alpha = forced.alpha.contiguous();  // [B,T,S]
+    const int64_t S = alpha.size(2);
+    for (size_t row = 0; row < rows.size(); ++row) {
+        auto& r = results[rows[row]];
+        Hypothesis h;
+        for (size_t t = 0; t < tokens[row].size(); ++t) {
+            h.ids.push_back(tokens[row][t]);
+            h.tokens.push_back(t < r.target.size() ? r.target.tokens[t] : vocab.token(tokens[row][t]));
+            const float* a = alpha.data_ptr<float>() + (static_cast<int64_t>(row) * T + static_cast<int64_t>(t)) * S;
+            h.alpha.emplace_back(a, a + r.source.size());  // this sentence's columns: the rest is padding, weight 0
+        }
+        h.finished = h.ids.back() == vocab.eos();
+        r.hypothesis = std::move(h);
+    }
+}
+
 }  // namespace
 
 BatchDecoder::BatchDecoder(Model model, int maxBatch, int workers)
@@ -221,13 +264,17 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
         stepBeams(model_, results, rows, items, options, limits, enc);
         return;
     }
+    const bool forced = items[rows[0]].target.has_value();  // a batch is all free or all forced
+    if (forced && !options.returnScores && torchModel.forcesAttention()) {
+        forceRows(model_, results, rows, options, limits, enc);
+        return;
+    }
     const int64_t B = static_cast<int64_t>(rows.size());
     auto state = enc.state;
     std::vector<Hypothesis> hyps(rows.size());
     std::vector<int64_t> alive(rows.size());  // batch row -> index into rows
     std::iota(alive.begin(), alive.end(), 0);
     auto y = torch::full({B}, vocab.startId(), torch::kLong);
-    const bool forced = items[rows[0]].target.has_value();  // a batch is all free or all forced
     for (int t = 0; !alive.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
         if (options.progress) options.progress->reached(t + 1);

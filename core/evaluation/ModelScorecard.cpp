@@ -1,7 +1,7 @@
 #include "core/evaluation/ModelScorecard.h"
 
 #include "core/alignment/AlignmentErrorRate.h"
-#include "core/alignment/LinkExtraction.h"
+#include "core/alignment/Aligner.h"
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/SearchStrategy.h"
 #include "core/evaluation/Bleu.h"
@@ -93,16 +93,19 @@ ModelScorecard scoreModel(const Model& model, const std::vector<SentencePair>& p
                         std::to_string(s) + " source and " + std::to_string(t) + " target words (counting from 0)");
     }
     AlignmentErrorRate aer;
-    std::vector<BatchDecoder::Item> forced;
-    for (const auto& p : pairs) forced.push_back({p.source, p.target});
-    decodeAll(forced, [&](size_t k, const BatchDecoder::Result& r) {
-        if (!r.error.empty()) throw Error(where(pairs[k], k) + ": " + r.error);
-        const auto alignment = r.alignment();
-        auto sourceWords = alignment.sourceWords();
-        if (Model::endsWithPaddingColumn(alignment.sourceTokens())) sourceWords.pop_back();
-        const auto links = LinkExtraction::extract(alignment.weights(), sourceWords, alignment.targetWords(), LinkExtraction::Rule::Argmax);
-        aer.add(gold[k], std::set<LinkSet::Link>(links.begin(), links.end()));
-    });
+    Aligner::Options alignOptions;  // attention's argmax, as `align` gives it by default
+    alignOptions.batch = static_cast<int>(kBatch);
+    const Aligner aligner({model}, {}, alignOptions);
+    for (size_t from = 0; from < pairs.size(); from += kBatch) {
+        throwIfCancelled(cancelled);
+        std::vector<Aligner::Pair> chunk;
+        for (size_t k = from; k < std::min(pairs.size(), from + kBatch); ++k) chunk.push_back({pairs[k].source, pairs[k].target});
+        const auto results = aligner.align(chunk);
+        for (size_t k = 0; k < results.size(); ++k) {
+            if (!results[k].error.empty()) throw Error(where(pairs[from + k], from + k) + ": " + results[k].error);
+            aer.add(gold[from + k], std::set<LinkSet::Link>(results[k].links.begin(), results[k].links.end()));
+        }
+    }
     card.hasAer = true;
     card.aer = aer.aer() * 100;
     card.precision = aer.precision() * 100;

@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "core/model/TorchModel.h"
+#include "core/model/Model.h"
 #include "core/model/ModelCode.h"
 
 #include <torch/torch.h>
@@ -110,6 +111,8 @@ std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
     defineModelCode(module, s);
     return std::make_shared<TorchModel>(std::move(module), "new " + in.name + " model");
 }
+
+Model ModelBuilder::rewriteCode(const Model& model) { return Model(rewriteCode(model.torch())); }
 
 std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
     const auto& meta = model.metadata();

@@ -9,6 +9,7 @@
 
 namespace alignscope::core {
 
+class Model;
 class TorchModel;
 
 // Writes a freshly initialised model in the one model format from an architecture description.
@@ -35,6 +36,7 @@ public:
     // the rewritten model's outputs differ from the original's by more than 1e-4 (encode and four
     // steps of a padded batch and of one sentence alone; `loss` on the batch, where both have it).
     static std::shared_ptr<TorchModel> rewriteCode(const TorchModel& model);
+    static Model rewriteCode(const Model& model);  // the same, for callers outside core (update-code)
 };
 
 }  // namespace alignscope::core

@@ -415,6 +415,7 @@ void TorchModel::checkContract() {
     encodesEmbedded_ = embeds && encodesEmbedded;
     advances_ = module_.find_method("advance").has_value();
     stepsLogits_ = module_.find_method("step_logits").has_value();
+    forcesAttention_ = module_.find_method("force_attention").has_value() && !attendsPadding_;
     // NaN or inf in a weight may leave the probe's numbers finite (tanh of -inf is -1) and every
     // translation wrong: refused whatever the probe says.
     for (const auto& w : nonFiniteWeights_) problems.push_back("non-finite weights: " + w);
@@ -550,6 +551,14 @@ void TorchModel::probe(std::vector<std::string>& problems) {
                 problems.push_back("step_logits must return step's state, and logits whose log_softmax is step's log_probs "
                                    "(docs/model-format.md)");
         }
+        if (forcesAttention_) {
+            IsolatedRun::note("running its force_attention on a test sentence");
+            const auto start = torch::tensor({tgtVocab_.startId()}, torch::kLong);
+            const auto f = forceAttention(start.unsqueeze(0), torch::tensor({int64_t{1}}, torch::kLong), e);
+            if (f.alpha.dim() != 3 || f.alpha.size(0) != 1 || f.alpha.size(1) != 1 || f.state.dim() != 3 ||
+                !torch::allclose(f.alpha[0], d.alpha, 1e-4, 1e-5) || !torch::allclose(f.state[0], d.state, 1e-4, 1e-5))
+                problems.push_back("force_attention must return step's alpha and state at every step (docs/model-format.md)");
+        }
         if (!problems.empty()) return;
 
         // A padded batch: the short sentence's padding must get exactly zero.
@@ -621,6 +630,30 @@ torch::Tensor TorchModel::advance(const torch::Tensor& yPrev, const torch::Tenso
     if (next.is_floating_point() && !allFinite(next))
         throw NonFiniteOutput("the model '" + origin_ + "' produced NaN" + at + " (in its state)");
     return next;
+}
+
+TorchModel::ForcedPassOutput TorchModel::forceAttention(const torch::Tensor& yPrev, const torch::Tensor& lengths,
+                                                       const EncoderOutput& enc) const {
+    const auto out = callMethod("force_attention", {yPrev, lengths, enc.state, enc.enc, enc.keys, enc.mask});
+    if (!out.isGenericDict()) throw Error("force_attention must return a Dict[str, Tensor]");
+    ForcedPassOutput f;
+    for (const auto& item : out.toGenericDict()) {
+        if (!item.key().isString() || !item.value().isTensor()) throw Error("force_attention must return a Dict[str, Tensor]");
+        if (item.key().toStringRef() == "alpha") f.alpha = item.value().toTensor();
+        else if (item.key().toStringRef() == "state") f.state = item.value().toTensor();
+    }
+    if (!f.alpha.defined() || !f.state.defined()) throw Error("force_attention's result needs 'alpha' and 'state'");
+    const int64_t B = yPrev.size(0), T = yPrev.size(1);
+    if (!probing_ && (f.alpha.dim() != 3 || f.alpha.size(0) != B || f.alpha.size(1) != T || f.alpha.size(2) != enc.enc.size(1) ||
+                      f.state.dim() != 3 || f.state.size(0) != B || f.state.size(1) != T || !f.alpha.is_floating_point() ||
+                      !f.state.is_floating_point()))
+        throw Error("the model '" + origin_ + "' broke its contract in force_attention: alpha " + shapeOf(f.alpha) + ", state " +
+                    shapeOf(f.state) + " for [B,T] = [" + std::to_string(B) + ", " + std::to_string(T) + "] and a source of " +
+                    std::to_string(enc.enc.size(1)));
+    if (f.alpha.is_floating_point() && f.alpha.scalar_type() != torch::kFloat) f.alpha = f.alpha.to(torch::kFloat);
+    if (f.alpha.is_floating_point() && !allFinite(f.alpha))
+        throw NonFiniteOutput("the model '" + origin_ + "' produced NaN in force_attention (in its attention weights)");
+    return f;
 }
 
 EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const {

@@ -73,6 +73,17 @@ public:
     torch::Tensor advance(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
                           int64_t stepNumber = 0) const;  // [B], [B,D] -> [B,D]
 
+    // The optional method force_attention (docs/model-format.md): a teacher-forced pass's alphas and
+    // decoder states without the output distribution, all steps in one call. yPrev [B,T] holds the
+    // token each step reads, lengths [B] each row's steps (at most T); alpha [B,T,S] and state
+    // [B,T,D], 0 past a row's length. Not used for a model that attends its own padding.
+    bool forcesAttention() const { return forcesAttention_; }
+    struct ForcedPassOutput {
+        torch::Tensor alpha;  // [B,T,S]
+        torch::Tensor state;  // [B,T,D]
+    };
+    ForcedPassOutput forceAttention(const torch::Tensor& yPrev, const torch::Tensor& lengths, const EncoderOutput& enc) const;
+
     const std::string& origin() const { return origin_; }
     const Vocabulary& sourceVocabulary() const { return srcVocab_; }
     const Vocabulary& targetVocabulary() const { return tgtVocab_; }
@@ -128,6 +139,7 @@ private:
     bool encodesEmbedded_ = false;
     bool advances_ = false;
     bool stepsLogits_ = false;
+    bool forcesAttention_ = false;
     std::vector<std::string> nonFiniteWeights_;
     bool probing_ = false;  // during the constructor's probe, which checks shapes itself
 };

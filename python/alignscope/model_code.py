@@ -239,6 +239,34 @@ def advance(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask
     return new_state
 
 
+# A teacher-forced pass that keeps the decoder states and alphas and skips the output distribution:
+# forced alignment reads alphas, where step would project every position onto the whole vocabulary
+# for nothing (docs/model-format.md, optional methods). Each row leaves the batch after its own
+# `lengths` steps, as a caller's loop of step drops finished rows, so the alphas are step's, bit for bit.
+def force_attention(self, y_prev: Tensor, lengths: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+    B = y_prev.size(0)
+    T = y_prev.size(1)
+    alphas = torch.zeros([B, T, mask.size(1)], dtype=enc.dtype)
+    states = torch.zeros([B, T, state.size(1)], dtype=state.dtype)
+    alive = torch.arange(B)
+    w_c = self._context_weights()
+    for t in range(T):
+        keep = (lengths.index_select(0, alive) > t).nonzero().squeeze(1)
+        if keep.size(0) == 0:
+            break
+        if keep.size(0) != alive.size(0):
+            alive = alive.index_select(0, keep)
+            state = state.index_select(0, keep)
+            enc = enc.index_select(0, keep)
+            keys = keys.index_select(0, keep)
+            mask = mask.index_select(0, keep)
+        y = torch.embedding(self.tgt_emb, y_prev.index_select(0, alive)[:, t])
+        state, alpha, context, energies, query = self._step(self._input_gates(y), w_c, state, enc, keys, mask)
+        alphas[alive, t] = alpha
+        states[alive, t] = state
+    return {"alpha": alphas, "state": states}
+
+
 def loss(self, src: Tensor, src_len: Tensor, tgt_in: Tensor, tgt_out: Tensor, dropout: float, smoothing: float) -> Tuple[Tensor, Tensor, Tensor]:
     loss_sum, nll_sum, n, ce_sum = self._losses(src, src_len, tgt_in, tgt_out, dropout, smoothing, None, 0.0)
     return loss_sum, nll_sum, n

@@ -138,12 +138,19 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
     alpha = [s.alpha for s in d.steps]
     real = S - (1 if padding else 0)
     source_words = d.source_words[:real]
-    merged = _merge_to_words(alpha, source_words, target_words)
     source_count = max([w + 1 for w in source_words] + [0])
+    # WordMatrix::merge: a last token of no word (</s>) is a column of its own after the words, so
+    # that each row sums as the tokens' row does.
+    end_word = real > 0 and source_words[-1] < 0
+    merged = _merge_to_words(alpha, source_words[:-1] + [source_count] if end_word else source_words, target_words)
+    width = source_count + (1 if end_word else 0)
     for row in merged:
-        row += [0.0] * (source_count - len(row))
+        row += [0.0] * (width - len(row))
     typed = _text_words(d.source_text)
     columns = typed if len(typed) == source_count else _word_labels(d.source_tokens, source_words, source_count)
+    if end_word:
+        last = d.source_tokens[real - 1]
+        columns = columns + ["\u2423" * len(last) if last and not last.strip() else last]
     steps = []
     for r in d.steps:
         chosen = next((k for k, c in enumerate(r.candidates) if c[0] == r.token_id), -1)

@@ -121,6 +121,31 @@ def test_file_code_equals_eager_model_on_a_padded_batch(variant, tmp_path):
             assert abs(a.item() - b.item()) <= 1e-4
 
 
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_force_attention_gives_steps_alphas_and_states_bit_for_bit(variant, tmp_path):
+    """force_attention (forced alignment without the output distribution) against the loop a caller
+    runs with step, rows leaving the batch at their own lengths: the same bits, not just close."""
+    path = tmp_path / "model.pt"
+    alignscope.export(model_of(VARIANTS[variant]), SRC_VOCAB, TGT_VOCAB, str(path))
+    scripted = torch.jit.load(str(path))
+    src, src_len, tgt_in, tgt_out = make_batch(PAIRS)
+    lengths = torch.tensor([len(t) + 1 for _, t in PAIRS])
+    with torch.no_grad():
+        enc, state, mask, keys = scripted.encode(src, src_len)
+        forced = scripted.force_attention(tgt_in, lengths, state, enc, keys, mask)
+        alive = torch.arange(len(PAIRS))
+        for t in range(tgt_in.size(1)):
+            keep = (lengths[alive] > t).nonzero().squeeze(1)
+            if keep.numel() < alive.numel():
+                alive, state, enc, keys, mask = (x.index_select(0, keep) for x in (alive, state, enc, keys, mask))
+            s = scripted.step(tgt_in[alive, t], state, enc, keys, mask)
+            assert torch.equal(forced["alpha"][alive, t], s["alpha"])
+            assert torch.equal(forced["state"][alive, t], s["state"])
+            state = s["state"]
+        for b, n in enumerate(lengths.tolist()):
+            assert torch.all(forced["alpha"][b, n:] == 0)
+
+
 def test_file_carries_the_format_attributes(tmp_path):
     path = tmp_path / "model.pt"
     tgt_tokenizer = dict(DEFAULT_TOKENIZER, split_elision=True)

@@ -266,7 +266,7 @@
 
   // The matrix on show: rows up to step t, the </s> column kept, dropped or renormalised, over
   // tokens or words (a source word's columns summed, a target word's rows averaged, as the app's
-  // View > Words; the tokens of no word, </s>, are left out there).
+  // View > Words; </s> stays a column of its own there while it is shown).
   Page.prototype.matrix = function () {
     var d = this.d, st = this.state, t = st.t;
     var attribution = st.heatmap !== "attention" && d.attribution;
@@ -308,13 +308,21 @@
     var d = this.d;
     var sw = d.source_words, tw = d.target_words;
     var nS = d.words.source.length, nT = d.words.target.length;
+    // words.source ends with "</s>" where the source has it: a column of its own while it is shown,
+    // so that a row sums as the tokens' row does (as the app's View > Words).
+    var nW = m.endCol >= 0 ? nS - 1 : nS;
+    var endWord = m.endCol >= 0 && !m.dropped ? nW : -1;
+    var width = endWord >= 0 ? nS : nW;
     var sums = [], counts = [], last = [];
     for (var w = 0; w < nT; ++w) { sums.push(null); counts.push(0); }
     m.values.forEach(function (row, r) {
       var w = tw[r];
       if (w === undefined || w < 0 || w >= nT) return;
-      if (!sums[w]) sums[w] = new Array(nS).fill(0);
-      cols.forEach(function (i, k) { if (sw[i] >= 0 && sw[i] < nS) sums[w][sw[i]] += row[k]; });
+      if (!sums[w]) sums[w] = new Array(width).fill(0);
+      cols.forEach(function (i, k) {
+        var c = sw[i] >= 0 && sw[i] < nW ? sw[i] : (i === m.endCol ? endWord : -1);
+        if (c >= 0) sums[w][c] += row[k];
+      });
       counts[w] += 1;
       last[w] = r;
     });
@@ -328,7 +336,7 @@
     m.values = values;
     m.rowLabels = rowLabels;
     m.rowSteps = rowSteps;
-    m.colLabels = d.words.source.slice();
+    m.colLabels = d.words.source.slice(0, width);
     m.words = true;
     return m;
   };
@@ -363,7 +371,7 @@
       (m.dropped ? "; the </s> column dropped." : ".") + " \u03a3: the row's sum.";
     var w = m.words ? " (a source word's pieces summed, a target word's pieces averaged; </s> is no word)" : "";
     if (m.renormalized) return "Rows renormalised without the </s> column: each sums to 1" + w + ". \u03a3: the row's sum.";
-    if (m.dropped || (m.words && m.endCol >= 0)) return "The </s> column dropped: each row sums to 1 minus its weight on </s>" + w + ". \u03a3: the row's sum.";
+    if (m.dropped) return "The </s> column dropped: each row sums to 1 minus its weight on </s>" + w + ". \u03a3: the row's sum.";
     return "Each row sums to 1" + w + ". \u03a3: the row's sum.";
   };
 
