@@ -1,7 +1,7 @@
 #include "core/decoding/BatchDecoder.h"
 
 #include "core/Error.h"
-#include "core/decoding/Beam.h"
+#include "core/decoding/SearchBatch.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/model/TorchModel.h"
 
@@ -38,55 +38,6 @@ EncoderOutput encodeRows(const Model& model, const std::vector<BatchDecoder::Res
     }
     if (options.progress) options.progress->reached(0);
     return model.torch().encode(src, lengths);
-}
-
-// Beam search for every row at once: one Beam per sentence (as BeamSearch keeps one), their open
-// prefixes stacked into one decoder batch, sentence after sentence; a finished sentence leaves it.
-void stepBeams(const Model& model, std::vector<BatchDecoder::Result>& results, const std::vector<size_t>& rows,
-               const std::vector<BatchDecoder::Item>& items, const SearchOptions& options, const std::vector<int>& limits,
-               const EncoderOutput& encoded) {
-    const auto& vocab = model.targetVocabulary();
-    std::vector<Beam> beams;
-    for (size_t row = 0; row < rows.size(); ++row) {
-        beams.emplace_back(vocab, options.beamWidth, options.lengthPenalty, static_cast<int64_t>(results[rows[row]].source.size()),
-                           limits[row]);
-    }
-    std::vector<size_t> owners(rows.size());  // decoder row -> its sentence (index into rows)
-    std::iota(owners.begin(), owners.end(), 0);
-    EncoderOutput enc = encoded;  // rows follow `owners`
-    auto state = enc.state;       // [n,D]
-    auto y = torch::full({static_cast<int64_t>(rows.size())}, vocab.startId(), torch::kLong);  // [n]
-    for (int t = 0; !owners.empty(); ++t) {
-        if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->reached(t + 1);
-        auto d = model.torch().step(y, state, enc, t + 1);
-        std::vector<int64_t> keep, tokens;  // decoder rows carried on, and their tokens
-        std::vector<size_t> nextOwners;
-        for (size_t first = 0; first < owners.size();) {
-            const size_t owner = owners[first];
-            auto& beam = beams[owner];
-            const auto n = static_cast<int64_t>(beam.alive().size());
-            const auto start = static_cast<int64_t>(first);
-            const auto next = beam.advance(d.logProbs.slice(0, start, start + n), d.alpha.slice(0, start, start + n));
-            for (size_t k = 0; k < next.rows.size(); ++k) {
-                keep.push_back(start + next.rows[k]);
-                tokens.push_back(next.tokens[k]);
-                nextOwners.push_back(owner);
-            }
-            first += static_cast<size_t>(n);
-        }
-        owners = std::move(nextOwners);
-        if (owners.empty()) break;
-        const auto index = torch::tensor(keep, torch::kLong);
-        state = d.state.index_select(0, index);
-        enc = enc.select(index);
-        y = torch::tensor(tokens, torch::kLong);
-    }
-    for (size_t row = 0; row < rows.size(); ++row) {
-        auto found = beams[row].result();
-        if (found.empty()) throw Error("beam search found no hypothesis");
-        results[rows[row]].hypothesis = std::move(found.front());
-    }
 }
 
 // Teacher forcing in one call of the model's force_attention (the caller reads alphas, not the
@@ -236,14 +187,13 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
         o.progress = options.progress;
         DecodingSession session(model_, items[rows[0]].source, o);
         r.source = session.source();
-        if (options.beamWidth > 1 && !items[rows[0]].target) {
+        if (!items[rows[0]].target) {  // the searches over the session's encoding (its padding column included)
             auto found = session.search(options);
             if (found.empty()) throw Error("beam search found no hypothesis");
             r.hypothesis = std::move(found.front());
             return;
         }
-        if (items[rows[0]].target) session.alignTo(*items[rows[0]].target);
-        else session.runToEnd();
+        session.alignTo(*items[rows[0]].target);
         Hypothesis h;
         for (const auto& s : session.steps()) {
             h.ids.push_back(s.tokenId);
@@ -256,77 +206,24 @@ void BatchDecoder::runBatch(std::vector<Result>& results, const std::vector<size
         r.hypothesis = std::move(h);
         return;
     }
-    const auto& torchModel = model_.torch();
-    const auto& vocab = model_.targetVocabulary();
     std::vector<int> limits;
     EncoderOutput enc = encodeRows(model_, results, rows, items, options, limits);
-    if (options.beamWidth > 1 && !items[rows[0]].target) {  // a batch is all free or all forced
-        stepBeams(model_, results, rows, items, options, limits, enc);
-        return;
-    }
     const bool forced = items[rows[0]].target.has_value();  // a batch is all free or all forced
-    if (forced && !options.returnScores && torchModel.forcesAttention()) {
+    if (forced && !options.returnScores && model_.torch().forcesAttention()) {
         forceRows(model_, results, rows, options, limits, enc);
         return;
     }
-    const int64_t B = static_cast<int64_t>(rows.size());
-    auto state = enc.state;
-    std::vector<Hypothesis> hyps(rows.size());
-    std::vector<int64_t> alive(rows.size());  // batch row -> index into rows
-    std::iota(alive.begin(), alive.end(), 0);
-    auto y = torch::full({B}, vocab.startId(), torch::kLong);
-    for (int t = 0; !alive.empty(); ++t) {
-        if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
-        if (options.progress) options.progress->reached(t + 1);
-        auto d = forced ? torchModel.step(y, state, enc, t + 1) : torchModel.stepBest(y, state, enc, options.returnScores, t + 1);
-        // The rows' tokens first (the most likely, or the target's), then their log-probabilities in one gather.
-        std::vector<int64_t> tokens = forced ? std::vector<int64_t>(alive.size()) : d.best;
-        for (size_t k = 0; forced && k < alive.size(); ++k) {
-            const auto& r = results[rows[static_cast<size_t>(alive[k])]];
-            tokens[k] = static_cast<size_t>(t) < r.target.size() ? r.target.ids[static_cast<size_t>(t)] : vocab.eos();
-        }
-        torch::Tensor chosen;  // [n,1]; undefined where the caller reads tokens only (returnScores false)
-        if (forced || options.returnScores) chosen = d.logProbs.gather(1, torch::tensor(tokens, torch::kLong).unsqueeze(1)).contiguous();
-        const float* chosenLogProbs = chosen.defined() ? chosen.data_ptr<float>() : nullptr;
-        auto alpha = d.alpha.contiguous();  // [n,S]
-        std::vector<int64_t> next, keep;
-        std::vector<int64_t> nextTokens;
-        for (size_t k = 0; k < alive.size(); ++k) {
-            const auto row = static_cast<size_t>(alive[k]);
-            const auto& item = items[rows[row]];
-            const auto& r = results[rows[row]];
-            const int64_t token = tokens[k];
-            auto& h = hyps[row];
-            h.ids.push_back(token);
-            h.tokens.push_back(item.target && static_cast<size_t>(t) < r.target.size() ? r.target.tokens[static_cast<size_t>(t)]
-                                                                                    : vocab.token(token));
-            if (chosenLogProbs) h.logProb += chosenLogProbs[k];
-            const float* a = alpha.data_ptr<float>() + static_cast<int64_t>(k) * alpha.size(1);
-            h.alpha.emplace_back(a, a + r.source.size());  // this sentence's columns: the rest is padding, weight 0
-            const bool ended = (token == vocab.eos() && vocab.eos() >= 0) || static_cast<int>(h.ids.size()) >= limits[row];
-            if (ended) {
-                h.finished = token == vocab.eos();
-                continue;
-            }
-            next.push_back(alive[k]);
-            keep.push_back(static_cast<int64_t>(k));
-            nextTokens.push_back(token);
-        }
-        if (next.empty()) break;
-        // Finished rows leave the batch: the next step computes the live ones only.
-        if (next.size() != alive.size()) {
-            const auto index = torch::tensor(keep, torch::kLong);
-            enc = enc.select(index);
-            state = d.state.index_select(0, index);
-        } else {
-            state = d.state;
-        }
-        alive = std::move(next);
-        y = torch::tensor(nextTokens, torch::kLong);
+    SearchBatch batch{std::move(enc), {}, std::move(limits), {}};
+    for (size_t r : rows) {
+        batch.sourceLengths.push_back(static_cast<int64_t>(results[r].source.size()));
+        batch.targets.push_back(forced ? &results[r].target : nullptr);
     }
+    // Teacher forcing is greedy decoding whose every choice is given.
+    const auto strategy = SearchStrategy::create(forced ? 1 : options.beamWidth);
+    auto found = strategy->searchBatch(model_, batch, options);
     for (size_t row = 0; row < rows.size(); ++row) {
-        hyps[row].score = hyps[row].logProb;
-        results[rows[row]].hypothesis = std::move(hyps[row]);
+        if (found[row].empty()) throw Error("beam search found no hypothesis");
+        results[rows[row]].hypothesis = std::move(found[row].front());
     }
 }
 

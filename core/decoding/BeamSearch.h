@@ -7,7 +7,8 @@ namespace alignscope::core {
 // beamWidth hypotheses, each with its own alpha rows. Width 1 yields exactly the greedy result.
 class BeamSearch : public SearchStrategy {
 public:
-    std::vector<Hypothesis> search(const EncodedSource& source, const SearchOptions& options) const override;
+    std::vector<std::vector<Hypothesis>> searchBatch(const Model& model, const SearchBatch& batch,
+                                                     const SearchOptions& options) const override;
 };
 
 }  // namespace alignscope::core

@@ -9,6 +9,8 @@
 namespace alignscope::core {
 
 class EncodedSource;
+class Model;
+struct SearchBatch;
 
 // How a search runs; every field is optional.
 struct SearchOptions {
@@ -29,12 +31,16 @@ struct SearchOptions {
     }
 };
 
-// Greedy and beam search behind one interface (as in CTranslate2): given an encoded source,
-// return hypotheses best first.
+// Greedy and beam search behind one interface (as in CTranslate2, one loop for one sentence or
+// many): given encoded sources, return each one's hypotheses best first.
 class SearchStrategy {
 public:
     virtual ~SearchStrategy() = default;
-    virtual std::vector<Hypothesis> search(const EncodedSource& source, const SearchOptions& options) const = 0;
+    // Every row of `batch` stepped together; finished rows leave the decoder batch. [B] lists.
+    virtual std::vector<std::vector<Hypothesis>> searchBatch(const Model& model, const SearchBatch& batch,
+                                                             const SearchOptions& options) const = 0;
+    // One sentence: a batch of one.
+    std::vector<Hypothesis> search(const EncodedSource& source, const SearchOptions& options) const;
 
     // GreedySearch for width 1, BeamSearch otherwise. Throws Error for width < 1.
     static std::unique_ptr<SearchStrategy> create(int beamWidth);
