@@ -5,6 +5,7 @@
 
 #include "ui/AlignmentFigure.h"
 #include "ui/AlignmentView.h"
+#include "ui/BeamPanel.h"
 #include "ui/AlignmentComparisonFigure.h"
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
@@ -1291,4 +1292,22 @@ int main(int argc, char** argv) {
     // DocumentWatch leaves threads inside looping model code: end without static destructors, as the app does.
     if (ui::DecodingDocument::hasAbandonedWork()) std::_Exit(result);
     return result;
+}
+
+// Issue 46: two hypotheses that differ in the middle ("européenne"/"européen") looked the same
+// when elided in the middle; too narrow a panel now drops the words all hypotheses share.
+TEST(BeamPanel, HypothesesThatDifferInTheMiddleStayDifferentWhenShortened) {
+    const std::vector<std::string> texts = {"L'accord sur la coopération européenne a été signé en août 1992.",
+                                            "L'accord sur la coopération européen a été signé en août 1992.",
+                                            "L'accord sur la coopération européenne fut signé en août 1992."};
+    const QFontMetrics metrics(QApplication::font());
+    const int narrow = metrics.horizontalAdvance(QStringLiteral("x")) * 30;
+    const auto first = ui::BeamPanel::shownText(texts, 0, metrics, narrow), second = ui::BeamPanel::shownText(texts, 1, metrics, narrow);
+    EXPECT_NE(first, second);
+    EXPECT_TRUE(first.contains(QStringLiteral("européenne"))) << first.toStdString();
+    EXPECT_TRUE(second.contains(QStringLiteral("européen "))) << second.toStdString();
+    EXPECT_TRUE(first.startsWith(QChar(0x2026))) << "the shared start is what goes: " << first.toStdString();
+    EXPECT_LE(metrics.horizontalAdvance(first), narrow);
+    const int wide = metrics.horizontalAdvance(QString::fromStdString(texts[0])) + 10;
+    EXPECT_EQ(ui::BeamPanel::shownText(texts, 0, metrics, wide), QString::fromStdString(texts[0])) << "whole where it fits";
 }

@@ -1,6 +1,7 @@
 #include "ui/MainWindow.h"
 
 #include "ui/AlignmentView.h"
+#include "ui/BeamPanel.h"
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
@@ -417,22 +418,13 @@ void MainWindow::buildLayout() {
     candidatesDock->setWidget(candidatesScroll);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);
 
-    beamList_ = new QListWidget;
-    beamList_->setObjectName(QStringLiteral("beamList"));
-    beamList_->setTextElideMode(Qt::ElideMiddle);
-    beamList_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // elided to the width, not scrolled
-    connect(beamList_, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (snapshot_ && row != snapshot_->selectedHypothesis && row >= 0) document_->selectHypothesis(row);
+    auto* beamPanel = beamPanel_ = new BeamPanel;
+    beamList_ = beamPanel->list();
+    connect(beamPanel, &BeamPanel::hypothesisChosen, this, [this](int row) {
+        if (snapshot_ && row != snapshot_->selectedHypothesis) document_->selectHypothesis(row);
     });
     auto* beamDock = beamDock_ = new QDockWidget(tr("Beam hypotheses"), this);
     beamDock->setObjectName(QStringLiteral("beamDock"));
-    auto* beamPanel = new QWidget;
-    auto* beamLayout = new QVBoxLayout(beamPanel);
-    beamLayout->setContentsMargins(0, 0, 0, 0);
-    auto* beamHeader = new QLabel(tr("score · hypothesis (score = log P / length, higher is better; ↑↓ to pick)"));
-    beamHeader->setWordWrap(true);
-    beamLayout->addWidget(beamHeader);
-    beamLayout->addWidget(beamList_, 1);
     beamDock->setWidget(beamPanel);
     addDockWidget(Qt::RightDockWidgetArea, beamDock);
 
@@ -665,18 +657,7 @@ void MainWindow::render(SnapshotPtr snapshot) {
     const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
     if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
     candidates_->setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
-    {
-        QSignalBlocker block(beamList_);
-        beamList_->clear();
-        // Each hypothesis as the text it writes (pieces joined as in the translation); a long one
-        // loses its middle, so the score and the end where hypotheses differ stay in view.
-        for (size_t k = 0; k < s.beam.size(); ++k) {
-            const QString text = k < s.beamTexts.size() ? QString::fromStdString(s.beamTexts[k]) : QString();
-            auto* item = new QListWidgetItem(QStringLiteral("%1  %2").arg(s.beam[k].score, 7, 'f', 3).arg(text), beamList_);
-            item->setToolTip(text);
-        }
-        beamList_->setCurrentRow(s.selectedHypothesis);
-    }
+    beamPanel_->render(s);
     const bool ready = !s.source.tokens.empty();
     // Teacher forcing on with no target yet: Step would decode freely under a button that says
     // otherwise, so it waits for the target.

@@ -28,6 +28,7 @@ class Model;
 namespace alignscope::ui {
 
 class AlignmentView;
+class BeamPanel;
 class CandidatesView;
 class StepExplainedPanel;
 class LessonPlayer;
@@ -199,7 +200,8 @@ private:
     QWidget* highlighted_ = nullptr;
     QString highlightedName_;  // the panel a lesson page points at ("" none)
     QDockWidget* stepDock_ = nullptr;
-    QListWidget* beamList_ = nullptr;
+    QListWidget* beamList_ = nullptr;  // beamPanel_->list()
+    BeamPanel* beamPanel_ = nullptr;
     QLineEdit* source_ = nullptr;
     QLineEdit* target_ = nullptr;
     QLabel* tokens_ = nullptr;

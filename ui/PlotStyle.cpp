@@ -68,14 +68,24 @@ void PlotStyle::fitLabel(QCPAxis* axis, const QString& label, int length) {
 }
 
 void PlotStyle::fitLabels(QCustomPlot* plot) {
-    for (auto* rect : plot->axisRects())
-        for (auto* axis : rect->axes())
-            if (!axis->label().isEmpty())
-                fitLabel(axis, axis->label(), axis->orientation() == Qt::Horizontal ? plot->width() - 10 : rect->height());
-    for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
-        if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k)))
-            if (!scale->axis()->label().isEmpty()) fitLabel(scale->axis(), scale->axis()->label(), scale->axis()->axisRect()->height());
-    layOut(plot);
+    // A title that fits may change the margins (a second line), and so the length of the other
+    // axes: fitted again on the new layout until none changes (a form only ever gets shorter).
+    for (int pass = 0; pass < 3; ++pass) {
+        bool changed = false;
+        const auto fit = [&changed](QCPAxis* axis, int length) {
+            const QString before = axis->label();
+            fitLabel(axis, before, length);
+            changed = changed || axis->label() != before;
+        };
+        for (auto* rect : plot->axisRects())
+            for (auto* axis : rect->axes())
+                if (!axis->label().isEmpty()) fit(axis, axis->orientation() == Qt::Horizontal ? plot->width() - 10 : rect->height());
+        for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
+            if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k)))
+                if (!scale->axis()->label().isEmpty()) fit(scale->axis(), scale->axis()->axisRect()->height());
+        layOut(plot);
+        if (!changed && pass > 0) break;
+    }
 }
 
 void PlotStyle::layOut(QCustomPlot* plot) {
