@@ -1,5 +1,7 @@
 #include "ui/HtmlPage.h"
 
+#include "core/lesson/LessonMarkup.h"
+
 #include "ui/PageData.h"
 
 namespace alignscope::ui {
@@ -22,21 +24,7 @@ const char* HtmlPage::scriptText() {
         ;
 }
 
-std::string HtmlPage::escapeText(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
+std::string HtmlPage::escapeText(const std::string& text) { return core::LessonMarkup::escape(text); }
 
 std::string HtmlPage::fill(const std::string& page, const std::string& title, const std::string& css, const std::string& script,
                            const std::string& data) {

@@ -203,21 +203,6 @@ private:
     size_t elements_ = 0, images_ = 0;
 };
 
-std::string escape(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    for (char c : text) {
-        switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
-        }
-    }
-    return out;
-}
-
 const char* tagOf(Kind kind) {
     for (const auto& e : kElements)
         if (e.kind == kind) return e.tag;
@@ -226,9 +211,9 @@ const char* tagOf(Kind kind) {
 
 void html(const Node& node, const std::function<std::string(const std::string&)>& imageUrl, std::string& out) {
     switch (node.kind) {
-    case Kind::Text: out += escape(node.text); return;
+    case Kind::Text: out += LessonMarkup::escape(node.text); return;
     case Kind::LineBreak: out += "<br>"; return;
-    case Kind::Image: out += "<img src=\"" + escape(imageUrl(node.text)) + "\">"; return;
+    case Kind::Image: out += "<img src=\"" + LessonMarkup::escape(imageUrl(node.text)) + "\">"; return;
     default: break;
     }
     const std::string tag = node.kind == Kind::Code ? "code" : tagOf(node.kind);
@@ -261,6 +246,22 @@ std::string LessonMarkup::toHtml(const Node& root, const std::function<std::stri
 std::vector<std::string> LessonMarkup::images(const Node& root) {
     std::vector<std::string> out;
     collectImages(root, out);
+    return out;
+}
+
+std::string LessonMarkup::escape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&#39;"; break;
+        default: out += c;
+        }
+    }
     return out;
 }
 

@@ -43,6 +43,9 @@ public:
     static Node parse(const std::string& text);
     // The tree as HTML (text escaped); `imageUrl` maps an Image's path to the `src` written.
     static std::string toHtml(const Node& root, const std::function<std::string(const std::string&)>& imageUrl);
+    // Text as HTML character data or a quoted attribute value: & < > " ' as entities. The one
+    // escaper of the project (the web pages use it too).
+    static std::string escape(const std::string& text);
     // Every Image's path, in order.
     static std::vector<std::string> images(const Node& root);
 };
