@@ -32,6 +32,8 @@
 #include <QFile>
 #include <QImage>
 #include <QImageReader>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -735,6 +737,20 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
     EXPECT_NE(html.find(ui::HtmlPage::scriptText()), std::string::npos) << "the renderer is in the file";
     dialog.setPath(QString::fromStdString(out.path("missing/x.json")));
     EXPECT_NE(dialog.exportNow(), QString()) << "the error is shown, the dialog stays";
+
+    // Issue 46: the size the dialog announces is the size written, with a title too; the title
+    // comes back in the next export's dialog.
+    dialog.setFormat(Format::Png);
+    for (auto* edit : dialog.findChildren<QLineEdit*>())
+        if (edit->placeholderText() == QStringLiteral("No title")) edit->setText(QStringLiteral("Figure 3: the red car"));
+    dialog.setPath(QString::fromStdString(out.path("titled.png")));
+    const QString announced = dialog.findChild<QLabel*>(QStringLiteral("exportSize"))->text();
+    ASSERT_EQ(dialog.exportNow(), QString());
+    const QImage written(QString::fromStdString(out.path("titled.png")));
+    EXPECT_TRUE(announced.contains(QStringLiteral("%1 × %2 pixels").arg(written.width()).arg(written.height())))
+        << announced.toStdString() << " but wrote " << written.width() << "x" << written.height();
+    ui::ExportDialog next(document.snapshot(), options);
+    EXPECT_EQ(next.figureOptions().title, QStringLiteral("Figure 3: the red car"));
 }
 
 TEST_F(Export, CliExportsEveryLineWithoutADisplay) {

@@ -106,7 +106,8 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     endColumn_->addItem(tr("Drop the </s> column"), int(FigureOptions::EndColumn::Drop));
     endColumn_->addItem(tr("Drop </s> and renormalise rows"), int(FigureOptions::EndColumn::Renormalize));
     endColumn_->setCurrentIndex(endColumn_->findData(int(defaults.endColumn)));
-    title_ = new QLineEdit(defaults.title);
+    // A title typed for the last export comes back (a series of figures for one paper shares it).
+    title_ = new QLineEdit(defaults.title.isEmpty() ? settings.value("export/title").toString() : defaults.title);
     title_->setPlaceholderText(tr("No title"));
     highlight_ = new QCheckBox(tr("Frame the last step and its peak"));
     highlight_->setChecked(false);  // the app's cursor; rarely wanted in a paper
@@ -115,6 +116,7 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     animate_->addItem(tr("The steps of this sentence"), false);
     animate_->addItem(tr("The training run's snapshots (the sentence forced along one target)"), true);
     sizeLabel_ = new QLabel;
+    sizeLabel_->setObjectName(QStringLiteral("exportSize"));
     error_ = new QLabel;
     error_->setObjectName(QStringLiteral("exportError"));
     error_->setStyleSheet(QStringLiteral("color: #b00020"));
@@ -274,6 +276,7 @@ QString ExportDialog::exportNow() {
             settings.setValue("export/folder", QFileInfo(path()).absolutePath());
             settings.setValue("export/format", FigureExporter::formatName(this->settings().format));
             settings.setValue(animation(format) ? "export/animationDpi" : "export/dpi", dpi_->value());
+            if (title_->isEnabled()) settings.setValue("export/title", title_->text().trimmed());
         } catch (const core::Error& e) {
             message = QString::fromStdString(e.what());
         }
