@@ -4,7 +4,7 @@
 #include "cli/LineStreams.h"
 
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -7,10 +7,10 @@
 #include "ui/MainWindow.h"
 #include "ui/TimelinePanel.h"
 
-#include "core/AtomicFile.h"
-#include "core/BlasThreadChooser.h"
+#include "core/platform/AtomicFile.h"
+#include "core/runtime/BlasThreadChooser.h"
 #include "core/attribution/Attributor.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
 
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
     QGuiApplication::setDesktopFileName(QStringLiteral(ALIGNSCOPE_APP_ID));
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(ALIGNSCOPE_APP_ID)));
     // One sentence's step is 3x faster on two threads on a quiet 2-core host and 2x slower beside a
-    // busy process: the chooser times both (core/BlasThreadChooser.h).
+    // busy process: the chooser times both (core/runtime/BlasThreadChooser.h).
     if (o.threads > 0) core::Runtime::setThreads(o.threads);
     else core::BlasThreadChooser::shared().enable(core::Runtime::threads());
 

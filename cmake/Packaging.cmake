@@ -1,4 +1,4 @@
-# Install rules and the Debian package. The installed layout is the one core/InstallLayout.h reads,
+# Install rules and the Debian package. The installed layout is the one core/platform/InstallLayout.h reads,
 # relative to the programs, so an install works from any prefix:
 #   bin/alignscope, bin/alignscope-cli
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)

@@ -67,7 +67,7 @@ log "model"
 "$build/app/alignscope-cli" inspect --model "$model" --json >"$work/inspect.json"
 
 # Every process of the run on the kernels AlignScope uses: where OpenBLAS does not know the CPU and
-# falls back to old kernels, AlignScope switches them (core/BlasKernels), and the eager reference
+# falls back to old kernels, AlignScope switches them (core/runtime/BlasKernels), and the eager reference
 # would otherwise keep the fallback and look slower than it is.
 kernels=$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1])).get("blas_kernels", ""))' "$work/inspect.json")
 if [[ -n $kernels && -z ${OPENBLAS_CORETYPE:-} ]]; then

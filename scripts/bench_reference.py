@@ -67,7 +67,7 @@ def source_of(tokens: int) -> str:
 
 
 class Blas:
-    """OpenBLAS's thread controls, from the library this process has mapped (as core/Runtime.cpp)."""
+    """OpenBLAS's thread controls, from the library this process has mapped (as core/runtime/Runtime.cpp)."""
 
     def __init__(self) -> None:
         a = torch.ones(64, 64)
@@ -95,7 +95,7 @@ class Blas:
         return int(self.lib.openblas_get_num_threads()) if self.lib is not None else None
 
     def kernels(self) -> str:
-        """OpenBLAS's kernel set ("SkylakeX"), as core/BlasKernels reads it; empty if not OpenBLAS."""
+        """OpenBLAS's kernel set ("SkylakeX"), as core/runtime/BlasKernels reads it; empty if not OpenBLAS."""
         if self.lib is None:
             return ""
         self.lib.openblas_get_corename.restype = ctypes.c_char_p

@@ -30,15 +30,15 @@ mkdir -p "$out"
 # build/core/generated: the files of the Python package the core embeds (the CMake build writes them)
 [[ -d build/core/generated ]] || { echo "scripts/fuzz.sh: build the project first (scripts/build.sh): build/core/generated is missing" >&2; exit 2; }
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. -Ibuild/core/generated $(pkg-config --cflags libutf8proc))
-text_sources=(core/InstallLayout.cpp core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp
+text_sources=(core/platform/InstallLayout.cpp core/text/Tokenizer.cpp core/text/PieceText.cpp core/text/NormalizedText.cpp
               core/text/Normalizer.cpp core/text/ReplacePattern.cpp core/text/SentencePieceModel.cpp)
 declare -A sources=(
   [model_archive]="tests/fuzz/FuzzModelArchive.cpp core/model/ModelArchive.cpp core/model/PickleScanner.cpp"
   [pickle]="tests/fuzz/FuzzPickle.cpp core/model/PickleScanner.cpp"
   [tokenizer]="tests/fuzz/FuzzTokenizer.cpp ${text_sources[*]}"
   [pair_line]="tests/fuzz/FuzzPairLine.cpp core/text/PairLine.cpp ${text_sources[*]}"
-  [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/BoundedFile.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
-  [lesson]="tests/fuzz/FuzzLesson.cpp core/lesson/LessonFormat.cpp core/lesson/LessonMarkup.cpp core/model/AttributeJson.cpp core/BoundedFile.cpp"
+  [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/platform/BoundedFile.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
+  [lesson]="tests/fuzz/FuzzLesson.cpp core/lesson/LessonFormat.cpp core/lesson/LessonMarkup.cpp core/model/AttributeJson.cpp core/platform/BoundedFile.cpp"
 )
 targets=(model_archive pickle tokenizer pair_line attribute_json lesson)
 

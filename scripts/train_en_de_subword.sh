@@ -10,7 +10,7 @@
 # Resumable: every call continues from OUT/NAME.ckpt, so interrupted runs and a lent GPU's
 # 10-minute calls add up; --steps N gives the same updates in the same data order anywhere.
 #
-#   bash scripts/train_en_de_subword.sh [--reverse] [--from-scratch] [--device cpu|cuda] [--threads N] [--batch-tokens N]
+#   bash scripts/train_en_de_subword.sh [--reverse] [--from-scratch] [--init-from MODEL] [--device cpu|cuda] [--threads N] [--batch-tokens N]
 #                                       [--epochs E | --steps N] [--minutes M] [--out DIR]
 #
 # Writes OUT/NAME.pt (float16) at the end of every call (NAME en-de-subword or, with --reverse,
@@ -18,11 +18,12 @@
 # bundled (its card's recipe).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-device=cpu threads=0 epochs=30 steps="" minutes="" out=work/en-de reverse=0 corpus=work/en-de-corpus scratch=0 batch=2500
+device=cpu init="" threads=0 epochs=30 steps="" minutes="" out=work/en-de reverse=0 corpus=work/en-de-corpus scratch=0 batch=2500
 while (($#)); do
   case "$1" in
     --device) device=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
+    --init-from) init=$2; shift 2 ;;
     --epochs) epochs=$2; shift 2 ;;
     --steps) steps=$2; shift 2 ;;
     --minutes) minutes=$2; shift 2 ;;
@@ -35,6 +36,9 @@ while (($#)); do
   esac
 done
 py=${PYTHON:-/usr/bin/python3}
+# glibc hands large freed blocks back to the kernel and faults them in again at the next batch:
+# half the CPU time went to page faults (as Runtime.cpp's mallopt does for the C++ trainer).
+export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-$((32 << 20))} MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-$((512 << 20))}
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 [[ -f "$corpus/mix.tsv" ]] || bash scripts/make_en_de_corpus.sh "$corpus"
 name=en-de-subword data=$corpus/mix.tsv languages=(--source-language en --target-language de)
@@ -43,6 +47,7 @@ if ((reverse)); then
   name=de-en-subword data=$corpus/mix.de-en.tsv languages=(--source-language de --target-language en)
   start=(--init-from models/fr-en-subword-conditional.pt)
 fi
+[[ -n "$init" ]] && start=(--init-from "$init")
 ((scratch)) && start=(--tokenizer sentencepiece --vocab-size 8000 --joint --decoder conditional)
 length=(--epochs "$epochs")
 [[ -n "$steps" ]] && length=(--steps "$steps")

@@ -1,7 +1,7 @@
 // Files written whole or not at all: what the CLI, the trainer and model saving rely on.
 #include "TinyModel.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@
 #include "core/decoding/Alignment.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // core::BlasKernels: which of OpenBLAS's kernel sets a CPU gets, and switching between them.
-#include "core/BlasKernels.h"
-#include "core/Runtime.h"
+#include "core/runtime/BlasKernels.h"
+#include "core/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "core/BlasThreadChooser.h"
+#include "core/runtime/BlasThreadChooser.h"
 
 #include <gtest/gtest.h>
 

@@ -5,6 +5,7 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
+#include "core/alignment/SoftAlignment.h"
 #include "core/alignment/LinkSet.h"
 
 #include "ui/AlignmentFigure.h"
@@ -315,7 +316,7 @@ TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
     EXPECT_EQ(j.at("source_tokens").get<std::vector<std::string>>(), alignment.sourceTokens());
     EXPECT_EQ(j.at("target_tokens").get<std::vector<std::string>>(), alignment.targetTokens());
     EXPECT_EQ(j.at("alpha").get<std::vector<std::vector<float>>>(), engineAlpha());
-    EXPECT_EQ(j.at("links"), alignment.pharaoh());
+    EXPECT_EQ(j.at("links"), core::SoftAlignment::attentionPharaoh(alignment));
     EXPECT_EQ(j.at("translation"), snapshot.translation);
 }
 
@@ -421,7 +422,7 @@ TEST_F(Export, JsonOfAPieceModelHasCharacterOffsetsAndTheWordMatrix) {
     ASSERT_EQ(merged.size(), 2u);
     ASSERT_EQ(merged[0].size(), 4u);
     for (const auto& row : merged) EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-4);
-    for (const auto& link : core::LinkSet::parse(alignment.pharaoh()).sure) EXPECT_LT(link.first, 3) << "links over words";
+    for (const auto& link : core::LinkSet::parse(core::SoftAlignment::attentionPharaoh(alignment)).sure) EXPECT_LT(link.first, 3) << "links over words";
 }
 
 TEST_F(Export, EndColumnOptionMatchesTheFigure) {
@@ -449,7 +450,7 @@ TEST_F(Export, EndColumnOptionMatchesTheFigure) {
 
 TEST_F(Export, PharaohLinksAreTheAlignmentsLinks) {
     const std::string text = tests::readFile(write(Format::Pharaoh));
-    EXPECT_EQ(text, snapshot.alignment().pharaoh() + "\n");
+    EXPECT_EQ(text, core::SoftAlignment::attentionPharaoh(snapshot.alignment()) + "\n");
     EXPECT_TRUE(std::regex_match(text, std::regex(R"(((\d+-\d+)( \d+-\d+)*)?\n)"))) << text;
 }
 
@@ -461,7 +462,7 @@ TEST_F(Export, LinksNumberTheGivenTargetsWordsAsAlignDoes) {
     session.alignTo("la voiture rouge.");
     EXPECT_EQ(snapshot.alignment().targetWords(), (std::vector<int>{0, 1, 2, 2, -1}));
     EXPECT_EQ(snapshot.alignment().targetWords(), session.alignment().targetWords());
-    EXPECT_EQ(tests::readFile(write(Format::Pharaoh)), session.alignment().pharaoh() + "\n");
+    EXPECT_EQ(tests::readFile(write(Format::Pharaoh)), core::SoftAlignment::attentionPharaoh(session.alignment()) + "\n");
 }
 
 TEST_F(Export, LinksOfADecodedSentenceNumberTheTranslationsWords) {

@@ -27,7 +27,7 @@
 #include "core/training/TrainingTimeline.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 
@@ -1285,7 +1285,7 @@ int main(int argc, char** argv) {
     qputenv("XDG_CONFIG_HOME", settingsHome.path().toUtf8());
     QApplication app(argc, argv);
     // One BLAS thread fixed, so every thread computes the same bits (the app chooses 1 or 2 by timing,
-    // core/BlasThreadChooser.h, which may differ in the last bits; `alignscope --threads 1` fixes it too).
+    // core/runtime/BlasThreadChooser.h, which may differ in the last bits; `alignscope --threads 1` fixes it too).
     core::Runtime::setThreads(1);
     ::testing::InitGoogleTest(&argc, argv);
     const int result = RUN_ALL_TESTS();

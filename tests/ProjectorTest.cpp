@@ -18,7 +18,7 @@
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelinePanel.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 #include <qcustomplot.h>

@@ -1,5 +1,5 @@
 // Process-wide settings of core::Runtime that change what the process does, checked by their effect.
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 #include <torch/torch.h>

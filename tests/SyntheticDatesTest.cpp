@@ -5,7 +5,7 @@
 
 #include "core/Error.h"
 #include "core/model/Model.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/training/SyntheticDates.h"
 #include "core/text/Tokenizer.h"
 #include "core/training/Trainer.h"

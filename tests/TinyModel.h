@@ -1,7 +1,7 @@
 #pragma once
 #include "core/model/Model.h"
 #include "core/model/ModelSpec.h"
-#include "core/training/SentencePair.h"
+#include "core/text/SentencePair.h"
 #include "core/training/Trainer.h"
 #include "core/training/TrainingOptions.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/IsolatedRun.h"
+#include "core/platform/IsolatedRun.h"
 #include "core/model/ModelArchive.h"
 #include "core/model/PickleScanner.h"
 

@@ -1,6 +1,6 @@
 #include "ui/BleuByLengthPlot.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 
 #include <QBuffer>

@@ -1,9 +1,9 @@
 #include "ui/Lesson.h"
 
-#include "core/BoundedFile.h"
+#include "core/platform/BoundedFile.h"
 #include "core/Error.h"
-#include "core/InstallLayout.h"
-#include "core/Runtime.h"
+#include "core/platform/InstallLayout.h"
+#include "core/runtime/Runtime.h"
 #include "core/attribution/Attributor.h"
 #include "core/lesson/LessonFormat.h"
 #include "core/model/ModelArchive.h"

@@ -2,7 +2,7 @@
 
 #include "ui/MainWindow.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <QDir>
 

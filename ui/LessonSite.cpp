@@ -9,7 +9,7 @@
 
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/training/TrainingTimeline.h"
 
 #include <utility>

@@ -11,7 +11,7 @@
 #include "ui/TimelinePanel.h"
 
 #include "core/Error.h"
-#include "core/InstallLayout.h"
+#include "core/platform/InstallLayout.h"
 #include "core/alignment/AlignmentComparison.h"
 #include "core/alignment/LinkSet.h"
 #include "core/evaluation/ModelScorecard.h"

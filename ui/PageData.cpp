@@ -3,8 +3,9 @@
 #include "ui/DisplayedMatrix.h"
 #include "ui/WordMatrix.h"
 
+#include "core/alignment/SoftAlignment.h"
 #include "core/attribution/AttributionAgreement.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/text/PieceText.h"
 #include "core/text/Vocabulary.h"
 
@@ -165,7 +166,7 @@ nlohmann::json PageData::build(const DecodingSnapshot& s, const FigureOptions& o
     j["source_offsets"] = offsets;
     j["target_tokens"] = alignment.targetTokens();
     j["target_words"] = alignment.targetWords();
-    j["links"] = alignment.pharaoh();
+    j["links"] = core::SoftAlignment::attentionPharaoh(alignment);
     j["translation"] = s.translation;
     j["teacher_forced"] = s.teacherForced;
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding

@@ -4,7 +4,7 @@
 #include "core/alignment/AlignmentErrorRate.h"
 #include "core/alignment/LinkSet.h"
 #include "core/text/PairLine.h"
-#include "core/BoundedFile.h"
+#include "core/platform/BoundedFile.h"
 #include "core/Error.h"
 
 #include <cstdio>

@@ -7,7 +7,7 @@
 #include "core/decoding/BatchDecoder.h"
 #include "core/text/PairLine.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <optional>
 #include <vector>

@@ -2,7 +2,7 @@
 // The subcommands of alignscope-cli. Each add*Command registers its options on `app` and returns
 // the action main() runs when that subcommand was chosen; the action returns the exit code and
 // may throw core::Error, which main() prints.
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <CLI/CLI.hpp>
 #include <sched.h>

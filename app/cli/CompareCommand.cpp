@@ -6,7 +6,7 @@
 #include "core/evaluation/ModelScorecard.h"
 #include "core/training/Corpus.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <cstdio>
 #include <iostream>

@@ -1,6 +1,6 @@
 #include "cli/DecodingModel.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <iostream>
 

@@ -4,10 +4,10 @@
 #include "cli/SentenceWatchdog.h"
 
 #include "core/training/Corpus.h"
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 #include "core/evaluation/Evaluator.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 
 #include <chrono>

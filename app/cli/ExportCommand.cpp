@@ -17,7 +17,7 @@
 
 #include "core/Error.h"
 #include "core/attribution/Attributor.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <cstdio>
 #include <iostream>

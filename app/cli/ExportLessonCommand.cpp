@@ -5,7 +5,7 @@
 #include "ui/Lesson.h"
 #include "ui/LessonSite.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <QDir>
 #include <QFileInfo>

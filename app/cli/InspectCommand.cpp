@@ -2,8 +2,8 @@
 
 #include "core/model/Model.h"
 #include "core/model/ModelLanguages.h"
-#include "core/BlasKernels.h"
-#include "core/Runtime.h"
+#include "core/runtime/BlasKernels.h"
+#include "core/runtime/Runtime.h"
 
 #include <iostream>
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 
 #include <cstdint>
 #include <fstream>

@@ -1,6 +1,6 @@
 #include "cli/Commands.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 #include "core/training/SyntheticDates.h"
 

@@ -5,7 +5,7 @@
 
 #include "ui/BleuByLengthPlot.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 
 #include <cmath>

@@ -6,7 +6,7 @@
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/text/PairLine.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <nlohmann/json.hpp>
 

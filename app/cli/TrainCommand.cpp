@@ -3,9 +3,9 @@
 #include "core/Error.h"
 #include "core/model/ModelLanguages.h"
 #include "core/training/Corpus.h"
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/training/Trainer.h"
 
 #include <atomic>

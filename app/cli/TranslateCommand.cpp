@@ -6,7 +6,7 @@
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 namespace alignscope::cli {
 namespace {

@@ -123,7 +123,7 @@ Aligner::Result Aligner::alignInSession(const Pair& pair) const {
         const auto alignment = session.alignment();
         result.forward.push_back(SoftAlignment::fromAttention(alignment));
         result.links = result.forward.front().links(LinkExtraction::Rule::Argmax);
-        if (options_.json) result.json = alignment.toJson();
+        if (options_.json) result.json = SoftAlignment::attentionJson(alignment);
     } catch (const Error& e) {
         result.error = e.what();
     }
@@ -160,7 +160,7 @@ std::vector<Aligner::Result> Aligner::align(const std::vector<Pair>& pairs) cons
         if (attention) {
             const auto alignment = r.alignment();
             members.push_back(SoftAlignment::fromAttention(alignment));
-            if (options_.json) json.push_back(alignment.toJson());
+            if (options_.json) json.push_back(SoftAlignment::attentionJson(alignment));
             return;
         }
         if (options_.entering) options_.entering("attributing the pair");

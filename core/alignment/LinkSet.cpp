@@ -1,6 +1,6 @@
 #include "core/alignment/LinkSet.h"
 
-#include "core/BoundedFile.h"
+#include "core/platform/BoundedFile.h"
 #include "core/Error.h"
 #include "core/text/Utf8.h"
 

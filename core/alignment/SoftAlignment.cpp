@@ -45,4 +45,14 @@ std::string SoftAlignment::pharaoh(const LinkExtraction::Links& links) {
     return out;
 }
 
+std::string SoftAlignment::attentionPharaoh(const Alignment& alignment) {
+    return pharaoh(fromAttention(alignment).links(LinkExtraction::Rule::Argmax));
+}
+
+nlohmann::json SoftAlignment::attentionJson(const Alignment& alignment) {
+    auto j = alignment.toJson();
+    j["links"] = attentionPharaoh(alignment);
+    return j;
+}
+
 }  // namespace alignscope::core

@@ -1,6 +1,8 @@
 #pragma once
 #include "core/alignment/LinkExtraction.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -33,6 +35,10 @@ public:
 
     // "0-0 1-2 2-1": links as Pharaoh writes them, source index first.
     static std::string pharaoh(const LinkExtraction::Links& links);
+    // Attention's own reading: each target word's argmax source word (pieces merged, </s> and the
+    // padding column never linked), as Pharaoh; and the alignment's JSON with those links.
+    static std::string attentionPharaoh(const Alignment& alignment);
+    static nlohmann::json attentionJson(const Alignment& alignment);
 
 private:
     Matrix matrix_;

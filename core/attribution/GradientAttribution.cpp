@@ -1,6 +1,6 @@
 #include "core/attribution/GradientAttribution.h"
 
-#include "core/BlasThreadChooser.h"
+#include "core/runtime/BlasThreadChooser.h"
 #include "core/Error.h"
 #include "core/attribution/ForcedPass.h"
 #include <torch/csrc/autograd/autograd.h>

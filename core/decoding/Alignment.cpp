@@ -1,8 +1,6 @@
 #include "core/decoding/Alignment.h"
 
 #include "core/Error.h"
-#include "core/alignment/SoftAlignment.h"
-
 
 namespace alignscope::core {
 
@@ -18,19 +16,12 @@ Alignment::Alignment(std::vector<std::string> sourceTokens, std::vector<int> sou
         if (row.size() != sourceTokens_.size()) throw Error("alignment: a row's length differs from the source's");
 }
 
-std::vector<std::pair<int, int>> Alignment::hardLinks() const {
-    return SoftAlignment::fromAttention(*this).links(LinkExtraction::Rule::Argmax);
-}
-
-std::string Alignment::pharaoh() const { return SoftAlignment::pharaoh(hardLinks()); }
-
 nlohmann::json Alignment::toJson() const {
     return {{"source_tokens", sourceTokens_},
             {"target_tokens", targetTokens_},
             {"source_words", sourceWords_},
             {"target_words", targetWords_},
-            {"alpha", weights_},
-            {"links", pharaoh()}};
+            {"alpha", weights_}};
 }
 
 }  // namespace alignscope::core

@@ -6,8 +6,8 @@
 
 namespace alignscope::core {
 
-// A soft alignment: alpha rows over the source tokens, one per target token, with the words the
-// tokens came from, so hard links can be given over the user's whitespace words.
+// What a decoding leaves: alpha rows over the source tokens, one per target token, with the words
+// the tokens came from, so that core/alignment can give hard links over the user's words.
 class Alignment {
 public:
     Alignment() = default;
@@ -21,10 +21,7 @@ public:
     const std::vector<int>& targetWords() const { return targetWords_; }            // [T], -1: </s>
     const std::vector<std::vector<float>>& weights() const { return weights_; }     // [T][S]
 
-    // Word links (source word, target word): for each target token, the source token its alpha
-    // peaks on; pieces of one word merge into one link; links to or from </s> are dropped.
-    std::vector<std::pair<int, int>> hardLinks() const;
-    std::string pharaoh() const;  // "0-0 1-2 2-1", source index first
+    // Tokens, words and alpha (the links are alignment/'s job: SoftAlignment::attentionJson).
     nlohmann::json toJson() const;
 
 private:

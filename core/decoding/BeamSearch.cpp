@@ -20,8 +20,8 @@ std::vector<std::vector<Hypothesis>> BeamSearch::searchBatch(const Model& model,
         beams.emplace_back(vocab, options.beamWidth, options.lengthPenalty, batch.sourceLengths[row], batch.limits[row]);
     std::vector<size_t> owners(batch.size());  // decoder row -> its sentence
     std::iota(owners.begin(), owners.end(), 0);
-    EncoderOutput enc = batch.encoded;  // rows follow `owners`
-    auto state = enc.state;             // [n,D]
+    EncoderOutput enc = batch.encoded;                                                          // rows follow `owners`
+    auto state = enc.state;                                                                     // [n,D]
     auto y = torch::full({static_cast<int64_t>(batch.size())}, vocab.startId(), torch::kLong);  // [n]
     for (int t = 0; !owners.empty(); ++t) {
         if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");

@@ -46,8 +46,9 @@ std::vector<std::vector<Hypothesis>> GreedySearch::searchBatch(const Model& mode
         const auto cursor = static_cast<size_t>(t);
         for (size_t k = 0; anyFollowing && k < alive.size(); ++k) {
             const auto* target = following(alive[k]) ? batch.targets[alive[k]] : nullptr;
-            tokens[k] = !target ? d.logProbs[static_cast<int64_t>(k)].argmax().item<int64_t>()
-                        : cursor < target->size() ? target->ids[cursor] : vocab.eos();
+            tokens[k] = !target                   ? d.logProbs[static_cast<int64_t>(k)].argmax().item<int64_t>()
+                        : cursor < target->size() ? target->ids[cursor]
+                                                  : vocab.eos();
         }
         torch::Tensor chosen;  // [n,1]; undefined where the caller reads tokens only (returnScores false)
         if (anyFollowing || options.returnScores)

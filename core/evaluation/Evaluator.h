@@ -1,7 +1,7 @@
 #pragma once
 #include "core/decoding/DecodingProgress.h"
 #include "core/model/Model.h"
-#include "core/training/SentencePair.h"
+#include "core/text/SentencePair.h"
 
 #include <cstddef>
 #include <functional>

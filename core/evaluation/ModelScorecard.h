@@ -1,7 +1,7 @@
 #pragma once
 #include "core/alignment/LinkSet.h"
 #include "core/model/Model.h"
-#include "core/training/SentencePair.h"
+#include "core/text/SentencePair.h"
 
 #include <functional>
 #include <nlohmann/json.hpp>

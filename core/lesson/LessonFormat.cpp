@@ -1,6 +1,6 @@
 #include "core/lesson/LessonFormat.h"
 
-#include "core/BoundedFile.h"
+#include "core/platform/BoundedFile.h"
 #include "core/Error.h"
 #include "core/model/AttributeJson.h"
 

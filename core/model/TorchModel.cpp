@@ -1,13 +1,13 @@
 #include "core/model/TorchModel.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
-#include "core/FileDigest.h"
-#include "core/IsolatedRun.h"
+#include "core/platform/FileDigest.h"
+#include "core/platform/IsolatedRun.h"
 #include "core/model/AttributeJson.h"
 #include "core/model/ModelArchive.h"
-#include "core/BlasThreadChooser.h"
-#include "core/Runtime.h"
+#include "core/runtime/BlasThreadChooser.h"
+#include "core/runtime/Runtime.h"
 
 #include <torch/torch.h>
 

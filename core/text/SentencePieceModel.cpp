@@ -1,7 +1,7 @@
 #include "core/text/SentencePieceModel.h"
 
 #include "core/Error.h"
-#include "core/InstallLayout.h"
+#include "core/platform/InstallLayout.h"
 #include "core/text/SentencePieceModule.h"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 #include "core/training/Corpus.h"
 
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 #include "core/text/Tokenizer.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "core/training/SentencePair.h"
+#include "core/text/SentencePair.h"
 
 #include <string>
 #include <vector>

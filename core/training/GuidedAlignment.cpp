@@ -1,7 +1,7 @@
 #include "core/training/GuidedAlignment.h"
 
 #include "core/Error.h"
-#include "core/FileDigest.h"
+#include "core/platform/FileDigest.h"
 #include "core/alignment/LinkSet.h"
 #include "core/training/Corpus.h"
 

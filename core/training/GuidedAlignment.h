@@ -1,6 +1,6 @@
 #pragma once
 #include "core/text/Tokenizer.h"
-#include "core/training/SentencePair.h"
+#include "core/text/SentencePair.h"
 
 #include <nlohmann/json.hpp>
 #include <optional>

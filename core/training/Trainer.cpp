@@ -4,13 +4,13 @@
 #include "core/text/Tokenizer.h"
 #include "core/training/TrainingTimeline.h"
 
-#include "core/AtomicFile.h"
-#include "core/FileDigest.h"
+#include "core/platform/AtomicFile.h"
+#include "core/platform/FileDigest.h"
 #include "core/Error.h"
 #include "core/training/TrainingBatch.h"
 #include "core/evaluation/Evaluator.h"
 #include "core/model/ModelBuilder.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/model/TorchModel.h"
 
 #include <torch/torch.h>

@@ -4,8 +4,8 @@
 #include "core/text/Tokenizer.h"
 #include "core/text/Vocabulary.h"
 
-#include "core/AtomicFile.h"
-#include "core/BoundedFile.h"
+#include "core/platform/AtomicFile.h"
+#include "core/platform/BoundedFile.h"
 #include "core/Error.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 """What every file the package writes shares: the model format's version, and writing a file whole.
 
 Model files (export(), AdaptedModel.save()) and checkpoints are written the way the C++ side's
-core/AtomicFile writes its models, so a file looks the same whichever side wrote it.
+core/platform/AtomicFile writes its models, so a file looks the same whichever side wrote it.
 """
 
 import contextlib
@@ -26,7 +26,7 @@ def atomic_write(path: str) -> Iterator[BinaryIO]:
     `path` only when the block ends without an exception. A reader, or a run killed mid-write,
     sees the old file or the new one, never half of one.
 
-    Permissions as core/AtomicFile gives them: those of the file replaced, else a new file's
+    Permissions as core/platform/AtomicFile gives them: those of the file replaced, else a new file's
     (0666 minus the umask: 0644 usually), not mkstemp's 0600.
     """
     folder = os.path.dirname(os.path.abspath(path))

@@ -22,17 +22,17 @@
 //                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
 //
 // Threads as the app uses them: inference with 1 BLAS thread or every core, whichever the app's
-// chooser timed faster for each kind of call (core/BlasThreadChooser.h), training with 2
-// (OpenBLAS's pool; LibTorch's intra-op pool stays at 1, see core/Runtime.h). The model is $ALIGNSCOPE_BENCH_MODEL,
+// chooser timed faster for each kind of call (core/runtime/BlasThreadChooser.h), training with 2
+// (OpenBLAS's pool; LibTorch's intra-op pool stays at 1, see core/runtime/Runtime.h). The model is $ALIGNSCOPE_BENCH_MODEL,
 // else the bundled en-fr model. Run with --benchmark_format=json for the script; the inputs
 // (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
 // same ones.
-#include "core/BlasThreadChooser.h"
+#include "core/runtime/BlasThreadChooser.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/decoding/EncodedSource.h"
 #include "core/model/Model.h"
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 #include "core/decoding/SearchStrategy.h"
 #include "core/model/TorchModel.h"
 #include "core/training/TrainingBatch.h"

@@ -4,8 +4,8 @@
 #include "ui/DecodingDocument.h"
 #include "ui/MainWindow.h"
 
-#include "core/BlasThreadChooser.h"
-#include "core/Runtime.h"
+#include "core/runtime/BlasThreadChooser.h"
+#include "core/runtime/Runtime.h"
 
 #include <benchmark/benchmark.h>
 #include <qcustomplot.h>

@@ -1,4 +1,4 @@
-#include "core/AtomicFile.h"
+#include "core/platform/AtomicFile.h"
 
 #include "core/Error.h"
 

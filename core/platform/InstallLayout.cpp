@@ -1,4 +1,4 @@
-#include "core/InstallLayout.h"
+#include "core/platform/InstallLayout.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "core/BlasKernels.h"
+#include "core/runtime/BlasKernels.h"
 
 #include <dlfcn.h>
 #include <strings.h>

@@ -1,6 +1,6 @@
-#include "core/BlasThreadChooser.h"
+#include "core/runtime/BlasThreadChooser.h"
 
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
 #include <algorithm>
 #include <chrono>

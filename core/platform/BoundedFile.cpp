@@ -1,4 +1,4 @@
-#include "core/BoundedFile.h"
+#include "core/platform/BoundedFile.h"
 
 #include "core/Error.h"
 

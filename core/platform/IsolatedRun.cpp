@@ -1,4 +1,4 @@
-#include "core/IsolatedRun.h"
+#include "core/platform/IsolatedRun.h"
 
 #include "core/Error.h"
 

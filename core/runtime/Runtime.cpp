@@ -1,7 +1,7 @@
-#include "core/Runtime.h"
+#include "core/runtime/Runtime.h"
 
-#include "core/BlasKernels.h"
-#include "core/InstallLayout.h"
+#include "core/runtime/BlasKernels.h"
+#include "core/platform/InstallLayout.h"
 
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/torch.h>

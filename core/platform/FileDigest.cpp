@@ -1,4 +1,4 @@
-#include "core/FileDigest.h"
+#include "core/platform/FileDigest.h"
 
 #include <openssl/evp.h>
 
