@@ -66,18 +66,14 @@ QString BeamPanel::shownText(const std::vector<std::string>& texts, size_t k, co
     const QString whole = QString::fromStdString(texts[k]);
     if (metrics.horizontalAdvance(whole) <= width || texts.size() < 2) return metrics.elidedText(whole, Qt::ElideRight, width);
     const QStringList mine = words(texts[k]);
-    // Words every hypothesis shares at the start and at the end (never overlapping in this one).
-    qsizetype prefix = mine.size(), suffix = mine.size();
-    for (size_t other = 0; other < texts.size(); ++other) {
-        if (other == k) continue;
-        const QStringList theirs = words(texts[other]);
-        qsizetype p = 0;
-        while (p < mine.size() && p < theirs.size() && mine[p] == theirs[p]) ++p;
-        qsizetype q = 0;
-        while (q < mine.size() - p && q < theirs.size() - p && mine[mine.size() - 1 - q] == theirs[theirs.size() - 1 - q]) ++q;
-        prefix = std::min(prefix, p);
-        suffix = std::min(suffix, q);
-    }
+    // Where it differs from the best hypothesis (the best: from the runner-up), the list's anchor.
+    const QStringList theirs = words(texts[k == 0 ? 1 : 0]);
+    qsizetype prefix = 0;
+    while (prefix < mine.size() && prefix < theirs.size() && mine[prefix] == theirs[prefix]) ++prefix;
+    qsizetype suffix = 0;
+    while (suffix < mine.size() - prefix && suffix < theirs.size() - prefix &&
+           mine[mine.size() - 1 - suffix] == theirs[theirs.size() - 1 - suffix])
+        ++suffix;
     QStringList shown;
     const QString ellipsis(QChar(0x2026));
     if (prefix > 1) shown << ellipsis;

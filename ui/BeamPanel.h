@@ -12,8 +12,9 @@ namespace alignscope::ui {
 struct DecodingSnapshot;
 
 // The Beam hypotheses dock's contents: each hypothesis with its score, best first. A hypothesis
-// too long for the panel keeps the words where it differs from the others and loses the words all
-// of them share ("… européenne signé …"), so two that differ in the middle never look the same.
+// too long for the panel keeps the words where it differs from the best one (the best: from the
+// runner-up) and loses the words they share ("… européenne signé …"), so two that differ in the
+// middle never look the same.
 class BeamPanel : public QWidget {
     Q_OBJECT
 public:
@@ -22,9 +23,9 @@ public:
     void render(const DecodingSnapshot& s);
     QListWidget* list() const { return list_; }
 
-    // Hypothesis k of `texts` as shown in `width` pixels: whole where it fits; else its words
-    // shared with every other hypothesis at the start and the end become "…" (one shared word kept
-    // on each side for context), and only then is the rest elided at the right.
+    // Hypothesis k of `texts` as shown in `width` pixels: whole where it fits; else the words it
+    // shares with the best at the start and the end become "…" (one shared word kept on each side
+    // for context), and only then is the rest elided at the right.
     static QString shownText(const std::vector<std::string>& texts, size_t k, const QFontMetrics& metrics, int width);
 
 signals:
