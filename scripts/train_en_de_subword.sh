@@ -36,9 +36,6 @@ while (($#)); do
   esac
 done
 py=${PYTHON:-/usr/bin/python3}
-# glibc hands large freed blocks back to the kernel and faults them in again at the next batch:
-# half the CPU time went to page faults (as Runtime.cpp's mallopt does for the C++ trainer).
-export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-$((32 << 20))} MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-$((512 << 20))}
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 [[ -f "$corpus/mix.tsv" ]] || bash scripts/make_en_de_corpus.sh "$corpus"
 name=en-de-subword data=$corpus/mix.tsv languages=(--source-language en --target-language de)

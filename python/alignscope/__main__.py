@@ -21,7 +21,7 @@ from .architecture import Architecture
 from .checkpoint import load_checkpoint, save_checkpoint
 from .demo import DEMO_SOURCE, DEMO_TARGET, demo, demo_architecture, eager_reference, write_json
 from .export import export, load
-from .training import DEFAULT_STEPS, TrainingOptions, train
+from .training import DEFAULT_STEPS, TrainingOptions, reuse_freed_memory, train
 
 
 
@@ -259,6 +259,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _train(a: argparse.Namespace) -> None:
+    reuse_freed_memory()
     if a.init_from:
         _existing_file(a.init_from, "model to train on (--init-from)")
     batch_size = a.batch_size if a.batch_size is not None or a.batch_tokens is not None else 32
