@@ -167,7 +167,7 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
         steps.append({"token": r.token, "id": r.token_id, "forced": r.forced, "p": n(math.exp(r.log_prob)),
                       "chosen": chosen, "candidates": [{"token": t, "id": i, "p": n(p)} for i, t, p in r.candidates],
                       "piece": _piece_kind(model, r.token_id, r.token), "explain": explain})
-    return {
+    data = {
         "format": "alignscope-alignment",
         "format_version": 2,
         "generator": generator(),
@@ -198,6 +198,12 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
         "options": {"end_column": "keep", "color_map": "viridis", "values_in_cells": False, "font_size": 10,
                     "encoder_states": True, "words": words, "title": "", "step": None},
     }
+    # The languages the model declares, where it declares them (PageData::build).
+    for side in ("source_language", "target_language"):
+        code = model.metadata.get(side)
+        if isinstance(code, str) and code:
+            data[side] = code
+    return data
 
 
 def source_file_name(model: Any) -> str:
