@@ -44,6 +44,13 @@
   }
   function fixed(v, d) { return (Math.round(v * Math.pow(10, d)) / Math.pow(10, d)).toFixed(d); }
   // A whitespace token (a character model's space) shows as ␣, as the app labels it.
+  // A language code the model declares, by name ("de" -> "German"); the code where the browser
+  // has no name for it.
+  function languageName(code) {
+    if (!code) return "";
+    try { return new Intl.DisplayNames(["en"], {type: "language"}).of(code) || code; } catch (e) { return code; }
+  }
+  function side(name, code) { var l = languageName(code); return l ? name + " (" + l + ")" : name; }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
   function argmax(row) {
     var best = 0;
@@ -349,7 +356,8 @@
     var m = this.matrix();
     this.current = m;
     this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
-      (m.words ? " over words" : " over tokens") + ": rows target, columns source";
+      (m.words ? " over words" : " over tokens") + ": rows " + side("target", d.target_language) + ", columns " +
+      side("source", d.source_language);
     this.sumNote.textContent = this.sumText(m);
     var self = this;
     this.drawHeatmap(this.heatmapBox, m, m.words ? d.words.target : d.target_tokens.map(label), function (r, c) { self.hover(r, c); });

@@ -206,8 +206,9 @@ def test_export_options_set_how_the_page_opens(tmp_path, browser):
     state = browser.run("return [document.querySelector('input[type=checkbox]').checked, "
                         "[...document.querySelectorAll('select')].map(s => s.value)]")
     assert state == [True, ["attention", "drop", "grey"]]
+    # The languages the model declares, by name.
     assert browser.run("return document.querySelector('.as-heatmap-panel h2').textContent").endswith(
-        "over words: rows target, columns source")
+        "over words: rows target (French), columns source (English)")
     assert_clean(browser, page)
 
 
