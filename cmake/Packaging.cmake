@@ -79,7 +79,8 @@ set(CPACK_DEBIAN_MODELS_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_DEBIAN_MODELS_PACKAGE_SECTION science)
 set(CPACK_COMPONENT_MODELS_DESCRIPTION
   "models for AlignScope\nThe bundled models other than the default, with their cards: the English-French\n"
-  "models of the lessons and comparisons, their reverse models and a training run.\n"
+  "models of the lessons and comparisons, English-German and German-English, the reverse models\n"
+  "and a training run.\n"
   "Architecture-independent (TorchScript files).")
 set(CPACK_COMPONENT_PROGRAMS_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}\n${CPACK_DEBIAN_PACKAGE_DESCRIPTION}")
 include(CPack)
