@@ -157,6 +157,7 @@ Lesson Lesson::load(const QString& path) {
         page.source = QString::fromStdString(p.source);
         page.target = QString::fromStdString(p.target);
         page.steps = p.steps;
+        page.stepsOfTarget = !page.target.isEmpty() && p.steps > 0;  // the first `steps` tokens of the given target
         page.run = p.run;
         page.beam = p.beam;
         page.explain = p.explain;

@@ -93,7 +93,7 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
         model = &modelAt(models, current);
         snapshot = BatchExporter::snapshot(*model, line(p), std::max(1, p.beam), 0, nullptr, core::SessionOptions{}.topK);
         // Free decoding: the whole translation, opened at the page's step (Step goes on from there as in the app).
-        if (p.target.isEmpty() && p.beam <= 0 && !p.run) settings.step = p.steps;
+        if ((p.target.isEmpty() || p.steps > 0) && p.beam <= 0 && !p.run) settings.step = p.steps;
     }
     if (!p.heatmap.isEmpty()) {
         snapshot.attribute(*model, p.heatmap.toStdString());
