@@ -320,7 +320,25 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
 
         // c_t and s_t beside the encoder columns.
         auto* sideRect = new QCPAxisRect(plot_);
-        layout->addElement(row + 1, 1, sideRect);
+        // Beside c_t and s_t, the scale of every value in this row of panels (h_i, c_t, s_t: -1 to 1).
+        auto* sideGrid = new QCPLayoutGrid;
+        layout->addElement(row + 1, 1, sideGrid);
+        sideGrid->addElement(0, 0, sideRect);
+        auto* valueScale = new QCPColorScale(plot_);
+        sideGrid->addElement(0, 1, valueScale);
+        valueScale->setType(QCPAxis::atRight);
+        valueScale->setDataRange(QCPRange(-1, 1));
+        valueScale->setGradient(P::divergingGradient());
+        valueScale->setBarWidth(8);
+        P::styleAxis(valueScale->axis(), font);
+        QSharedPointer<QCPAxisTickerText> valueTicks(new QCPAxisTickerText);
+        valueTicks->addTick(-1, QStringLiteral("-1"));
+        valueTicks->addTick(0, QStringLiteral("0"));
+        valueTicks->addTick(1, QStringLiteral("1"));
+        valueScale->axis()->setTicker(valueTicks);
+        auto* valueMargins = new QCPMarginGroup(plot_);
+        sideRect->setMarginGroup(QCP::msTop | QCP::msBottom, valueMargins);
+        valueScale->setMarginGroup(QCP::msTop | QCP::msBottom, valueMargins);
         // Two columns wide enough for their labels side by side.
         sideRect->setMinimumSize(2 * (QFontMetrics(font).horizontalAdvance(QStringLiteral("s_0")) + 8), 0);
         auto* sx = sideRect->axis(QCPAxis::atBottom);
