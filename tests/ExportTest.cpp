@@ -258,9 +258,15 @@ TEST_F(Export, SvgIsXmlWithTheTokensAsText) {
     ASSERT_TRUE(file.open(QIODevice::ReadOnly));
     QXmlStreamReader xml(&file);
     QStringList texts;
-    QString root, width, viewBox;
+    QString root, width, viewBox, description;
+    int rectangles = 0;
     while (!xml.atEnd()) {
         if (xml.readNext() != QXmlStreamReader::StartElement) continue;
+        if (xml.name() == QLatin1String("rect")) ++rectangles;
+        if (xml.name() == QLatin1String("desc")) {
+            description = xml.readElementText();
+            continue;
+        }
         if (root.isEmpty()) {
             root = xml.name().toString();
             width = xml.attributes().value("width").toString();
@@ -277,6 +283,9 @@ TEST_F(Export, SvgIsXmlWithTheTokensAsText) {
     for (const char* token : {"the", "red", "car", "big", "</s>"}) EXPECT_TRUE(texts.contains(QString::fromUtf8(token))) << token;
     const auto alignment = snapshot.alignment();
     for (const auto& t : alignment.targetTokens()) EXPECT_TRUE(texts.contains(QString::fromStdString(t))) << t;
+    // Issue 46: the heatmap's cells are vector rectangles (renderers blurred the embedded bitmap), and the file says so.
+    EXPECT_TRUE(description.contains(QStringLiteral("heatmap cells as vector rectangles"))) << description.toStdString();
+    EXPECT_GE(rectangles, static_cast<int>(alignment.targetTokens().size() * alignment.sourceTokens().size())) << "a rectangle a cell";
 }
 
 TEST_F(Export, CsvValuesEqualTheEnginesAlpha) {

@@ -226,6 +226,22 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         heatmap_->setTightBoundary(false);
         heatmap_->setColorScale(scale);
         heatmap_->setDataRange(range);
+        if (o.vectorCells && S * T <= FigureOptions::kMaxVectorCells) {
+            // One rectangle a weight, drawn where the image would be (which then stays hidden).
+            for (int t = 0; t < T; ++t)
+                for (int i = 0; i < S; ++i) {
+                    auto* cell = new QCPItemRect(plot_);
+                    cell->setClipAxisRect(heatRect_);
+                    cell->topLeft->setAxes(x, y);
+                    cell->bottomRight->setAxes(x, y);
+                    cell->topLeft->setCoords(i - 0.5, t - 0.5);
+                    cell->bottomRight->setCoords(i + 0.5, t + 0.5);
+                    const QColor colour = QColor::fromRgb(heatmap_->gradient().color(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], range));
+                    cell->setPen(QPen(colour, 0.5));  // a hairline of its own colour: no seams between cells
+                    cell->setBrush(colour);
+                }
+            heatmap_->setVisible(false);
+        }
         if (o.valuesInCells) {
             QFont small = font;
             small.setPointSize(std::max(6, o.fontSize - 2));

@@ -254,7 +254,10 @@ QByteArray FigureExporter::encodePng(const QImage& image) {
 }
 
 QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
-    const QSize size = draw(s, o, settings);
+    FigureOptions vector = o;
+    vector.vectorCells = true;  // the heatmap's cells as rectangles, where the matrix is small enough
+    const QSize size = draw(s, vector, settings);
+    const auto cells = static_cast<long long>(s.alignment().targetTokens().size()) * static_cast<long long>(s.source.tokens.size());
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -264,8 +267,12 @@ QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOpti
     svg.setViewBox(QRect(QPoint(0, 0), size));
     svg.setResolution(qRound(dpi()));
     svg.setTitle(o.title.isEmpty() ? QStringLiteral("Attention alignment") : o.title);
-    svg.setDescription(QStringLiteral("AlignScope %1, model %2")
-                           .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName)));
+    svg.setDescription(QStringLiteral("AlignScope %1, model %2; %3")
+                           .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName),
+                                cells <= FigureOptions::kMaxVectorCells
+                                    ? QStringLiteral("heatmap cells as vector rectangles") +
+                                          (o.showEncoderStates && !o.mergeWords ? QStringLiteral("; the encoder states as an image") : QString())
+                                    : QStringLiteral("heatmap cells as an image: more than %1 cells").arg(FigureOptions::kMaxVectorCells)));
     QCPPainter painter;
     if (!painter.begin(&svg)) throw error(QStringLiteral("could not start the SVG"));
     // Not pmVectorized: that would draw each colour map into a 3x pixmap of its whole area; the maps'

@@ -21,6 +21,10 @@ struct FigureOptions {
     bool mergeWords = false;           // View > Words: sub-word pieces merged into the words of the text
                                        // (a source word's columns summed, a target word's rows averaged)
     int reservedRows = 0;              // room for this many target rows (an animation's frames keep the last one's layout)
+    // The heatmap's cells as vector rectangles instead of one image (the SVG export), where the
+    // matrix has at most kMaxVectorCells cells; a larger one stays an image.
+    bool vectorCells = false;
+    static constexpr int kMaxVectorCells = 10000;
 
     // The source columns the figure shows: all, or all but the </s> column that endColumn drops.
     // endColumn only acts where the last column is the model's </s> (not where a model's sources
