@@ -155,7 +155,8 @@ protected:
     }
 
     // What a teacher needs to see, checked on the window as it is.
-    void expectReadable(const std::string& where) {
+    // `everyRow`: a lesson page talks about the rows it decoded, so all of them are in view.
+    void expectReadable(const std::string& where, bool everyRow = false) {
         SCOPED_TRACE(where);
         // PROJECTOR_SHOTS=folder: each checked state as a PNG, to look at as a teacher would.
         if (const QString shots = qEnvironmentVariable("PROJECTOR_SHOTS"); !shots.isEmpty()) {
@@ -170,7 +171,7 @@ protected:
         // presenter mode a comparison takes its place, and the compare panel gets the room).
         auto* compare = window->comparePanel();
         const bool comparing = window->compareDock()->isVisible();
-        const bool inPlace = GetParam().presenter && comparing;
+        const bool inPlace = (GetParam().presenter || window->lessonPlayer()->running()) && comparing;
         EXPECT_NE(window->alignmentView()->isVisible(), inPlace) << "the heatmap, or in presenter mode the comparison in its place";
         if (GetParam().presenter) {
             const QSize heatmap = inPlace ? compare->size() : window->alignmentView()->size();
@@ -178,6 +179,17 @@ protected:
             EXPECT_GE(heatmap.height(), 0.45 * size.height()) << heatmap.height() << " of " << size.height();
         }
         for (const auto& text : heatmapOutOfView(window->alignmentView(), QStringLiteral("heatmap"))) ADD_FAILURE() << text.toStdString();
+        // The rows before the encoder states: where not every row fits, the states give way (unless
+        // the page names them), and the page's last row, where it stops, is in view.
+        if (everyRow && window->alignmentView()->isVisible()) {
+            const auto* view = window->alignmentView();
+            const int rows = view->figure().cells().height();
+            if (view->fitting().height() < rows) {
+                EXPECT_TRUE(!view->figure().showsEncoderStates() || window->lessonPlayer()->lesson().pages[window->lessonPlayer()->page()].highlight == QLatin1String("encoder"))
+                    << "the encoder states take the room of " << rows - view->fitting().height() << " of the page's " << rows << " rows";
+                EXPECT_GE(view->first().y() + view->fitting().height(), rows) << "the page's last row is out of view";
+            }
+        }
         if (comparing && compare->comparison()) {
             for (const auto& text : heatmapOutOfView(compare->plotArea(), QStringLiteral("compare"))) ADD_FAILURE() << text.toStdString();
             for (int k = 0; k < compare->figure().heatmapCount(); ++k)
@@ -188,6 +200,8 @@ protected:
             for (const auto& text : clippedTexts(window->stepPanel()->chart(chart), QStringLiteral("Step explained chart %1").arg(chart)))
                 ADD_FAILURE() << text.toStdString();
         for (const auto& text : clippedTexts(window->timelinePanel()->lossPlot(), QStringLiteral("loss curve"))) ADD_FAILURE() << text.toStdString();
+        if (const QCustomPlot* loss = window->timelinePanel()->lossPlot(); loss->isVisible())
+            EXPECT_EQ(loss->visibleRegion().boundingRect(), loss->rect()) << "the loss curve, axes and all, is in view without scrolling";
         // The lesson text: whole, inside a panel that scrolls when it is longer than the panel.
         auto* lesson = window->lessonPanel();
         if (window->lessonDock()->isVisible()) {
@@ -222,7 +236,7 @@ TEST_P(Projector, EveryLessonPageIsReadable) {
         for (int page = 0; page < lesson.pages.size(); ++page) {
             window->lessonPlayer()->goTo(page);
             settle();
-            expectReadable(QFileInfo(path).fileName().toStdString() + " page " + std::to_string(page + 1));
+            expectReadable(QFileInfo(path).fileName().toStdString() + " page " + std::to_string(page + 1), /*everyRow=*/true);
         }
     }
 }

@@ -44,16 +44,25 @@ void AlignmentView::refit() {
     figure_->show(*snapshot_, options_);
     QSize fits = figure_->fit();
     // A panel too low for both: the heatmap keeps its rows and colour scale, the encoder panel goes.
-    if (figure_->cramped() && figure_->showsEncoderStates()) {
+    // With the rows first it also goes when, without it, more of the rows would be in view.
+    const bool cramped = figure_->cramped();
+    if (figure_->showsEncoderStates() && (cramped || (rowsFirst_ && fits.height() < figure_->cells().height()))) {
+        const QSize with = fits;
         FigureOptions without = options_;
         without.showEncoderStates = false;
         figure_->show(*snapshot_, without);
         fits = figure_->fit();
+        if (!cramped && fits.height() <= with.height()) {  // no row gained: keep the states
+            figure_->show(*snapshot_, options_);
+            fits = figure_->fit();
+        }
     }
+    // A new row (a step) comes into view, and a window that showed the last row keeps showing it
+    // when the panel shrinks; otherwise the window stays where the user put it.
+    const bool followed = rowsShown_ == 0 || first().y() + fitting().height() >= rowsShown_;
     setCells(figure_->cells(), fits);
-    // A new row (a step) comes into view; otherwise the window stays where the user put it.
     const int rows = static_cast<int>(figure_->displayedWeights().size());
-    if (rows != rowsShown_ && rows > 0) ensureRowVisible(rows - 1);
+    if ((rows != rowsShown_ || followed) && rows > 0) ensureRowVisible(rows - 1);
     rowsShown_ = rows;
     figure_->showWindow(first(), fitting());
     plot()->replot(QCustomPlot::rpImmediateRefresh);
@@ -67,6 +76,12 @@ void AlignmentView::updateFrame() {
                            : hasFocus() ? QStringLiteral("3px solid palette(highlight)")
                                         : QStringLiteral("3px solid transparent");
     setStyleSheet(QStringLiteral("#alignmentView { border: %1; }").arg(border));
+}
+
+void AlignmentView::setRowsFirst(bool on) {
+    if (rowsFirst_ == on) return;
+    rowsFirst_ = on;
+    if (snapshot_) refit();
 }
 
 void AlignmentView::setHighlighted(bool on) {

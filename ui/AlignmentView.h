@@ -25,6 +25,10 @@ public:
 
     const AlignmentFigure& figure() const { return *figure_; }
     void setHighlighted(bool on);  // a lesson points at this panel
+    // The heatmap's rows before the encoder panel: where the panel cannot show every row with the
+    // encoder states under them, the states give way (presenter mode, unless a page names them).
+    void setRowsFirst(bool on);
+    bool rowsFirst() const { return rowsFirst_; }
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -35,6 +39,7 @@ private:
     void refit();
     void updateFrame();
     bool highlighted_ = false;
+    bool rowsFirst_ = false;
 
     std::unique_ptr<AlignmentFigure> figure_;
     FigureOptions options_;

@@ -95,6 +95,15 @@ bool LessonPanel::scrollPage(int direction) {
     return true;
 }
 
+int LessonPanel::pageHeight(int width) const {
+    const QMargins outer = layout()->contentsMargins();
+    const int inner = width - outer.left() - outer.right();
+    int page = 0;
+    for (auto* part : {title_, text_, picture_})
+        if (!part->isHidden()) page += (part->hasHeightForWidth() ? part->heightForWidth(inner) : part->sizeHint().height()) + scroll_->widget()->layout()->spacing();
+    return outer.top() + page + layout()->spacing() + next_->sizeHint().height() + outer.bottom();
+}
+
 void LessonPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
     scaleImage();

@@ -29,6 +29,8 @@ public:
     // projector); false where it is already at that end, so Page Down then turns the page.
     bool scrollPage(int direction);
     QScrollArea* textArea() const { return scroll_; }
+    // The height that shows the whole page (title, text, picture and buttons) at this width.
+    int pageHeight(int width) const;
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

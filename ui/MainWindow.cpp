@@ -443,16 +443,15 @@ void MainWindow::buildLayout() {
     addDockWidget(Qt::LeftDockWidgetArea, lessonDock_);
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
-        if (lessonDock_->isHidden()) {
-            lessonDock_->show();
-            QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the lesson's share of the column
-        }
+        lessonDock_->show();
+        QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the page's share of the column
         view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
     });
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
         lessonDock_->hide();
         applyView(viewBeforeLesson_);  // back to what was open before the lesson, at its step
         if (frontBeforeLesson_) presenter_.bringForward(frontBeforeLesson_);  // and the tab that was in front
+        fitCentralView();  // a comparison open before the lesson is beside the heatmap again
         view_->setFocus();
     });
     timelinePanel_ = new TimelinePanel;

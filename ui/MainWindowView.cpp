@@ -103,6 +103,9 @@ void MainWindow::highlightPanel(const QString& panel) {
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
     else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
     highlightedName_ = panel;
+    // On a projector and on a lesson's pages the rows come before the encoder states, unless the
+    // page names them.
+    view_->setRowsFirst((presenter_.active() || lessonPlayer_->running()) && panel != QLatin1String("encoder"));
     // In presenter mode's column the panel's tab comes to the front.
     presenter_.bringForward(panel == QLatin1String("candidates") ? candidatesDock_
                             : panel == QLatin1String("beam")     ? beamDock_
@@ -136,7 +139,7 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     else
         presenter_.leave();
     fitCentralView();
-    if (on) highlightPanel(highlightedName_);  // its tab in front
+    highlightPanel(highlightedName_);  // its tab in front, the rows first
     fitToolBars();
     QTimer::singleShot(0, this, [this] {  // once the larger text is laid out
         fitToolBars();
@@ -152,12 +155,15 @@ FigureOptions MainWindow::compareOptions() const {
     return o;
 }
 
-// Presenter mode gives a comparison the heatmap's place: its A is the heatmap, and three heatmaps
-// need the room (in a column beside the lesson they were a strip). Outside it both show.
+// Presenter mode and a lesson's pages give a comparison the heatmap's place: its A is the
+// heatmap, and three heatmaps need the room (beside the heatmap, or in a column beside the lesson,
+// each was a strip). Outside them both show.
 void MainWindow::fitCentralView() {
-    const bool comparing = presenter_.active() && !compareDock_->isHidden() && !compareDock_->isFloating();
+    const bool comparing = (presenter_.active() || lessonPlayer_->running()) && !compareDock_->isHidden() && !compareDock_->isFloating();
     view_->setVisible(!comparing);
     if (presenter_.active()) QTimer::singleShot(0, this, [this] { presenter_.arrange(); });
+    else if (comparing)
+        QTimer::singleShot(0, this, [this] { resizeDocks({compareDock_}, {static_cast<int>(height() * PresenterLayout::kWideShare)}, Qt::Vertical); });
 }
 
 // Every text scales from the application's font: the panels' own larger texts (translation,

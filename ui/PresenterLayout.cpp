@@ -1,8 +1,11 @@
 #include "ui/PresenterLayout.h"
 
+#include "ui/LessonPanel.h"
+
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QScreen>
+#include <QTabBar>
 
 #include <algorithm>
 
@@ -77,9 +80,23 @@ void PresenterLayout::arrange() {
     window_->resizeDocks({top}, {static_cast<int>(window_->width() * kColumnShare)}, Qt::Horizontal);
     if (top == lesson_ && below) {
         // Above a comparison the lesson text takes what the column has; the tabs keep their titles.
-        const int height = window_->height();
-        const double share = kLessonShare;
-        window_->resizeDocks({lesson_, below}, {static_cast<int>(height * share), static_cast<int>(height * (1 - share))}, Qt::Vertical);
+        // The lesson takes what its page needs, within its shares; the panel under it the rest.
+        // (resizeDocks shares what the column has in these proportions)
+        const int height = lesson_->isVisible() && below->isVisible() ? lesson_->height() + below->height() : window_->height();
+        int lessonHeight = static_cast<int>(height * kLessonShare);
+        if (auto* panel = qobject_cast<LessonPanel*>(lesson_->widget())) {
+            const int frame = std::max(0, lesson_->height() - panel->height());  // the dock's title bar
+            const int width = static_cast<int>(window_->width() * kColumnShare) - std::max(0, lesson_->width() - panel->width());
+            // The panels under it keep what they need whole (the loss curve with its axes).
+            int under = 0, tabs = 0;
+            for (auto* bar : window_->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
+                if (bar->isVisible()) tabs = std::max(tabs, bar->height());
+            for (auto* dock : tabbed_)
+                if (dock->isVisible()) under = std::max(under, dock->widget()->minimumSizeHint().height() + frame + tabs);
+            const int floor = static_cast<int>(height * kLessonFloor);
+            lessonHeight = std::clamp(panel->pageHeight(width) + frame, floor, std::max(floor, std::min(lessonHeight, height - under)));
+        }
+        window_->resizeDocks({lesson_, below}, {lessonHeight, height - lessonHeight}, Qt::Vertical);
     }
 }
 

@@ -16,7 +16,8 @@ namespace alignscope::ui {
 class PresenterLayout {
 public:
     static constexpr double kColumnShare = 0.4;    // of the window's width, for the docks
-    static constexpr double kLessonShare = 0.5;   // of the column's height, for the lesson text
+    static constexpr double kLessonShare = 0.55;  // of the column's height, for the lesson text at most
+    static constexpr double kLessonFloor = 0.25;  // and at least: what a short page leaves goes to the panels under it
     static constexpr double kWideShare = 0.52;    // of the window's height, for the compare view under it all
 
     explicit PresenterLayout(QMainWindow* window) : window_(window) {}

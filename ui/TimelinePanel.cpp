@@ -1,5 +1,7 @@
 #include "ui/TimelinePanel.h"
 
+#include "ui/PlotStyle.h"
+
 #include <qcustomplot.h>
 
 #include <QHBoxLayout>
@@ -7,6 +9,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QSlider>
 #include <QVBoxLayout>
 
@@ -16,7 +19,7 @@ namespace alignscope::ui {
 
 TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     // In a scroll area: a short dock (presenter mode's column) scrolls rather than cutting the curve.
-    auto* content = new QWidget;
+    auto* content = content_ = new QWidget;
     auto* scroll = new QScrollArea;
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
@@ -33,8 +36,8 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     slider_->setTickPosition(QSlider::TicksBelow);
     plot_ = new QCustomPlot;
     plot_->setMinimumHeight(160);
-    plot_->xAxis->setLabel(tr("update (log scale)"));
-    plot_->yAxis->setLabel(tr("loss (NLL/token)"));  // short: it runs along a short axis in a narrow dock
+    plot_->installEventFilter(this);
+    fitAxisTitles();
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     export_ = new QPushButton(tr("Export animation…"));
@@ -93,12 +96,28 @@ void TimelinePanel::setLabelFont(const QFont& font) {
         axis->setTickLabelFont(font);
         axis->setLabelFont(font);
     }
-    // Tall enough for the loss axis's title, which runs along it.
-    const int title = QFontMetrics(font).horizontalAdvance(plot_->yAxis->label());
-    // (below the axis: its tick labels and the x axis's title, about four lines with their padding).
-    const int lines = QFontMetrics(font).lineSpacing();
-    plot_->setMinimumHeight(std::max({160, lines * 6, title + 8 + 4 * lines}));
+    // Room for a few ticks on the loss axis and, under it, its tick labels and the x axis's title;
+    // the loss axis's title takes a shorter form where the axis is shorter than it (fitAxisTitles).
+    plot_->setMinimumHeight(std::max(150, QFontMetrics(font).lineSpacing() * 9 / 2));
+    fitAxisTitles();
+}
+
+void TimelinePanel::fitAxisTitles() {
+    plot_->xAxis->setLabel(tr("update (log scale)"));
+    plot_->yAxis->setLabel(tr("loss (NLL/token)"));
+    PlotStyle::layOut(plot_);
+    PlotStyle::fitLabels(plot_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool TimelinePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) fitAxisTitles();
+    return QWidget::eventFilter(watched, event);
+}
+
+QSize TimelinePanel::minimumSizeHint() const {
+    const QSize content = content_->layout()->minimumSize();
+    return {QWidget::minimumSizeHint().width(), content.height()};
 }
 
 int TimelinePanel::current() const { return slider_->value(); }

@@ -28,19 +28,26 @@ public:
     QSlider* slider() const { return slider_; }
     QPushButton* exportButton() const { return export_; }
     QCustomPlot* lossPlot() const { return plot_; }
+    // The text, the slider and the loss curve at its least, whole (its scroll area asks for less).
+    QSize minimumSizeHint() const override;
     void setLabelFont(const QFont& font);  // the loss curve's ticks and axis titles (presenter mode enlarges them)
 
 signals:
     void snapshotChosen(const QString& path);
     void exportRequested();  // "Export animation…": the snapshots as a GIF or PNG frames
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void showCurrent();
+    void fitAxisTitles();  // the titles again for the curve's size (shorter forms on a short axis)
     core::TrainingTimeline timeline_;
     QSlider* slider_;
     QLabel* label_;
     QPushButton* export_;
     QCustomPlot* plot_;
+    QWidget* content_;
 };
 
 }  // namespace alignscope::ui
