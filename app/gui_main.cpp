@@ -34,7 +34,7 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        std::string lesson, heatmap, timeline, compare, compareTest, compareGold;
+        std::string lesson, heatmap, links, timeline, compare, compareTest, compareGold;
         int steps = -1, beam = 0, page = 1, snapshot = 0, threads = 0;
         bool run = false, explain = false, presenter = false, words = false;
     } o;
@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
     cli.add_option("--heatmap", o.heatmap,
                    "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion, attention-x-occlusion")
         ->check(CLI::IsMember(core::Attributor::methods()));
+    cli.add_option("--links", o.links,
+                   "View > Links: word links over the heatmap: argmax, itermax, agreement-intersection or agreement-grow-diag-final-and");
     cli.add_flag("--words", o.words, "View > Words: the heatmap over words, sub-word pieces merged");
     cli.add_option("--threads", o.threads,
                    "BLAS threads for decoding, fixed (default: 1 or every core, whichever has been faster lately for "
@@ -138,6 +140,10 @@ int main(int argc, char** argv) {
     if (!pageOpensARun) document.openModel(model);
     if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
     if (!o.heatmap.empty() && o.heatmap != "attention") window.setHeatmapMethod(QString::fromStdString(o.heatmap));
+    if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
+        std::cerr << "alignscope: --links: no rule '" << o.links << "' (argmax, itermax, agreement-intersection, agreement-grow-diag-final-and)\n";
+        return 2;
+    }
     window.setSourceText(QString::fromStdString(o.source));
     if (!o.target.empty()) window.setTargetText(QString::fromStdString(o.target));
     for (int i = 0; i < o.steps; ++i) document.step();

@@ -20,6 +20,7 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 
+#include "core/alignment/Aligner.h"
 #include "core/alignment/LinkExtraction.h"
 #include "core/alignment/LinkSet.h"
 #include "core/attribution/Attributor.h"
@@ -143,6 +144,45 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
     trigger(window->backAction());
     EXPECT_EQ(figure().displayedWeights().size(), 1u);
     EXPECT_EQ(figure().displayedWeights()[0], row);
+}
+
+TEST_F(Gui, ViewLinksDrawsTheAlignersLinksOverTheHeatmapAndExportsThem) {
+    type("the red car is big .");
+    auto* argmax = window->findChild<QAction*>(QStringLiteral("links-argmax"));
+    ASSERT_NE(argmax, nullptr) << "View > Links lists the rules";
+    trigger(argmax);
+    trigger(window->runAction());
+    auto s = document.snapshot();
+    ASSERT_TRUE(s->finished);
+    EXPECT_EQ(s->linkRule, "argmax");
+    // The links `align` reads for the pair shown: its sentence and its translation.
+    const auto model = core::Model::load(dir.path("tiny.pt"));
+    const auto expected = core::Aligner({model}, {}, {}).align({{s->sourceText, s->translation}}).front();
+    ASSERT_TRUE(expected.error.empty()) << expected.error;
+    EXPECT_EQ(s->links, expected.links);
+    ASSERT_FALSE(s->links.empty());
+    // One dot on every cell of a linked pair of words, over pieces or over words.
+    int cells = 0;
+    const auto alignment = s->alignment();
+    for (const auto& [source, target] : s->links)
+        for (size_t t = 0; t < alignment.targetWords().size(); ++t)
+            for (size_t i = 0; i < s->sourceTokenCount(); ++i)
+                cells += alignment.sourceWords()[i] == source && alignment.targetWords()[t] == target;
+    EXPECT_EQ(figure().linkCells(), cells);
+    window->wordsAction()->trigger();
+    EXPECT_EQ(figure().linkCells(), static_cast<int>(s->links.size()));
+    window->wordsAction()->trigger();
+    // Exported with the figure: the Pharaoh file holds the rule's links.
+    ui::FigureExporter exporter;
+    ui::FigureExporter::Settings pharaoh;
+    pharaoh.format = ui::FigureExporter::Format::Pharaoh;
+    EXPECT_EQ(exporter.render(*s, ui::FigureOptions{}, pharaoh).toStdString(), expected.pharaoh() + "\n");
+    // A rule that joins two directions needs a reverse model this one does not declare: it says so.
+    trigger(window->findChild<QAction*>(QStringLiteral("links-agreement-intersection")));
+    s = document.snapshot();
+    EXPECT_TRUE(s->links.empty());
+    EXPECT_NE(s->linksError.find("declares no reverse model"), std::string::npos) << s->linksError;
+    EXPECT_NE(window->statusText().indexOf(QStringLiteral("no links")), -1) << window->statusText().toStdString();
 }
 
 TEST_F(Gui, TheHeatmapShowsAnAttributionFilledInStepByStepBesideAttentionInStepExplained) {

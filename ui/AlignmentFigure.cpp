@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace alignscope::ui {
 namespace {
@@ -93,11 +94,44 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
     return {std::max(width, 360), std::max(height, 240)};
 }
 
+// View > Links: a ringed dot on each cell whose words the rule links (over words, the word's cell;
+// over pieces, every cell of the two words' pieces), legible on every colour of the map.
+void AlignmentFigure::drawLinks(const DecodingSnapshot& s, const core::Alignment& alignment, int shownTokens) {
+    linkCells_ = 0;
+    if (s.links.empty() || !heatmap_) return;
+    const std::set<std::pair<int, int>> links(s.links.begin(), s.links.end());
+    auto* x = heatRect_->axis(QCPAxis::atBottom);
+    auto* y = heatRect_->axis(QCPAxis::atLeft);
+    const auto dot = [&](int column, int row) {
+        // A round dot of a fixed size in pixels, whatever the cells' shape.
+        auto* mark = new QCPItemTracer(plot_);
+        mark->setClipAxisRect(heatRect_);
+        mark->position->setAxes(x, y);
+        mark->position->setCoords(column, row);
+        mark->setStyle(QCPItemTracer::tsCircle);
+        mark->setSize(std::max(6.0, QFontMetrics(font_).height() * 0.45));
+        mark->setPen(QPen(Qt::black, 1.5));
+        mark->setBrush(Qt::white);
+        ++linkCells_;
+    };
+    if (merged_) {
+        for (const auto& [source, target] : links)
+            if (source < static_cast<int>(columns_.size()) && target < static_cast<int>(rows_.size())) dot(source, target);
+        return;
+    }
+    const auto& sourceWords = alignment.sourceWords();
+    const auto& targetWords = alignment.targetWords();
+    for (int t = 0; t < static_cast<int>(targetWords.size()); ++t)
+        for (int i = 0; i < shownTokens && i < static_cast<int>(sourceWords.size()); ++i)
+            if (links.count({sourceWords[static_cast<size_t>(i)], targetWords[static_cast<size_t>(t)]})) dot(i, t);
+}
+
 void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->clear();  // deletes the old axis rects, colour scales and title
     heatmap_ = nullptr;
+    linkCells_ = 0;
     heatRect_ = encoderRect_ = nullptr;
     weights_.clear();
     columns_.clear();
@@ -283,6 +317,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
                 peakFrame->setPen(QPen(QColor("#d62728"), 3));
             }
         }
+        drawLinks(s, alignment, shownTokens);
     }
 
     if (encoderPanel) {

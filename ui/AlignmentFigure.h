@@ -54,8 +54,11 @@ public:
     QCPColorMap* heatmap() const { return heatmap_; }
     bool showsAttribution() const { return attribution_; }
     bool showsWords() const { return merged_; }  // View > Words: pieces merged into words
+    int linkCells() const { return linkCells_; }  // cells marked as linked (View > Links)
 
 private:
+    void drawLinks(const DecodingSnapshot& snapshot, const core::Alignment& alignment, int shownTokens);
+
     QCustomPlot* plot_;
     QCPColorMap* heatmap_ = nullptr;
     QCPAxisRect* heatRect_ = nullptr;
@@ -68,6 +71,7 @@ private:
     QString attributionLabel_;
     QFont font_;
     int rowsTotal_ = 0;  // the heatmap's rows, with those reserved
+    int linkCells_ = 0;
 };
 
 }  // namespace alignscope::ui

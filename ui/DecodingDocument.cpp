@@ -1,5 +1,6 @@
 #include "ui/DecodingDocument.h"
 
+#include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 
 namespace alignscope::ui {
@@ -68,6 +70,47 @@ struct DecodingDocument::Worker {
         }
     }
 
+    std::string linkRule;  // "" : no links
+    // The links last read (a pair is aligned once, not at every repaint) and the reverse models
+    // loaded for them, by path.
+    struct LinkCache {
+        std::string key;  // model, rule, method, source and target
+        std::vector<std::pair<int, int>> links;
+        std::string error;
+    };
+    mutable LinkCache linkCache;
+    mutable std::map<std::string, core::Model> reverseModels;
+
+    // Off the UI thread, as every model call here: the rule read over the complete shown pair.
+    void link(DecodingSnapshot& s) const {
+        if (linkRule.empty() || !model || !s.finished) return;
+        s.linkRule = linkRule;
+        const std::string shownTarget = s.teacherForced ? target : s.translation;
+        const std::string method = attributionMethod.empty() ? "attention" : attributionMethod;
+        const std::string key = model->origin() + '\n' + linkRule + '\n' + method + '\n' + s.sourceText + '\n' + shownTarget;
+        if (linkCache.key != key) {
+            linkCache = {key, {}, {}};
+            try {
+                core::Aligner::Options o;
+                o.method = method;
+                o.links = linkRule;
+                o.progress = progress;
+                auto reverses = core::Aligner::reverseModels({*model}, {}, linkRule, [this](const std::string& path) {
+                    auto found = reverseModels.find(path);
+                    if (found == reverseModels.end()) found = reverseModels.emplace(path, core::Model::load(path)).first;
+                    return found->second;
+                });
+                const auto r = core::Aligner({*model}, std::move(reverses), o).align({{s.sourceText, shownTarget}}).front();
+                if (!r.error.empty()) throw core::Error(r.error);
+                linkCache.links = r.links;
+            } catch (const core::Error& e) {
+                linkCache.error = e.what();
+            }
+        }
+        s.links = linkCache.links;
+        s.linksError = linkCache.error;
+    }
+
     void select(int index) {
         selected = index >= 0 && index < static_cast<int>(beam.size()) ? index : -1;
         selectedSteps.clear();
@@ -101,6 +144,7 @@ struct DecodingDocument::Worker {
                 DecodingSnapshot::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
             s->attributionMethod = attributionMethod;
             attribute(*s);
+            link(*s);
             return s;
         }
         auto s = std::make_shared<DecodingSnapshot>();
@@ -378,6 +422,11 @@ void DecodingDocument::setAttributionMethod(const QString& name) {
     const std::string method = name.toStdString();
     if (!method.empty()) core::Attributor::method(method);  // throws Error for an unknown name, here and now
     post([method](Worker& w) { w.attributionMethod = method; });
+}
+
+void DecodingDocument::setLinkRule(const QString& rule) {
+    const std::string name = rule.toStdString();
+    post([name](Worker& w) { w.linkRule = name; });
 }
 
 void DecodingDocument::cancel() {

@@ -64,6 +64,11 @@ public:
     // Attribution shown in place of attention (View > Heatmap): a name core::Attributor knows, or
     // empty for attention. Each new step's row is computed with the step.
     void setAttributionMethod(const QString& name);
+    // Word links drawn over the heatmap and exported with it (View > Links): a core::Aligner rule
+    // name ("argmax", "itermax", "agreement-intersection", ...), read with the heatmap's method once
+    // the target is complete, or empty for none. A rule that joins two directions uses the reverse
+    // model the model declares.
+    void setLinkRule(const QString& rule);
     static constexpr int kCancelGraceMs = 2000;   // after Cancel, how long a model call may go on
     static constexpr int kDefaultTimeLimitMs = 30000;
     void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // how long an operation may go without progress

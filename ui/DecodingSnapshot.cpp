@@ -127,6 +127,7 @@ DecodingSnapshot DecodingSnapshot::prefix(size_t n) const {
     for (const auto& row : attribution)
         for (float v : row) s.attributionExtent = std::max(s.attributionExtent, std::abs(static_cast<double>(v)));
     if (s.attribution.size() > n) s.attribution.resize(n);
+    s.links.clear();  // links belong to the whole pair: an animation shows them on its last frame
     s.finished = false;
     return s;
 }

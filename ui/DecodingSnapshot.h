@@ -60,6 +60,11 @@ struct DecodingSnapshot {
     std::vector<std::vector<float>> attribution;  // [T][S]
     double attributionExtent = 0;          // prefix(): the whole target's largest |score| (0: from the rows)
     std::string attributionError;
+    // Word links of the shown pair under View > Links (core::Aligner, on the decoding thread) once
+    // the target is complete: (source word, target word), as `align` prints them for this pair.
+    std::string linkRule;                  // the rule ("argmax", "agreement-intersection", ...); "" for none
+    std::vector<std::pair<int, int>> links;
+    std::string linksError;                // why the rule could not be read (no declared reverse model, say)
 
     // Everything a session shows, with the beam results, which one is selected (-1: the steps)
     // and that one's steps (forced through the model token by token, for the panels' details).

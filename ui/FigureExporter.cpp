@@ -83,7 +83,7 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
     out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
     out += comment("options: " + PageData::options(o).dump());
-    out += comment("links: " + core::SoftAlignment::attentionPharaoh(alignment));
+    out += comment("links: " + PageData::links(s) + (s.linkRule.empty() || !s.linksError.empty() ? std::string() : " (" + s.linkRule + ")"));
     const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
     if (attribution) out += comment("cells: " + s.attributionMethod + " attribution of each target token to the source tokens, not alpha");
     if (o.mergeWords) {
@@ -385,7 +385,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     case Format::Pdf: return renderPdf(s, o, settings);
     case Format::Csv: return renderCsv(s, o);
     case Format::Json: return renderJson(s, o);
-    case Format::Pharaoh: return QByteArray::fromStdString(core::SoftAlignment::attentionPharaoh(s.alignment())) + '\n';
+    case Format::Pharaoh: return QByteArray::fromStdString(PageData::links(s)) + '\n';
     case Format::Gif: return renderGif(steppingFrames(s, o, settings.frameMs), settings);
     case Format::Frames: throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
     case Format::Html: return renderHtml(s, o);

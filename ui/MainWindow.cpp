@@ -285,6 +285,25 @@ void MainWindow::buildMenus() {
         heatmapGroup_->addAction(a);
         connect(a, &QAction::triggered, this, [this, name = name] { setHeatmapMethod(name); });
     }
+    // Word links over the heatmap, read as `align` reads them (core::Aligner, off the UI thread)
+    // from the heatmap's method once the target is complete; exported with the figure.
+    auto* links = view->addMenu(tr("&Links"));
+    auto* linkGroup = new QActionGroup(this);
+    const std::pair<QString, QString> rules[] = {{QString(), tr("&None")},
+                                                 {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
+                                                 {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
+                                                 {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
+                                                 {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}};
+    for (const auto& [name, text] : rules) {
+        auto* a = links->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(name.isEmpty());
+        a->setObjectName(QStringLiteral("links-") + (name.isEmpty() ? QStringLiteral("none") : name));
+        linkGroup->addAction(a);
+        a->setData(name);
+        connect(a, &QAction::triggered, this, [this, name = name] { setLinkRule(name); });
+    }
+    linkGroup_ = linkGroup;
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
@@ -333,6 +352,15 @@ void MainWindow::setHeatmapMethod(const QString& method) {
     heatmapMethod_ = method;
     for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == method);
     document_->setAttributionMethod(method);
+}
+
+bool MainWindow::setLinkRule(const QString& rule) {
+    const auto actions = linkGroup_->actions();
+    const auto found = std::find_if(actions.begin(), actions.end(), [&rule](QAction* a) { return a->data().toString() == rule; });
+    if (found == actions.end()) return false;
+    (*found)->setChecked(true);
+    document_->setLinkRule(rule);
+    return true;
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
@@ -694,6 +722,10 @@ void MainWindow::render(SnapshotPtr snapshot) {
                                    .arg(s.sourceTokenCount())
                                    .arg(s.steps.size())
                                    .arg(s.finished ? tr(" · finished") : QString()));
+    // View > Links: what was read, or why nothing was.
+    if (!document_->busy() && !s.linkRule.empty())
+        status_->setText(status_->text() + (s.linksError.empty() ? tr(" · %1 links (%2)").arg(s.links.size()).arg(QString::fromStdString(s.linkRule))
+                                                                 : tr(" · no links: %1").arg(QString::fromStdString(s.linksError))));
 }
 
 void MainWindow::openExportDialog() {

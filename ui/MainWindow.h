@@ -70,6 +70,9 @@ public:
     // The heatmap shows attention ("" ) or an attribution method's scores (View > Heatmap).
     void setHeatmapMethod(const QString& method);
     QString heatmapMethod() const { return heatmapMethod_; }
+    // View > Links: the word links a rule reads ("argmax", "itermax", "agreement-intersection",
+    // "agreement-grow-diag-final-and"; "" none) over the heatmap; false for a rule the menu lacks.
+    bool setLinkRule(const QString& rule);
     // A training run's snapshots (train --snapshots K): a dock with a slider over them and the
     // loss curve; the sentence is forced along one target (the one typed, else the last
     // snapshot's translation) so every snapshot's rows line up. A folder without a run is an error
@@ -178,6 +181,7 @@ private:
     PresenterLayout presenter_{this};
     QAction* presenterAction_ = nullptr;
     QAction* pictureAction_ = nullptr;  // the lesson page's picture full size
+    QActionGroup* linkGroup_ = nullptr;  // View > Links, a rule's name in each action's data
     QActionGroup* heatmapGroup_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;

@@ -109,6 +109,10 @@ std::vector<std::pair<std::string, std::string>> PageData::modelCard(const core:
     return card;
 }
 
+std::string PageData::links(const DecodingSnapshot& s) {
+    return !s.linkRule.empty() && s.linksError.empty() ? core::SoftAlignment::pharaoh(s.links) : core::SoftAlignment::attentionPharaoh(s.alignment());
+}
+
 nlohmann::json PageData::build(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
     const Numbers n{settings.rounded};
     const auto alignment = s.alignment();
@@ -166,7 +170,8 @@ nlohmann::json PageData::build(const DecodingSnapshot& s, const FigureOptions& o
     j["source_offsets"] = offsets;
     j["target_tokens"] = alignment.targetTokens();
     j["target_words"] = alignment.targetWords();
-    j["links"] = core::SoftAlignment::attentionPharaoh(alignment);
+    j["links"] = links(s);
+    if (!s.linkRule.empty() && s.linksError.empty()) j["link_rule"] = s.linkRule;
     j["translation"] = s.translation;
     j["teacher_forced"] = s.teacherForced;
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding

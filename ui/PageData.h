@@ -30,6 +30,9 @@ public:
 
     // The figure options as files record them ("options" of the JSON, the CSV's comment).
     static nlohmann::json options(const FigureOptions& options);
+    // The word links a page and an export hold, in Pharaoh form: the View > Links rule's where one
+    // was read, else attention's argmax.
+    static std::string links(const DecodingSnapshot& snapshot);
 
     // The model's facts for the page's card, in reading order (label, value).
     static std::vector<std::pair<std::string, std::string>> modelCard(const core::Model& model);
