@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
     // to the menu entry by it, and the installed icon has its name.
     QGuiApplication::setDesktopFileName(QStringLiteral(ALIGNSCOPE_APP_ID));
     QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(ALIGNSCOPE_APP_ID)));
-    // One sentence's step is 3x faster on two threads on a quiet 2-core host and 2x slower beside a
-    // busy process: the chooser times both (core/runtime/BlasThreadChooser.h).
+    // The best BLAS thread count for one sentence's step depends on the machine's load: the
+    // chooser times the counts (core/runtime/BlasThreadChooser.h).
     if (o.threads > 0) core::Runtime::setThreads(o.threads);
     else core::BlasThreadChooser::shared().enable(core::Runtime::threads());
 

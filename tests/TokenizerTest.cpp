@@ -170,7 +170,7 @@ TEST(Tokenizer, PatternsSeeCharactersAndOverlongLinesAreRefused) {
     // RE2 reads UTF-8: \xA9 is the character U+00A9, not the second byte of "é" (C3 A9).
     EXPECT_EQ(texts(replacing("\\xA9", "(c)").tokenize("café ©")), (std::vector<std::string>{"café", "(c)"}));
     const auto t = replacing("[^a-z]+", " ");
-    EXPECT_NE(refusal([&] { t.tokenize(std::string(Tokenizer::kMaxPatternInput + 1, ' ')); }).find("10001 characters"), std::string::npos);
+    EXPECT_NE(refusal([&] { t.tokenize(std::string(Tokenizer::kMaxLineCharacters + 1, ' ')); }).find("10001 characters"), std::string::npos);
     EXPECT_EQ(texts(t.tokenize(std::string(5000, ' ') + "ok")), (std::vector<std::string>{"ok"}));
     // The cap counts characters, for every kind: 10,000 three-byte characters pass.
     std::string wide;
@@ -182,7 +182,7 @@ TEST(Tokenizer, PatternsSeeCharactersAndOverlongLinesAreRefused) {
 TEST(Tokenizer, PatternsRunInLinearTimeWithoutRecursion) {
     // Both crashed or hung libstdc++'s regex (../shared/fuzz/repro, campaign 2): a group nested 20
     // deep under a star recursed once per character; (a+)+$ backtracked for ever on a line ending in '!'.
-    const std::string line(Tokenizer::kMaxPatternInput - 1, 'a');
+    const std::string line(Tokenizer::kMaxLineCharacters - 1, 'a');
     EXPECT_EQ(texts(replacing("((((((((((((((((((((a))))))))))))))))))))*", "b").tokenize(line)), (std::vector<std::string>{"bb"}));
     EXPECT_EQ(texts(replacing("(a+)+$", "x").tokenize(line + "!")), (std::vector<std::string>{line + "!"}));
     EXPECT_EQ(texts(replacing("(?:a|b|c|d|e|f|g|h)*", "-").tokenize(line)), (std::vector<std::string>{"--"}));

@@ -31,9 +31,8 @@ inline int availableCores() {
 }
 
 // --workers N on a batched command (BatchDecoder): N batches decoded at once, on N threads with one
-// BLAS thread each. The default, 0, is one worker per core (at most 8): measured on 2 cores, one
-// batch on the BLAS's 2 threads was 1.3x slower than 2 workers on an idle machine and 3x slower
-// beside another busy process, whose core the BLAS's second thread waits for (sched_yield).
+// BLAS thread each. The default, 0, is one worker per core (at most 8): workers beat one batch on
+// several BLAS threads, idle or loaded (docs/performance.md, "Why the code is as it is").
 inline void addWorkersOption(CLI::App* command, int& workers, const char* what = "Batches") {
     command->add_option("--workers", workers,
                         std::string(what) + " decoded at once, one thread each with one BLAS thread (the same output; 0: one "

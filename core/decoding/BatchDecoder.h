@@ -46,17 +46,13 @@ public:
     int maxBatch() const { return maxBatch_; }
     int workers() const { return workers_; }
 
-    // Sentences per batch where the caller names none. Greedy decoding and teacher forcing take
-    // 256: the vocabulary projection ([rows, readout] x [readout, vocabulary]) is most of a step,
-    // and OpenBLAS packs its weight again on every call, so more rows a call pay that off (2,000
-    // Tatoeba lines, 2 workers, AMD EPYC Zen 4, chunks of chunkLines: 2.11 s at 128, 1.90 at 256;
-    // at 512 the batches' last steps, with few rows left, eat the gain). A beam has beamWidth rows
-    // a sentence and keeps 32 (600 lines, beam 5: 3.50 s at 32, 4.86 at 128).
+    // Sentences per batch where the caller names none: the vocabulary projection is most of a step
+    // and OpenBLAS packs its weight again on every call, so more rows a call pay that off; a beam
+    // has beamWidth rows a sentence already (docs/performance.md, "Why the code is as it is").
     static int defaultBatch(int beamWidth) { return beamWidth > 1 ? 32 : 256; }
     // Lines a caller hands run() at once: four batches a worker. Batches go longest first to
-    // whichever worker is free, so the workers end a chunk nearly together; with one batch a
-    // worker, the one holding the shorter sentences waited for the other at every chunk (2,000
-    // lines as above: 2.12 s against 1.90 s). Memory stays bounded by the chunk.
+    // whichever worker is free, so the workers end a chunk nearly together (with one batch a
+    // worker, one waited for the other at every chunk). Memory stays bounded by the chunk.
     static size_t chunkLines(int batch, int workers) {
         return static_cast<size_t>(std::max(1, batch)) * static_cast<size_t>(std::max(1, workers)) * 4;
     }

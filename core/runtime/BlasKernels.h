@@ -7,11 +7,8 @@ namespace alignscope::core {
 // know the CPU.
 //
 // Why: Debian 12's OpenBLAS 0.3.21 (DYNAMIC_ARCH) picks its kernels by the CPU's family and model
-// number, not by the instructions the CPU has. An Intel Xeon of family 6 model 207 (AVX-512, KVM,
-// 2026-11-26) is newer than its table, and it falls back to "Prescott", its SSE3 kernels: there a
-// decoder step's output projection (11,611 x 256, one row) took 811 us on one thread, and 410 us
-// after switching to its "SkylakeX" kernels (AVX-512); 128 rows 23.0 ms against 5.2 ms; Intel's MKL
-// on the same host 453 us and 4.9 ms (docs/startup.md, "On an Intel Xeon").
+// number, not by the instructions the CPU has, so a CPU newer than its table falls back to its
+// SSE3 kernels at half the speed (docs/startup.md, "On an Intel Xeon").
 class BlasKernels {
 public:
     // The instruction sets that decide which kernels a CPU can run.

@@ -8,19 +8,13 @@
 
 namespace alignscope::core {
 
-// Chooses the BLAS thread count of model calls by timing them.
-//
-// Why: one sentence's decoder step is a few matrix-vector products over ~20 MB of weights. On a
-// quiet 2-core AMD EPYC (Zen 4) host it took 0.29 ms with two OpenBLAS threads and 0.87 ms with
-// one; with another process busy on the second core, 2.4 ms with two and 1.15 ms with one
-// (docs/performance.md). Neither count is right on every host and load, so each kind of call (the
-// model's method, and the size of its inputs to within a factor of 2) keeps the times of its last
-// few calls at each count, and all calls run with the count those times favour, weighted by how
-// often each kind has been called lately. One count for all: OpenBLAS takes ~0.2 ms to change its
-// count, as long as a step. Once a second (or every 100 calls' time, for long calls) a few calls
-// run on the other count, so a machine that gets busy or quiet is noticed. Off until enable():
-// then every call keeps the count the caller set (Runtime::setThreads), as the CLI and the tests
-// want.
+// Chooses the BLAS thread count of model calls by timing them, because no count is right on every
+// host and load (docs/performance.md, "Why the code is as it is"). Each kind of call (the model's
+// method, and the size of its inputs to within a factor of 2) keeps the times of its last few
+// calls at each count; all calls run with the count those times favour, weighted by how often each
+// kind was called lately (one count for all: changing it costs as much as a step). Now and then a
+// few calls run on the other count, so a machine that gets busy or quiet is noticed. Off until
+// enable(): then every call keeps the count the caller set (Runtime::setThreads).
 //
 // Two thread counts can differ in the last bits (OpenBLAS splits a product differently): with the
 // chooser on, a step's log-probabilities may differ by ~1e-6 from a run on a quieter machine.

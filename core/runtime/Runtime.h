@@ -20,9 +20,7 @@ public:
     // A training update, or a decoder step over a batch, allocates and frees the same large
     // tensors every time; by default glibc maps blocks over its (adaptive) mmap threshold afresh
     // and hands the heap's free top back to the kernel, so every update page-faults its buffers in
-    // again: measured 15-20 % of an en-fr update here, and 70 % of the page faults of a batched
-    // beam search (translate --beam 5 --batch 32 --workers 2: 172k against 52k faults, 1.6 s of
-    // kernel time against 0.6 s for 500 sentences). Blocks under 32 MB (glibc's largest
+    // again (docs/performance.md, "Why the code is as it is"). Blocks under 32 MB (glibc's largest
     // threshold) come from the heap, and up to 512 MB of free heap is kept. Process-wide and
     // permanent; not for the GUI, whose memory should shrink.
     static void reuseFreedMemory();

@@ -27,7 +27,7 @@ private:
 };
 
 // Limits on a line's text at every stage of a tokenizer (a description comes from a model file,
-// and its normalisers may expand text): a line has at most Tokenizer::kMaxPatternInput characters
+// and its normalisers may expand text): a line has at most Tokenizer::kMaxLineCharacters characters
 // before normalisation and again after it; while normalising, each step writes at most kMaxGrowth
 // times the line's characters (at least kMaxGrowth * kMaxGrowth) and never more than
 // kMaxNormalizedCharacters, counted as it writes.

@@ -244,8 +244,8 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     if (text.find('\0') != std::string::npos) throw Error("input contains a NUL character");
 
     const size_t characters = NormalizedText::countCharacters(text);
-    if (characters > kMaxPatternInput)
-        throw Error("the line has " + std::to_string(characters) + " characters; at most " + std::to_string(kMaxPatternInput) +
+    if (characters > kMaxLineCharacters)
+        throw Error("the line has " + std::to_string(characters) + " characters; at most " + std::to_string(kMaxLineCharacters) +
                     " are read");
     NormalizedText normalized(text, TextBudget::forLine(characters));
     for (const auto& step : d_->steps) step.apply(normalized);
@@ -258,9 +258,9 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
         break;
     default: break;
     }
-    if (normalized.characters() > kMaxPatternInput)
+    if (normalized.characters() > kMaxLineCharacters)
         throw TextExpansionError("expands this line of " + std::to_string(characters) + " characters to " +
-                                 std::to_string(normalized.characters()) + ", more than the " + std::to_string(kMaxPatternInput) +
+                                 std::to_string(normalized.characters()) + ", more than the " + std::to_string(kMaxLineCharacters) +
                                  " a line may have");
     // The pre-tokenizers make at most one token per character of the normalised text.
     switch (d_->kind) {

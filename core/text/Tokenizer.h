@@ -29,9 +29,9 @@ public:
         bool splitElision = false;     // French elision: "l'homme" -> "l'" "homme"
     };
 
-    // Characters of a line for every tokenizer, before and after normalisation (the name is older: patterns
-    // now run on RE2); NormalizedText.h's TextBudget bounds each normalising step, so tokenize throws Error.
-    static constexpr size_t kMaxPatternInput = 10000;
+    // Characters of a line for every tokenizer, before and after normalisation; NormalizedText.h's
+    // TextBudget bounds each normalising step, so tokenize throws Error.
+    static constexpr size_t kMaxLineCharacters = 10000;
 
     Tokenizer();  // the word kind with default settings
     explicit Tokenizer(Settings settings);

@@ -399,7 +399,7 @@ void Trainer::prepare() {
     Runtime::setThreads(o.threads);
     Runtime::reuseFreedMemory();
 
-    const auto corpus = Corpus::read(o.corpusPath, o.onBadLine, Tokenizer::kMaxPatternInput);
+    const auto corpus = Corpus::read(o.corpusPath, o.onBadLine, Tokenizer::kMaxLineCharacters);
     d_->corpusDigest = FileDigest::sha256(o.corpusPath);
     for (const auto& p : corpus.problems()) d_->problems.push_back("line " + std::to_string(p.line) + ": " + p.reason);
     d_->split = corpus.split(o.validationFraction, o.testFraction, o.seed);
