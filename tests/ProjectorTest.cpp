@@ -212,7 +212,7 @@ protected:
                 EXPECT_LE(label->geometry().right(), lesson->textArea()->viewport()->width()) << "lesson text wider than its panel";
             }
         }
-        EXPECT_FALSE(labelClipped(window->translationLabel())) << "translation cut";
+        EXPECT_FALSE(labelClipped(window->translationLabel())) << "translation cut: " << window->translationLabel()->heightForWidth(window->translationLabel()->width()) << " px of text in " << window->translationLabel()->height();
     }
 
     ui::DecodingDocument document;

@@ -6,6 +6,7 @@
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
+#include "ui/SentencePanel.h"
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelineExporter.h"
 #include "ui/TimelinePanel.h"
@@ -137,13 +138,15 @@ void MainWindow::buildActions() {
                        });
     cancelAction_ = make(tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
     cancelAction_->setEnabled(false);
-    typeAheadAction_ = make(tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] { sourceEdited(); });
+    typeAheadAction_ = make(tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] {
+        if (typeAheadAction_->isChecked()) decodeSource(sentence_->source());
+    });
     typeAheadAction_->setCheckable(true);
     teacherAction_ = make(tr("&Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
                           {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
-                              target_->setVisible(teacherAction_->isChecked());
+                              sentence_->setTargetVisible(teacherAction_->isChecked());
                               // Typing goes where the target is asked for; off, the arrows step again.
-                              if (teacherAction_->isChecked()) target_->setFocus();
+                              if (teacherAction_->isChecked()) sentence_->targetEdit()->setFocus();
                               else view_->setFocus();
                               targetEdited();
                           });
@@ -386,54 +389,26 @@ void MainWindow::fitBottomDocks() {
 void MainWindow::buildLayout() {
     auto* central = new QWidget;
     auto* layout = new QVBoxLayout(central);
-    auto* form = new QFormLayout;
-    source_ = new QLineEdit;
-    source_->setObjectName(QStringLiteral("sourceEdit"));
-    source_->setPlaceholderText(tr("Type a source sentence and press Enter"));
-    target_ = new QLineEdit;
-    target_->setObjectName(QStringLiteral("targetEdit"));
-    target_->setPlaceholderText(tr("Target sentence for teacher forcing"));
-    target_->setVisible(false);
-    tokens_ = new QLabel;
-    tokens_->setTextFormat(Qt::RichText);
-    tokens_->setWordWrap(true);
-    tokens_->setToolTip(tr("The source as the model sees it; unknown words are marked"));
-    translation_ = new QLabel;
-    translation_->setObjectName(QStringLiteral("translationLabel"));
-    translation_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    translation_->setWordWrap(true);
-    form->addRow(tr("Source"), source_);
-    form->addRow(tr("Tokens"), tokens_);
-    form->addRow(tr("Target"), target_);
-    form->addRow(tr("Translation"), translation_);
-    layout->addLayout(form);
+    sentence_ = new SentencePanel;
+    layout->addWidget(sentence_);
     view_ = new AlignmentView;
     layout->addWidget(view_, 1);
     setCentralWidget(central);
-
-    typingTimer_ = new QTimer(this);
-    typingTimer_->setSingleShot(true);
-    typingTimer_->setInterval(250);  // debounce: decode when typing pauses
-    connect(typingTimer_, &QTimer::timeout, this, [this] {
+    // Type-ahead decodes once typing pauses; Enter decodes what is there and hands the arrows back.
+    connect(sentence_, &SentencePanel::sourcePaused, this, [this](const QString& text) {
+        if (!typeAheadAction_->isChecked()) return;
         document_->cancel();
-        document_->setSource(source_->text());
-        if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
+        decodeSource(text);
     });
-    connect(source_, &QLineEdit::textEdited, this, [this] {
-        if (typeAheadAction_->isChecked()) typingTimer_->start();
-        if (snapshot_) underlineTokens(*snapshot_);  // the text no longer matches its tokens: underlines go
-    });
-    connect(source_, &QLineEdit::returnPressed, this, [this] {
-        typingTimer_->stop();
-        document_->setSource(source_->text());
-        if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
+    connect(sentence_, &SentencePanel::sourceSubmitted, this, [this](const QString& text) {
+        decodeSource(text);
         view_->setFocus();  // arrows step from here on
     });
-    connect(target_, &QLineEdit::returnPressed, this, [this] {
+    connect(sentence_, &SentencePanel::targetPaused, this, &MainWindow::targetEdited);
+    connect(sentence_, &SentencePanel::targetSubmitted, this, [this] {
         targetEdited();
         view_->setFocus();
     });
-    connect(target_, &QLineEdit::textEdited, this, [this] { typingTimer_->stop(); QTimer::singleShot(250, this, [this] { targetEdited(); }); });
 
     candidates_ = new CandidatesView;
     connect(candidates_, &CandidatesView::candidateChosen, this, [this](int64_t id) { document_->replaceLast(id); });
@@ -544,8 +519,8 @@ void MainWindow::buildLayout() {
     beamWidth_->setToolTip(tr("Beam width"));
     beamWidth_->setFocusPolicy(Qt::ClickFocus);  // not a Tab stop: arrows over it would change the width
     // Tab goes round what the keyboard works with, each with a visible focus mark.
-    setTabOrder(source_, target_);
-    setTabOrder(target_, view_);
+    setTabOrder(sentence_->sourceEdit(), sentence_->targetEdit());
+    setTabOrder(sentence_->targetEdit(), view_);
     setTabOrder(view_, candidates_);
     setTabOrder(candidates_, beamList_);
     status_ = new QLabel;
@@ -589,9 +564,14 @@ void MainWindow::restoreWindow(const QSettings& settings) {
 }
 
 void MainWindow::setSourceText(const QString& text) {
-    source_->setText(text);
-    source_->setCursorPosition(0);  // a long sentence shows its start
+    sentence_->setSource(text);
     document_->setSource(text);
+}
+
+void MainWindow::decodeSource(const QString& text) {
+    sentence_->stopTyping();
+    document_->setSource(text);
+    if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
 }
 
 void MainWindow::setTargetText(const QString& text) {
@@ -601,19 +581,14 @@ void MainWindow::setTargetText(const QString& text) {
 
 void MainWindow::showTargetBox(const QString& text) {
     teacherAction_->setChecked(!text.isEmpty());
-    target_->setVisible(!text.isEmpty());
-    target_->setText(text);
+    sentence_->showTarget(text);
     givenTarget_ = text;
 }
 
 void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
 
-void MainWindow::sourceEdited() {
-    if (typeAheadAction_->isChecked()) typingTimer_->start();
-}
-
 void MainWindow::targetEdited() {
-    givenTarget_ = teacherAction_->isChecked() ? target_->text() : QString();
+    givenTarget_ = teacherAction_->isChecked() ? sentence_->target() : QString();
     timelineTargetAuto_ = false;  // a target given now is the user's
     // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
     if (runOpen() && givenTarget_.trimmed().isEmpty() && !timelineNeedsTarget_) {
@@ -637,44 +612,10 @@ void MainWindow::applyFigureOptions() {
     if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
 }
 
-void MainWindow::updateTokenPreview(const DecodingSnapshot& s) {
-    QStringList parts;
-    for (size_t i = 0; i < s.source.size(); ++i) {
-        // No line break inside a token ("</s>" breaks after its slash otherwise): a word joiner holds it.
-        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
-        parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
-                                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
-    }
-    tokens_->setText(parts.join(QStringLiteral(" ")));
-    underlineTokens(s);
-}
-
-// Each token underlined in the typed text, alternating colours so neighbours stay apart, unknown
-// ones wavy red (a QLineEdit takes character formats through an input-method event).
-void MainWindow::underlineTokens(const DecodingSnapshot& s) {
-    QList<QInputMethodEvent::Attribute> formats;
-    if (source_->text().toStdString() == s.sourceText) {
-        auto position = [&s](size_t byte) { return static_cast<int>(QString::fromStdString(s.sourceText.substr(0, byte)).size()); };
-        for (size_t i = 0; i < s.source.size() && i < s.source.offsets.size(); ++i) {
-            const auto [begin, end] = s.source.offsets[i];
-            if (end <= begin || end > s.sourceText.size()) continue;  // </s>, the padding column
-            QTextCharFormat f;
-            f.setFontUnderline(true);
-            f.setUnderlineStyle(s.source.unknown[i] ? QTextCharFormat::WaveUnderline : QTextCharFormat::SingleUnderline);
-            f.setUnderlineColor(s.source.unknown[i] ? QColor("#c00") : i % 2 ? QColor("#2a6fdb") : QColor("#2ca02c"));
-            const int from = position(begin) - source_->cursorPosition();  // relative to the cursor
-            formats << QInputMethodEvent::Attribute(QInputMethodEvent::TextFormat, from, position(end) - position(begin), f);
-        }
-    }
-    QInputMethodEvent event(QString(), formats);
-    QCoreApplication::sendEvent(source_, &event);
-}
-
 void MainWindow::render(SnapshotPtr snapshot) {
     snapshot_ = snapshot;
     const auto& s = *snapshot;
-    updateTokenPreview(s);
-    translation_->setText(QString::fromStdString(s.translation).toHtmlEscaped());
+    sentence_->render(snapshot);
     view_->render(snapshot);
     if (stepDock_->isVisible()) stepPanel_->render(snapshot);
     const auto* step = s.currentStep();
@@ -688,7 +629,7 @@ void MainWindow::render(SnapshotPtr snapshot) {
     const bool ready = !s.source.tokens.empty();
     // Teacher forcing on with no target yet: Step would decode freely under a button that says
     // otherwise, so it waits for the target.
-    const bool awaitingTarget = teacherAction_->isChecked() && target_->text().trimmed().isEmpty();
+    const bool awaitingTarget = teacherAction_->isChecked() && sentence_->target().trimmed().isEmpty();
     stepAction_->setEnabled(ready && !s.finished && !awaitingTarget);
     backAction_->setEnabled(ready && !s.steps.empty());
     runAction_->setEnabled(ready && !s.finished && !awaitingTarget);

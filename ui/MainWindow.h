@@ -2,6 +2,7 @@
 #include "ui/DecodingSnapshot.h"
 #include "ui/FigureOptions.h"
 #include "ui/PresenterLayout.h"
+#include "ui/SentencePanel.h"
 #include "ui/ViewState.h"
 
 #include <QMainWindow>
@@ -109,10 +110,10 @@ public:
     QDockWidget* candidatesDock() const { return candidatesDock_; }
     QDockWidget* beamDock() const { return beamDock_; }
     QListWidget* beamList() const { return beamList_; }
-    QLineEdit* sourceEdit() const { return source_; }
-    QLineEdit* targetEdit() const { return target_; }
-    QLabel* translationLabel() const { return translation_; }
-    QLabel* tokensLabel() const { return tokens_; }
+    QLineEdit* sourceEdit() const { return sentence_->sourceEdit(); }
+    QLineEdit* targetEdit() const { return sentence_->targetEdit(); }
+    QLabel* translationLabel() const { return sentence_->translationLabel(); }
+    QLabel* tokensLabel() const { return sentence_->tokensLabel(); }
     QSpinBox* beamWidthBox() const { return beamWidth_; }
     QAction* teacherAction() const { return teacherAction_; }
     QAction* presenterAction() const { return presenterAction_; }
@@ -154,11 +155,9 @@ private:
     void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding
     void rememberModel(const QString& path);
     void updateRecentMenu();
-    void sourceEdited();
-    void underlineTokens(const DecodingSnapshot& s);
+    void decodeSource(const QString& text);  // the sentence encoded (and, typing ahead, translated)
     void targetEdited();
     void applyFigureOptions();
-    void updateTokenPreview(const DecodingSnapshot& s);
     void openExportDialog();
     void chooseCandidate(int index);   // 0-based, of the current step's list (keys 1-9)
     void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
@@ -206,13 +205,9 @@ private:
     QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;  // beamPanel_->list()
     BeamPanel* beamPanel_ = nullptr;
-    QLineEdit* source_ = nullptr;
-    QLineEdit* target_ = nullptr;
-    QLabel* tokens_ = nullptr;
-    QLabel* translation_ = nullptr;
+    SentencePanel* sentence_ = nullptr;
     QLabel* status_ = nullptr;
     QSpinBox* beamWidth_ = nullptr;
-    QTimer* typingTimer_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction *openAction_ = nullptr, *stepAction_ = nullptr, *backAction_ = nullptr, *runAction_ = nullptr;
     QAction *resetAction_ = nullptr, *beamAction_ = nullptr, *cancelAction_ = nullptr;

@@ -35,7 +35,7 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     fitBottomDocks();
     presenter_.bringForward(timelineDock_);
     // The typed target, else the last snapshot's translation.
-    const QString target = teacherAction_->isChecked() ? target_->text().trimmed() : QString();
+    const QString target = teacherAction_->isChecked() ? sentence_->target().trimmed() : QString();
     timelineTargetAuto_ = false;
     if (target.isEmpty()) forceRunAlongLastTranslation();
     else openSnapshot(timelinePanel_->current(), target, /*run=*/false);
@@ -49,7 +49,7 @@ void MainWindow::openSnapshot(int index, const QString& target, bool run) {
     showTargetBox(target);
     DecodingRequest request;
     request.modelPath = timelineOpening_;
-    request.source = source_->text();
+    request.source = sentence_->source();
     request.target = target;
     request.run = run;
     request.attribution = heatmapMethod_;

@@ -36,7 +36,7 @@ ViewState MainWindow::currentView() const {
     ViewState v;
     const bool run = runOpen();
     v.model = document_->modelPath();
-    v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : source_->text();
+    v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : sentence_->source();
     v.target = snapshot_ && snapshot_->teacherForced ? givenTarget_ : QString();
     v.steps = snapshot_ ? static_cast<int>(snapshot_->steps.size()) : 0;
     v.stepsOfTarget = true;
@@ -53,14 +53,13 @@ ViewState MainWindow::currentView() const {
 }
 
 void MainWindow::applyView(const ViewState& v) {
-    typingTimer_->stop();
+    sentence_->stopTyping();
     document_->cancel();
     modelOpening_.clear();
     const QString compare = LessonPlayer::resolveModel(v.compare);
     if (compare.isEmpty()) closeComparison();
     if (v.timeline.isEmpty()) closeTimeline(/*endItsTarget=*/false);  // the view sets its own target
-    source_->setText(v.source);
-    source_->setCursorPosition(0);  // a long sentence shows its start
+    sentence_->setSource(v.source);
     showTargetBox(v.target);
     heatmapMethod_ = v.heatmap;
     for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == v.heatmap);
@@ -175,7 +174,7 @@ void MainWindow::applyTextScale(double scale) {
     QApplication::setFont(base);
     QFont big = base;
     big.setPointSizeF(base.pointSizeF() * kTranslationScale);
-    translation_->setFont(big);
+    sentence_->setTranslationFont(big);
     lessonPanel_->setTextScale(base, scale);
     stepPanel_->setLabelFont(base);
     timelinePanel_->setLabelFont(base);

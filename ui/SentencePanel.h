@@ -1,0 +1,57 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QTimer;
+
+namespace alignscope::ui {
+
+// The sentence at the top of the window: the source typed, its tokens as the model reads them
+// (unknown ones marked), the target given for teacher forcing and the translation. Renders the
+// snapshots it is given and says what the user typed; the window decides what to decode.
+class SentencePanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kTypingPauseMs = 250;  // an edit is acted on once typing pauses this long
+
+    explicit SentencePanel(QWidget* parent = nullptr);
+
+    void render(SnapshotPtr snapshot);       // tokens (underlined in the typed text) and translation
+    void setSource(const QString& text);     // the box's text, from its start; no signal
+    void showTarget(const QString& text);    // the Target box with this text; empty: hidden
+    void setTargetVisible(bool visible);
+    QString source() const;
+    QString target() const;
+    void stopTyping();                       // an edit waiting for its pause is dropped
+    void setTranslationFont(const QFont& font);
+
+    QLineEdit* sourceEdit() const { return source_; }
+    QLineEdit* targetEdit() const { return target_; }
+    QLabel* tokensLabel() const { return tokens_; }
+    QLabel* translationLabel() const { return translation_; }
+
+signals:
+    void sourcePaused(const QString& text);     // the source was edited and typing paused
+    void sourceSubmitted(const QString& text);  // Enter in the Source box
+    void targetPaused();                        // the target was edited and typing paused
+    void targetSubmitted();                     // Enter in the Target box
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void underlineTokens(const DecodingSnapshot& s);
+    void fitTranslation();
+
+    QLineEdit* source_;
+    QLineEdit* target_;
+    QLabel* tokens_;
+    QLabel* translation_;
+    QTimer* typing_;
+    SnapshotPtr shown_;
+};
+
+}  // namespace alignscope::ui
