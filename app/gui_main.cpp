@@ -124,7 +124,6 @@ int main(int argc, char** argv) {
 
     ui::DecodingDocument document;
     ui::MainWindow window(&document);
-    if (o.explain) window.stepDock()->show();
     QString model = QString::fromStdString(o.model.empty() ? core::Runtime::defaultModelPath() : o.model);
     // A lesson page that names its model opens that one first, not the default then it (loading a
     // model cannot be cancelled: the page's request waited for it and was set aside).
@@ -139,27 +138,29 @@ int main(int argc, char** argv) {
     const bool pageOpensARun = !lesson.pages.isEmpty() && o.model.empty() && !lesson.pages[o.page - 1].timeline.isEmpty();
     if (!pageOpensARun) document.openModel(model);
     if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
-    if (!o.heatmap.empty() && o.heatmap != "attention") window.setHeatmapMethod(QString::fromStdString(o.heatmap));
     if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
         std::cerr << "alignscope: --links: no rule '" << o.links << "' (argmax, itermax, agreement-intersection, agreement-grow-diag-final-and)\n";
         return 2;
     }
-    window.setSourceText(QString::fromStdString(o.source));
-    if (!o.target.empty()) window.setTargetText(QString::fromStdString(o.target));
-    for (int i = 0; i < o.steps; ++i) document.step();
-    if (o.run) document.runToEnd();
-    if (o.beam > 0) {
-        window.setBeamWidth(o.beam);
-        document.runBeam(o.beam);
-    }
-    if (!o.timeline.empty()) {
-        if (!window.openTimeline(QString::fromStdString(o.timeline), o.snapshot - 1)) {
-            std::cerr << "alignscope: " << window.statusText().toStdString() << '\n';
-            return 2;
-        }
+    // What the options ask for, as one view: what a lesson page and End lesson apply too.
+    ui::ViewState view;
+    view.source = QString::fromStdString(o.source);
+    view.target = QString::fromStdString(o.target);
+    view.steps = std::max(0, o.steps);
+    view.stepsOfTarget = true;
+    view.run = o.run;
+    view.beam = o.beam;
+    view.explain = o.explain;
+    view.heatmap = o.heatmap == "attention" ? QString() : QString::fromStdString(o.heatmap);
+    view.timeline = QString::fromStdString(o.timeline);
+    view.snapshot = o.snapshot;
+    view.compare = QString::fromStdString(o.compare);
+    window.applyView(view);
+    if (!o.timeline.empty() && window.timelinePanel()->timeline().snapshots().empty()) {
+        std::cerr << "alignscope: " << window.statusText().toStdString() << '\n';
+        return 2;
     }
     if (!o.compare.empty()) {
-        window.openComparison(QString::fromStdString(o.compare));
         QObject::connect(window.comparisonDocument(), &ui::DecodingDocument::errorOccurred, [&](const QString& message) {
             std::cerr << "alignscope: model B: " << message.toStdString() << '\n';
             failed = true;

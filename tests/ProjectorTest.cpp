@@ -185,7 +185,7 @@ protected:
             const auto* view = window->alignmentView();
             const int rows = view->figure().cells().height();
             if (view->fitting().height() < rows) {
-                EXPECT_TRUE(!view->figure().showsEncoderStates() || window->lessonPlayer()->lesson().pages[window->lessonPlayer()->page()].highlight == QLatin1String("encoder"))
+                EXPECT_TRUE(!view->figure().showsEncoderStates() || window->lessonPlayer()->lesson().pages[window->lessonPlayer()->page()].highlight == ui::ViewState::Panel::Encoder)
                     << "the encoder states take the room of " << rows - view->fitting().height() << " of the page's " << rows << " rows";
                 EXPECT_GE(view->first().y() + view->fitting().height(), rows) << "the page's last row is out of view";
             }
@@ -304,7 +304,7 @@ TEST(ProjectorRestart, QuittingInPresenterModeSavesTheNormalWindow) {
         const QRect before = window.geometry();
         window.setPresenterMode(true, /*fillScreen=*/false);
         window.showStepPanel(true);
-        window.highlightPanel(QStringLiteral("beam"));  // a page that brings a tab forward
+        window.highlightPanel(ui::ViewState::Panel::Beam);  // a page that brings a tab forward
         QApplication::processEvents();
         ASSERT_TRUE(window.tabifiedDockWidgets(window.candidatesDock()).size() > 0) << "presenter mode's column of tabs";
         window.resize(1600, 1000);  // a projector larger than the screen the next start opens on

@@ -162,7 +162,7 @@ Lesson Lesson::load(const QString& path) {
         page.beam = p.beam;
         page.explain = p.explain;
         page.explainPart = QString::fromStdString(p.explainPart);
-        page.highlight = QString::fromStdString(p.highlight);
+        page.highlight = ViewState::panelNamed(QString::fromStdString(p.highlight));
         page.heatmap = QString::fromStdString(p.heatmap);
         page.snapshot = p.snapshot;
         if (!p.model.empty()) page.model = QString::fromStdString(files.model(p.model, where, "model"));

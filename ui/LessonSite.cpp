@@ -120,7 +120,7 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
                         {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
                         {"index", "index.html"},
                         {"explain", p.explainPart.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.explainPart.toStdString())},
-                        {"highlight", p.highlight.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.highlight.toStdString())}};
+                        {"highlight", p.highlight == ViewState::Panel::None ? nlohmann::json(nullptr) : nlohmann::json(ViewState::panelName(p.highlight).toStdString())}};
     j["lesson"] = std::move(L);
     return j;
 }

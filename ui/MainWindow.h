@@ -51,7 +51,7 @@ public:
     void setBeamWidth(int width);
     void showStepPanel(bool visible);
     // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
-    void highlightPanel(const QString& panel);
+    void highlightPanel(ViewState::Panel panel);
     // Opens the lesson at `firstPage` (0-based) directly: a page opened and left at once would have its
     // decoding cancelled, which a model busy encoding may not honour in time. Errors are shown, nothing changes.
     void startLesson(const QString& path, int firstPage = 0);
@@ -201,7 +201,7 @@ private:
     QDockWidget* frontBeforeLesson_ = nullptr;  // the tab in front when the lesson started
     QString modelOpening_;  // a model the user asked for (openModel): its arrival ends the old model's view
     QWidget* highlighted_ = nullptr;
-    QString highlightedName_;  // the panel a lesson page points at ("" none)
+    ViewState::Panel highlightedPanel_ = ViewState::Panel::None;  // the panel a lesson page points at
     QDockWidget* stepDock_ = nullptr;
     QListWidget* beamList_ = nullptr;  // beamPanel_->list()
     BeamPanel* beamPanel_ = nullptr;

@@ -42,7 +42,7 @@ ViewState MainWindow::currentView() const {
     v.stepsOfTarget = true;
     v.beam = snapshot_ && !snapshot_->beam.empty() ? beamWidth_->value() : 0;
     v.explain = stepDock_->isVisible();
-    v.highlight = highlightedName_;
+    v.highlight = highlightedPanel_;
     v.heatmap = heatmapMethod_;
     if (run) {
         v.timeline = QString::fromStdString(timelinePanel_->timeline().folder());
@@ -81,7 +81,7 @@ void MainWindow::applyView(const ViewState& v) {
         document_->apply(request);
     }
     if (!compare.isEmpty() && (!comparison_ || comparison_->modelPath() != compare)) openComparison(compare);
-    showStepPanel(v.explain || v.highlight == QLatin1String("explain"));
+    showStepPanel(v.explain || v.highlight == ViewState::Panel::Explain);
     stepPanel_->showPart(v.explainPart);
     highlightPanel(v.highlight);
 }
@@ -91,25 +91,27 @@ void MainWindow::showStepPanel(bool visible) {
     if (visible) presenter_.bringForward(stepDock_);
 }
 
-void MainWindow::highlightPanel(const QString& panel) {
+void MainWindow::highlightPanel(ViewState::Panel panel) {
+    using Panel = ViewState::Panel;
     view_->setHighlighted(false);
     if (highlighted_ && highlighted_ != view_) highlighted_->setStyleSheet(QString());
-    highlighted_ = panel == QLatin1String("heatmap") || panel == QLatin1String("encoder") ? static_cast<QWidget*>(view_)
-                   : panel == QLatin1String("candidates")                               ? candidates_->parentWidget()
-                   : panel == QLatin1String("beam")                                     ? static_cast<QWidget*>(beamList_)
-                   : panel == QLatin1String("explain")                                  ? static_cast<QWidget*>(stepPanel_)
-                                                                                        : nullptr;
+    // The widget framed, and the dock whose tab comes to the front in presenter mode's column.
+    QDockWidget* dock = nullptr;
+    switch (panel) {
+    case Panel::Heatmap:
+    case Panel::Encoder: highlighted_ = view_; break;
+    case Panel::Candidates: highlighted_ = candidates_->parentWidget(), dock = candidatesDock_; break;
+    case Panel::Beam: highlighted_ = beamList_, dock = beamDock_; break;
+    case Panel::Explain: highlighted_ = stepPanel_, dock = stepDock_; break;
+    case Panel::None: highlighted_ = nullptr; break;
+    }
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
     else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
-    highlightedName_ = panel;
+    highlightedPanel_ = panel;
     // On a projector and on a lesson's pages the rows come before the encoder states, unless the
     // page names them.
-    view_->setRowsFirst((presenter_.active() || lessonPlayer_->running()) && panel != QLatin1String("encoder"));
-    // In presenter mode's column the panel's tab comes to the front.
-    presenter_.bringForward(panel == QLatin1String("candidates") ? candidatesDock_
-                            : panel == QLatin1String("beam")     ? beamDock_
-                            : panel == QLatin1String("explain")  ? stepDock_
-                                                                 : nullptr);
+    view_->setRowsFirst((presenter_.active() || lessonPlayer_->running()) && panel != Panel::Encoder);
+    presenter_.bringForward(dock);
 }
 
 void MainWindow::startLesson(const QString& path, int firstPage) {
@@ -138,7 +140,7 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     else
         presenter_.leave();
     fitCentralView();
-    highlightPanel(highlightedName_);  // its tab in front, the rows first
+    highlightPanel(highlightedPanel_);  // its tab in front, the rows first
     fitToolBars();
     QTimer::singleShot(0, this, [this] {  // once the larger text is laid out
         fitToolBars();

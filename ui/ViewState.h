@@ -1,5 +1,9 @@
 #pragma once
+#include "core/lesson/LessonFormat.h"
+
 #include <QString>
+
+#include <algorithm>
 
 namespace alignscope::ui {
 
@@ -9,6 +13,17 @@ namespace alignscope::ui {
 // and restores it whole at End lesson (MainWindow::currentView, applyView), so nothing of one view
 // is left over in the next.
 struct ViewState {
+    // The panels a page can point at, in the order of LessonFormat::highlights(), their names in files.
+    enum class Panel { None, Heatmap, Encoder, Candidates, Beam, Explain };
+    static Panel panelNamed(const QString& name) {  // "" and names no file may give: None
+        const auto& names = core::LessonFormat::highlights();
+        const auto found = std::find(names.begin(), names.end(), name.toStdString());
+        return found == names.end() ? Panel::None : static_cast<Panel>(found - names.begin() + 1);
+    }
+    static QString panelName(Panel panel) {  // None: ""
+        return panel == Panel::None ? QString() : QString::fromStdString(core::LessonFormat::highlights()[static_cast<size_t>(panel) - 1]);
+    }
+
     QString model;         // bundled model name ("en-fr") or a path; empty: keep the current one
     QString source;        // sentence to decode
     QString target;        // non-empty: teacher forcing along this target
@@ -18,7 +33,7 @@ struct ViewState {
     int beam = 0;          // > 0: run beam search of this width
     bool explain = false;  // show the Step explained panel
     QString explainPart;   // with explain: the part scrolled into view (StepExplainedPanel::partNames)
-    QString highlight;     // panel to draw attention to: heatmap, encoder, candidates, beam, explain
+    Panel highlight = Panel::None;  // the panel to draw attention to
     QString heatmap;       // what the heatmap shows: "" (attention) or an attribution method's name
     QString timeline;      // a training run to open (a bundled run's name, e.g. "dates-run", or a folder)
     int snapshot = 0;      // with timeline: the snapshot shown, 1-based (0: the last)
