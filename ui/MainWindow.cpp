@@ -10,6 +10,7 @@
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelineExporter.h"
 #include "ui/TimelinePanel.h"
+#include "ui/TrainingRunController.h"
 
 #include "core/Error.h"
 #include "core/platform/InstallLayout.h"
@@ -463,44 +464,19 @@ void MainWindow::buildLayout() {
     timelineDock_->setWidget(timelinePanel_);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
     timelineDock_->hide();
-    connect(timelinePanel_, &TimelinePanel::snapshotChosen, this, [this](const QString& path) {
-        timelineOpening_ = path;
-        document_->openModel(path, /*keepTarget=*/true);  // every snapshot along the one target
+    run_ = new TrainingRunController(document_, timelinePanel_, [this] {
+        DecodingRequest request;
+        request.source = sentence_->source();
+        request.attribution = heatmapMethod_;
+        return request;
+    }, this);
+    connect(run_, &TrainingRunController::targetShown, this, &MainWindow::showTargetBox);
+    connect(run_, &TrainingRunController::targetFound, this, &MainWindow::setTargetText);
+    connect(run_, &TrainingRunController::refused, this, [this](const QString& message) {
+        showError(message);
+        pendingStatus_ = message;
     });
     connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
-    // The snapshots of one run read one vocabulary: a folder that mixes runs is refused snapshot by
-    // snapshot, and the last good one comes back (models opened otherwise are not snapshots).
-    connect(document_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString& path) {
-        if (path != timelineOpening_ || !document_->model()) return;
-        timelineOpening_.clear();
-        if (!timelineReference_) {
-            timelineReference_ = document_->model();
-        } else if (!core::TrainingTimeline::sameVocabularies(*document_->model(), *timelineReference_)) {
-            const QString message = tr("'%1' reads other vocabularies than '%2': the snapshots of one run share one (does the "
-                                       "folder mix two runs?)")
-                                        .arg(path, QString::fromStdString(timelineReference_->origin()));
-            showError(message);
-            pendingStatus_ = message;
-            // Back to the last good snapshot, slider and all (choosing it opens it again).
-            const int count = static_cast<int>(timelinePanel_->timeline().snapshots().size());
-            for (int k = 0; k < count; ++k)
-                if (timelinePanel_->snapshotPath(k) == timelineLastGood_ && k != timelinePanel_->current()) timelinePanel_->choose(k);
-            return;
-        }
-        timelineLastGood_ = path;
-    });
-    // Opening a run without a typed target: once the last snapshot has translated the sentence,
-    // that translation is the target every snapshot is forced along.
-    connect(document_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr s) {
-        if (!timelineNeedsTarget_ || !s || !s->finished || s->translation.empty()) return;
-        timelineNeedsTarget_ = false;
-        setTargetText(QString::fromStdString(s->translation));
-        timelineTargetAuto_ = true;  // the run's own target: it ends with the run
-        if (timelineReturnTo_ != timelinePanel_->slider()->maximum()) {  // back to the snapshot on the slider
-            timelineOpening_ = timelinePanel_->snapshotPath(timelineReturnTo_);
-            document_->openModel(timelineOpening_, /*keepTarget=*/true);
-        }
-    });
 
     comparePanel_ = new ComparePanel;
     compareDock_ = new QDockWidget(tr("Compare models"), this);
@@ -589,10 +565,10 @@ void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
 
 void MainWindow::targetEdited() {
     givenTarget_ = teacherAction_->isChecked() ? sentence_->target() : QString();
-    timelineTargetAuto_ = false;  // a target given now is the user's
+    run_->targetTyped();
     // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
-    if (runOpen() && givenTarget_.trimmed().isEmpty() && !timelineNeedsTarget_) {
-        forceRunAlongLastTranslation();
+    if (runOpen() && givenTarget_.trimmed().isEmpty() && !run_->findingTarget()) {
+        run_->forceAlongLastTranslation();
         return;
     }
     document_->setTarget(givenTarget_);

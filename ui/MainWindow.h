@@ -34,6 +34,7 @@ class CandidatesView;
 class StepExplainedPanel;
 class LessonPlayer;
 class TimelinePanel;
+class TrainingRunController;
 class LessonPanel;
 class ComparePanel;
 class DecodingDocument;
@@ -138,8 +139,6 @@ protected:
 private:
     void buildActions();
     void openTimelineDialog();
-    void openSnapshot(int index, const QString& target, bool run);
-    void forceRunAlongLastTranslation();
     bool runOpen() const;  // a training run's dock is open over its snapshots
     void exportTimelineDialog();
     void openComparisonDialog();
@@ -184,13 +183,8 @@ private:
     QActionGroup* heatmapGroup_ = nullptr;
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
-    std::shared_ptr<const core::Model> timelineReference_;  // the run's first snapshot opened: others must share its vocabularies
-    QString timelineLastGood_;                               // the last snapshot that did
-    QString timelineOpening_;                                // the snapshot being opened (checked when it arrives)
+    TrainingRunController* run_ = nullptr;
     QString pendingStatus_;                                  // shown once the document is idle again
-    bool timelineNeedsTarget_ = false;  // the last snapshot's translation becomes the forced target
-    bool timelineTargetAuto_ = false;   // the forced target is the run's (its last snapshot's translation)
-    int timelineReturnTo_ = 0;          // the snapshot on the slider while the last one finds the target
     // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
