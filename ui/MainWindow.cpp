@@ -3,6 +3,7 @@
 #include "ui/AlignmentView.h"
 #include "ui/BeamPanel.h"
 #include "ui/CandidatesView.h"
+#include "ui/ChoiceMenu.h"
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
@@ -274,40 +275,22 @@ void MainWindow::buildMenus() {
     for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
     // What the heatmap shows: attention, or what each source token did for the chosen token
     // (core/attribution), filled in as the steps come; Step explained holds the two side by side.
-    auto* heatmap = view->addMenu(tr("&Heatmap"));
-    heatmapGroup_ = new QActionGroup(this);
-    const std::pair<QString, QString> methods[] = {{QString(), tr("&Attention weights")},
-                                                   {QStringLiteral("grad-x-input"), tr("&Gradient × input")},
-                                                   {QStringLiteral("integrated-gradients"), tr("&Integrated gradients")},
-                                                   {QStringLiteral("occlusion"), tr("&Occlusion")},
-                                                   {QStringLiteral("attention-x-occlusion"), tr("Attention × o&cclusion (where they agree)")}};
-    for (const auto& [name, text] : methods) {
-        auto* a = heatmap->addAction(text);
-        a->setCheckable(true);
-        a->setChecked(name.isEmpty());
-        a->setData(name);
-        heatmapGroup_->addAction(a);
-        connect(a, &QAction::triggered, this, [this, name = name] { setHeatmapMethod(name); });
-    }
+    heatmapMenu_ = new ChoiceMenu(view->addMenu(tr("&Heatmap")), QStringLiteral("heatmap-"),
+                                  {{QString(), tr("&Attention weights")},
+                                   {QStringLiteral("grad-x-input"), tr("&Gradient × input")},
+                                   {QStringLiteral("integrated-gradients"), tr("&Integrated gradients")},
+                                   {QStringLiteral("occlusion"), tr("&Occlusion")},
+                                   {QStringLiteral("attention-x-occlusion"), tr("Attention × o&cclusion (where they agree)")}},
+                                  [this](const QString& method) { setHeatmapMethod(method); });
     // Word links over the heatmap, read as `align` reads them (core::Aligner, off the UI thread)
     // from the heatmap's method once the target is complete; exported with the figure.
-    auto* links = view->addMenu(tr("&Links"));
-    auto* linkGroup = new QActionGroup(this);
-    const std::pair<QString, QString> rules[] = {{QString(), tr("&None")},
-                                                 {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
-                                                 {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
-                                                 {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
-                                                 {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}};
-    for (const auto& [name, text] : rules) {
-        auto* a = links->addAction(text);
-        a->setCheckable(true);
-        a->setChecked(name.isEmpty());
-        a->setObjectName(QStringLiteral("links-") + (name.isEmpty() ? QStringLiteral("none") : name));
-        linkGroup->addAction(a);
-        a->setData(name);
-        connect(a, &QAction::triggered, this, [this, name = name] { setLinkRule(name); });
-    }
-    linkGroup_ = linkGroup;
+    linksMenu_ = new ChoiceMenu(view->addMenu(tr("&Links")), QStringLiteral("links-"),
+                                {{QString(), tr("&None")},
+                                 {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
+                                 {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
+                                 {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
+                                 {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
+                                [this](const QString& rule) { setLinkRule(rule); });
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
@@ -354,15 +337,12 @@ void MainWindow::fitToolBars() {
 
 void MainWindow::setHeatmapMethod(const QString& method) {
     heatmapMethod_ = method;
-    for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == method);
+    heatmapMenu_->choose(method);
     document_->setAttributionMethod(method);
 }
 
 bool MainWindow::setLinkRule(const QString& rule) {
-    const auto actions = linkGroup_->actions();
-    const auto found = std::find_if(actions.begin(), actions.end(), [&rule](QAction* a) { return a->data().toString() == rule; });
-    if (found == actions.end()) return false;
-    (*found)->setChecked(true);
+    if (!linksMenu_->choose(rule)) return false;
     document_->setLinkRule(rule);
     return true;
 }

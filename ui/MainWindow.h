@@ -31,6 +31,7 @@ namespace alignscope::ui {
 class AlignmentView;
 class BeamPanel;
 class CandidatesView;
+class ChoiceMenu;
 class StepExplainedPanel;
 class LessonPlayer;
 class TimelinePanel;
@@ -179,8 +180,8 @@ private:
     PresenterLayout presenter_{this};
     QAction* presenterAction_ = nullptr;
     QAction* pictureAction_ = nullptr;  // the lesson page's picture full size
-    QActionGroup* linkGroup_ = nullptr;  // View > Links, a rule's name in each action's data
-    QActionGroup* heatmapGroup_ = nullptr;
+    ChoiceMenu* heatmapMenu_ = nullptr;  // View > Heatmap: attention or an attribution method
+    ChoiceMenu* linksMenu_ = nullptr;    // View > Links: a link rule or none
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
     TrainingRunController* run_ = nullptr;

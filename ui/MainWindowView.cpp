@@ -5,6 +5,7 @@
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
+#include "ui/ChoiceMenu.h"
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
@@ -62,7 +63,7 @@ void MainWindow::applyView(const ViewState& v) {
     sentence_->setSource(v.source);
     showTargetBox(v.target);
     heatmapMethod_ = v.heatmap;
-    for (auto* a : heatmapGroup_->actions()) a->setChecked(a->data().toString() == v.heatmap);
+    heatmapMenu_->choose(v.heatmap);
     if (v.beam > 0) beamWidth_->setValue(v.beam);
     if (!v.timeline.isEmpty()) {
         // The run's snapshot, the sentence forced along the target (else the last snapshot's translation).
