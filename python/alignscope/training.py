@@ -373,7 +373,7 @@ class Trainer:
         was_training = self.model.training
         self.model.eval()
         export(self.model, self.corpus.src_vocab, self.corpus.tgt_vocab, path, name=o.name, check=False,
-               metadata=self._metadata(), **self._tokenizers())
+               metadata=self._metadata(), half=o.half, **self._tokenizers())
         self.model.train(was_training)
         self.timeline.add(self.step, os.path.basename(path), self.recent_loss, self.loss_history)
         _log(self.dist, f"snapshot at update {self.step} written to {path}")
