@@ -136,26 +136,32 @@ int main(int argc, char** argv) {
     // A page over a training run opens the run's snapshots itself: the default model first would only
     // be encoding the sentence when the page sets it aside.
     const bool pageOpensARun = !lesson.pages.isEmpty() && o.model.empty() && !lesson.pages[o.page - 1].timeline.isEmpty();
-    if (!pageOpensARun) document.openModel(model);
     if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
-    if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
-        std::cerr << "alignscope: --links: no rule '" << o.links << "' (argmax, itermax, agreement-intersection, agreement-grow-diag-final-and)\n";
-        return 2;
-    }
     // What the options ask for, as one view: what a lesson page and End lesson apply too.
+    // Paths on the command line are the user's, relative to here (a lesson's names are looked up
+    // among the bundled models).
+    const auto given = [](const std::string& path) {
+        return path.empty() || !QFileInfo::exists(QString::fromStdString(path)) ? QString::fromStdString(path)
+                                                                                 : QFileInfo(QString::fromStdString(path)).absoluteFilePath();
+    };
     ui::ViewState view;
+    view.model = pageOpensARun ? QString() : given(model.toStdString());  // loaded within the view's one request
     view.source = QString::fromStdString(o.source);
     view.target = QString::fromStdString(o.target);
     view.steps = std::max(0, o.steps);
-    view.stepsOfTarget = true;
+    view.stepsOfTarget = o.steps >= 0;  // --target alone: forced along the whole of it
     view.run = o.run;
     view.beam = o.beam;
     view.explain = o.explain;
     view.heatmap = o.heatmap == "attention" ? QString() : QString::fromStdString(o.heatmap);
-    view.timeline = QString::fromStdString(o.timeline);
+    view.timeline = given(o.timeline);
     view.snapshot = o.snapshot;
-    view.compare = QString::fromStdString(o.compare);
-    window.applyView(view);
+    view.compare = given(o.compare);
+    if (!pageOpensARun) window.applyView(view);  // such a page sets its own view from nothing
+    if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
+        std::cerr << "alignscope: --links: no rule '" << o.links << "' (argmax, itermax, agreement-intersection, agreement-grow-diag-final-and)\n";
+        return 2;
+    }
     if (!o.timeline.empty() && window.timelinePanel()->timeline().snapshots().empty()) {
         std::cerr << "alignscope: " << window.statusText().toStdString() << '\n';
         return 2;

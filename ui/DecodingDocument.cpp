@@ -83,7 +83,7 @@ struct DecodingDocument::Worker {
 
     // Off the UI thread, as every model call here: the rule read over the complete shown pair.
     void link(DecodingSnapshot& s) const {
-        if (linkRule.empty() || !model || !s.finished) return;
+        if (linkRule.empty() || !model || (!s.finished && s.selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
         s.linkRule = linkRule;
         const std::string shownTarget = s.teacherForced ? target : s.translation;
         const std::string method = attributionMethod.empty() ? "attention" : attributionMethod;
@@ -103,7 +103,7 @@ struct DecodingDocument::Worker {
                 const auto r = core::Aligner({*model}, std::move(reverses), o).align({{s.sourceText, shownTarget}}).front();
                 if (!r.error.empty()) throw core::Error(r.error);
                 linkCache.links = r.links;
-            } catch (const core::Error& e) {
+            } catch (const std::exception& e) {  // core::Error, and what a reverse model's code may throw
                 linkCache.error = e.what();
             }
         }
@@ -177,6 +177,7 @@ void DecodingDocument::startThread(std::shared_ptr<const core::Model> model) {
     shared_ = std::make_shared<Shared>();
     worker_ = new Worker;
     worker_->progress = &shared_->progress;
+    worker_->linkRule = linkRule_;  // View > Links outlives an abandoned thread
     if (model) worker_->model = *model;
     thread_ = new QThread;
     context_ = new QObject;
@@ -426,6 +427,7 @@ void DecodingDocument::setAttributionMethod(const QString& name) {
 
 void DecodingDocument::setLinkRule(const QString& rule) {
     const std::string name = rule.toStdString();
+    linkRule_ = name;
     post([name](Worker& w) { w.linkRule = name; });
 }
 

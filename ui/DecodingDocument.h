@@ -116,6 +116,7 @@ private:
     std::atomic<int> pending_{0};
     QTimer watch_;
     int timeLimitMs_ = kDefaultTimeLimitMs;
+    std::string linkRule_;  // View > Links, for a worker started anew
     uint64_t lastBeats_ = 0;  // the decoding's progress beats when checkStuck last looked
     qint64 lastBeatMs_ = 0;   // when they last changed
     qint64 cancelAtMs_ = 0;          // when Cancel was asked during the running operation

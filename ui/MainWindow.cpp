@@ -141,7 +141,9 @@ void MainWindow::buildActions() {
     cancelAction_ = make(tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
     cancelAction_->setEnabled(false);
     typeAheadAction_ = make(tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] {
-        if (typeAheadAction_->isChecked()) decodeSource(sentence_->source());
+        if (!typeAheadAction_->isChecked()) return;
+        document_->cancel();
+        decodeSource(sentence_->source());
     });
     typeAheadAction_->setCheckable(true);
     teacherAction_ = make(tr("&Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
@@ -428,6 +430,7 @@ void MainWindow::buildLayout() {
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
         lessonDock_->show();
+        fitCentralView();  // a comparison the page keeps takes the heatmap's place
         QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the page's share of the column
         view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
     });

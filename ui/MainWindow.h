@@ -52,7 +52,7 @@ public:
     void setTargetText(const QString& text);   // switches teacher forcing on (empty: off)
     void setBeamWidth(int width);
     void showStepPanel(bool visible);
-    // Draws attention to one panel (heatmap, encoder, candidates, beam, explain); empty: none.
+    // Draws attention to one panel (heatmap, encoder, candidates, beam, explain), or none.
     void highlightPanel(ViewState::Panel panel);
     // Opens the lesson at `firstPage` (0-based) directly: a page opened and left at once would have its
     // decoding cancelled, which a model busy encoding may not honour in time. Errors are shown, nothing changes.

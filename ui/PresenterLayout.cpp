@@ -1,6 +1,7 @@
 #include "ui/PresenterLayout.h"
 
 #include "ui/LessonPanel.h"
+#include "ui/TimelinePanel.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
@@ -79,7 +80,6 @@ void PresenterLayout::arrange() {
     if (!top) return;
     window_->resizeDocks({top}, {static_cast<int>(window_->width() * kColumnShare)}, Qt::Horizontal);
     if (top == lesson_ && below) {
-        // Above a comparison the lesson text takes what the column has; the tabs keep their titles.
         // The lesson takes what its page needs, within its shares; the panel under it the rest.
         // (resizeDocks shares what the column has in these proportions)
         const int height = lesson_->isVisible() && below->isVisible() ? lesson_->height() + below->height() : window_->height();
@@ -92,7 +92,11 @@ void PresenterLayout::arrange() {
             for (auto* bar : window_->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
                 if (bar->isVisible()) tabs = std::max(tabs, bar->height());
             for (auto* dock : tabbed_)
-                if (dock->isVisible()) under = std::max(under, dock->widget()->minimumSizeHint().height() + frame + tabs);
+                if (dock->isVisible()) {
+                    const auto* run = qobject_cast<const TimelinePanel*>(dock->widget());
+                    const int needs = run ? run->wholeHeight() : dock->widget()->minimumSizeHint().height();
+                    under = std::max(under, needs + frame + tabs);
+                }
             const int floor = static_cast<int>(height * kLessonFloor);
             lessonHeight = std::clamp(panel->pageHeight(width) + frame, floor, std::max(floor, std::min(lessonHeight, height - under)));
         }

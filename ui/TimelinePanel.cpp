@@ -115,10 +115,7 @@ bool TimelinePanel::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-QSize TimelinePanel::minimumSizeHint() const {
-    const QSize content = content_->layout()->minimumSize();
-    return {QWidget::minimumSizeHint().width(), content.height()};
-}
+int TimelinePanel::wholeHeight() const { return content_->layout()->minimumSize().height(); }
 
 int TimelinePanel::current() const { return slider_->value(); }
 

@@ -28,8 +28,9 @@ public:
     QSlider* slider() const { return slider_; }
     QPushButton* exportButton() const { return export_; }
     QCustomPlot* lossPlot() const { return plot_; }
-    // The text, the slider and the loss curve at its least, whole (its scroll area asks for less).
-    QSize minimumSizeHint() const override;
+    // The height that shows the text, the slider and the loss curve at its least, whole (the panel
+    // itself scrolls in less: a layout may still make it smaller).
+    int wholeHeight() const;
     void setLabelFont(const QFont& font);  // the loss curve's ticks and axis titles (presenter mode enlarges them)
 
 signals:

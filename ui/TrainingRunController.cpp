@@ -25,6 +25,7 @@ void TrainingRunController::open(const core::TrainingTimeline& timeline, int sna
     reference_.reset();
     lastGood_.clear();
     targetIsTheRuns_ = false;
+    findingTarget_ = false;  // a run opened before may still have been finding its target
     if (target.isEmpty()) forceAlongLastTranslation();
     else openSnapshot(panel_->current(), target, /*run=*/false);
 }
