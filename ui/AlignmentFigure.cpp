@@ -260,16 +260,21 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         heatmap_->setTightBoundary(false);
         heatmap_->setColorScale(scale);
         heatmap_->setDataRange(range);
+        // A rectangle on the heatmap's axes, clipped to it: a vector cell, the step's frame, its peak's.
+        const auto rectangle = [&](double left, double top, double right, double bottom) {
+            auto* r = new QCPItemRect(plot_);
+            r->setClipAxisRect(heatRect_);
+            r->topLeft->setAxes(x, y);
+            r->bottomRight->setAxes(x, y);
+            r->topLeft->setCoords(left, top);
+            r->bottomRight->setCoords(right, bottom);
+            return r;
+        };
         if (o.vectorCells && S * T <= FigureOptions::kMaxVectorCells) {
             // One rectangle a weight, drawn where the image would be (which then stays hidden).
             for (int t = 0; t < T; ++t)
                 for (int i = 0; i < S; ++i) {
-                    auto* cell = new QCPItemRect(plot_);
-                    cell->setClipAxisRect(heatRect_);
-                    cell->topLeft->setAxes(x, y);
-                    cell->bottomRight->setAxes(x, y);
-                    cell->topLeft->setCoords(i - 0.5, t - 0.5);
-                    cell->bottomRight->setCoords(i + 0.5, t + 0.5);
+                    auto* cell = rectangle(i - 0.5, t - 0.5, i + 0.5, t + 0.5);
                     const QColor colour = QColor::fromRgb(heatmap_->gradient().color(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], range));
                     cell->setPen(QPen(colour, 0.5));  // a hairline of its own colour: no seams between cells
                     cell->setBrush(colour);
@@ -297,23 +302,13 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
         }
         if (o.highlightCurrentStep && s.selectedHypothesis < 0 && T > 0) {
             const int t = T - 1;
-            auto* frame = new QCPItemRect(plot_);
-            frame->setClipAxisRect(heatRect_);
-            frame->topLeft->setAxes(x, y);
-            frame->bottomRight->setAxes(x, y);
-            frame->topLeft->setCoords(-0.5, t - 0.5);
-            frame->bottomRight->setCoords(S - 0.5, t + 0.5);
+            auto* frame = rectangle(-0.5, t - 0.5, S - 0.5, t + 0.5);
             frame->setPen(QPen(QColor("#ff7f0e"), 2));
             // A uniform row has no peak: framing its first cell would point at nothing.
             if (!s.alphaIsUniform || attribution_) {
                 const auto& r = weights_[static_cast<size_t>(t)];
                 const int peak = static_cast<int>(std::max_element(r.begin(), r.end()) - r.begin());
-                auto* peakFrame = new QCPItemRect(plot_);
-                peakFrame->setClipAxisRect(heatRect_);
-                peakFrame->topLeft->setAxes(x, y);
-                peakFrame->bottomRight->setAxes(x, y);
-                peakFrame->topLeft->setCoords(peak - 0.45, t - 0.45);
-                peakFrame->bottomRight->setCoords(peak + 0.45, t + 0.45);
+                auto* peakFrame = rectangle(peak - 0.45, t - 0.45, peak + 0.45, t + 0.45);
                 peakFrame->setPen(QPen(QColor("#d62728"), 3));
             }
         }
