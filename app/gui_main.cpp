@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
     // A page over a training run opens the run's snapshots itself: the default model first would only
     // be encoding the sentence when the page sets it aside.
     const bool pageOpensARun = !lesson.pages.isEmpty() && o.model.empty() && !lesson.pages[o.page - 1].timeline.isEmpty();
-    if (o.words && !window.wordsAction()->isChecked()) window.wordsAction()->trigger();
+    if (o.words && !window.action("words")->isChecked()) window.action("words")->trigger();
     // What the options ask for, as one view: what a lesson page and End lesson apply too.
     // Paths on the command line are the user's, relative to here (a lesson's names are looked up
     // among the bundled models).

@@ -715,10 +715,10 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
     document.openModel(QString::fromStdString(dir_->path("tiny.pt")));
     window.setSourceText(QString::fromStdString(kSentence));
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_FALSE(window.exportAction()->isEnabled()) << "no rows yet";
+    EXPECT_FALSE(window.action("export")->isEnabled()) << "no rows yet";
     document.runToEnd();
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_TRUE(window.exportAction()->isEnabled());
+    EXPECT_TRUE(window.action("export")->isEnabled());
 
     QSettings().remove(QStringLiteral("export"));  // no remembered format, folder or dpi
     auto options = window.alignmentView()->options();

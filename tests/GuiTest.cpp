@@ -3,6 +3,7 @@
 #include "HostileModels.h"
 #include "TinyModel.h"
 
+#include "ui/ActionRegistry.h"
 #include "ui/AlignmentFigure.h"
 #include "ui/AlignmentView.h"
 #include "ui/BeamPanel.h"
@@ -48,6 +49,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
+#include <QMenuBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolBar>
@@ -109,7 +111,7 @@ protected:
 TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
     type("the red car is big .");
     EXPECT_TRUE(figure().displayedWeights().empty());
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     ASSERT_EQ(figure().displayedWeights().size(), 1u);
 
     core::DecodingSession engine(core::Model::load(dir.path("tiny.pt")), "the red car is big .");
@@ -139,9 +141,9 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
             << "cell " << i << ": drawn " << got.name().toStdString() << ", alpha " << alpha[i] << " is " << want.name().toStdString();
     }
 
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     EXPECT_EQ(figure().displayedWeights().size(), 2u);
-    trigger(window->backAction());
+    trigger(window->action("back"));
     EXPECT_EQ(figure().displayedWeights().size(), 1u);
     EXPECT_EQ(figure().displayedWeights()[0], row);
 }
@@ -151,7 +153,7 @@ TEST_F(Gui, ViewLinksDrawsTheAlignersLinksOverTheHeatmapAndExportsThem) {
     auto* argmax = window->findChild<QAction*>(QStringLiteral("links-argmax"));
     ASSERT_NE(argmax, nullptr) << "View > Links lists the rules";
     trigger(argmax);
-    trigger(window->runAction());
+    trigger(window->action("run"));
     auto s = document.snapshot();
     ASSERT_TRUE(s->finished);
     EXPECT_EQ(s->linkRule, "argmax");
@@ -169,9 +171,9 @@ TEST_F(Gui, ViewLinksDrawsTheAlignersLinksOverTheHeatmapAndExportsThem) {
             for (size_t i = 0; i < s->sourceTokenCount(); ++i)
                 cells += alignment.sourceWords()[i] == source && alignment.targetWords()[t] == target;
     EXPECT_EQ(figure().linkCells(), cells);
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     EXPECT_EQ(figure().linkCells(), static_cast<int>(s->links.size()));
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     // Exported with the figure: the Pharaoh file holds the rule's links.
     ui::FigureExporter exporter;
     ui::FigureExporter::Settings pharaoh;
@@ -194,8 +196,8 @@ TEST_F(Gui, TheHeatmapShowsAnAttributionFilledInStepByStepBesideAttentionInStepE
     ASSERT_NE(occlusion, nullptr) << "View > Heatmap lists the attribution methods";
     trigger(occlusion);
     window->showStepPanel(true);
-    trigger(window->stepAction());
-    trigger(window->stepAction());
+    trigger(window->action("step"));
+    trigger(window->action("step"));
     ASSERT_TRUE(figure().showsAttribution());
     // The rows are core's attribution of the steps taken, column for column.
     const auto model = core::Model::load(dir.path("tiny.pt"));
@@ -217,7 +219,7 @@ TEST_F(Gui, TheHeatmapShowsAnAttributionFilledInStepByStepBesideAttentionInStepE
     EXPECT_NE(part->text().indexOf(QStringLiteral("rank correlation")), -1) << part->text().toStdString();
     EXPECT_NE(part->text().indexOf(QStringLiteral("Jensen")), -1);
     // Back keeps the first row; attention again is one action away.
-    trigger(window->backAction());
+    trigger(window->action("back"));
     ASSERT_EQ(figure().displayedWeights().size(), 1u);
     EXPECT_NEAR(figure().displayedWeights()[0][0], want.scores[0][0], 1e-5);
     window->setHeatmapMethod(QString());
@@ -286,7 +288,7 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
 TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
     std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
     type("the red car");
-    trigger(window->runAction());
+    trigger(window->action("run"));
     window->openComparison(QString::fromStdString(dir.path("twin.pt")));
     ASSERT_TRUE(window->waitUntilIdle());
     ASSERT_TRUE(window->compareDock()->isVisible());
@@ -319,13 +321,13 @@ TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
     EXPECT_EQ(panel->comparison()->agreeingRows(), 4u);
 
     // View → Words applies to the compare dock too: the same tokens, merged to the words of the text.
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     ASSERT_TRUE(panel->comparison().has_value());
     EXPECT_TRUE(panel->comparison()->wordLevel());
     EXPECT_TRUE(panel->comparison()->sameTokens());
     EXPECT_EQ(panel->comparison()->columns(), (std::vector<std::string>{"the", "red", "car"}));
     EXPECT_NE(panel->summaryText().indexOf(QStringLiteral("View → Words")), -1) << panel->summaryText().toStdString();
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     EXPECT_FALSE(panel->comparison()->wordLevel());
 
     // Scores on a test set, and a gold file that does not fit: a message naming it.
@@ -358,11 +360,11 @@ TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
 
 TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
     type("the red car");
-    EXPECT_TRUE(window->stepAction()->isEnabled());
+    EXPECT_TRUE(window->action("step")->isEnabled());
     type("   ");
-    EXPECT_FALSE(window->stepAction()->isEnabled());
-    EXPECT_FALSE(window->runAction()->isEnabled());
-    EXPECT_FALSE(window->beamAction()->isEnabled());
+    EXPECT_FALSE(window->action("step")->isEnabled());
+    EXPECT_FALSE(window->action("run")->isEnabled());
+    EXPECT_FALSE(window->action("beam-search")->isEnabled());
     EXPECT_TRUE(document.snapshot()->source.tokens.empty());
     EXPECT_TRUE(document.snapshot()->steps.empty());
 }
@@ -372,7 +374,7 @@ TEST_F(Gui, AnInvisibleOnlySentenceIsBlank) {
     window->sourceEdit()->setText(QString::fromUtf8("\u200b\u00a0\u2060"));  // keyClicks types ASCII only
     QTest::keyClick(window->sourceEdit(), Qt::Key_Return);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_FALSE(window->stepAction()->isEnabled());
+    EXPECT_FALSE(window->action("step")->isEnabled());
     EXPECT_TRUE(document.snapshot()->steps.empty());
 }
 
@@ -452,14 +454,14 @@ TEST(DocumentWatch, CancelAnswersWhenTheModelDoesNot) {
 TEST_F(Gui, StepExplainedChartsAreLabelledWithTheCurrentSentenceOnly) {
     window->showStepPanel(true);
     type("the red car is big");
-    trigger(window->stepAction());
-    trigger(window->stepAction());
+    trigger(window->action("step"));
+    trigger(window->action("step"));
     type("a cat");  // step 0: no bars, and none of the old sentence's words
     for (int chart = 0; chart < 3; ++chart) EXPECT_TRUE(window->stepPanel()->chartLabels(chart).isEmpty()) << chart;
     QStringList tokens;
     for (const auto& t : document.snapshot()->source.tokens) tokens << ui::FigureOptions::tokenLabel(t);
     for (int t = 0; t < 3; ++t) {
-        trigger(window->stepAction());
+        trigger(window->action("step"));
         EXPECT_EQ(window->stepPanel()->chartLabels(1), tokens) << "step " << t + 1;
         const auto energies = window->stepPanel()->chartLabels(0);
         if (!energies.isEmpty()) EXPECT_EQ(energies, tokens) << "step " << t + 1;
@@ -512,7 +514,7 @@ TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
     QTest::keyClick(window->sourceEdit(), Qt::Key_T, Qt::ControlModifier);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(QApplication::focusWidget(), window->targetEdit());
-    EXPECT_FALSE(window->stepAction()->isEnabled()) << "no target yet: Step waits for one";
+    EXPECT_FALSE(window->action("step")->isEnabled()) << "no target yet: Step waits for one";
     QTest::keyClicks(window->targetEdit(), "la voiture");
     QTest::keyClick(window->targetEdit(), Qt::Key_Return);
     ASSERT_TRUE(document.waitUntilIdle());
@@ -582,9 +584,41 @@ TEST_F(Gui, RecentModelsOfOneNameAreToldApartByFolder) {
     EXPECT_EQ(names.filter(QStringLiteral("tiny.pt — ")).size(), 2) << names.join(" | ").toStdString();
 }
 
+// The registry is the window's one list of commands: every menu and toolbar entry that does
+// something is one of its actions, and no two actions share a key (Qt would fire neither).
+TEST_F(Gui, EveryMenuAndToolbarCommandIsARegisteredActionAndNoKeyIsShared) {
+    QSet<QAction*> registered;
+    QMap<QString, QString> owners;  // key -> action id
+    for (const auto& id : window->actions().ids()) {
+        auto* a = window->action(id);
+        registered.insert(a);
+        for (const auto& key : a->shortcuts()) {
+            const QString text = key.toString();
+            EXPECT_FALSE(owners.contains(text)) << text.toStdString() << " is both " << owners.value(text).toStdString() << " and "
+                                                << id.toStdString();
+            owners.insert(text, id);
+        }
+    }
+    EXPECT_THROW(window->action(QStringLiteral("no-such-action")), std::out_of_range);
+    QList<QAction*> shown;
+    for (auto* bar : window->toolBars()) shown += bar->actions();
+    for (auto* top : window->menuBar()->actions())
+        for (auto* a : top->menu()->actions()) shown << a;
+    int checked = 0;
+    for (auto* a : shown) {
+        // Separators, submenus (Heatmap, Links, Open recent), the dock toggles and the lesson list are menus' own.
+        if (a->isSeparator() || a->menu() || a->objectName().isEmpty() || !a->objectName().startsWith(QStringLiteral("action-"))) continue;
+        EXPECT_TRUE(registered.contains(a)) << a->text().toStdString();
+        ++checked;
+    }
+    EXPECT_GE(checked, 25);
+    for (const char* id : {"step", "back", "run", "reset", "beam-search", "teacher-forcing", "export", "presenter", "quit"})
+        EXPECT_TRUE(shown.contains(window->action(id))) << id << " is in no menu or toolbar";
+}
+
 TEST_F(Gui, ClickingACandidateForcesItAndBackUndoesIt) {
     type("the red car");
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     auto* view = window->candidatesView();
     ASSERT_GE(view->candidates().size(), 3u);
     const auto wanted = view->candidates()[2];
@@ -595,17 +629,17 @@ TEST_F(Gui, ClickingACandidateForcesItAndBackUndoesIt) {
     EXPECT_EQ(snap->steps[0].tokenId, wanted.id);
     EXPECT_TRUE(snap->steps[0].forced);
     EXPECT_EQ(figure().rowLabels().at(0), QString::fromStdString(wanted.token));
-    trigger(window->stepAction());  // decoding goes on from the forced token
+    trigger(window->action("step"));  // decoding goes on from the forced token
     EXPECT_EQ(document.snapshot()->steps.size(), 2u);
     EXPECT_EQ(document.snapshot()->steps[1].previousState, document.snapshot()->steps[0].state);
-    trigger(window->backAction());
-    trigger(window->backAction());
+    trigger(window->action("back"));
+    trigger(window->action("back"));
     EXPECT_TRUE(document.snapshot()->steps.empty());
 }
 
 TEST_F(Gui, BadModelFileLeavesTheOldModelLoaded) {
     type("the red car");
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     std::ofstream(dir.path("bad.pt")) << "not a model at all";
     QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
     document.openModel(QString::fromStdString(dir.path("bad.pt")));
@@ -614,7 +648,7 @@ TEST_F(Gui, BadModelFileLeavesTheOldModelLoaded) {
     EXPECT_TRUE(errors.at(0).at(0).toString().contains(QStringLiteral("not a TorchScript model file")));
     EXPECT_EQ(document.modelPath(), QString::fromStdString(dir.path("tiny.pt")));
     EXPECT_EQ(document.snapshot()->steps.size(), 1u) << "the session stays as it was";
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     EXPECT_EQ(document.snapshot()->steps.size(), 2u);
 }
 
@@ -625,7 +659,7 @@ TEST_F(Gui, TeacherForcingShowsOneRowPerTargetToken) {
     ASSERT_EQ(figure().rowLabels().size(), 4u);  // la voiture rouge </s>
     EXPECT_EQ(figure().rowLabels()[1], QStringLiteral("voiture"));
     EXPECT_EQ(figure().displayedWeights().size(), 4u);
-    EXPECT_FALSE(window->stepAction()->isEnabled());  // the whole target is forced
+    EXPECT_FALSE(window->action("step")->isEnabled());  // the whole target is forced
 }
 
 // Teacher forcing is walked like decoding: Back, Reset and Step follow the target one token at a
@@ -635,16 +669,16 @@ TEST_F(Gui, TeacherForcingStepsOneForcedTokenAtATime) {
     window->setTargetText(QStringLiteral("la voiture rouge"));
     ASSERT_TRUE(document.waitUntilIdle());
     window->showStepPanel(true);
-    trigger(window->backAction());
+    trigger(window->action("back"));
     EXPECT_EQ(document.snapshot()->steps.size(), 3u);
     EXPECT_FALSE(window->candidatesView()->candidates().empty());
-    trigger(window->resetAction());
+    trigger(window->action("reset"));
     EXPECT_EQ(document.snapshot()->steps.size(), 0u);
     EXPECT_TRUE(document.snapshot()->teacherForced);
     EXPECT_EQ(document.snapshot()->forcedSteps, 4);
     const QStringList expected = {"la", "voiture", "rouge", "</s>"};
     for (int t = 0; t < 4; ++t) {
-        trigger(window->stepAction());
+        trigger(window->action("step"));
         const auto& steps = document.snapshot()->steps;
         ASSERT_EQ(steps.size(), static_cast<size_t>(t + 1));
         EXPECT_EQ(QString::fromStdString(steps.back().token), expected[t]);
@@ -652,20 +686,20 @@ TEST_F(Gui, TeacherForcingStepsOneForcedTokenAtATime) {
         EXPECT_FALSE(window->candidatesView()->candidates().empty()) << "step " << t + 1;
         EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Forced:"))) << "step " << t + 1;
     }
-    EXPECT_FALSE(window->stepAction()->isEnabled());
-    trigger(window->backAction());
-    trigger(window->backAction());
+    EXPECT_FALSE(window->action("step")->isEnabled());
+    trigger(window->action("back"));
+    trigger(window->action("back"));
     window->setTargetText(QString());  // off: the two forced steps stay, decoding goes on freely
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(document.snapshot()->steps.size(), 2u);
     EXPECT_FALSE(document.snapshot()->teacherForced);
-    EXPECT_TRUE(window->stepAction()->isEnabled());
+    EXPECT_TRUE(window->action("step")->isEnabled());
 }
 
 TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
     type("the red car is big .");
     window->setBeamWidth(3);
-    trigger(window->beamAction());
+    trigger(window->action("beam-search"));
     const auto snap = document.snapshot();
     ASSERT_FALSE(snap->beam.empty());
     ASSERT_EQ(window->beamList()->count(), static_cast<int>(snap->beam.size()));
@@ -684,9 +718,9 @@ TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
 TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
     window->stepDock()->show();
     type("the red car is big .");
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     window->setBeamWidth(3);
-    trigger(window->beamAction());
+    trigger(window->action("beam-search"));
     const int pick = window->beamList()->count() - 1;
     window->beamList()->setCurrentRow(pick);
     ASSERT_TRUE(document.waitUntilIdle());
@@ -711,7 +745,7 @@ TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
         EXPECT_EQ(window->stepPanel()->shownAlpha()[i], static_cast<double>(last.alpha[i]));
     EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Beam search kept"))) << window->stepPanel()->text(6).toStdString();
 
-    trigger(window->stepAction());  // back to the steps
+    trigger(window->action("step"));  // back to the steps
     EXPECT_EQ(document.snapshot()->selectedHypothesis, -1);
     EXPECT_EQ(document.snapshot()->currentStep(), &document.snapshot()->steps.back());
     EXPECT_EQ(window->candidatesView()->candidates()[0].id, document.snapshot()->steps.back().candidates[0].id);
@@ -721,7 +755,7 @@ TEST_F(Gui, LongSentenceScrollsAWindowOfReadableColumnsWithItsAxesInPlace) {
     QString text;
     for (int i = 0; i < 100; ++i) text += (i % 3 ? QStringLiteral("house ") : QStringLiteral("small "));
     type(text);
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     // The plot fills its panel; a window of readable columns moves over the 101, the axes stay.
     auto* view = window->alignmentView();
     EXPECT_EQ(view->plot()->size(), view->viewport()->size());
@@ -740,11 +774,11 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
     document.openModel(QString::fromStdString(dir.path("pieces.pt")));
     ASSERT_TRUE(document.waitUntilIdle());
     type("the big house is red");
-    trigger(window->runAction());
+    trigger(window->action("run"));
     const auto alignment = document.snapshot()->alignment();
     ASSERT_GT(alignment.sourceTokens().size(), 6u) << "pieces: more tokens than words";
     EXPECT_FALSE(figure().showsWords());
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     ASSERT_TRUE(figure().showsWords());
     // The </s> column kept (View → Keep the </s> column, the default): a column of its own.
     EXPECT_EQ(figure().columnLabels(), (std::vector<QString>{"the", "big", "house", "is", "red", "</s>"}));
@@ -762,14 +796,14 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
         for (double v : row) sum += v;
         EXPECT_NEAR(sum, 1.0, 1e-5) << "a word's rows averaged, </s> kept: each row sums to one";
     }
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     EXPECT_FALSE(figure().showsWords());
     EXPECT_EQ(figure().columnLabels().size(), alignment.sourceTokens().size());
 }
 
 TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {
     type("the red car");
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     const auto full = document.snapshot()->steps[0].alpha;
     auto options = window->alignmentView()->options();
     options.endColumn = ui::FigureOptions::EndColumn::Renormalize;
@@ -786,8 +820,8 @@ TEST_F(Gui, StepExplainedPanelShowsTheEnginesNumbers) {
     EXPECT_FALSE(window->stepDock()->isVisible()) << "off by default";
     window->stepDock()->show();
     type("the red car is big .");
-    trigger(window->stepAction());
-    trigger(window->stepAction());
+    trigger(window->action("step"));
+    trigger(window->action("step"));
     core::DecodingSession engine(core::Model::load(dir.path("tiny.pt")), "the red car is big .");
     engine.step();
     const auto& second = engine.step();
@@ -920,7 +954,7 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
         return l->isVisible() && !l->pixmap().isNull() && l->pixmap().toImage().pixelColor(5, 5) == QColor(Qt::red);
     });
     EXPECT_TRUE(shown) << "the picture is on screen in the lesson panel";
-    ASSERT_TRUE(window.pictureAction()->isEnabled()) << "the page has a picture";
+    ASSERT_TRUE(window.action("picture")->isEnabled()) << "the page has a picture";
     QTest::keyClick(&window, Qt::Key_I, Qt::ControlModifier);  // from the keyboard, as in front of a class
     const auto dialogs = window.findChildren<QDialog*>();
     ASSERT_EQ(dialogs.size(), 1);
@@ -931,7 +965,7 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     window.lessonPlayer()->goTo(1);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_TRUE(window.lessonPanel()->pageImage().isNull());
-    EXPECT_FALSE(window.pictureAction()->isEnabled());
+    EXPECT_FALSE(window.action("picture")->isEnabled());
 }
 
 // Issue 38: a class on a projector, and state that never outlives the view it belongs to.
@@ -989,7 +1023,7 @@ TEST_F(Gui, PresenterModeScalesDockTitlesAndTheLossCurve) {
 // the colour scale's title is as long as the scale, never cut.
 TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
     type("the red car");
-    trigger(window->stepAction());
+    trigger(window->action("step"));
     const auto snapshot = document.snapshot();
     for (const bool encoder : {true, false}) {
         ui::FigureOptions options;
@@ -1020,9 +1054,9 @@ TEST_F(Gui, ANewModelEndsTeacherForcingAndRunsFreely) {
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_FALSE(document.snapshot()->teacherForced);
     EXPECT_TRUE(document.snapshot()->steps.empty()) << "step 0 of the sentence";
-    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(window->action("teacher-forcing")->isChecked());
     EXPECT_FALSE(window->targetEdit()->isVisible());
-    trigger(window->runAction());
+    trigger(window->action("run"));
     core::DecodingSession engine(core::Model::load(dir.path("other.pt")), "the red car");
     engine.runToEnd();
     EXPECT_FALSE(document.snapshot()->teacherForced);
@@ -1050,8 +1084,8 @@ TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
     // Step explained at step 0 keeps no scale of the sentence before.
     window->showStepPanel(true);
     type("the red car is big .");
-    trigger(window->stepAction());
-    trigger(window->resetAction());
+    trigger(window->action("step"));
+    trigger(window->action("reset"));
     QApplication::processEvents();
     for (int chart = 0; chart < 3; ++chart) {
         auto* plot = window->stepPanel()->chart(chart);
@@ -1079,11 +1113,11 @@ TEST_F(Gui, ClearingARunsTargetForcesItAlongTheLastSnapshotsTranslation) {
     last.runToEnd();
     ASSERT_FALSE(last.translation().empty());
     EXPECT_EQ(window->targetEdit()->text().toStdString(), last.translation());
-    EXPECT_TRUE(window->teacherAction()->isChecked());
+    EXPECT_TRUE(window->action("teacher-forcing")->isChecked());
     EXPECT_EQ(document.modelPath(), panel->snapshotPath(0)) << "the snapshot on the slider";
     EXPECT_TRUE(document.snapshot()->teacherForced);
     EXPECT_FALSE(figure().displayedWeights().empty());
-    EXPECT_TRUE(window->exportAction()->isEnabled());
+    EXPECT_TRUE(window->action("export")->isEnabled());
 }
 
 TEST_F(Gui, OpeningATrainingRunEndsAComparison) {
@@ -1111,7 +1145,7 @@ TEST_F(Gui, OpeningAComparisonEndsATrainingRunAndItsTarget) {
     window->openComparison(QString::fromStdString(dir.path("twin.pt")));
     for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
     EXPECT_FALSE(window->timelineDock()->isVisible());
-    EXPECT_FALSE(window->teacherAction()->isChecked());
+    EXPECT_FALSE(window->action("teacher-forcing")->isChecked());
     EXPECT_FALSE(document.snapshot()->teacherForced);
     ASSERT_NE(window->comparisonDocument(), nullptr);
 }
@@ -1120,9 +1154,9 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "run": true,
         "explain": "softmax", "highlight": "explain"}]})";
     type("the red car is big .");
-    trigger(window->stepAction());
-    trigger(window->stepAction());
-    trigger(window->stepAction());
+    trigger(window->action("step"));
+    trigger(window->action("step"));
+    trigger(window->action("step"));
     const auto before = document.snapshot();
     window->startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(window->waitUntilIdle());
@@ -1139,18 +1173,18 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     type("the red car");
     window->setTargetText(QStringLiteral("la voiture rouge"));
     ASSERT_TRUE(document.waitUntilIdle());
-    trigger(window->resetAction());
-    trigger(window->stepAction());
-    trigger(window->stepAction());
+    trigger(window->action("reset"));
+    trigger(window->action("step"));
+    trigger(window->action("step"));
     window->startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(window->waitUntilIdle());
-    EXPECT_FALSE(window->teacherAction()->isChecked()) << "the page decodes freely";
+    EXPECT_FALSE(window->action("teacher-forcing")->isChecked()) << "the page decodes freely";
     window->lessonPlayer()->stop();
     ASSERT_TRUE(window->waitUntilIdle());
     EXPECT_TRUE(document.snapshot()->teacherForced);
     EXPECT_EQ(document.snapshot()->steps.size(), 2u);
     EXPECT_EQ(window->targetEdit()->text(), QStringLiteral("la voiture rouge"));
-    EXPECT_TRUE(window->teacherAction()->isChecked());
+    EXPECT_TRUE(window->action("teacher-forcing")->isChecked());
 }
 
 // Lesson 2's pages name the part of Step explained they talk about: it is scrolled into view.
@@ -1226,7 +1260,7 @@ TEST_F(GuiSubword, BeamHypothesesAreTextThatFitsTheListAndStaysDistinct) {
     window->setSourceText(QStringLiteral("All you have to do is to wait for her reply."));
     ASSERT_TRUE(document.waitUntilIdle());
     window->setBeamWidth(5);
-    window->beamAction()->trigger();
+    window->action("beam-search")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
     const auto s = document.snapshot();
     ASSERT_GE(s->beam.size(), 2u);
@@ -1253,9 +1287,9 @@ TEST_F(GuiSubword, AForcedTokenOutsideTheTopTenIsListedAndMarked) {
     ASSERT_TRUE(document.waitUntilIdle());
     window->setTargetText(QStringLiteral("Zzyzx"));
     ASSERT_TRUE(document.waitUntilIdle());
-    window->resetAction()->trigger();
+    window->action("reset")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
-    window->stepAction()->trigger();
+    window->action("step")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
     const auto* step = document.snapshot()->currentStep();
     ASSERT_NE(step, nullptr);
@@ -1271,7 +1305,7 @@ TEST_F(GuiSubword, AForcedTokenOutsideTheTopTenIsListedAndMarked) {
 TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     window->setSourceText(QStringLiteral("The red car is very fast."));
     ASSERT_TRUE(document.waitUntilIdle());
-    window->runAction()->trigger();
+    window->action("run")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
     // The token line never breaks inside a token ("</s>" once broke after its slash).
     QTextDocument line;
@@ -1299,7 +1333,7 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("snapshots")), -1);
     EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Frames).indexOf(QStringLiteral("snapshot01")), -1);
     // CSV from View > Words: the word matrix, as the screen shows it.
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
     ui::FigureOptions words;
     words.mergeWords = true;
     tests::TempDir out;

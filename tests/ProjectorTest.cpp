@@ -270,7 +270,7 @@ TEST_P(Projector, TheWordsViewsRowsSumAsTheEndColumnSettingSays) {
     window->setSourceText(QStringLiteral("She has forgiven him for everything."));
     document.runToEnd();
     settle();
-    if (!window->wordsAction()->isChecked()) window->wordsAction()->trigger();
+    if (!window->action("words")->isChecked()) window->action("words")->trigger();
     settle();
     auto* view = window->alignmentView();
     ASSERT_TRUE(view->figure().showsWords());
@@ -281,7 +281,7 @@ TEST_P(Projector, TheWordsViewsRowsSumAsTheEndColumnSettingSays) {
         EXPECT_NEAR(sum, 1.0, 1e-4) << "with the </s> column every row sums to one";
     }
     expectReadable("words");
-    window->wordsAction()->trigger();
+    window->action("words")->trigger();
 }
 
 INSTANTIATE_TEST_SUITE_P(Classroom, Projector,

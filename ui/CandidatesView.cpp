@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 
 namespace alignscope::ui {
 CandidatesView::CandidatesView(QWidget* parent) : QWidget(parent) {
@@ -64,6 +65,14 @@ void CandidatesView::keyPressEvent(QKeyEvent* event) {
         return;
     }
     update();
+}
+
+void CandidatesView::render(const DecodingSnapshot& s) {
+    const auto* step = s.currentStep();
+    auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
+    const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
+    if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
+    setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
 }
 
 void CandidatesView::setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled, bool lastOutsideTop) {

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/decoding/StepRecord.h"
+#include "ui/DecodingSnapshot.h"
 
 #include <QWidget>
 
@@ -19,6 +20,10 @@ public:
     // `lastOutsideTop`: the last row is the chosen token from outside the top k (a forced one),
     // drawn apart and marked.
     void setCandidates(std::vector<core::Candidate> candidates, int64_t chosen, bool enabled, bool lastOutsideTop = false);
+    // The current step's candidates. A shown beam hypothesis is read-only (a click would change
+    // steps that are not on screen); a forced token outside the top k is listed after them, marked,
+    // with its probability.
+    void render(const DecodingSnapshot& s);
     bool lastOutsideTop() const { return lastOutsideTop_; }
     const std::vector<core::Candidate>& candidates() const { return candidates_; }
     QRect barRect(int index) const;  // where candidate `index` is drawn (tests click there)

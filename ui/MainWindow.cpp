@@ -1,5 +1,6 @@
 #include "ui/MainWindow.h"
 
+#include "ui/ActionRegistry.h"
 #include "ui/AlignmentView.h"
 #include "ui/BeamPanel.h"
 #include "ui/CandidatesView.h"
@@ -7,53 +8,39 @@
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/ExportDialog.h"
-#include "ui/SentencePanel.h"
-#include "ui/StepExplainedPanel.h"
-#include "ui/TimelineExporter.h"
-#include "ui/TimelinePanel.h"
-#include "ui/TrainingRunController.h"
-
-#include "core/Error.h"
-#include "core/platform/InstallLayout.h"
-#include "core/alignment/AlignmentComparison.h"
-#include "core/alignment/LinkSet.h"
-#include "core/evaluation/ModelScorecard.h"
-#include "core/text/Tokenizer.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
-
-#include "core/text/Vocabulary.h"
-#include "core/training/Corpus.h"
+#include "ui/LessonsMenu.h"
+#include "ui/RecentModelsMenu.h"
+#include "ui/SentencePanel.h"
+#include "ui/StatusLine.h"
+#include "ui/StepExplainedPanel.h"
+#include "ui/TimelinePanel.h"
+#include "ui/TrainingRunController.h"
+#include "ui/WindowPlacement.h"
 
 #include <QAction>
 #include <QActionGroup>
-#include <QApplication>
 #include <QCloseEvent>
+#include <QCoreApplication>
 #include <QDockWidget>
+#include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileDialog>
-#include <QDir>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QGuiApplication>
 #include <QLabel>
-#include <QCoreApplication>
-#include <QInputMethodEvent>
 #include <QLineEdit>
-#include <QTextCharFormat>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QThread>
 #include <QTimer>
-#include <QElapsedTimer>
-#include <QEventLoop>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -62,11 +49,20 @@
 
 namespace alignscope::ui {
 namespace {
-constexpr int kMaxRecent = 8;
-constexpr QSize kFrameAllowance(16, 48);    // a window manager's frame and title bar: the whole window stays on screen
-}
+// The checkable actions the settings keep between sessions: id, key, default.
+struct SavedToggle {
+    const char* id;
+    const char* key;
+    bool byDefault;
+};
+constexpr SavedToggle kSavedToggles[] = {{"type-ahead", "decoding/typeAhead", false},  {"encoder-states", "figure/encoderStates", true},
+                                         {"values", "figure/values", false},           {"grayscale", "figure/grayscale", false},
+                                         {"words", "figure/words", false}};
+// View > the </s> column, as the settings number them (figure/endColumn).
+const char* const kEndColumnIds[] = {"end-keep", "end-hide", "end-renormalise"};
+}  // namespace
 
-MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document) {
+MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document), actions_(new ActionRegistry(this)) {
     setWindowTitle(tr("AlignScope"));
     setAcceptDrops(true);
     buildActions();
@@ -74,15 +70,13 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     buildMenus();
 
     QSettings settings;
-    restoreWindow(settings);
+    WindowPlacement::restore(this, settings);
+    // What shows a lesson, a comparison or a training run stays closed: none of them is open at start.
+    restoreState(settings.value("window/state").toByteArray());
+    for (auto* dock : {lessonDock_, compareDock_, timelineDock_}) dock->hide();
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
-    typeAheadAction_->setChecked(settings.value("decoding/typeAhead", false).toBool());
-    encoderAction_->setChecked(settings.value("figure/encoderStates", true).toBool());
-    valuesAction_->setChecked(settings.value("figure/values", false).toBool());
-    grayAction_->setChecked(settings.value("figure/grayscale", false).toBool());
-    wordsAction_->setChecked(settings.value("figure/words", false).toBool());
-    const int end = settings.value("figure/endColumn", 0).toInt();
-    (end == 1 ? dropEndAction_ : end == 2 ? renormEndAction_ : keepEndAction_)->setChecked(true);
+    for (const auto& toggle : kSavedToggles) action(toggle.id)->setChecked(settings.value(toggle.key, toggle.byDefault).toBool());
+    action(kEndColumnIds[std::clamp(settings.value("figure/endColumn", 0).toInt(), 0, 2)])->setChecked(true);
     applyFigureOptions();
     applyTextScale(1.0);
 
@@ -90,7 +84,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     connect(document_, &DecodingDocument::errorOccurred, this, &MainWindow::showError);
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
-        rememberModel(path);
+        if (!path.isEmpty()) recent_->remember(path);
         // Test-set scores are of the model that was A: none outlives it.
         stopScoring();
         comparePanel_->setScoresMessage(QString());
@@ -104,7 +98,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
         closeComparison();
     });
     connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
-        cancelAction_->setEnabled(busy);
+        action("cancel")->setEnabled(busy);
         if (busy) status_->setText(tr("decoding…"));
         else if (snapshot_) render(snapshot_);
         if (!busy && !pendingStatus_.isEmpty()) {  // a message about what was undone outlasts the redraw
@@ -115,68 +109,79 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     render(document_->snapshot());
 }
 
+QAction* MainWindow::action(const QString& id) const { return actions_->action(id); }
+QMenu* MainWindow::recentMenu() const { return recent_->menu(); }
+
 void MainWindow::buildActions() {
-    auto make = [this](const QString& text, const QString& tip, QList<QKeySequence> keys, auto slot) {
-        auto* a = new QAction(text, this);
-        a->setToolTip(tip + (keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText))));
-        a->setShortcuts(keys);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
-    openAction_ = make(tr("&Open model…"), tr("Open a model file"), {QKeySequence::Open}, [this] { openModelDialog(); });
-    stepAction_ = make(tr("&Step →"), tr("Decode one more token"), {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_F10)},
-                       [this] { document_->step(); });
-    backAction_ = make(tr("← &Back"), tr("Undo the last step"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_F10)},
-                       [this] { document_->back(); });
-    runAction_ = make(tr("&Run to end"), tr("Decode until </s>"), {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
-                      [this] { document_->runToEnd(); });
-    resetAction_ = make(tr("R&eset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)},
-                        [this] { document_->reset(); });
-    beamAction_ = make(tr("Bea&m search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)},
-                       [this] {
-                           focusBeamWhenDone_ = true;  // Up and Down then pick a hypothesis
-                           document_->runBeam(beamWidth_->value());
-                       });
-    cancelAction_ = make(tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); });
-    cancelAction_->setEnabled(false);
-    typeAheadAction_ = make(tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] {
-        if (!typeAheadAction_->isChecked()) return;
+    auto& r = *actions_;
+    r.add("open", tr("&Open model…"), tr("Open a model file"), {QKeySequence::Open}, [this] { openModelDialog(); });
+    r.add("step", tr("&Step →"), tr("Decode one more token"), {QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_F10)},
+          [this] { document_->step(); });
+    r.add("back", tr("← &Back"), tr("Undo the last step"), {QKeySequence(Qt::Key_Left), QKeySequence(Qt::SHIFT | Qt::Key_F10)},
+          [this] { document_->back(); });
+    r.add("run", tr("&Run to end"), tr("Decode until </s>"), {QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)},
+          [this] { document_->runToEnd(); });
+    r.add("reset", tr("R&eset"), tr("Back to the first step"), {QKeySequence(Qt::CTRL | Qt::Key_Home)}, [this] { document_->reset(); });
+    r.add("beam-search", tr("Bea&m search"), tr("Run beam search and list every hypothesis"), {QKeySequence(Qt::CTRL | Qt::Key_B)}, [this] {
+        focusBeamWhenDone_ = true;  // Up and Down then pick a hypothesis
+        document_->runBeam(beamWidth_->value());
+    });
+    r.add("cancel", tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); })->setEnabled(false);
+    r.addToggle("type-ahead", tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] {
+        if (!action("type-ahead")->isChecked()) return;
         document_->cancel();
         decodeSource(sentence_->source());
     });
-    typeAheadAction_->setCheckable(true);
-    teacherAction_ = make(tr("&Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
-                          {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
-                              sentence_->setTargetVisible(teacherAction_->isChecked());
-                              // Typing goes where the target is asked for; off, the arrows step again.
-                              if (teacherAction_->isChecked()) sentence_->targetEdit()->setFocus();
-                              else view_->setFocus();
-                              targetEdited();
-                          });
-    teacherAction_->setCheckable(true);
-    auto figureToggle = [&](const QString& text) {
-        auto* a = make(text, text, {}, [this] { applyFigureOptions(); });
-        a->setCheckable(true);
-        return a;
-    };
-    encoderAction_ = figureToggle(tr("Show &encoder states"));
-    valuesAction_ = figureToggle(tr("Show &values in cells"));
-    grayAction_ = figureToggle(tr("&Grey-scale colours"));
-    wordsAction_ = figureToggle(tr("&Words (merge sub-word pieces)"));
-    wordsAction_->setToolTip(tr("The heatmap over the words of the text: a source word's piece columns summed, a target "
-                                "word's piece rows averaged (the encoder panel, one column per piece, is left out)"));
+    r.addToggle("teacher-forcing", tr("&Teacher forcing"), tr("Type a target too and see the alignment the model gives that pair"),
+                {QKeySequence(Qt::CTRL | Qt::Key_T)}, [this] {
+                    const bool on = action("teacher-forcing")->isChecked();
+                    sentence_->setTargetVisible(on);
+                    // Typing goes where the target is asked for; off, the arrows step again.
+                    if (on) sentence_->targetEdit()->setFocus();
+                    else view_->setFocus();
+                    targetEdited();
+                });
+    const auto figureToggle = [&](const char* id, const QString& text) { return r.addToggle(id, text, text, {}, [this] { applyFigureOptions(); }); };
+    figureToggle("encoder-states", tr("Show &encoder states"));
+    figureToggle("values", tr("Show &values in cells"));
+    figureToggle("grayscale", tr("&Grey-scale colours"));
+    figureToggle("words", tr("&Words (merge sub-word pieces)"))
+        ->setToolTip(tr("The heatmap over the words of the text: a source word's piece columns summed, a target "
+                        "word's piece rows averaged (the encoder panel, one column per piece, is left out)"));
     auto* endGroup = new QActionGroup(this);
-    keepEndAction_ = figureToggle(tr("&Keep the </s> column"));
-    dropEndAction_ = figureToggle(tr("Hi&de the </s> column"));
-    renormEndAction_ = figureToggle(tr("Hide </s> and re&normalise rows"));
-    for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) endGroup->addAction(a);
-    exportAction_ = make(tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"),
-                         {QKeySequence(Qt::CTRL | Qt::Key_E)}, [this] { openExportDialog(); });
-    exportAction_->setEnabled(false);
+    endGroup->addAction(figureToggle(kEndColumnIds[0], tr("&Keep the </s> column")));
+    endGroup->addAction(figureToggle(kEndColumnIds[1], tr("Hi&de the </s> column")));
+    endGroup->addAction(figureToggle(kEndColumnIds[2], tr("Hide </s> and re&normalise rows")));
+    r.add("export", tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"), {QKeySequence(Qt::CTRL | Qt::Key_E)},
+          [this] { openExportDialog(); })
+        ->setEnabled(false);
     // 1-9 pick that candidate of the current step (what-if), as a click on it would.
     for (int k = 1; k <= 9; ++k)
-        make(tr("Choose candidate %1").arg(k), tr("Choose candidate %1").arg(k), {QKeySequence(Qt::Key_0 + k)}, [this, k] { chooseCandidate(k - 1); });
+        r.add(QStringLiteral("choose-%1").arg(k), tr("Choose candidate %1").arg(k), tr("Choose candidate %1").arg(k), {QKeySequence(Qt::Key_0 + k)},
+              [this, k] { chooseCandidate(k - 1); });
+    r.add("open-run", tr("Open &training run…"), tr("Open a training run's snapshots"), {}, [this] { openTimelineDialog(); });
+    r.add("compare", tr("&Compare with…"), tr("Decode the sentence with a second model beside this one"), {}, [this] { openComparisonDialog(); });
+    r.add("compare-test", tr("Compare on a test set…"), tr("Both models' BLEU on a test file"), {}, [this] { openComparisonTestDialog(); })
+        ->setEnabled(false);
+    r.add("stop-compare", tr("Stop comparing"), tr("Close the second model"), {}, [this] { closeComparison(); })->setEnabled(false);
+    r.add("quit", tr("&Quit"), tr("Quit AlignScope"), {QKeySequence::Quit}, [this] { close(); });
+    // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
+    // presentation clicker (which sends these keys) expects; at its end the page turns.
+    r.add("next-page", tr("&Next page"), tr("The lesson's next page"), {QKeySequence(Qt::Key_PageDown)}, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
+    });
+    r.add("previous-page", tr("&Previous page"), tr("The lesson's previous page"), {QKeySequence(Qt::Key_PageUp)}, [this] {
+        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
+    });
+    r.addToggle("presenter", tr("Presenter &mode"), tr("Large text, the whole screen, the panels in one column"), {QKeySequence(Qt::Key_F11)},
+                [this] { setPresenterMode(action("presenter")->isChecked()); });
+    // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
+    // fitted to the screen, from the keyboard too (Esc closes it).
+    r.add("picture", tr("Show the page's p&icture full size"), tr("The lesson page's picture, fitted to the screen"),
+          {QKeySequence(Qt::CTRL | Qt::Key_I)}, [this] { lessonPanel_->enlargeImage(); })
+        ->setEnabled(false);
+    r.add("end-lesson", tr("&End lesson"), tr("Back to the view before the lesson"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)},
+          [this] { lessonPlayer_->stop(); });
 }
 
 void MainWindow::chooseCandidate(int index) {
@@ -187,70 +192,24 @@ void MainWindow::chooseCandidate(int index) {
 }
 
 void MainWindow::buildMenus() {
+    const auto add = [this](QMenu* menu, std::initializer_list<const char*> ids) {
+        for (const char* id : ids) {
+            if (id) menu->addAction(action(id));
+            else menu->addSeparator();
+        }
+    };
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(openAction_);
-    recentMenu_ = file->addMenu(tr("Open &recent"));
-    file->addAction(tr("Open &training run…"), this, &MainWindow::openTimelineDialog);
-    file->addAction(tr("&Compare with…"), this, &MainWindow::openComparisonDialog);
-    compareTestAction_ = file->addAction(tr("Compare on a test set…"), this, &MainWindow::openComparisonTestDialog);
-    stopCompareAction_ = file->addAction(tr("Stop comparing"), this, &MainWindow::closeComparison);
-    compareTestAction_->setEnabled(false);
-    stopCompareAction_->setEnabled(false);
-    updateRecentMenu();
-    file->addAction(exportAction_);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    auto* decode = menuBar()->addMenu(tr("&Decode"));
-    for (auto* a : {stepAction_, backAction_, runAction_, resetAction_}) decode->addAction(a);
-    decode->addSeparator();
-    decode->addAction(beamAction_);
-    decode->addAction(cancelAction_);
-    decode->addSeparator();
-    decode->addAction(typeAheadAction_);
-    decode->addAction(teacherAction_);
+    add(file, {"open"});
+    recent_ = new RecentModelsMenu(file->addMenu(tr("Open &recent")));
+    connect(recent_, &RecentModelsMenu::openRequested, this, &MainWindow::openModel);
+    add(file, {"open-run", "compare", "compare-test", "stop-compare", "export", nullptr, "quit"});
+    add(menuBar()->addMenu(tr("&Decode")),
+        {"step", "back", "run", "reset", nullptr, "beam-search", "cancel", nullptr, "type-ahead", "teacher-forcing"});
 
     auto* lessons = menuBar()->addMenu(tr("&Lessons"));
-    // Numbered as shipped: Alt+L then the lesson's number starts it (the numbers alone pick candidates).
-    int number = 0;
-    for (const auto& path : Lesson::shippedLessons()) {
-        ++number;
-        const QString mnemonic = number <= 9 ? QStringLiteral("&%1 ").arg(number) : QStringLiteral("%1 ").arg(number);
-        try {
-            const auto lesson = Lesson::loadHeading(path);
-            lessons->addAction(mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&")), this, [this, path] { startLesson(path); })
-                ->setToolTip(lesson.summary);
-        } catch (const std::exception& e) {
-            lessons->addAction(mnemonic + QFileInfo(path).fileName())->setEnabled(false);
-        }
-    }
-    lessons->addAction(tr("&Open lesson file…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString::fromStdString(core::InstallLayout::lessonsDirectory()),
-                                                          tr("Lessons (*.json)"));
-        if (!path.isEmpty()) startLesson(path);
-    });
-    lessons->addSeparator();
-    // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
-    // presentation clicker (which sends these keys) expects; at its end the page turns.
-    auto* nextPage = lessons->addAction(tr("&Next page"), this, [this] {
-        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
-    });
-    nextPage->setShortcut(QKeySequence(Qt::Key_PageDown));
-    auto* previousPage = lessons->addAction(tr("&Previous page"), this, [this] {
-        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
-    });
-    previousPage->setShortcut(QKeySequence(Qt::Key_PageUp));
-    presenterAction_ = lessons->addAction(tr("Presenter &mode"), this, [this] { setPresenterMode(presenterAction_->isChecked()); });
-    presenterAction_->setCheckable(true);
-    presenterAction_->setShortcut(QKeySequence(Qt::Key_F11));
-    // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
-    // fitted to the screen, from the keyboard too (Esc closes it).
-    pictureAction_ = lessons->addAction(tr("Show the page's p&icture full size"), lessonPanel_, &LessonPanel::enlargeImage);
-    pictureAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    pictureAction_->setEnabled(false);
-    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { pictureAction_->setEnabled(!lessonPanel_->pageImage().isNull()); });
-    auto* endLesson = lessons->addAction(tr("&End lesson"), lessonPlayer_, &LessonPlayer::stop);
-    endLesson->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    LessonsMenu::addLessons(lessons, this, [this](const QString& path) { startLesson(path); });
+    add(lessons, {nullptr, "next-page", "previous-page", "presenter", "picture", "end-lesson"});
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { action("picture")->setEnabled(!lessonPanel_->pageImage().isNull()); });
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* explain = stepDock_->toggleViewAction();
@@ -272,9 +231,7 @@ void MainWindow::buildMenus() {
         view->addAction(toggle);
     }
     view->addSeparator();
-    for (auto* a : {encoderAction_, valuesAction_, grayAction_, wordsAction_}) view->addAction(a);
-    view->addSeparator();
-    for (auto* a : {keepEndAction_, dropEndAction_, renormEndAction_}) view->addAction(a);
+    add(view, {"encoder-states", "values", "grayscale", "words", nullptr, kEndColumnIds[0], kEndColumnIds[1], kEndColumnIds[2]});
     // What the heatmap shows: attention, or what each source token did for the chosen token
     // (core/attribution), filled in as the steps come; Step explained holds the two side by side.
     heatmapMenu_ = new ChoiceMenu(view->addMenu(tr("&Heatmap")), QStringLiteral("heatmap-"),
@@ -298,21 +255,21 @@ void MainWindow::buildMenus() {
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
     auto* decoding = decodingBar_ = addToolBar(tr("Decoding toolbar"));
     decoding->setObjectName(QStringLiteral("decodingToolBar"));
-    decoding->addAction(openAction_);
+    decoding->addAction(action("open"));
     decoding->addSeparator();
-    for (auto* a : {backAction_, stepAction_, runAction_, resetAction_}) decoding->addAction(a);
+    for (const char* id : {"back", "step", "run", "reset"}) decoding->addAction(action(id));
     auto* search = searchBar_ = addToolBar(tr("Beam search toolbar"));
     search->setObjectName(QStringLiteral("searchToolBar"));
     search->addWidget(new QLabel(tr(" beam width ")));
     search->addWidget(beamWidth_);
-    search->addAction(beamAction_);
-    search->addAction(cancelAction_);
+    search->addAction(action("beam-search"));
+    search->addAction(action("cancel"));
     auto* tools = toolsBar_ = addToolBar(tr("Modes and export toolbar"));
     tools->setObjectName(QStringLiteral("toolsToolBar"));
-    tools->addAction(typeAheadAction_);
-    tools->addAction(teacherAction_);
+    tools->addAction(action("type-ahead"));
+    tools->addAction(action("teacher-forcing"));
     tools->addSeparator();
-    tools->addAction(exportAction_);
+    tools->addAction(action("export"));
     view->addSeparator();
     const QString barTexts[] = {tr("Dec&oding toolbar"), tr("Beam &search toolbar"), tr("Modes and export &toolbar")};
     for (int k = 0; k < 3; ++k) {
@@ -379,7 +336,7 @@ void MainWindow::buildLayout() {
     setCentralWidget(central);
     // Type-ahead decodes once typing pauses; Enter decodes what is there and hands the arrows back.
     connect(sentence_, &SentencePanel::sourcePaused, this, [this](const QString& text) {
-        if (!typeAheadAction_->isChecked()) return;
+        if (!action("type-ahead")->isChecked()) return;
         document_->cancel();
         decodeSource(text);
     });
@@ -486,42 +443,6 @@ void MainWindow::buildLayout() {
     statusBar()->addWidget(status_, 1);
 }
 
-void MainWindow::fitToScreen() {
-    const QSize wanted(1280, 820);
-    const QScreen* screen = this->screen();
-    if (!screen) {
-        resize(wanted);
-        return;
-    }
-    const QRect room = screen->availableGeometry();
-    resize(wanted.boundedTo(room.size() - kFrameAllowance));
-    move(room.topLeft() + QPoint((room.width() - width()) / 2, (room.height() - height() - kFrameAllowance.height()) / 2));
-}
-
-// The last window's rectangle, fitted to the screen it opens on (a window saved on a larger
-// screen, or a projector's, shows whole: title bar, status bar and docks on screen), and its docks.
-// What shows a lesson, a comparison or a training run stays closed: none of them is open at start.
-void MainWindow::restoreWindow(const QSettings& settings) {
-    const QRect saved = settings.value("window/rect").toRect();
-    if (saved.isValid()) {
-        const QScreen* screen = QGuiApplication::screenAt(saved.center());
-        if (!screen) screen = this->screen();
-        const QRect room = screen ? screen->availableGeometry() : saved;
-        const QSize size = saved.size().boundedTo(room.size() - kFrameAllowance);
-        const QPoint lowest = room.bottomRight() - QPoint(size.width(), size.height()) - QPoint(kFrameAllowance.width(), kFrameAllowance.height()) +
-                              QPoint(1, 1);
-        const int titleBar = kFrameAllowance.height() - kFrameAllowance.width() / 2;  // above the rectangle
-        setGeometry(QRect(QPoint(std::clamp(saved.x(), room.left(), std::max(room.left(), lowest.x())),
-                                 std::clamp(saved.y(), room.top() + titleBar, std::max(room.top() + titleBar, lowest.y() + titleBar))),
-                          size));
-        if (settings.value("window/maximized", false).toBool()) setWindowState(Qt::WindowMaximized);
-    } else {
-        fitToScreen();
-    }
-    restoreState(settings.value("window/state").toByteArray());
-    for (auto* dock : {lessonDock_, compareDock_, timelineDock_}) dock->hide();
-}
-
 void MainWindow::setSourceText(const QString& text) {
     sentence_->setSource(text);
     document_->setSource(text);
@@ -530,7 +451,7 @@ void MainWindow::setSourceText(const QString& text) {
 void MainWindow::decodeSource(const QString& text) {
     sentence_->stopTyping();
     document_->setSource(text);
-    if (typeAheadAction_->isChecked() && !teacherAction_->isChecked()) document_->runToEnd();
+    if (action("type-ahead")->isChecked() && !action("teacher-forcing")->isChecked()) document_->runToEnd();
 }
 
 void MainWindow::setTargetText(const QString& text) {
@@ -539,7 +460,7 @@ void MainWindow::setTargetText(const QString& text) {
 }
 
 void MainWindow::showTargetBox(const QString& text) {
-    teacherAction_->setChecked(!text.isEmpty());
+    action("teacher-forcing")->setChecked(!text.isEmpty());
     sentence_->showTarget(text);
     givenTarget_ = text;
 }
@@ -547,7 +468,7 @@ void MainWindow::showTargetBox(const QString& text) {
 void MainWindow::setBeamWidth(int width) { beamWidth_->setValue(width); }
 
 void MainWindow::targetEdited() {
-    givenTarget_ = teacherAction_->isChecked() ? sentence_->target() : QString();
+    givenTarget_ = action("teacher-forcing")->isChecked() ? sentence_->target() : QString();
     run_->targetTyped();
     // A run's snapshots are compared along one target: cleared, it is the last snapshot's translation.
     if (runOpen() && givenTarget_.trimmed().isEmpty() && !run_->findingTarget()) {
@@ -558,14 +479,14 @@ void MainWindow::targetEdited() {
 }
 
 void MainWindow::applyFigureOptions() {
-    figureOptions_.showEncoderStates = encoderAction_->isChecked();
-    figureOptions_.valuesInCells = valuesAction_->isChecked();
-    const bool wordsChanged = figureOptions_.mergeWords != wordsAction_->isChecked();
-    figureOptions_.mergeWords = wordsAction_->isChecked();
-    figureOptions_.colorMap = grayAction_->isChecked() ? FigureOptions::ColorMap::Grayscale : FigureOptions::ColorMap::Viridis;
-    figureOptions_.endColumn = dropEndAction_->isChecked()     ? FigureOptions::EndColumn::Drop
-                               : renormEndAction_->isChecked() ? FigureOptions::EndColumn::Renormalize
-                                                               : FigureOptions::EndColumn::Keep;
+    figureOptions_.showEncoderStates = action("encoder-states")->isChecked();
+    figureOptions_.valuesInCells = action("values")->isChecked();
+    const bool wordsChanged = figureOptions_.mergeWords != action("words")->isChecked();
+    figureOptions_.mergeWords = action("words")->isChecked();
+    figureOptions_.colorMap = action("grayscale")->isChecked() ? FigureOptions::ColorMap::Grayscale : FigureOptions::ColorMap::Viridis;
+    figureOptions_.endColumn = action(kEndColumnIds[1])->isChecked()   ? FigureOptions::EndColumn::Drop
+                               : action(kEndColumnIds[2])->isChecked() ? FigureOptions::EndColumn::Renormalize
+                                                                       : FigureOptions::EndColumn::Keep;
     view_->setOptions(figureOptions_);
     comparePanel_->setOptions(compareOptions());
     if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
@@ -577,55 +498,27 @@ void MainWindow::render(SnapshotPtr snapshot) {
     sentence_->render(snapshot);
     view_->render(snapshot);
     if (stepDock_->isVisible()) stepPanel_->render(snapshot);
-    const auto* step = s.currentStep();
-    // A shown beam hypothesis is read-only: a click would change the steps, which are not on screen.
-    // A forced token outside the top k is listed too, after them (marked), with its probability.
-    auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
-    const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
-    if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
-    candidates_->setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
+    candidates_->render(s);
     beamPanel_->render(s);
     const bool ready = !s.source.tokens.empty();
     // Teacher forcing on with no target yet: Step would decode freely under a button that says
     // otherwise, so it waits for the target.
-    const bool awaitingTarget = teacherAction_->isChecked() && sentence_->target().trimmed().isEmpty();
-    stepAction_->setEnabled(ready && !s.finished && !awaitingTarget);
-    backAction_->setEnabled(ready && !s.steps.empty());
-    runAction_->setEnabled(ready && !s.finished && !awaitingTarget);
-    resetAction_->setEnabled(ready && !s.steps.empty());
-    beamAction_->setEnabled(ready && !s.teacherForced && !awaitingTarget);
+    const bool awaitingTarget = action("teacher-forcing")->isChecked() && sentence_->target().trimmed().isEmpty();
+    action("step")->setEnabled(ready && !s.finished && !awaitingTarget);
+    action("back")->setEnabled(ready && !s.steps.empty());
+    action("run")->setEnabled(ready && !s.finished && !awaitingTarget);
+    action("reset")->setEnabled(ready && !s.steps.empty());
+    action("beam-search")->setEnabled(ready && !s.teacherForced && !awaitingTarget);
     if (focusBeamWhenDone_ && !s.beam.empty()) {
         focusBeamWhenDone_ = false;
         beamList_->setFocus();
     }
-    exportAction_->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
+    action("export")->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
     if (comparison_) {
         syncComparison();
         renderComparison();
     }
-    if (!document_->busy())
-        status_->setText(s.selectedHypothesis >= 0
-                             ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")
-                                   .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                                   .arg(s.sourceTokenCount())
-                                   .arg(s.selectedHypothesis + 1)
-                                   .arg(s.beam.size())
-                                   .arg(s.hypothesisSteps.size())
-                         : awaitingTarget ? tr("Teacher forcing: type the target sentence in Target and press Enter")
-                         : s.teacherForced ? tr("%1 · %2 source tokens · teacher forcing, step %3 of %4")
-                                                 .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                                                 .arg(s.sourceTokenCount())
-                                                 .arg(s.steps.size())
-                                                 .arg(s.forcedSteps)
-                             : tr("%1 · %2 source tokens · step %3%4")
-                                   .arg(s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName))
-                                   .arg(s.sourceTokenCount())
-                                   .arg(s.steps.size())
-                                   .arg(s.finished ? tr(" · finished") : QString()));
-    // View > Links: what was read, or why nothing was.
-    if (!document_->busy() && !s.linkRule.empty())
-        status_->setText(status_->text() + (s.linksError.empty() ? tr(" · %1 links (%2)").arg(s.links.size()).arg(QString::fromStdString(s.linkRule))
-                                                                 : tr(" · no links: %1").arg(QString::fromStdString(s.linksError))));
+    if (!document_->busy()) status_->setText(StatusLine::describe(s, awaitingTarget));
 }
 
 void MainWindow::openExportDialog() {
@@ -674,32 +567,6 @@ void MainWindow::openModel(const QString& path) {
     document_->openModel(path);  // the sentence decoded freely from step 0 (the document drops the target)
 }
 
-void MainWindow::rememberModel(const QString& given) {
-    // One entry per file, however it was named (relative, through a link).
-    const QString canonical = QFileInfo(given).canonicalFilePath();
-    const QString path = canonical.isEmpty() ? QFileInfo(given).absoluteFilePath() : canonical;
-    QSettings settings;
-    auto recent = settings.value("recentModels").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent) recent.removeLast();
-    settings.setValue("recentModels", recent);
-    updateRecentMenu();
-}
-
-void MainWindow::updateRecentMenu() {
-    recentMenu_->clear();
-    const auto recent = QSettings().value("recentModels").toStringList();
-    for (const auto& path : recent) {
-        // Two files of one name are told apart by their folder.
-        const QString name = QFileInfo(path).fileName();
-        const bool shared = std::count_if(recent.begin(), recent.end(), [&](const QString& p) { return QFileInfo(p).fileName() == name; }) > 1;
-        const QString text = shared ? QStringLiteral("%1 — %2").arg(name, QDir::toNativeSeparators(QFileInfo(path).absolutePath())) : name;
-        recentMenu_->addAction(text, this, [this, path] { openModel(path); })->setToolTip(path);
-    }
-    recentMenu_->setEnabled(!recent.isEmpty());
-}
-
 MainWindow::~MainWindow() {
     stopScoring();                                  // its thread runs LibTorch: never past the window
     if (presenter_.active()) applyTextScale(1.0);  // the application's font is shared: back to normal
@@ -708,17 +575,11 @@ MainWindow::~MainWindow() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     // Presenter mode's full screen and column are never saved: the window as it is outside it.
-    settings.remove("window/geometry");  // an older version's, which could hold presenter mode's
-    settings.setValue("window/rect", presenter_.normalGeometry());
-    settings.setValue("window/maximized", bool(presenter_.normalWindowState() & Qt::WindowMaximized));
+    WindowPlacement::save(settings, presenter_.normalGeometry(), presenter_.normalWindowState() & Qt::WindowMaximized);
     settings.setValue("window/state", presenter_.normalLayout());
     settings.setValue("decoding/beamWidth", beamWidth_->value());
-    settings.setValue("decoding/typeAhead", typeAheadAction_->isChecked());
-    settings.setValue("figure/encoderStates", encoderAction_->isChecked());
-    settings.setValue("figure/values", valuesAction_->isChecked());
-    settings.setValue("figure/grayscale", grayAction_->isChecked());
-    settings.setValue("figure/words", wordsAction_->isChecked());
-    settings.setValue("figure/endColumn", dropEndAction_->isChecked() ? 1 : renormEndAction_->isChecked() ? 2 : 0);
+    for (const auto& toggle : kSavedToggles) settings.setValue(toggle.key, action(toggle.id)->isChecked());
+    settings.setValue("figure/endColumn", action(kEndColumnIds[1])->isChecked() ? 1 : action(kEndColumnIds[2])->isChecked() ? 2 : 0);
     QMainWindow::closeEvent(event);
 }
 

@@ -17,7 +17,6 @@ class QLabel;
 class QLineEdit;
 class QListWidget;
 class QMenu;
-class QSettings;
 class QSpinBox;
 class QTimer;
 class QThread;
@@ -28,7 +27,9 @@ class Model;
 
 namespace alignscope::ui {
 
+class ActionRegistry;
 class AlignmentView;
+class RecentModelsMenu;
 class BeamPanel;
 class CandidatesView;
 class ChoiceMenu;
@@ -117,19 +118,13 @@ public:
     QLabel* translationLabel() const { return sentence_->translationLabel(); }
     QLabel* tokensLabel() const { return sentence_->tokensLabel(); }
     QSpinBox* beamWidthBox() const { return beamWidth_; }
-    QAction* teacherAction() const { return teacherAction_; }
-    QAction* presenterAction() const { return presenterAction_; }
-    QAction* pictureAction() const { return pictureAction_; }
     QMenu* viewMenu() const { return viewMenu_; }
-    QMenu* recentMenu() const { return recentMenu_; }
+    QMenu* recentMenu() const;
     QList<QToolBar*> toolBars() const { return {decodingBar_, searchBar_, toolsBar_}; }
-    QAction* stepAction() const { return stepAction_; }
-    QAction* backAction() const { return backAction_; }
-    QAction* runAction() const { return runAction_; }
-    QAction* resetAction() const { return resetAction_; }
-    QAction* beamAction() const { return beamAction_; }
-    QAction* exportAction() const { return exportAction_; }
-    QAction* wordsAction() const { return wordsAction_; }
+    // Every command of the menus, toolbars and keys by its id (ActionRegistry): "step", "back",
+    // "run", "reset", "beam-search", "teacher-forcing", "words", "export", "presenter", "picture", …
+    QAction* action(const QString& id) const;
+    const ActionRegistry& actions() const { return *actions_; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -153,8 +148,6 @@ private:
     void showError(const QString& message);
     void openModelDialog();
     void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding
-    void rememberModel(const QString& path);
-    void updateRecentMenu();
     void decodeSource(const QString& text);  // the sentence encoded (and, typing ahead, translated)
     void targetEdited();
     void applyFigureOptions();
@@ -162,13 +155,13 @@ private:
     void chooseCandidate(int index);   // 0-based, of the current step's list (keys 1-9)
     void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
     void fitToolBars();                // a second toolbar row when one row cannot show every action
-    void fitToScreen();                // the first size: as much of 1280×820 as the screen holds
-    void restoreWindow(const QSettings& settings);
     void fitCentralView();             // presenter mode: a comparison in the heatmap's place
     FigureOptions compareOptions() const;
     void fitBottomDocks();             // the compare and training-run docks' share of the height
 
     DecodingDocument* document_;
+    ActionRegistry* actions_;
+    RecentModelsMenu* recent_ = nullptr;  // File > Open recent
     AlignmentView* view_ = nullptr;
     CandidatesView* candidates_ = nullptr;
     StepExplainedPanel* stepPanel_ = nullptr;
@@ -178,8 +171,6 @@ private:
     QDockWidget* candidatesDock_ = nullptr;
     QDockWidget* beamDock_ = nullptr;
     PresenterLayout presenter_{this};
-    QAction* presenterAction_ = nullptr;
-    QAction* pictureAction_ = nullptr;  // the lesson page's picture full size
     ChoiceMenu* heatmapMenu_ = nullptr;  // View > Heatmap: attention or an attribution method
     ChoiceMenu* linksMenu_ = nullptr;    // View > Links: a link rule or none
     TimelinePanel* timelinePanel_ = nullptr;
@@ -203,19 +194,10 @@ private:
     SentencePanel* sentence_ = nullptr;
     QLabel* status_ = nullptr;
     QSpinBox* beamWidth_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
-    QAction *openAction_ = nullptr, *stepAction_ = nullptr, *backAction_ = nullptr, *runAction_ = nullptr;
-    QAction *resetAction_ = nullptr, *beamAction_ = nullptr, *cancelAction_ = nullptr;
-    QAction *typeAheadAction_ = nullptr, *teacherAction_ = nullptr;
-    QAction *encoderAction_ = nullptr, *valuesAction_ = nullptr, *grayAction_ = nullptr, *wordsAction_ = nullptr;
-    QAction *keepEndAction_ = nullptr, *dropEndAction_ = nullptr, *renormEndAction_ = nullptr;
-    QAction* exportAction_ = nullptr;
     FigureOptions figureOptions_;
     DecodingDocument* comparison_ = nullptr;  // model B, while comparing (owned)
     ComparePanel* comparePanel_ = nullptr;
     QDockWidget* compareDock_ = nullptr;
-    QAction* compareTestAction_ = nullptr;
-    QAction* stopCompareAction_ = nullptr;
     QString givenTarget_;                      // what A is forced along ("" : free decoding)
     QString comparedSource_, comparedTarget_;  // what B was last asked to decode
     bool comparedValid_ = false;
@@ -225,7 +207,6 @@ private:
     std::shared_ptr<std::atomic<bool>> scoringCancelled_;  // tells it to stop between sentences
     int scoringGeneration_ = 0;                // results of an older request are dropped
     SnapshotPtr snapshot_;
-    QString failedModelPath_;  // a model that failed to open is not added to the recent list
 };
 
 }  // namespace alignscope::ui

@@ -32,7 +32,7 @@ void MainWindow::openComparison(const QString& path) {
             if (!busy) renderComparison();
         });
         connect(comparison_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString&) {
-            compareTestAction_->setEnabled(true);
+            action("compare-test")->setEnabled(true);
             openingComparison_ = false;
             comparisonError_.clear();
             comparedValid_ = false;  // decode the sentence with the new model
@@ -51,7 +51,7 @@ void MainWindow::openComparison(const QString& path) {
     comparisonError_.clear();
     comparedValid_ = false;
     openingComparison_ = true;
-    stopCompareAction_->setEnabled(true);
+    action("stop-compare")->setEnabled(true);
     if (!compareDock_->isVisible()) {
         compareDock_->show();
         // Three heatmaps want room: half the window's height, taken from the main figure, or in
@@ -73,8 +73,8 @@ void MainWindow::closeComparison() {
     comparison_ = nullptr;
     compareDock_->hide();
     compareDock_->setWindowTitle(tr("Compare models"));  // the View menu names no model that has gone
-    compareTestAction_->setEnabled(false);
-    stopCompareAction_->setEnabled(false);
+    action("compare-test")->setEnabled(false);
+    action("stop-compare")->setEnabled(false);
     comparePanel_->showMessage(tr("Open a second model with File → Compare with…"));
     comparePanel_->setScoresMessage(QString());
 }

@@ -32,7 +32,7 @@ bool MainWindow::openTimeline(const QString& folderOrIndex, int snapshot) {
     fitBottomDocks();
     presenter_.bringForward(timelineDock_);
     // The typed target, else the last snapshot's translation.
-    run_->open(timeline, snapshot, teacherAction_->isChecked() ? sentence_->target().trimmed() : QString());
+    run_->open(timeline, snapshot, action("teacher-forcing")->isChecked() ? sentence_->target().trimmed() : QString());
     return true;
 }
 
@@ -44,7 +44,7 @@ void MainWindow::closeTimeline(bool endItsTarget) {
     const bool itsTarget = run_->targetIsTheRuns();
     run_->close();
     // A target the run chose (its last snapshot's translation) goes with it; a typed one stays.
-    if (endItsTarget && itsTarget && teacherAction_->isChecked()) setTargetText(QString());
+    if (endItsTarget && itsTarget && action("teacher-forcing")->isChecked()) setTargetText(QString());
 }
 
 void MainWindow::openTimelineDialog() {

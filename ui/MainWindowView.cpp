@@ -132,7 +132,7 @@ void MainWindow::startLesson(const QString& path, int firstPage) {
 }
 
 void MainWindow::setPresenterMode(bool on, bool fillScreen) {
-    presenterAction_->setChecked(on);
+    action("presenter")->setChecked(on);
     applyTextScale(on ? kPresenterScale : 1.0);
     // The panels a lesson shows or hides keep what the lesson made of them when presenter mode ends.
     if (on)

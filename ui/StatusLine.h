@@ -1,0 +1,18 @@
+#pragma once
+#include "ui/DecodingSnapshot.h"
+
+#include <QCoreApplication>
+#include <QString>
+
+namespace alignscope::ui {
+
+// The status bar's line for a decoding state: the model, the source's tokens, where decoding
+// stands (a step, teacher forcing, a beam hypothesis) and what View > Links read, or why nothing.
+class StatusLine {
+    Q_DECLARE_TR_FUNCTIONS(StatusLine)
+public:
+    // awaitingTarget: teacher forcing is on and no target has been typed yet.
+    static QString describe(const DecodingSnapshot& s, bool awaitingTarget);
+};
+
+}  // namespace alignscope::ui
