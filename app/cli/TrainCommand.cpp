@@ -7,6 +7,7 @@
 
 #include "core/runtime/Runtime.h"
 #include "core/training/Trainer.h"
+#include "core/training/TrainingOptionsSchema.h"
 
 #include <atomic>
 #include <chrono>
@@ -49,21 +50,28 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         core::TrainingOptions t;
         std::string cell = "gru", attention = "additive", decoder = "bahdanau";
         bool unidirectional = false, skipBad = false, untied = false, noProgress = false;
+        int64_t minCount = core::TrainingOptionsSchema::integer("min_count"), maxVocab = core::TrainingOptionsSchema::integer("max_vocab");
     };
     auto o = std::make_shared<Options>();
     auto& t = o->t;
     auto* c = app.add_subcommand("train", "Train a model on a tab-separated corpus (source<TAB>target)");
+    // An option the Python trainer shares: its flags, default and help from training_options.json.
+    const auto shared = [c](const std::string& name, auto& value) {
+        return c->add_option(core::TrainingOptionsSchema::flags(name), value, core::TrainingOptionsSchema::help(name))->capture_default_str();
+    };
     c->add_option("--corpus", t.corpusPath, "Corpus file: source<TAB>target per line")->required();
     c->add_option("-o,--out", t.outputPath, "Model file to write")->required();
     c->add_option("--name", t.name, "Model name (default: output file stem)");
     c->add_option("--corpus-name", t.corpusName, "Corpus name recorded in the model");
     c->add_option("--corpus-licence", t.corpusLicence, "Corpus licence and attribution recorded in the model");
     c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed corpus lines (default: stop at the first)");
-    c->add_option("--max-len", t.maxLength, "Leave out pairs longer than this many tokens")->check(CLI::Range(1, 1000));
-    auto* srcMin = c->add_option("--src-min-count", t.sourceMinCount, "Source vocabulary: minimum token count");
-    auto* tgtMin = c->add_option("--tgt-min-count", t.targetMinCount, "Target vocabulary: minimum token count");
-    auto* srcCap = c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none)");
-    auto* tgtCap = c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none)");
+    shared("max_len", t.maxLength)->check(CLI::Range(1, 1000));
+    auto* minCount = shared("min_count", o->minCount)->check(CLI::Range(1, 1000000));
+    auto* maxVocab = shared("max_vocab", o->maxVocab)->check(CLI::NonNegativeNumber);
+    auto* srcMin = c->add_option("--src-min-count", t.sourceMinCount, "Source vocabulary: minimum token count (default: --min-count)");
+    auto* tgtMin = c->add_option("--tgt-min-count", t.targetMinCount, "Target vocabulary: minimum token count (default: --min-count)");
+    auto* srcCap = c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none; default: --max-vocab)");
+    auto* tgtCap = c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none; default: --max-vocab)");
     auto* srcEl = c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
     auto* tgtEl = c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side (default: "
                                 "yes, or, with --target-language, for languages that elide: fr, it, ca)");
@@ -82,15 +90,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                   "split: digits split, byte fallback, never <unk>)")
         ->check(CLI::IsMember({"word", "sentencepiece"}))
         ->capture_default_str();
-    auto* vocabSize = c->add_option("--vocab-size", t.pieces, "--tokenizer sentencepiece: pieces per vocabulary: the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least")
-        ->check(CLI::Range(300, 1000000))
-        ->capture_default_str();
+    auto* vocabSize = shared("pieces", t.pieces)->check(CLI::Range(300, 1000000));
+    vocabSize->description(vocabSize->get_description() + ": the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least");
     auto* joint = c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");
     auto* tokenizerFrom = c->add_option("--tokenizer-from", t.tokenizerFrom,
                                         "Take the tokenizers and vocabularies of this model file as they are (a model to compare "
                                         "with it, such as one without attention, reads and writes the same pieces)")
                               ->check(CLI::ExistingFile);
-    for (auto* ownVocabulary : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl}) tokenizerFrom->excludes(ownVocabulary);
+    for (auto* ownVocabulary : {tokenizer, vocabSize, joint, minCount, maxVocab, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl})
+        tokenizerFrom->excludes(ownVocabulary);
     // --decoder is checked against --init-from when the command runs, to name where the warm start is.
     auto* decoder = c->add_option("--decoder", o->decoder,
                                   "bahdanau (attention from the state before the previous word is read) or conditional "
@@ -113,7 +121,7 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                                    "architecture and weights, with a fresh optimiser (a run whose checkpoint is gone, "
                                    "or more training on other data); its training is kept in the new model's metadata")
                          ->check(CLI::ExistingFile);
-    for (auto* own : {tokenizer, vocabSize, joint, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl, tokenizerFrom})
+    for (auto* own : {tokenizer, vocabSize, joint, minCount, maxVocab, srcMin, tgtMin, srcCap, tgtCap, srcEl, tgtEl, tokenizerFrom})
         initFrom->excludes(own);
     for (auto* own : architecture) initFrom->excludes(own);
     auto* guided = c->add_option("--guided-alignment", t.guidedAlignment,
@@ -121,18 +129,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                                  "k, over the whitespace-separated words of each side (python3 -m alignscope guide writes "
                                  "them). Each target token's attention is trained toward the tokens of the source words "
                                  "linked to its word, </s> toward </s>; unlinked words are not guided");
-    c->add_option("--guided-weight", t.guidedWeight,
-                  "Weight of the attention's cross-entropy against the --guided-alignment links")
-        ->needs(guided)
-        ->capture_default_str();
-    c->add_option("--dropout", t.dropout, "Dropout on embeddings and readout");
-    c->add_option("--label-smoothing", t.labelSmoothing, "Label smoothing");
-    c->add_option("--batch", t.batchSize, "Batch size")->check(CLI::Range(1, 4096));
-    c->add_option("--lr", t.learningRate, "Adam learning rate");
-    c->add_option("--clip", t.clipNorm, "Gradient norm cap (0: none)");
-    c->add_option("--epochs", t.epochs, "Epochs")->check(CLI::Range(1, 1000));
+    shared("guided_weight", t.guidedWeight)->needs(guided);
+    shared("dropout", t.dropout)->check(CLI::Range(0.0, 0.99));
+    shared("smoothing", t.labelSmoothing)->check(CLI::Range(0.0, 0.99));
+    shared("batch_size", t.batchSize)->check(CLI::Range(1, 4096));
+    shared("lr", t.learningRate)->check(CLI::PositiveNumber);
+    shared("clip", t.clipNorm)->check(CLI::NonNegativeNumber);
+    shared("epochs", t.epochs)->check(CLI::Range(1, 1000));
     c->add_option("--steps", t.maxSteps, "Stop after this many updates (0: epochs decide)");
-    c->add_option("--seed", t.seed, "Seed for initialisation, data order, dropout and the split");
+    shared("seed", t.seed)->description(core::TrainingOptionsSchema::help("seed") + ", and the split");
     c->add_option("--train-threads", t.threads, "BLAS threads for training")->check(CLI::Range(1, 64));
     c->add_option("--valid-fraction", t.validationFraction, "Share of source sentences for validation");
     c->add_option("--test-fraction", t.testFraction, "Share of source sentences held out for testing");
@@ -145,13 +150,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                 "validations still print");
     c->add_flag("--resume", t.resume, "Continue from the checkpoint");
     c->add_flag("--half", t.half, "Store weights as float16 (half the file size)");
-    c->add_option("--snapshots", t.snapshots,
-                  "Also write this many snapshots, spaced log-uniformly over the updates, beside --out "
-                  "(NAME.step-000123.pt, listed with the loss in NAME.timeline.json: how alignment forms)")
-        ->check(CLI::Range(0, 1000));
-    return [o, c, decoder, commandLine, srcEl, tgtEl, srcLanguage, tgtLanguage]() -> int {
+    shared("snapshots", t.snapshots)->check(CLI::Range(0, 1000));
+    return [o, c, decoder, commandLine, srcEl, tgtEl, srcLanguage, tgtLanguage, srcMin, tgtMin, srcCap, tgtCap]() -> int {
         if (!*c) return -1;
         auto t = o->t;
+        // --min-count and --max-vocab for both sides; a side's own flag wins.
+        if (srcMin->count() == 0) t.sourceMinCount = o->minCount;
+        if (tgtMin->count() == 0) t.targetMinCount = o->minCount;
+        if (srcCap->count() == 0) t.sourceVocabSize = o->maxVocab;
+        if (tgtCap->count() == 0) t.targetVocabSize = o->maxVocab;
         // Elisions are split only in languages that write them (l'homme), unless the flags say otherwise.
         const auto elides = [](const std::string& code) { return code == "fr" || code == "it" || code == "ca"; };
         if (srcLanguage->count() > 0 && srcEl->count() == 0) t.sourceElision = elides(t.sourceLanguage);

@@ -1,6 +1,7 @@
 #pragma once
 #include "core/training/Corpus.h"
 #include "core/model/ModelSpec.h"
+#include "core/training/TrainingOptionsSchema.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -9,16 +10,17 @@
 namespace alignscope::core {
 
 // Everything a training run depends on. The same options, data and thread count give the same model.
+// The defaults of the options the Python trainer shares are training_options.json's (TrainingOptionsSchema).
 struct TrainingOptions {
     std::string corpusPath;                              // source<TAB>target lines
     std::string corpusName;                              // for the model card/metadata (default: file name)
     std::string corpusLicence;                           // e.g. "CC BY 2.0 FR (Tatoeba via manythings.org)"
     Corpus::OnBadLine onBadLine = Corpus::OnBadLine::Reject;  // malformed corpus lines
-    int maxLength = 15;                                  // pairs with more tokens on either side are left out
-    int64_t sourceMinCount = 2;                          // vocabulary: minimum count of a source token
-    int64_t targetMinCount = 2;                          // vocabulary: minimum count of a target token
-    int64_t sourceVocabSize = 0;                         // vocabulary cap, specials included (0: none)
-    int64_t targetVocabSize = 0;                         // vocabulary cap, specials included (0: none)
+    int maxLength = TrainingOptionsSchema::integer("max_len");  // pairs with more tokens on either side are left out
+    int64_t sourceMinCount = TrainingOptionsSchema::integer("min_count");  // vocabulary: minimum count of a source token
+    int64_t targetMinCount = TrainingOptionsSchema::integer("min_count");  // ... of a target token
+    int64_t sourceVocabSize = TrainingOptionsSchema::integer("max_vocab");  // vocabulary cap, specials included (0: none)
+    int64_t targetVocabSize = TrainingOptionsSchema::integer("max_vocab");
     std::string sourceLanguage;                          // ISO 639 codes ("en", "de") for the model's metadata,
     std::string targetLanguage;                          // where front ends name them; empty: not declared
     bool sourceElision = false;                          // split "l'homme" -> "l'" "homme" on the source side
@@ -26,7 +28,7 @@ struct TrainingOptions {
                                                          // language that does not elide is declared)
     std::string tokenizer = "word";                      // "word" (AlignScope's, lower-cased words) or
                                                          // "sentencepiece" (trained here: cased sub-words)
-    int pieces = 8000;                                   // sentencepiece: pieces per vocabulary
+    int pieces = TrainingOptionsSchema::integer("pieces");  // sentencepiece: pieces per vocabulary
     bool jointPieces = false;                            // sentencepiece: one model for both sides
     std::string tokenizerFrom;                           // a model file whose tokenizers and vocabularies are
                                                          // taken as they are (tokenizer and counts then unused):
@@ -36,14 +38,14 @@ struct TrainingOptions {
                                                          // a fresh optimiser (a run whose checkpoint is gone,
                                                          // or more training on other data)
     ModelSpec spec;                                      // architecture
-    double dropout = 0.2;                                // on embeddings and readout
-    double labelSmoothing = 0.1;                         // share of the loss spread over the vocabulary
-    int batchSize = 64;                                  // sentence pairs per update
-    double learningRate = 1e-3;                          // Adam
-    double clipNorm = 1.0;                               // gradient norm cap (0: none)
-    int epochs = 10;                                     // passes over the training split
+    double dropout = TrainingOptionsSchema::number("dropout");  // on embeddings and readout
+    double labelSmoothing = TrainingOptionsSchema::number("smoothing");  // share of the loss spread over the vocabulary
+    int batchSize = TrainingOptionsSchema::integer("batch_size");  // sentence pairs per update
+    double learningRate = TrainingOptionsSchema::number("lr");  // Adam
+    double clipNorm = TrainingOptionsSchema::number("clip");  // gradient norm cap (0: none)
+    int epochs = TrainingOptionsSchema::integer("epochs");  // passes over the training split
     int64_t maxSteps = 0;                                // stop after this many updates (0: epochs decide)
-    uint64_t seed = 1;                                   // initialisation, data order, dropout, split
+    uint64_t seed = static_cast<uint64_t>(TrainingOptionsSchema::integer("seed"));  // initialisation, data order, dropout, split
     int threads = 2;                                     // LibTorch intra-op threads
     double validationFraction = 0.01;                    // share of source sentences for validation
     double testFraction = 0.02;                          // share of source sentences held out for testing
@@ -58,8 +60,8 @@ struct TrainingOptions {
     std::string recipe;                                  // the command line, recorded in the metadata
     std::string guidedAlignment;                         // Pharaoh word links, line k for corpus line k:
                                                          // attention trained toward them (GuidedAlignment)
-    double guidedWeight = 1.0;                           // weight of the attention's cross-entropy against them
-    int snapshots = 0;                                   // model files spaced log-uniformly over the updates
+    double guidedWeight = TrainingOptionsSchema::number("guided_weight");  // weight of the attention's cross-entropy against them
+    int snapshots = TrainingOptionsSchema::integer("snapshots");  // model files spaced log-uniformly over the updates
                                                          // (TrainingTimeline): how alignment forms
 
     nlohmann::json toJson() const;  // recorded in the model's metadata and the checkpoint

@@ -21,7 +21,7 @@ from .architecture import Architecture
 from .checkpoint import load_checkpoint, save_checkpoint
 from .demo import DEMO_SOURCE, DEMO_TARGET, demo, demo_architecture, eager_reference, write_json
 from .export import export, load
-from .training import DEFAULT_STEPS, TrainingOptions, reuse_freed_memory, train
+from .training import SHARED_OPTIONS, TrainingOptions, reuse_freed_memory, shared_default, train
 
 
 
@@ -167,20 +167,19 @@ def _parser() -> argparse.ArgumentParser:
                                    "every process takes its share of the batches (DistributedDataParallel: gloo "
                                    "on CPU, NCCL on CUDA) and rank 0 writes checkpoints and files.")
     p.add_argument("--data", required=True, help="source<TAB>target per line")
-    p.add_argument("--steps", type=int, help=f"updates in all (default: {DEFAULT_STEPS} unless --epochs is given)")
-    p.add_argument("--epochs", type=int, help="passes over the corpus (with --steps: whichever ends first)")
-    p.add_argument("--batch-size", type=int, help="pairs per batch at most (default: 32 unless --batch-tokens)")
+    p.add_argument("--steps", type=int, help="updates in all (with --epochs: whichever ends first)")
+    # The options the C++ trainer shares (training_options.json): flags, defaults and help from there.
+    # --epochs and --batch-size apply their defaults only when no other length or batch limit is given.
+    for name, option in SHARED_OPTIONS.items():
+        given_alone = name in ("epochs", "batch_size")
+        default = None if given_alone else shared_default(name)
+        p.add_argument(*option["flags"], dest=name, type=int if option["type"] == "int" else float, default=default,
+                       help=option["help"] + (f" (default: {shared_default(name)}"
+                                              f"{' unless --steps' if name == 'epochs' else ' unless --batch-tokens'})"
+                                              if given_alone else " (default: %(default)s)"))
     p.add_argument("--batch-tokens", type=int, help="padded tokens per batch at most (pairs x longest side)")
     p.add_argument("--pool-size", type=int, default=10000, help="pairs shuffled, then sorted by length together")
     p.add_argument("--device", help="cpu, cuda or cuda:N (default: cuda where available)")
-    p.add_argument("--lr", type=float, default=1e-3)
-    p.add_argument("--dropout", type=float, default=0.0)
-    p.add_argument("--smoothing", type=float, default=0.0, help="label smoothing")
-    p.add_argument("--clip", type=float, default=5.0, help="gradient norm clip (0: none)")
-    p.add_argument("--max-len", type=int, default=50, help="tokens kept per sentence")
-    p.add_argument("--min-count", type=int, default=1)
-    p.add_argument("--max-vocab", type=int, default=0, help="vocabulary cap incl. specials (0: none)")
-    p.add_argument("--seed", type=int, default=1)
     p.add_argument("--warmup", type=int, default=1, help="first steps left out of the timing")
     p.add_argument("--log-every", type=int, default=50, help="progress line on stderr every N steps (0: none)")
     p.add_argument("--checkpoint-dir", help="write training checkpoints (DIR/step-N.pt) here")
@@ -193,7 +192,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--tokenizer", choices=["word", "sentencepiece"], default="word",
                    help="word (lower-cased words) or sentencepiece (cased sub-words trained on --data: digits split, "
                         "byte fallback, never <unk>)")
-    p.add_argument("--vocab-size", type=int, default=8000, help="--tokenizer sentencepiece: pieces per vocabulary")
     p.add_argument("--joint", action="store_true", help="--tokenizer sentencepiece: one model for both sides")
     p.add_argument("--tokenizer-from", metavar="MODEL",
                    help="take this sub-word model file's tokenizers and vocabularies as they are (a comparison model, "
@@ -202,16 +200,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="train this AlignScope model file on from where it stands: its weights, architecture, "
                         "vocabularies and tokenizers, with a fresh optimiser (a run whose checkpoints are gone, or more "
                         "training on other data); its training is kept in the new model's metadata (continued_from)")
-    p.add_argument("--snapshots", type=int, default=0,
-                   help="also write K model files beside --out at log-uniformly spaced updates, listed with the loss "
-                        "in NAME.timeline.json (AlignScope's File > Open training run)")
     p.add_argument("--half", action="store_true",
                    help="model files (--out, snapshots) store float16 weights: half the size, widened on load")
     p.add_argument("--guided-alignment", metavar="LINKS",
                    help="guided alignment: Pharaoh word links, line k for line k of --data (from `guide`); each "
                         "target token's attention is trained toward the source tokens of its word's links")
-    p.add_argument("--guided-weight", type=float, default=1.0,
-                   help="weight of the attention's cross-entropy against the links (per guided token)")
     p.add_argument("--max-minutes", type=float, help="stop after the update that passes this much training time")
     p.add_argument("--json", action="store_true", help="print the speed as JSON")
     p.add_argument("--source-language", type=_language_code, help="source language code (en), in the model's metadata")
@@ -262,14 +255,14 @@ def _train(a: argparse.Namespace) -> None:
     reuse_freed_memory()
     if a.init_from:
         _existing_file(a.init_from, "model to train on (--init-from)")
-    batch_size = a.batch_size if a.batch_size is not None or a.batch_tokens is not None else 32
+    batch_size = a.batch_size if a.batch_size is not None or a.batch_tokens is not None else shared_default("batch_size")
     options = TrainingOptions(
         steps=a.steps, epochs=a.epochs, batch_size=batch_size, batch_tokens=a.batch_tokens, pool_size=a.pool_size,
         lr=a.lr, dropout=a.dropout, smoothing=a.smoothing, clip=a.clip, max_len=a.max_len, min_count=a.min_count,
         max_vocab=a.max_vocab, seed=a.seed, warmup=a.warmup, log_every=a.log_every, device=a.device,
         checkpoint_dir=a.checkpoint_dir, checkpoint_every=a.checkpoint_every, keep_checkpoints=a.keep_checkpoints,
         resume=a.resume, name=a.name, out=a.out, save=a.save, snapshots=a.snapshots, tokenizer=a.tokenizer,
-        pieces=a.vocab_size, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from,
+        pieces=a.pieces, joint=a.joint, tokenizer_from=a.tokenizer_from, init_from=a.init_from,
         half=a.half, guided_alignment=a.guided_alignment, guided_weight=a.guided_weight,
         max_minutes=a.max_minutes, source_language=a.source_language, target_language=a.target_language)
     result = train(a.data, _arch_from_args(a), options)

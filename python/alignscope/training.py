@@ -33,7 +33,15 @@ from .text import DEFAULT_TOKENIZER, read_tsv
 from .timeline import TrainingTimeline, snapshot_steps
 from .reference import Seq2SeqAttention
 
-DEFAULT_STEPS = 100  # when neither steps nor epochs are given (what `train` always did)
+# The options both trainers share, with their flags, defaults and help: the C++ build embeds the
+# same file (core/training/TrainingOptionsSchema.cpp), so the two cannot drift apart.
+SHARED_OPTIONS: Dict[str, Dict[str, Any]] = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                        "training_options.json"), encoding="utf-8"))["options"]
+
+
+def shared_default(name: str) -> Any:
+    option = SHARED_OPTIONS[name]
+    return int(option["default"]) if option["type"] == "int" else float(option["default"])
 
 
 
@@ -54,18 +62,18 @@ def reuse_freed_memory() -> None:
 @dataclasses.dataclass
 class TrainingOptions:
     steps: Optional[int] = None  # stop after this many updates in all (resumed runs count the earlier ones)
-    epochs: Optional[int] = None  # stop after this many passes over the corpus; neither: DEFAULT_STEPS
-    batch_size: Optional[int] = 32  # pairs per batch at most (per process)
+    epochs: Optional[int] = None  # stop after this many passes over the corpus; neither: the shared default epochs
+    batch_size: Optional[int] = shared_default("batch_size")  # pairs per batch at most (per process)
     batch_tokens: Optional[int] = None  # padded tokens per batch at most: pairs x longest side
     pool_size: int = 10000  # pairs sorted by length together
-    lr: float = 1e-3
-    dropout: float = 0.0
-    smoothing: float = 0.0  # label smoothing
-    clip: float = 5.0  # gradient norm clip (0: none)
-    max_len: int = 50  # tokens kept per sentence
-    min_count: int = 1
-    max_vocab: int = 0  # vocabulary cap incl. specials (0: none)
-    seed: int = 1
+    lr: float = shared_default("lr")
+    dropout: float = shared_default("dropout")
+    smoothing: float = shared_default("smoothing")  # label smoothing
+    clip: float = shared_default("clip")  # gradient norm clip (0: none)
+    max_len: int = shared_default("max_len")  # tokens kept per sentence (cut; the C++ trainer leaves longer pairs out)
+    min_count: int = shared_default("min_count")
+    max_vocab: int = shared_default("max_vocab")  # vocabulary cap incl. specials (0: none)
+    seed: int = shared_default("seed")
     warmup: int = 1  # first steps of this run left out of the timing
     log_every: int = 50  # progress line on stderr every N steps (0: none)
     device: Optional[str] = None  # cpu | cuda | cuda:N (default: cuda where available)
@@ -76,15 +84,15 @@ class TrainingOptions:
     name: str = "pytorch-model"  # model name in the written files
     out: Optional[str] = None  # AlignScope model file written at the end
     save: Optional[str] = None  # plain checkpoint (save_checkpoint) written at the end
-    snapshots: int = 0  # model files written beside `out` at log-uniformly spaced updates (timeline.py)
+    snapshots: int = shared_default("snapshots")  # model files written beside `out` at log-uniformly spaced updates (timeline.py)
     tokenizer: str = "word"  # word (AlignScope's lower-cased words) | sentencepiece (cased sub-words, trained here)
-    pieces: int = 8000  # sentencepiece: pieces per vocabulary
+    pieces: int = shared_default("pieces")  # sentencepiece: pieces per vocabulary
     joint: bool = False  # sentencepiece: one model and vocabulary for both sides
     tokenizer_from: Optional[str] = None  # a sub-word model file whose tokenizers and vocabularies are taken as they are
     init_from: Optional[str] = None  # a model file trained on from where it stands (weights, vocabularies, tokenizers)
     half: bool = False  # model files (out, snapshots) store float16 weights: half the size
     guided_alignment: Optional[str] = None  # Pharaoh word links, line k for corpus line k (guided.py)
-    guided_weight: float = 1.0  # weight of the attention's cross-entropy against the links
+    guided_weight: float = shared_default("guided_weight")  # weight of the attention's cross-entropy against the links
     max_minutes: Optional[float] = None  # stop after the update that passes this much training time
     source_language: Optional[str] = None  # ISO 639 code ("en") in the model's metadata, where front ends name it
     target_language: Optional[str] = None  # ("de")
@@ -144,7 +152,7 @@ class Trainer:
                  dist: Optional[Distributed] = None) -> None:
         o = self.options = options
         if o.steps is None and o.epochs is None:
-            o.steps = DEFAULT_STEPS
+            o.epochs = shared_default("epochs")
         if (o.steps is not None and o.steps < 0) or (o.epochs is not None and o.epochs < 0):
             raise ValueError("steps and epochs cannot be negative")
         if o.resume and not o.checkpoint_dir:
@@ -202,7 +210,12 @@ class Trainer:
             self.batching.update({"tokenizer": o.tokenizer, "pieces": o.pieces, "joint": o.joint})
         if ckpt is not None:
             for key, mine in (("data", self.data_fingerprint), ("batching", self.batching)):
-                if ckpt.get(key) != mine:
+                saved_settings = ckpt.get(key)
+                if key == "data" and not self._counts_vocabularies() and isinstance(saved_settings, dict):
+                    # Vocabularies from pieces or a donor model: the counts built nothing, so a run
+                    # begun under another default of theirs goes on.
+                    saved_settings = dict(saved_settings, min_count=mine["min_count"], max_vocab=mine["max_vocab"])
+                if saved_settings != mine:
                     raise ValueError(f"'{resume_from}' was written with other {key} settings ({ckpt.get(key)}); "
                                      f"resume with the same corpus and batching, or start a new --checkpoint-dir")
             saved = Architecture.from_json(ckpt["architecture"])
@@ -263,6 +276,11 @@ class Trainer:
         if self.dist.active:
             ids = [self.device.index] if self.device.type == "cuda" else None
             self.net = DistributedDataParallel(loss, device_ids=ids)
+
+    def _counts_vocabularies(self) -> bool:
+        """Whether --min-count and --max-vocab build the vocabularies (words counted here)."""
+        o = self.options
+        return o.tokenizer == "word" and not o.tokenizer_from and not o.init_from
 
     def _piece_tokenizers(self, data: str, ckpt: Optional[Dict[str, Any]]) -> None:
         """Sub-word tokenizers: a resumed run's own, else SentencePiece models trained on the corpus

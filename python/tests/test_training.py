@@ -4,6 +4,7 @@ and several processes under torchrun (gloo on the CPU) writing the same model fi
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -337,6 +338,8 @@ def test_two_processes_on_gloo_equal_one_process_on_both_batches(toy_tsv, tmp_pa
     env = dict(os.environ, PYTHONPATH=str(repo_root / "python"), OMP_NUM_THREADS="1")
     r = subprocess.run(torchrun_command(2) + ["-m", "alignscope", "--threads", "1", "train", "--data", str(toy_tsv),
                                               "--device", "cpu", "--steps", str(steps), "--batch-size", "16",
+                                              # the reference below: no dropout or smoothing, clip 5, every word
+                                              "--dropout", "0", "--smoothing", "0", "--clip", "5", "--min-count", "1",
                                               "--lr", "3e-3", "--embedding-size", "12", "--encoder-hidden", "10",
                                               "--decoder-hidden", "16", "--attention-size", "8", "--readout-size",
                                               "12", "--checkpoint-dir", str(tmp_path / "ckpt"), "--out", str(out),
@@ -371,3 +374,29 @@ def test_two_processes_on_gloo_equal_one_process_on_both_batches(toy_tsv, tmp_pa
     worst = max((a - b).abs().max().item() for a, b in zip(model.state_dict().values(),
                                                            ddp_model.state_dict().values()))
     assert worst <= 1e-5
+
+
+def test_both_trainers_read_the_shared_options_with_one_default(cli):
+    """training_options.json is the one list of what the two trainers share: the C++ trainer's help
+    and the Python trainer's parser and options type give every shared option's flags, and one default."""
+    import argparse
+    from alignscope.__main__ import _parser
+    from alignscope.training import SHARED_OPTIONS, TrainingOptions, shared_default
+
+    cpp_help = subprocess.run([str(cli), "train", "--help"], capture_output=True, text=True, check=True).stdout
+    train_parser = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)).choices["train"]
+    python_flags = {flag: action for action in train_parser._actions for flag in action.option_strings}
+    assert len(SHARED_OPTIONS) >= 10
+    for name, option in SHARED_OPTIONS.items():
+        default = shared_default(name)
+        for flag in option["flags"]:
+            assert flag in python_flags, f"python3 -m alignscope train has no {flag}"
+            # CLI11 lists "--smoothing,--label-smoothing FLOAT:FLOAT in [0 - 0.99]=0.1"
+            assert re.search(rf"(^|[ ,]){re.escape(flag)}\b", cpp_help, re.M), f"alignscope-cli train has no {flag}"
+        cpp_line = next(line for line in cpp_help.splitlines() if re.search(rf"(^|[ ,]){re.escape(option['flags'][0])}\b", line))
+        shown = re.search(r"=(-?[0-9][0-9.e+-]*)", cpp_line)
+        assert shown and float(shown.group(1)) == default, f"{name}: C++ shows {cpp_line.strip()!r}, the schema {default}"
+        if name not in ("epochs",):  # None in the options type: the default applies when --steps is not given
+            assert getattr(TrainingOptions(), name) == default, name
+        if name not in ("epochs", "batch_size"):
+            assert python_flags[option["flags"][0]].default == default, name
