@@ -186,7 +186,7 @@ protected:
     static tests::TempDir* dir_;
     static core::Model* model_;
     tests::TempDir out;
-    ui::DecodingSnapshot snapshot;
+    core::DecodingState snapshot;
     ui::FigureExporter exporter;
 };
 
@@ -382,7 +382,7 @@ TEST_F(Export, PageDataHoldsTheNumbersStepExplainedShows) {
     const auto shown = [](double v) { return QString::number(v, 'f', 3); };
     for (size_t t = 1; t <= snapshot.steps.size(); ++t) {
         SCOPED_TRACE("step " + std::to_string(t));
-        panel.render(std::make_shared<const ui::DecodingSnapshot>(snapshot.prefix(t)));
+        panel.render(std::make_shared<const core::DecodingState>(snapshot.prefix(t)));
         const auto& x = j.at("steps")[t - 1].at("explain");
         EXPECT_TRUE(panel.text(1).contains(shown(x.at("query_norm")))) << panel.text(1).toStdString();
         EXPECT_TRUE(panel.text(4).contains(shown(x.at("context_norm")))) << panel.text(4).toStdString();
@@ -665,7 +665,7 @@ TEST_F(Export, MissingFolderAndEmptyAlignmentAreClearErrors) {
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
     }
-    ui::DecodingSnapshot empty = snapshot;
+    core::DecodingState empty = snapshot;
     empty.steps.clear();
     try {
         exporter.write(empty, {}, {}, QString::fromStdString(out.path("empty.png")));
@@ -722,7 +722,7 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
 
     QSettings().remove(QStringLiteral("export"));  // no remembered format, folder or dpi
     auto options = window.alignmentView()->options();
-    ui::ExportDialog dialog(document.snapshot(), options);
+    ui::ExportDialog dialog(document.state(), options);
     if (const char* shot = std::getenv("ALIGNSCOPE_EXPORT_DIALOG_SHOT")) {  // a picture of the dialog, for a look
         dialog.show();
         dialog.grab().save(QString::fromLocal8Bit(shot));
@@ -759,7 +759,7 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
     const QImage written(QString::fromStdString(out.path("titled.png")));
     EXPECT_TRUE(announced.contains(QStringLiteral("%1 × %2 pixels").arg(written.width()).arg(written.height())))
         << announced.toStdString() << " but wrote " << written.width() << "x" << written.height();
-    ui::ExportDialog next(document.snapshot(), options);
+    ui::ExportDialog next(document.state(), options);
     EXPECT_EQ(next.figureOptions().title, QStringLiteral("Figure 3: the red car"));
 }
 

@@ -154,7 +154,7 @@ TEST_F(Gui, ViewLinksDrawsTheAlignersLinksOverTheHeatmapAndExportsThem) {
     ASSERT_NE(argmax, nullptr) << "View > Links lists the rules";
     trigger(argmax);
     trigger(window->action("run"));
-    auto s = document.snapshot();
+    auto s = document.state();
     ASSERT_TRUE(s->finished);
     EXPECT_EQ(s->linkRule, "argmax");
     // The links `align` reads for the pair shown: its sentence and its translation.
@@ -181,7 +181,7 @@ TEST_F(Gui, ViewLinksDrawsTheAlignersLinksOverTheHeatmapAndExportsThem) {
     EXPECT_EQ(exporter.render(*s, ui::FigureOptions{}, pharaoh).toStdString(), expected.pharaoh() + "\n");
     // A rule that joins two directions needs a reverse model this one does not declare: it says so.
     trigger(window->findChild<QAction*>(QStringLiteral("links-agreement-intersection")));
-    s = document.snapshot();
+    s = document.state();
     EXPECT_TRUE(s->links.empty());
     EXPECT_NE(s->linksError.find("declares no reverse model"), std::string::npos) << s->linksError;
     EXPECT_NE(window->statusText().indexOf(QStringLiteral("no links")), -1) << window->statusText().toStdString();
@@ -241,7 +241,7 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
     EXPECT_EQ(panel->current(), 2) << "opens on the last";
     EXPECT_EQ(document.modelPath(), panel->snapshotPath(2));
     // The last snapshot's translation is the target every snapshot is forced along.
-    ASSERT_TRUE(document.snapshot()->teacherForced);
+    ASSERT_TRUE(document.state()->teacherForced);
     const auto rowsLast = figure().displayedWeights();
     ASSERT_FALSE(rowsLast.empty());
     EXPECT_EQ(panel->lossPlot()->graph(0)->dataCount(), 40) << "the loss of every update";
@@ -255,8 +255,8 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
     // The run as an animation of this sentence from File > Export... (the dock's Export animation...
     // opens it so): one frame per snapshot, as a GIF or numbered PNG frames.
     const auto exportRun = [&](ui::FigureExporter::Format format, const std::string& name) {
-        ui::ExportDialog dialog(document.snapshot(), {}, window.get());
-        dialog.setTimeline(panel->timeline(), document.snapshot()->translation);
+        ui::ExportDialog dialog(document.state(), {}, window.get());
+        dialog.setTimeline(panel->timeline(), document.state()->translation);
         dialog.setFormat(format);
         dialog.setAnimateSnapshots(true);
         dialog.setPath(QString::fromStdString(run.path(name)));
@@ -296,10 +296,10 @@ TEST_F(Gui, CompareDecodesTheSentenceWithBothModelsAndKeepsModelAOnErrors) {
     ASSERT_TRUE(panel->comparison().has_value()) << panel->summaryText().toStdString();
     const auto& c = *panel->comparison();
     EXPECT_FALSE(c.wordLevel()) << "one tokenizer: token by token";
-    EXPECT_EQ(c.a().rows.size(), document.snapshot()->alignment().targetTokens().size());
+    EXPECT_EQ(c.a().rows.size(), document.state()->alignment().targetTokens().size());
     EXPECT_EQ(c.agreeingRows(), c.a().rows.size()) << "the same model twice";
     EXPECT_EQ(c.largestAbsoluteDifference(), 0.0);
-    EXPECT_EQ(c.a().weights, document.snapshot()->alignment().weights());
+    EXPECT_EQ(c.a().weights, document.state()->alignment().weights());
     ASSERT_EQ(panel->figure().heatmapCount(), 3);
 
     // Hovering a cell of B frames the same cell in all three and names the three values.
@@ -365,8 +365,8 @@ TEST_F(Gui, ABlankSentenceHasNothingToDecode) {
     EXPECT_FALSE(window->action("step")->isEnabled());
     EXPECT_FALSE(window->action("run")->isEnabled());
     EXPECT_FALSE(window->action("beam-search")->isEnabled());
-    EXPECT_TRUE(document.snapshot()->source.tokens.empty());
-    EXPECT_TRUE(document.snapshot()->steps.empty());
+    EXPECT_TRUE(document.state()->source.tokens.empty());
+    EXPECT_TRUE(document.state()->steps.empty());
 }
 
 TEST_F(Gui, AnInvisibleOnlySentenceIsBlank) {
@@ -375,7 +375,7 @@ TEST_F(Gui, AnInvisibleOnlySentenceIsBlank) {
     QTest::keyClick(window->sourceEdit(), Qt::Key_Return);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_FALSE(window->action("step")->isEnabled());
-    EXPECT_TRUE(document.snapshot()->steps.empty());
+    EXPECT_TRUE(document.state()->steps.empty());
 }
 
 // Model code that never returns: the operation is abandoned at the time limit, the window is told
@@ -398,7 +398,7 @@ TEST(DocumentWatch, AnOperationPastTheTimeLimitIsAbandonedAndTheModelStaysOpen) 
     document.setSource("a b");
     document.step();
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
+    EXPECT_EQ(document.state()->steps.size(), 1u);
     EXPECT_EQ(errors.count(), 1);
 }
 
@@ -427,7 +427,7 @@ TEST(DocumentWatch, AnOperationThatKeepsSteppingRunsPastTheLimitToItsEnd) {
     document.runToEnd();
     ASSERT_TRUE(document.waitUntilIdle(60000));
     EXPECT_EQ(errors.count(), 0) << errors.value(0).value(0).toString().toStdString();
-    EXPECT_EQ(document.snapshot()->steps.size(), 6u) << "five 'a' and </s>";
+    EXPECT_EQ(document.state()->steps.size(), 6u) << "five 'a' and </s>";
     EXPECT_GT(clock.elapsed(), oneStep * 2) << "the run took longer in all than the limit";
 }
 
@@ -459,7 +459,7 @@ TEST_F(Gui, StepExplainedChartsAreLabelledWithTheCurrentSentenceOnly) {
     type("a cat");  // step 0: no bars, and none of the old sentence's words
     for (int chart = 0; chart < 3; ++chart) EXPECT_TRUE(window->stepPanel()->chartLabels(chart).isEmpty()) << chart;
     QStringList tokens;
-    for (const auto& t : document.snapshot()->source.tokens) tokens << ui::FigureOptions::tokenLabel(t);
+    for (const auto& t : document.state()->source.tokens) tokens << ui::FigureOptions::tokenLabel(t);
     for (int t = 0; t < 3; ++t) {
         trigger(window->action("step"));
         EXPECT_EQ(window->stepPanel()->chartLabels(1), tokens) << "step " << t + 1;
@@ -479,33 +479,33 @@ TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
     QTest::keyClick(window->alignmentView(), Qt::Key_Right);
     QTest::keyClick(window->alignmentView(), Qt::Key_Right);
     ASSERT_TRUE(document.waitUntilIdle());
-    ASSERT_EQ(document.snapshot()->steps.size(), 2u);
+    ASSERT_EQ(document.state()->steps.size(), 2u);
     QTest::keyClick(window->alignmentView(), Qt::Key_Left);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 1u);
+    EXPECT_EQ(document.state()->steps.size(), 1u);
     // 2: the second candidate replaces the last token
-    const auto second = document.snapshot()->steps.back().candidates.at(1).id;
+    const auto second = document.state()->steps.back().candidates.at(1).id;
     QTest::keyClick(window->alignmentView(), Qt::Key_2);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.back().tokenId, second);
+    EXPECT_EQ(document.state()->steps.back().tokenId, second);
     // Tab reaches the candidates; Down and Enter pick the third
     QTest::keyClick(window->alignmentView(), Qt::Key_Tab);
     EXPECT_EQ(QApplication::focusWidget(), window->candidatesView());
-    const auto third = document.snapshot()->steps.back().candidates.at(2).id;
+    const auto third = document.state()->steps.back().candidates.at(2).id;
     QTest::keyClick(window->candidatesView(), Qt::Key_Down);
     QTest::keyClick(window->candidatesView(), Qt::Key_Down);
     QTest::keyClick(window->candidatesView(), Qt::Key_Return);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.back().tokenId, third);
+    EXPECT_EQ(document.state()->steps.back().tokenId, third);
     // Ctrl+B: the hypotheses take the focus; Down picks the next one, the width stays
     window->setBeamWidth(3);
     QTest::keyClick(QApplication::focusWidget(), Qt::Key_B, Qt::ControlModifier);
     ASSERT_TRUE(document.waitUntilIdle());
     ASSERT_EQ(QApplication::focusWidget(), window->beamList());
-    EXPECT_EQ(document.snapshot()->selectedHypothesis, 0);
+    EXPECT_EQ(document.state()->selectedHypothesis, 0);
     QTest::keyClick(window->beamList(), Qt::Key_Down);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->selectedHypothesis, 1);
+    EXPECT_EQ(document.state()->selectedHypothesis, 1);
     EXPECT_EQ(window->beamWidthBox()->value(), 3);
     // Tab goes round to Source: no stop without a focus mark in between
     QTest::keyClick(window->beamList(), Qt::Key_Tab);
@@ -519,10 +519,10 @@ TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
     QTest::keyClick(window->targetEdit(), Qt::Key_Return);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(QApplication::focusWidget(), window->alignmentView());
-    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_TRUE(document.state()->teacherForced);
     QTest::keyClick(window->alignmentView(), Qt::Key_Left);
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);  // la voiture </s>, one back
+    EXPECT_EQ(document.state()->steps.size(), 2u);  // la voiture </s>, one back
     // Ctrl+E opens export (closed again at once)
     QTimer::singleShot(300, [] {
         if (auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget())) dialog->reject();
@@ -624,17 +624,17 @@ TEST_F(Gui, ClickingACandidateForcesItAndBackUndoesIt) {
     const auto wanted = view->candidates()[2];
     QTest::mouseClick(view, Qt::LeftButton, Qt::NoModifier, view->barRect(2).center());
     ASSERT_TRUE(document.waitUntilIdle());
-    const auto snap = document.snapshot();
+    const auto snap = document.state();
     ASSERT_EQ(snap->steps.size(), 1u);
     EXPECT_EQ(snap->steps[0].tokenId, wanted.id);
     EXPECT_TRUE(snap->steps[0].forced);
     EXPECT_EQ(figure().rowLabels().at(0), QString::fromStdString(wanted.token));
     trigger(window->action("step"));  // decoding goes on from the forced token
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
-    EXPECT_EQ(document.snapshot()->steps[1].previousState, document.snapshot()->steps[0].state);
+    EXPECT_EQ(document.state()->steps.size(), 2u);
+    EXPECT_EQ(document.state()->steps[1].previousState, document.state()->steps[0].state);
     trigger(window->action("back"));
     trigger(window->action("back"));
-    EXPECT_TRUE(document.snapshot()->steps.empty());
+    EXPECT_TRUE(document.state()->steps.empty());
 }
 
 TEST_F(Gui, BadModelFileLeavesTheOldModelLoaded) {
@@ -647,9 +647,9 @@ TEST_F(Gui, BadModelFileLeavesTheOldModelLoaded) {
     ASSERT_EQ(errors.count(), 1);
     EXPECT_TRUE(errors.at(0).at(0).toString().contains(QStringLiteral("not a TorchScript model file")));
     EXPECT_EQ(document.modelPath(), QString::fromStdString(dir.path("tiny.pt")));
-    EXPECT_EQ(document.snapshot()->steps.size(), 1u) << "the session stays as it was";
+    EXPECT_EQ(document.state()->steps.size(), 1u) << "the session stays as it was";
     trigger(window->action("step"));
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_EQ(document.state()->steps.size(), 2u);
 }
 
 TEST_F(Gui, TeacherForcingShowsOneRowPerTargetToken) {
@@ -670,16 +670,16 @@ TEST_F(Gui, TeacherForcingStepsOneForcedTokenAtATime) {
     ASSERT_TRUE(document.waitUntilIdle());
     window->showStepPanel(true);
     trigger(window->action("back"));
-    EXPECT_EQ(document.snapshot()->steps.size(), 3u);
+    EXPECT_EQ(document.state()->steps.size(), 3u);
     EXPECT_FALSE(window->candidatesView()->candidates().empty());
     trigger(window->action("reset"));
-    EXPECT_EQ(document.snapshot()->steps.size(), 0u);
-    EXPECT_TRUE(document.snapshot()->teacherForced);
-    EXPECT_EQ(document.snapshot()->forcedSteps, 4);
+    EXPECT_EQ(document.state()->steps.size(), 0u);
+    EXPECT_TRUE(document.state()->teacherForced);
+    EXPECT_EQ(document.state()->forcedSteps, 4);
     const QStringList expected = {"la", "voiture", "rouge", "</s>"};
     for (int t = 0; t < 4; ++t) {
         trigger(window->action("step"));
-        const auto& steps = document.snapshot()->steps;
+        const auto& steps = document.state()->steps;
         ASSERT_EQ(steps.size(), static_cast<size_t>(t + 1));
         EXPECT_EQ(QString::fromStdString(steps.back().token), expected[t]);
         EXPECT_TRUE(steps.back().forced);
@@ -691,8 +691,8 @@ TEST_F(Gui, TeacherForcingStepsOneForcedTokenAtATime) {
     trigger(window->action("back"));
     window->setTargetText(QString());  // off: the two forced steps stay, decoding goes on freely
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
-    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_EQ(document.state()->steps.size(), 2u);
+    EXPECT_FALSE(document.state()->teacherForced);
     EXPECT_TRUE(window->action("step")->isEnabled());
 }
 
@@ -700,13 +700,13 @@ TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
     type("the red car is big .");
     window->setBeamWidth(3);
     trigger(window->action("beam-search"));
-    const auto snap = document.snapshot();
+    const auto snap = document.state();
     ASSERT_FALSE(snap->beam.empty());
     ASSERT_EQ(window->beamList()->count(), static_cast<int>(snap->beam.size()));
     const int pick = window->beamList()->count() - 1;
     window->beamList()->setCurrentRow(pick);
     ASSERT_TRUE(document.waitUntilIdle());
-    const auto& h = document.snapshot()->beam[static_cast<size_t>(pick)];
+    const auto& h = document.state()->beam[static_cast<size_t>(pick)];
     ASSERT_EQ(figure().displayedWeights().size(), h.alpha.size());
     for (size_t t = 0; t < h.alpha.size(); ++t)
         for (size_t i = 0; i < h.alpha[t].size(); ++i)
@@ -724,7 +724,7 @@ TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
     const int pick = window->beamList()->count() - 1;
     window->beamList()->setCurrentRow(pick);
     ASSERT_TRUE(document.waitUntilIdle());
-    const auto snap = document.snapshot();
+    const auto snap = document.state();
     const auto& h = snap->beam[static_cast<size_t>(pick)];
     ASSERT_EQ(snap->hypothesisSteps.size(), h.ids.size());
     for (size_t t = 0; t < h.ids.size(); ++t) {
@@ -739,16 +739,16 @@ TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
     const auto before = snap->steps.size();
     QTest::mouseClick(window->candidatesView(), Qt::LeftButton, Qt::NoModifier, window->candidatesView()->barRect(1).center());
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_EQ(document.snapshot()->steps.size(), before) << "a click on a shown hypothesis's candidates does nothing";
+    EXPECT_EQ(document.state()->steps.size(), before) << "a click on a shown hypothesis's candidates does nothing";
     ASSERT_EQ(window->stepPanel()->shownAlpha().size(), last.alpha.size());
     for (size_t i = 0; i < last.alpha.size(); ++i)
         EXPECT_EQ(window->stepPanel()->shownAlpha()[i], static_cast<double>(last.alpha[i]));
     EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Beam search kept"))) << window->stepPanel()->text(6).toStdString();
 
     trigger(window->action("step"));  // back to the steps
-    EXPECT_EQ(document.snapshot()->selectedHypothesis, -1);
-    EXPECT_EQ(document.snapshot()->currentStep(), &document.snapshot()->steps.back());
-    EXPECT_EQ(window->candidatesView()->candidates()[0].id, document.snapshot()->steps.back().candidates[0].id);
+    EXPECT_EQ(document.state()->selectedHypothesis, -1);
+    EXPECT_EQ(document.state()->currentStep(), &document.state()->steps.back());
+    EXPECT_EQ(window->candidatesView()->candidates()[0].id, document.state()->steps.back().candidates[0].id);
 }
 
 TEST_F(Gui, LongSentenceScrollsAWindowOfReadableColumnsWithItsAxesInPlace) {
@@ -775,7 +775,7 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
     ASSERT_TRUE(document.waitUntilIdle());
     type("the big house is red");
     trigger(window->action("run"));
-    const auto alignment = document.snapshot()->alignment();
+    const auto alignment = document.state()->alignment();
     ASSERT_GT(alignment.sourceTokens().size(), 6u) << "pieces: more tokens than words";
     EXPECT_FALSE(figure().showsWords());
     window->action("words")->trigger();
@@ -804,7 +804,7 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
 TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {
     type("the red car");
     trigger(window->action("step"));
-    const auto full = document.snapshot()->steps[0].alpha;
+    const auto full = document.state()->steps[0].alpha;
     auto options = window->alignmentView()->options();
     options.endColumn = ui::FigureOptions::EndColumn::Renormalize;
     window->alignmentView()->setOptions(options);
@@ -813,7 +813,7 @@ TEST_F(Gui, EndColumnCanBeHiddenOrRenormalisedWithoutChangingTheData) {
     double sum = 0;
     for (double v : row) sum += v;
     EXPECT_NEAR(sum, 1.0, 1e-9);
-    EXPECT_EQ(document.snapshot()->steps[0].alpha, full) << "display only";
+    EXPECT_EQ(document.state()->steps[0].alpha, full) << "display only";
 }
 
 TEST_F(Gui, StepExplainedPanelShowsTheEnginesNumbers) {
@@ -841,7 +841,7 @@ TEST(GuiNoAttention, StepExplainedPanelSaysWhatTheModelDoesNotHave) {
     tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM, core::ModelSpec::Attention::None)).save(dir.path("plain.pt"));
     ui::DecodingDocument document;
     ui::StepExplainedPanel panel;
-    QObject::connect(&document, &ui::DecodingDocument::snapshotChanged, &panel, &ui::StepExplainedPanel::render);
+    QObject::connect(&document, &ui::DecodingDocument::stateChanged, &panel, &ui::StepExplainedPanel::render);
     document.openModel(QString::fromStdString(dir.path("plain.pt")));
     document.setSource(QStringLiteral("the red car"));
     document.step();
@@ -872,7 +872,7 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             const auto& p = lesson.pages[page];
             EXPECT_EQ(window.lessonPanel()->pageText(), p.html);
             EXPECT_EQ(window.lessonPanel()->pageImage().isNull(), p.image.isEmpty());
-            const auto snap = document.snapshot();
+            const auto snap = document.state();
             // A training-run page shows one snapshot of the run.
             const std::string modelPath = p.timeline.isEmpty() ? ui::LessonPlayer::resolveModel(p.model).toStdString()
                                                                : window.timelinePanel()->snapshotPath(window.timelinePanel()->current()).toStdString();
@@ -1024,7 +1024,7 @@ TEST_F(Gui, PresenterModeScalesDockTitlesAndTheLossCurve) {
 TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
     type("the red car");
     trigger(window->action("step"));
-    const auto snapshot = document.snapshot();
+    const auto snapshot = document.state();
     for (const bool encoder : {true, false}) {
         ui::FigureOptions options;
         options.showEncoderStates = encoder;
@@ -1049,18 +1049,18 @@ TEST_F(Gui, ANewModelEndsTeacherForcingAndRunsFreely) {
     type("the red car");
     window->setTargetText(QStringLiteral("la voiture rouge"));
     ASSERT_TRUE(document.waitUntilIdle());
-    ASSERT_TRUE(document.snapshot()->teacherForced);
+    ASSERT_TRUE(document.state()->teacherForced);
     window->openModel(QString::fromStdString(dir.path("other.pt")));
     ASSERT_TRUE(document.waitUntilIdle());
-    EXPECT_FALSE(document.snapshot()->teacherForced);
-    EXPECT_TRUE(document.snapshot()->steps.empty()) << "step 0 of the sentence";
+    EXPECT_FALSE(document.state()->teacherForced);
+    EXPECT_TRUE(document.state()->steps.empty()) << "step 0 of the sentence";
     EXPECT_FALSE(window->action("teacher-forcing")->isChecked());
     EXPECT_FALSE(window->targetEdit()->isVisible());
     trigger(window->action("run"));
     core::DecodingSession engine(core::Model::load(dir.path("other.pt")), "the red car");
     engine.runToEnd();
-    EXPECT_FALSE(document.snapshot()->teacherForced);
-    EXPECT_EQ(document.snapshot()->translation, engine.translation());
+    EXPECT_FALSE(document.state()->teacherForced);
+    EXPECT_EQ(document.state()->translation, engine.translation());
 }
 
 TEST_F(Gui, NoLabelOutlivesWhatItDescribes) {
@@ -1115,7 +1115,7 @@ TEST_F(Gui, ClearingARunsTargetForcesItAlongTheLastSnapshotsTranslation) {
     EXPECT_EQ(window->targetEdit()->text().toStdString(), last.translation());
     EXPECT_TRUE(window->action("teacher-forcing")->isChecked());
     EXPECT_EQ(document.modelPath(), panel->snapshotPath(0)) << "the snapshot on the slider";
-    EXPECT_TRUE(document.snapshot()->teacherForced);
+    EXPECT_TRUE(document.state()->teacherForced);
     EXPECT_FALSE(figure().displayedWeights().empty());
     EXPECT_TRUE(window->action("export")->isEnabled());
 }
@@ -1141,12 +1141,12 @@ TEST_F(Gui, OpeningAComparisonEndsATrainingRunAndItsTarget) {
     type("c a e");
     ASSERT_TRUE(window->openTimeline(QString::fromStdString(run.root())));
     for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
-    ASSERT_TRUE(document.snapshot()->teacherForced) << "along the last snapshot's translation";
+    ASSERT_TRUE(document.state()->teacherForced) << "along the last snapshot's translation";
     window->openComparison(QString::fromStdString(dir.path("twin.pt")));
     for (int k = 0; k < 2; ++k) ASSERT_TRUE(window->waitUntilIdle());
     EXPECT_FALSE(window->timelineDock()->isVisible());
     EXPECT_FALSE(window->action("teacher-forcing")->isChecked());
-    EXPECT_FALSE(document.snapshot()->teacherForced);
+    EXPECT_FALSE(document.state()->teacherForced);
     ASSERT_NE(window->comparisonDocument(), nullptr);
 }
 
@@ -1157,13 +1157,13 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     trigger(window->action("step"));
     trigger(window->action("step"));
     trigger(window->action("step"));
-    const auto before = document.snapshot();
+    const auto before = document.state();
     window->startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(window->waitUntilIdle());
-    ASSERT_EQ(document.snapshot()->sourceText, "the car");
+    ASSERT_EQ(document.state()->sourceText, "the car");
     window->lessonPlayer()->stop();
     ASSERT_TRUE(window->waitUntilIdle());
-    const auto after = document.snapshot();
+    const auto after = document.state();
     EXPECT_EQ(after->sourceText, before->sourceText);
     ASSERT_EQ(after->steps.size(), 3u) << "the step the teacher was at";
     for (size_t t = 0; t < 3; ++t) EXPECT_EQ(after->steps[t].alpha, before->steps[t].alpha);
@@ -1181,8 +1181,8 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     EXPECT_FALSE(window->action("teacher-forcing")->isChecked()) << "the page decodes freely";
     window->lessonPlayer()->stop();
     ASSERT_TRUE(window->waitUntilIdle());
-    EXPECT_TRUE(document.snapshot()->teacherForced);
-    EXPECT_EQ(document.snapshot()->steps.size(), 2u);
+    EXPECT_TRUE(document.state()->teacherForced);
+    EXPECT_EQ(document.state()->steps.size(), 2u);
     EXPECT_EQ(window->targetEdit()->text(), QStringLiteral("la voiture rouge"));
     EXPECT_TRUE(window->action("teacher-forcing")->isChecked());
 }
@@ -1262,7 +1262,7 @@ TEST_F(GuiSubword, BeamHypothesesAreTextThatFitsTheListAndStaysDistinct) {
     window->setBeamWidth(5);
     window->action("beam-search")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
-    const auto s = document.snapshot();
+    const auto s = document.state();
     ASSERT_GE(s->beam.size(), 2u);
     auto* list = window->beamList();
     ASSERT_EQ(list->count(), static_cast<int>(s->beam.size()));
@@ -1291,7 +1291,7 @@ TEST_F(GuiSubword, AForcedTokenOutsideTheTopTenIsListedAndMarked) {
     ASSERT_TRUE(document.waitUntilIdle());
     window->action("step")->trigger();
     ASSERT_TRUE(document.waitUntilIdle());
-    const auto* step = document.snapshot()->currentStep();
+    const auto* step = document.state()->currentStep();
     ASSERT_NE(step, nullptr);
     ASSERT_TRUE(std::none_of(step->candidates.begin(), step->candidates.end(), [&](const auto& c) { return c.id == step->tokenId; }))
         << "the forced piece is outside the top " << step->candidates.size();
@@ -1320,7 +1320,7 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     }
     // An animation defaults to a screen's 96 dpi and is named for what it animates.
     QSettings().remove(QStringLiteral("export"));
-    ui::ExportDialog dialog(document.snapshot(), {}, window.get());
+    ui::ExportDialog dialog(document.state(), {}, window.get());
     dialog.setFormat(ui::FigureExporter::Format::Png);
     EXPECT_EQ(dialog.dpi(), ui::ExportDialog::kFigureDpi);
     dialog.setFormat(ui::FigureExporter::Format::Gif);
@@ -1339,7 +1339,7 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     tests::TempDir out;
     ui::FigureExporter::Settings csv;
     csv.format = ui::FigureExporter::Format::Csv;
-    ui::FigureExporter().write(*document.snapshot(), words, csv, QString::fromStdString(out.path("words.csv")));
+    ui::FigureExporter().write(*document.state(), words, csv, QString::fromStdString(out.path("words.csv")));
     std::ifstream file(out.path("words.csv"));
     std::string header;
     while (std::getline(file, header) && header.rfind('#', 0) == 0) {}

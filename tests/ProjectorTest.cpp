@@ -248,7 +248,7 @@ TEST_P(Projector, ALongSentenceKeepsItsAxesInViewWhileItScrolls) {
     window->setSourceText(QStringLiteral("The old man told her that the children of the village had walked all the way to the sea and back before dinner."));
     document.runToEnd();
     settle();
-    ASSERT_GE(document.snapshot()->source.tokens.size(), 25u);
+    ASSERT_GE(document.state()->source.tokens.size(), 25u);
     expectReadable("25 tokens");
     auto* view = window->alignmentView();
     if (!view->scrolls()) return;  // all of it fits: nothing to scroll

@@ -24,7 +24,7 @@ QString label(const std::string& token, bool unknown) {
     return unknown ? s + QStringLiteral("?") : s;
 }
 
-int columnCount(const DecodingSnapshot& s, const FigureOptions& o) {
+int columnCount(const core::DecodingState& s, const FigureOptions& o) {
     return static_cast<int>(o.shownColumns(s.source.tokens, s.source.words));
 }
 
@@ -41,12 +41,12 @@ int wrappedLabelWidth(const QFontMetrics& fm) {
 
 // The colour scale's title, drawn along the scale: the heatmap is never shorter than it (a
 // sentence of few rows once cut "attention weight alpha" to "ttention weight alph").
-QString scaleTitle(const DecodingSnapshot& s, bool attribution) {
+QString scaleTitle(const core::DecodingState& s, bool attribution) {
     if (attribution) return QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString());
     return s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha");
 }
 
-int scaleTitleLength(const DecodingSnapshot& s, const QFontMetrics& fm) {
+int scaleTitleLength(const core::DecodingState& s, const QFontMetrics& fm) {
     return std::max(fm.horizontalAdvance(scaleTitle(s, false)), s.attributionMethod.empty() ? 0 : fm.horizontalAdvance(scaleTitle(s, true))) + 12;
 }
 
@@ -64,7 +64,7 @@ bool needsRotation(const std::vector<QString>& labels, const QFont& font, int ce
 
 AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) {}
 
-QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOptions& o) {
+QSize AlignmentFigure::preferredSize(const core::DecodingState& s, const FigureOptions& o) {
     QFont font;
     font.setPointSize(o.fontSize);
     QFontMetrics fm(font);
@@ -96,7 +96,7 @@ QSize AlignmentFigure::preferredSize(const DecodingSnapshot& s, const FigureOpti
 
 // View > Links: a ringed dot on each cell whose words the rule links (over words, the word's cell;
 // over pieces, every cell of the two words' pieces), legible on every colour of the map.
-void AlignmentFigure::drawLinks(const DecodingSnapshot& s, const core::Alignment& alignment, int shownTokens) {
+void AlignmentFigure::drawLinks(const core::DecodingState& s, const core::Alignment& alignment, int shownTokens) {
     linkCells_ = 0;
     if (s.links.empty() || !heatmap_) return;
     const std::set<std::pair<int, int>> links(s.links.begin(), s.links.end());
@@ -126,7 +126,7 @@ void AlignmentFigure::drawLinks(const DecodingSnapshot& s, const core::Alignment
             if (links.count({sourceWords[static_cast<size_t>(i)], targetWords[static_cast<size_t>(t)]})) dot(i, t);
 }
 
-void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
+void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o) {
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->clear();  // deletes the old axis rects, colour scales and title
@@ -157,7 +157,7 @@ void AlignmentFigure::show(const DecodingSnapshot& s, const FigureOptions& o) {
             for (double v : r) extent = std::max(extent, std::abs(v));
             weights_.push_back(std::move(r));
         }
-        // An animation's frames share the whole sentence's scale (DecodingSnapshot::prefix keeps it).
+        // An animation's frames share the whole sentence's scale (core::DecodingState::prefix keeps it).
         if (s.attributionExtent > 0) extent = s.attributionExtent;
     }
     for (const auto& row : alignment.weights()) {

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 
 #include <QFont>
@@ -27,7 +27,7 @@ public:
 
     // Rebuilds the whole figure; the snapshot is only read during the call. The caller replots
     // (or renders with toPixmap/toPainter).
-    void show(const DecodingSnapshot& snapshot, const FigureOptions& options);
+    void show(const core::DecodingState& snapshot, const FigureOptions& options);
 
     // In a panel (AlignmentView): lays the figure out at the plot's size and says how many cells
     // (columns, rows) fit at the smallest readable cell; source labels turn upright where a column
@@ -41,7 +41,7 @@ public:
     void showWindow(QPoint first, QSize count);
 
     // Size at which no label overlaps another (token columns wide enough for their labels).
-    static QSize preferredSize(const DecodingSnapshot& snapshot, const FigureOptions& options);
+    static QSize preferredSize(const core::DecodingState& snapshot, const FigureOptions& options);
 
     // The cell under a widget position: text for a tooltip ("car -> voiture: alpha = 0.8123").
     std::optional<QString> describeAt(const QPointF& pos) const;
@@ -57,7 +57,7 @@ public:
     int linkCells() const { return linkCells_; }  // cells marked as linked (View > Links)
 
 private:
-    void drawLinks(const DecodingSnapshot& snapshot, const core::Alignment& alignment, int shownTokens);
+    void drawLinks(const core::DecodingState& snapshot, const core::Alignment& alignment, int shownTokens);
 
     QCustomPlot* plot_;
     QCPColorMap* heatmap_ = nullptr;

@@ -19,18 +19,18 @@ AlignmentView::AlignmentView(QWidget* parent) : CellScrollArea(parent), figure_(
         plot()->replot(QCustomPlot::rpQueuedReplot);
     });
     connect(this, &CellScrollArea::resized, this, [this] {
-        if (snapshot_) refit();
+        if (state_) refit();
     });
     updateFrame();
 }
 
 void AlignmentView::setOptions(const FigureOptions& options) {
     options_ = options;
-    if (snapshot_) render(snapshot_);
+    if (state_) render(state_);
 }
 
-void AlignmentView::render(SnapshotPtr snapshot) {
-    snapshot_ = std::move(snapshot);
+void AlignmentView::render(core::DecodingStatePtr snapshot) {
+    state_ = std::move(snapshot);
     refit();
     // A tooltip on show describes the old matrix: describe the cell under the still mouse anew.
     if (QToolTip::isVisible() && plot()->underMouse()) {
@@ -41,7 +41,7 @@ void AlignmentView::render(SnapshotPtr snapshot) {
 }
 
 void AlignmentView::refit() {
-    figure_->show(*snapshot_, options_);
+    figure_->show(*state_, options_);
     QSize fits = figure_->fit();
     // A panel too low for both: the heatmap keeps its rows and colour scale, the encoder panel goes.
     // With the rows first it also goes when, without it, more of the rows would be in view.
@@ -50,10 +50,10 @@ void AlignmentView::refit() {
         const QSize with = fits;
         FigureOptions without = options_;
         without.showEncoderStates = false;
-        figure_->show(*snapshot_, without);
+        figure_->show(*state_, without);
         fits = figure_->fit();
         if (!cramped && fits.height() <= with.height()) {  // no row gained: keep the states
-            figure_->show(*snapshot_, options_);
+            figure_->show(*state_, options_);
             fits = figure_->fit();
         }
     }
@@ -81,7 +81,7 @@ void AlignmentView::updateFrame() {
 void AlignmentView::setRowsFirst(bool on) {
     if (rowsFirst_ == on) return;
     rowsFirst_ = on;
-    if (snapshot_) refit();
+    if (state_) refit();
 }
 
 void AlignmentView::setHighlighted(bool on) {

@@ -1,7 +1,7 @@
 #pragma once
 #include "ui/AlignmentFigure.h"
 #include "ui/CellScrollArea.h"
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 
 #include <memory>
@@ -21,7 +21,7 @@ public:
 
     void setOptions(const FigureOptions& options);
     const FigureOptions& options() const { return options_; }
-    void render(SnapshotPtr snapshot);
+    void render(core::DecodingStatePtr snapshot);
 
     const AlignmentFigure& figure() const { return *figure_; }
     void setHighlighted(bool on);  // a lesson points at this panel
@@ -43,7 +43,7 @@ private:
 
     std::unique_ptr<AlignmentFigure> figure_;
     FigureOptions options_;
-    SnapshotPtr snapshot_;
+    core::DecodingStatePtr state_;
     int rowsShown_ = 0;  // the rows of the last render: a new row (a step) is brought into view
 };
 

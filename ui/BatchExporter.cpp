@@ -51,7 +51,7 @@ long BatchExporter::completed() const {
     return queue_->completed;
 }
 
-DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
+core::DecodingState BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
                                          core::DecodingProgress* progress, int candidates) {
     const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
@@ -61,7 +61,7 @@ DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::st
     core::DecodingSession session(model, pair.source, options);
     if (pair.target) {
         session.alignTo(*pair.target);
-        return DecodingSnapshot::capture(session, true);
+        return core::DecodingState::capture(session, true);
     }
     if (beamWidth > 1) {
         core::SearchOptions search;
@@ -75,10 +75,10 @@ DecodingSnapshot BatchExporter::snapshot(const core::Model& model, const std::st
             if (session.finished()) break;
             session.force(id);
         }
-        return DecodingSnapshot::capture(session, false, std::move(beam), 0);
+        return core::DecodingState::capture(session, false, std::move(beam), 0);
     }
     session.runToEnd();
-    return DecodingSnapshot::capture(session, false);
+    return core::DecodingState::capture(session, false);
 }
 
 QString BatchExporter::slug(const std::string& text) {

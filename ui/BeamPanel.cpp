@@ -1,6 +1,6 @@
 #include "ui/BeamPanel.h"
 
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QFontMetrics>
 #include <QLabel>
@@ -33,7 +33,7 @@ BeamPanel::BeamPanel(QWidget* parent) : QWidget(parent), list_(new QListWidget) 
     });
 }
 
-void BeamPanel::render(const DecodingSnapshot& s) {
+void BeamPanel::render(const core::DecodingState& s) {
     texts_.clear();
     scores_.clear();
     for (size_t k = 0; k < s.beam.size(); ++k) {

@@ -7,9 +7,11 @@
 class QFontMetrics;
 class QListWidget;
 
-namespace alignscope::ui {
+namespace alignscope::core {
+struct DecodingState;
+}
 
-struct DecodingSnapshot;
+namespace alignscope::ui {
 
 // The Beam hypotheses dock's contents: each hypothesis with its score, best first. A hypothesis
 // too long for the panel keeps the words where it differs from the best one (the best: from the
@@ -20,7 +22,7 @@ class BeamPanel : public QWidget {
 public:
     explicit BeamPanel(QWidget* parent = nullptr);
 
-    void render(const DecodingSnapshot& s);
+    void render(const core::DecodingState& s);
     QListWidget* list() const { return list_; }
 
     // Hypothesis k of `texts` as shown in `width` pixels: whole where it fits; else the words it

@@ -67,7 +67,7 @@ void CandidatesView::keyPressEvent(QKeyEvent* event) {
     update();
 }
 
-void CandidatesView::render(const DecodingSnapshot& s) {
+void CandidatesView::render(const core::DecodingState& s) {
     const auto* step = s.currentStep();
     auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
     const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });

@@ -1,6 +1,6 @@
 #pragma once
 #include "core/decoding/StepRecord.h"
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QWidget>
 
@@ -23,7 +23,7 @@ public:
     // The current step's candidates. A shown beam hypothesis is read-only (a click would change
     // steps that are not on screen); a forced token outside the top k is listed after them, marked,
     // with its probability.
-    void render(const DecodingSnapshot& s);
+    void render(const core::DecodingState& s);
     bool lastOutsideTop() const { return lastOutsideTop_; }
     const std::vector<core::Candidate>& candidates() const { return candidates_; }
     QRect barRect(int index) const;  // where candidate `index` is drawn (tests click there)

@@ -56,7 +56,7 @@ struct DecodingDocument::Worker {
     };
     mutable AttributionCache cache;
 
-    void attribute(DecodingSnapshot& s) const {
+    void attribute(core::DecodingState& s) const {
         if (attributionMethod.empty() || !model) return;
         const auto target = s.shownTarget();
         if (cache.method != attributionMethod || cache.source != s.sourceText) cache = {attributionMethod, s.sourceText, {}, {}};
@@ -82,7 +82,7 @@ struct DecodingDocument::Worker {
     mutable std::map<std::string, core::Model> reverseModels;
 
     // Off the UI thread, as every model call here: the rule read over the complete shown pair.
-    void link(DecodingSnapshot& s) const {
+    void link(core::DecodingState& s) const {
         if (linkRule.empty() || !model || (!s.finished && s.selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
         s.linkRule = linkRule;
         const std::string shownTarget = s.teacherForced ? target : s.translation;
@@ -138,23 +138,23 @@ struct DecodingDocument::Worker {
         if (!target.empty()) session->alignTo(target);
     }
 
-    SnapshotPtr snapshot() const {
+    core::DecodingStatePtr state() const {
         if (session) {
-            auto s = std::make_shared<DecodingSnapshot>(
-                DecodingSnapshot::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
+            auto s = std::make_shared<core::DecodingState>(
+                core::DecodingState::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
             s->attributionMethod = attributionMethod;
             attribute(*s);
             link(*s);
             return s;
         }
-        auto s = std::make_shared<DecodingSnapshot>();
+        auto s = std::make_shared<core::DecodingState>();
         if (model) s->modelName = model->name();
         return s;
     }
 };
 
-DecodingDocument::DecodingDocument(QObject* parent) : QObject(parent), snapshot_(std::make_shared<DecodingSnapshot>()) {
-    qRegisterMetaType<SnapshotPtr>("alignscope::ui::SnapshotPtr");
+DecodingDocument::DecodingDocument(QObject* parent) : QObject(parent), state_(std::make_shared<core::DecodingState>()) {
+    qRegisterMetaType<core::DecodingStatePtr>("alignscope::core::DecodingStatePtr");
     watch_.setInterval(250);
     connect(&watch_, &QTimer::timeout, this, &DecodingDocument::checkStuck);
     startThread(nullptr);
@@ -197,7 +197,7 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
     const int generation = generation_;
     QMetaObject::invokeMethod(context_, [this, worker, shared, generation, job = std::move(job)] {
         QString error;
-        SnapshotPtr snap;
+        core::DecodingStatePtr snap;
         shared->progress.step = 0;
         shared->startedMs = nowMs();
         try {
@@ -208,13 +208,13 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
             error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
         }
         shared->startedMs = 0;
-        snap = worker->snapshot();
+        snap = worker->state();
         QMetaObject::invokeMethod(this, [this, snap, error, generation] {
             if (generation != generation_) return;  // an abandoned thread finished after all
-            snapshot_ = snap;
+            state_ = snap;
             cancelAtMs_ = 0;
             if (!error.isEmpty()) emit errorOccurred(error);
-            emit snapshotChanged(snap);
+            emit stateChanged(snap);
             if (--pending_ == 0) {
                 watch_.stop();
                 emit busyChanged(false);
@@ -254,11 +254,11 @@ void DecodingDocument::abandon(const QString& why) {
     pending_ = 0;
     cancelAtMs_ = 0;
     watch_.stop();
-    auto empty = std::make_shared<DecodingSnapshot>();
+    auto empty = std::make_shared<core::DecodingState>();
     if (model_) empty->modelName = model_->name();
-    snapshot_ = empty;
+    state_ = empty;
     emit errorOccurred(why + tr(" The sentence was set aside; the model stays open."));
-    emit snapshotChanged(snapshot_);
+    emit stateChanged(state_);
     emit busyChanged(false);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QObject>
 #include <QString>
@@ -17,7 +17,7 @@ class Model;
 
 namespace alignscope::ui {
 
-// A whole decoding state, applied in one operation (DecodingDocument::apply): one snapshot arrives
+// A whole decoding state, applied in one operation (DecodingDocument::apply): one state arrives
 // for it, never the half-way states between (a lesson page, End lesson).
 struct DecodingRequest {
     QString modelPath;    // the model to decode with; empty or the open one: keep it
@@ -32,8 +32,8 @@ struct DecodingRequest {
 // The document the windows render: a model and one source sentence being decoded.
 //
 // Threading: every operation returns at once and runs on the document's own decoding thread, in
-// the order called; the result arrives on the UI thread as a new immutable snapshot through
-// snapshotChanged(). Views only read snapshots. Call the document from the UI thread only.
+// the order called; the result arrives on the UI thread as a new immutable state through
+// stateChanged(). Views only read states. Call the document from the UI thread only.
 //
 // Model code can loop for ever, and LibTorch cannot interrupt it. An operation that runs past the
 // time limit, or ignores Cancel for kCancelGraceMs, is abandoned: its thread is left to run (it
@@ -49,7 +49,7 @@ public:
     // step 0 (a target belongs to the model it was given for); a training run's snapshots keep it
     // (keepTarget), so every snapshot's rows line up.
     void openModel(const QString& path, bool keepTarget = false);
-    void apply(const DecodingRequest& request);  // errors as openModel's; one snapshot
+    void apply(const DecodingRequest& request);  // errors as openModel's; one state
     void setSource(const QString& text);     // new sentence: encoded once, steps cleared
     void setTarget(const QString& text);     // teacher forcing along `text`; empty: free decoding
     void step();
@@ -76,18 +76,18 @@ public:
     // by running static destructors under a thread still inside LibTorch.
     static bool hasAbandonedWork();
 
-    SnapshotPtr snapshot() const { return snapshot_; }  // never null
+    core::DecodingStatePtr state() const { return state_; }  // never null
     bool hasModel() const { return !modelPath_.isEmpty(); }
     QString modelPath() const { return modelPath_; }
     QString modelName() const { return modelName_; }
     // The open model, for work beside the document (a test-set score): const and thread-safe.
     std::shared_ptr<const core::Model> model() const { return model_; }
     bool busy() const { return pending_ > 0; }
-    // Runs the event loop until every posted operation has delivered its snapshot.
+    // Runs the event loop until every posted operation has delivered its state.
     bool waitUntilIdle(int timeoutMs = 60000);
 
 signals:
-    void snapshotChanged(alignscope::ui::SnapshotPtr snapshot);
+    void stateChanged(alignscope::core::DecodingStatePtr state);
     void modelChanged(const QString& name, const QString& path);
     void errorOccurred(const QString& message);
     void busyChanged(bool busy);
@@ -111,7 +111,7 @@ private:
     std::shared_ptr<Shared> shared_;
     int generation_ = 0;             // of the decoding thread; results of abandoned ones are dropped
     std::shared_ptr<const core::Model> model_;  // the model the worker holds, to hand to a new one
-    SnapshotPtr snapshot_;
+    core::DecodingStatePtr state_;
     QString modelPath_, modelName_;
     std::atomic<int> pending_{0};
     QTimer watch_;

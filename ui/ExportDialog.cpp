@@ -46,8 +46,8 @@ bool animation(FigureExporter::Format f) { return f == FigureExporter::Format::G
 
 }  // namespace
 
-ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, QWidget* parent)
-    : QDialog(parent), snapshot_(std::move(snapshot)), defaults_(defaults) {
+ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions& defaults, QWidget* parent)
+    : QDialog(parent), state_(std::move(snapshot)), defaults_(defaults) {
     setWindowTitle(tr("Export alignment"));
     QSettings settings;
 
@@ -76,8 +76,8 @@ ExportDialog::ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, 
     if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
     std::string sourceText;  // the source's tokens without </s>
-    if (snapshot_)
-        for (size_t i = 0; i + 1 < snapshot_->source.tokens.size(); ++i) sourceText += snapshot_->source.tokens[i] + " ";
+    if (state_)
+        for (size_t i = 0; i + 1 < state_->source.tokens.size(); ++i) sourceText += state_->source.tokens[i] + " ";
     QString base = BatchExporter::slug(sourceText);
     if (base.isEmpty()) base = QStringLiteral("alignment");
     path_->setText(QDir(folder).filePath(base + FigureExporter::extension(Format(format_->currentData().toInt()))));
@@ -235,16 +235,16 @@ void ExportDialog::formatChanged() {
 
 void ExportDialog::updateSizeHint() {
     const auto s = settings();
-    if (!snapshot_ || !FigureExporter::isFigure(s.format)) {
+    if (!state_ || !FigureExporter::isFigure(s.format)) {
         sizeLabel_->clear();
         return;
     }
     FigureExporter exporter;  // measuring only: no plot is made
     const auto o = figureOptions();
-    const QSize f = exporter.figureSize(*snapshot_, o, s);
+    const QSize f = exporter.figureSize(*state_, o, s);
     const QString inches = tr("%1 × %2 in").arg(f.width() / exporter.dpi(), 0, 'f', 1).arg(f.height() / exporter.dpi(), 0, 'f', 1);
     if (s.format == Format::Png) {
-        const QSize px = exporter.imageSize(*snapshot_, o, s);
+        const QSize px = exporter.imageSize(*state_, o, s);
         sizeLabel_->setText(tr("%1, %2 × %3 pixels").arg(inches).arg(px.width()).arg(px.height()));
     } else {
         sizeLabel_->setText(inches);
@@ -261,16 +261,16 @@ void ExportDialog::browse() {
 
 QString ExportDialog::exportNow() {
     QString message;
-    if (!snapshot_) message = tr("Nothing to export.");
+    if (!state_) message = tr("Nothing to export.");
     else if (path().isEmpty()) message = tr("Choose a file to export to.");
     else {
         try {
             const auto format = settings().format;
             if (timeline_ && animate_->currentData().toBool() && (format == Format::Gif || format == Format::Frames)) {
-                TimelineExporter(*timeline_).write(snapshot_->sourceText, timelineTarget_, figureOptions(), settings(), path());
+                TimelineExporter(*timeline_).write(state_->sourceText, timelineTarget_, figureOptions(), settings(), path());
             } else {
                 FigureExporter exporter;
-                exporter.write(*snapshot_, figureOptions(), settings(), path());
+                exporter.write(*state_, figureOptions(), settings(), path());
             }
             QSettings settings;
             settings.setValue("export/folder", QFileInfo(path()).absolutePath());

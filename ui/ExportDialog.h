@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureExporter.h"
 #include "ui/FigureOptions.h"
 
@@ -23,7 +23,7 @@ namespace alignscope::ui {
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
-    ExportDialog(SnapshotPtr snapshot, const FigureOptions& defaults, QWidget* parent = nullptr);
+    ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions& defaults, QWidget* parent = nullptr);
 
     FigureExporter::Settings settings() const;
     FigureOptions figureOptions() const;
@@ -50,7 +50,7 @@ private:
     void browse();
     void updateSizeHint();
 
-    SnapshotPtr snapshot_;
+    core::DecodingStatePtr state_;
     FigureOptions defaults_;
     QComboBox* format_;
     QLineEdit* path_;

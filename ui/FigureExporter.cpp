@@ -73,7 +73,7 @@ QByteArray comment(const std::string& text) {
     return QByteArray("# ") + QByteArray::fromStdString(t) + '\n';
 }
 
-QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
+QByteArray renderCsv(const core::DecodingState& s, const FigureOptions& o) {
     const auto alignment = s.alignment();
     const auto m = DisplayedMatrix::of(alignment, o);
     QByteArray out;
@@ -138,13 +138,13 @@ QByteArray renderCsv(const DecodingSnapshot& s, const FigureOptions& o) {
     return out;
 }
 
-QByteArray renderJson(const DecodingSnapshot& s, const FigureOptions& o) {
+QByteArray renderJson(const core::DecodingState& s, const FigureOptions& o) {
     return QByteArray::fromStdString(PageData::build(s, o, {}).dump()) + '\n';
 }
 
 // The interactive page (resources/web): the whole decoding, numbers rounded to 4 decimals, the
 // </s> column kept in the data (the page drops or renormalises it, starting as the options say).
-QByteArray renderHtml(const DecodingSnapshot& s, const FigureOptions& o) {
+QByteArray renderHtml(const core::DecodingState& s, const FigureOptions& o) {
     PageData::Settings page;
     page.rounded = 4;
     page.fullMatrix = true;
@@ -205,17 +205,17 @@ double FigureExporter::dpi() const {
     return screen ? screen->logicalDotsPerInch() : 96.0;
 }
 
-QSize FigureExporter::figureSize(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) const {
+QSize FigureExporter::figureSize(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) const {
     return settings.size.isValid() && !settings.size.isEmpty() ? settings.size : AlignmentFigure::preferredSize(s, o);
 }
 
-QSize FigureExporter::imageSize(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) const {
+QSize FigureExporter::imageSize(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) const {
     const QSize f = figureSize(s, o, settings);
     const double scale = settings.dpi / dpi();
     return {qRound(f.width() * scale), qRound(f.height() * scale)};
 }
 
-QSize FigureExporter::draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QSize FigureExporter::draw(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     if (!plot_) {
         plot_ = std::make_unique<QCustomPlot>();
         plot_->setAttribute(Qt::WA_DontShowOnScreen);
@@ -227,7 +227,7 @@ QSize FigureExporter::draw(const DecodingSnapshot& s, const FigureOptions& o, co
     return size;
 }
 
-QImage FigureExporter::renderImage(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QImage FigureExporter::renderImage(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     if (settings.dpi < 10 || settings.dpi > 4800) throw error(QStringLiteral("PNG resolution must be 10-4800 dpi, not %1").arg(settings.dpi));
     const QSize pixels = imageSize(s, o, settings);
     if (pixels.width() > kMaxImageSide || pixels.height() > kMaxImageSide ||
@@ -253,7 +253,7 @@ QByteArray FigureExporter::encodePng(const QImage& image) {
     return bytes;
 }
 
-QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QByteArray FigureExporter::renderSvg(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     FigureOptions vector = o;
     vector.vectorCells = true;  // the heatmap's cells as rectangles, where the matrix is small enough
     const QSize size = draw(s, vector, settings);
@@ -285,7 +285,7 @@ QByteArray FigureExporter::renderSvg(const DecodingSnapshot& s, const FigureOpti
     return bytes;
 }
 
-QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QByteArray FigureExporter::renderPdf(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     const QSize size = draw(s, o, settings);
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -316,7 +316,7 @@ QByteArray FigureExporter::renderPdf(const DecodingSnapshot& s, const FigureOpti
     return bytes;
 }
 
-std::vector<FigureExporter::Frame> FigureExporter::steppingFrames(const DecodingSnapshot& s, const FigureOptions& o, int frameMs) {
+std::vector<FigureExporter::Frame> FigureExporter::steppingFrames(const core::DecodingState& s, const FigureOptions& o, int frameMs) {
     // Every frame has the last one's layout: rows appear in place, one per step, as Step adds them
     // in the app, and nothing moves.
     const size_t steps = s.alignment().targetTokens().size();
@@ -376,7 +376,7 @@ void FigureExporter::writeAnimation(Format format, size_t count, const FrameSour
     file.commit();
 }
 
-QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+QByteArray FigureExporter::render(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     if (s.alignment().targetTokens().empty())
         throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
     switch (settings.format) {
@@ -393,7 +393,7 @@ QByteArray FigureExporter::render(const DecodingSnapshot& s, const FigureOptions
     throw error(QStringLiteral("unknown export format"));
 }
 
-void FigureExporter::write(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings, const QString& path) {
+void FigureExporter::write(const core::DecodingState& s, const FigureOptions& o, const Settings& settings, const QString& path) {
     checkFilePath(path);  // before the work: a bad path fails at once
     if (settings.format != Format::Frames) {
         writeFile(path, render(s, o, settings));

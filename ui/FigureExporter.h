@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 
 #include <QByteArray>
@@ -52,7 +52,7 @@ public:
 
     // Writes `path` atomically. Throws core::Error with a message for the user: nothing to export
     // (no target tokens), a folder that does not exist or cannot be written, a failed write.
-    void write(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings,
+    void write(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings,
                const QString& path);
     // Format Frames writes several files: `path` ends in ".png", and frame k goes to
     // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
@@ -60,13 +60,13 @@ public:
     static QString framePath(const QString& path, size_t step, size_t steps, const QString& unit = QStringLiteral("step"));
     // One frame of an animation: a snapshot drawn with its own options (its title), shown delayMs.
     struct Frame {
-        DecodingSnapshot snapshot;
+        core::DecodingState snapshot;
         FigureOptions options;
         int delayMs = 800;
     };
     // The stepping of a sentence: one frame per shown step, every one in the last one's layout
     // (room for all the rows, the whole sentence's colour scale), the last shown 3 times as long.
-    static std::vector<Frame> steppingFrames(const DecodingSnapshot& snapshot, const FigureOptions& options, int frameMs);
+    static std::vector<Frame> steppingFrames(const core::DecodingState& snapshot, const FigureOptions& options, int frameMs);
     // Any frames (the stepping, a training run's snapshots) as an animated GIF, or (writeFrames) as
     // numbered PNGs at framePath(path, k, n); all in one size: settings.size, else the largest
     // frame's. Throw core::Error for no frames.
@@ -81,19 +81,19 @@ public:
     void writeAnimation(Format format, size_t count, const FrameSource& frame, QSize figureSize, const Settings& settings,
                         const QString& path, const QString& unit);
     // The file's bytes, as write() would store them.
-    QByteArray render(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+    QByteArray render(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
 
     // The PNG path in halves, so that a batch can encode and write on other threads while the next
     // figure is drawn: renderImage() draws (GUI thread only; the image carries settings.dpi),
     // encodePng() and writeFile() are thread-safe. Both throw core::Error.
-    QImage renderImage(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+    QImage renderImage(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
     static QByteArray encodePng(const QImage& image);
     static void writeFile(const QString& path, const QByteArray& bytes);  // atomically, as write()
     static void checkFilePath(const QString& path);  // throws unless the folder exists and path is no folder
 
     // The figure's layout size, and the PNG's pixel size at settings.dpi.
-    QSize figureSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
-    QSize imageSize(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings) const;
+    QSize figureSize(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings) const;
+    QSize imageSize(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings) const;
     double dpi() const;  // layout pixels per inch
 
     static bool isFigure(Format format) {
@@ -107,10 +107,10 @@ public:
     static void checkWritableFolder(const QString& folder);
 
 private:
-    QByteArray renderSvg(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
-    QByteArray renderPdf(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);
+    QByteArray renderSvg(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);
+    QByteArray renderPdf(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);
     Settings animationSettings(const std::vector<Frame>& frames, const Settings& settings) const;  // PNG, one size
-    QSize draw(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings);  // builds the figure
+    QSize draw(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);  // builds the figure
 
     std::unique_ptr<QCustomPlot> plot_;
     std::unique_ptr<AlignmentFigure> figure_;

@@ -73,7 +73,7 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
     settings.heatmap = p.heatmap.toStdString();
     settings.beamWidth = std::max(1, p.beam);
     nlohmann::json timeline;
-    DecodingSnapshot snapshot;
+    core::DecodingState snapshot;
     const core::Model* model = nullptr;
     if (!p.timeline.isEmpty()) {
         // The app's training-run view: the sentence forced through every snapshot, one shown.

@@ -7,6 +7,7 @@
 #include "ui/ChoiceMenu.h"
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
+#include "ui/DockToggles.h"
 #include "ui/ExportDialog.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
@@ -45,7 +46,6 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <cmath>
 
 namespace alignscope::ui {
 namespace {
@@ -80,7 +80,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     applyFigureOptions();
     applyTextScale(1.0);
 
-    connect(document_, &DecodingDocument::snapshotChanged, this, &MainWindow::render);
+    connect(document_, &DecodingDocument::stateChanged, this, &MainWindow::render);
     connect(document_, &DecodingDocument::errorOccurred, this, &MainWindow::showError);
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
@@ -100,13 +100,13 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindo
     connect(document_, &DecodingDocument::busyChanged, this, [this](bool busy) {
         action("cancel")->setEnabled(busy);
         if (busy) status_->setText(tr("decoding…"));
-        else if (snapshot_) render(snapshot_);
+        else if (state_) render(state_);
         if (!busy && !pendingStatus_.isEmpty()) {  // a message about what was undone outlasts the redraw
             status_->setText(pendingStatus_);
             pendingStatus_.clear();
         }
     });
-    render(document_->snapshot());
+    render(document_->state());
 }
 
 QAction* MainWindow::action(const QString& id) const { return actions_->action(id); }
@@ -185,8 +185,8 @@ void MainWindow::buildActions() {
 }
 
 void MainWindow::chooseCandidate(int index) {
-    if (!snapshot_ || snapshot_->teacherForced || snapshot_->selectedHypothesis >= 0 || document_->busy()) return;
-    const auto* step = snapshot_->currentStep();
+    if (!state_ || state_->teacherForced || state_->selectedHypothesis >= 0 || document_->busy()) return;
+    const auto* step = state_->currentStep();
     if (!step || index < 0 || index >= static_cast<int>(step->candidates.size())) return;
     document_->replaceLast(step->candidates[static_cast<size_t>(index)].id);
 }
@@ -218,18 +218,7 @@ void MainWindow::buildMenus() {
     const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")}, {beamDock_, tr("&Beam hypotheses")},
                                                        {stepDock_, tr("Step e&xplained")},           {lessonDock_, tr("&Lesson")},
                                                        {timelineDock_, tr("T&raining run")},          {compareDock_, tr("Com&pare models")}};
-    for (const auto& [dock, text] : panels) {
-        // The menu's mnemonic, not in the dock's title; a title that grows ("Compare models: A = …")
-        // keeps it (QDockWidget renames its action to each new title).
-        auto* toggle = dock->toggleViewAction();
-        const auto name = [toggle, text = text](const QString& title) {
-            const QString plain = QString(text).remove(QLatin1Char('&'));
-            toggle->setText(title.startsWith(plain) ? text + title.mid(plain.size()).replace(QLatin1Char('&'), QStringLiteral("&&")) : title);
-        };
-        name(dock->windowTitle());
-        connect(dock, &QWidget::windowTitleChanged, toggle, name);
-        view->addAction(toggle);
-    }
+    for (const auto& [dock, text] : panels) DockToggles::add(view, dock, text);
     view->addSeparator();
     add(view, {"encoder-states", "values", "grayscale", "words", nullptr, kEndColumnIds[0], kEndColumnIds[1], kEndColumnIds[2]});
     // What the heatmap shows: attention, or what each source token did for the chosen token
@@ -364,7 +353,7 @@ void MainWindow::buildLayout() {
     auto* beamPanel = beamPanel_ = new BeamPanel;
     beamList_ = beamPanel->list();
     connect(beamPanel, &BeamPanel::hypothesisChosen, this, [this](int row) {
-        if (snapshot_ && row != snapshot_->selectedHypothesis) document_->selectHypothesis(row);
+        if (state_ && row != state_->selectedHypothesis) document_->selectHypothesis(row);
     });
     auto* beamDock = beamDock_ = new QDockWidget(tr("Beam hypotheses"), this);
     beamDock->setObjectName(QStringLiteral("beamDock"));
@@ -427,7 +416,7 @@ void MainWindow::buildLayout() {
     connect(compareDock_, &QDockWidget::visibilityChanged, this, [this] { fitCentralView(); });
 
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
-        if (visible && snapshot_) stepPanel_->render(snapshot_);
+        if (visible && state_) stepPanel_->render(state_);
     });
 
     beamWidth_ = new QSpinBox;
@@ -492,8 +481,8 @@ void MainWindow::applyFigureOptions() {
     if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
 }
 
-void MainWindow::render(SnapshotPtr snapshot) {
-    snapshot_ = snapshot;
+void MainWindow::render(core::DecodingStatePtr snapshot) {
+    state_ = snapshot;
     const auto& s = *snapshot;
     sentence_->render(snapshot);
     view_->render(snapshot);
@@ -522,8 +511,8 @@ void MainWindow::render(SnapshotPtr snapshot) {
 }
 
 void MainWindow::openExportDialog() {
-    if (!snapshot_ || (snapshot_->steps.empty() && snapshot_->selectedHypothesis < 0)) return;
-    ExportDialog dialog(snapshot_, figureOptions_, this);
+    if (!state_ || (state_->steps.empty() && state_->selectedHypothesis < 0)) return;
+    ExportDialog dialog(state_, figureOptions_, this);
     if (timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty())
         dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 #include "ui/PresenterLayout.h"
 #include "ui/SentencePanel.h"
@@ -144,7 +144,7 @@ private:
     void stopScoring();       // cancels a running test-set comparison and waits for its thread
     void buildMenus();
     void buildLayout();
-    void render(SnapshotPtr snapshot);
+    void render(core::DecodingStatePtr snapshot);
     void showError(const QString& message);
     void openModelDialog();
     void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding
@@ -206,7 +206,7 @@ private:
     QThread* scoring_ = nullptr;               // a running test-set comparison
     std::shared_ptr<std::atomic<bool>> scoringCancelled_;  // tells it to stop between sentences
     int scoringGeneration_ = 0;                // results of an older request are dropped
-    SnapshotPtr snapshot_;
+    core::DecodingStatePtr state_;
 };
 
 }  // namespace alignscope::ui

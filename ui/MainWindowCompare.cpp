@@ -26,7 +26,7 @@ namespace alignscope::ui {
 void MainWindow::openComparison(const QString& path) {
     if (!comparison_) {
         comparison_ = new DecodingDocument(this);
-        connect(comparison_, &DecodingDocument::snapshotChanged, this, [this](SnapshotPtr) { renderComparison(); });
+        connect(comparison_, &DecodingDocument::stateChanged, this, [this](core::DecodingStatePtr) { renderComparison(); });
         // A snapshot arrives while its operation still counts as running: draw again once B is idle.
         connect(comparison_, &DecodingDocument::busyChanged, this, [this](bool busy) {
             if (!busy) renderComparison();
@@ -80,9 +80,9 @@ void MainWindow::closeComparison() {
 }
 
 void MainWindow::syncComparison() {
-    if (!comparison_ || !comparison_->hasModel() || !snapshot_) return;
-    const QString source = QString::fromStdString(snapshot_->sourceText);
-    const QString target = snapshot_->teacherForced ? givenTarget_ : QString();
+    if (!comparison_ || !comparison_->hasModel() || !state_) return;
+    const QString source = QString::fromStdString(state_->sourceText);
+    const QString target = state_->teacherForced ? givenTarget_ : QString();
     if (comparedValid_ && source == comparedSource_ && target == comparedTarget_) return;
     comparedValid_ = true;
     comparedSource_ = source;
@@ -99,23 +99,23 @@ void MainWindow::renderComparison() {
         comparePanel_->showMessage(comparisonError_);
         return;
     }
-    const auto b = comparison_->snapshot();
+    const auto b = comparison_->state();
     compareDock_->setWindowTitle(comparison_->hasModel() ? tr("Compare models: A = %1, B = %2").arg(document_->modelName(), comparison_->modelName())
                                                          : tr("Compare models"));
-    if (!comparison_->hasModel() || !snapshot_ || comparison_->busy() || b->sourceText != snapshot_->sourceText) {
+    if (!comparison_->hasModel() || !state_ || comparison_->busy() || b->sourceText != state_->sourceText) {
         comparePanel_->showMessage(tr("Model B is decoding the sentence…"));
         return;
     }
-    if (snapshot_->source.tokens.empty()) {
+    if (state_->source.tokens.empty()) {
         comparePanel_->showMessage(tr("Type a sentence: both models decode it."));
         return;
     }
-    const auto targetOf = [this](const DecodingSnapshot& s) {
+    const auto targetOf = [this](const core::DecodingState& s) {
         return s.teacherForced ? comparedTarget_.toStdString() : s.translation;
     };
     try {
         comparePanel_->render(core::AlignmentComparison::compare(
-            snapshot_->sourceText, {snapshot_->modelName, targetOf(*snapshot_), {}, {}}, snapshot_->alignment(),
+            state_->sourceText, {state_->modelName, targetOf(*state_), {}, {}}, state_->alignment(),
             {b->modelName, targetOf(*b), {}, {}}, b->alignment(), figureOptions_.mergeWords));
     } catch (const core::Error& e) {
         comparePanel_->showMessage(QString::fromStdString(e.what()));

@@ -54,11 +54,11 @@ void MainWindow::openTimelineDialog() {
 }
 
 void MainWindow::exportTimelineDialog() {
-    if (!snapshot_ || snapshot_->source.tokens.empty()) {
+    if (!state_ || state_->source.tokens.empty()) {
         showError(tr("Type a sentence first: the animation shows it through every snapshot"));
         return;
     }
-    ExportDialog dialog(snapshot_, figureOptions_, this);
+    ExportDialog dialog(state_, figureOptions_, this);
     dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
     dialog.setFormat(FigureExporter::Format::Gif);
     dialog.setAnimateSnapshots(true);

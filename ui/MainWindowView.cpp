@@ -37,11 +37,11 @@ ViewState MainWindow::currentView() const {
     ViewState v;
     const bool run = runOpen();
     v.model = document_->modelPath();
-    v.source = snapshot_ ? QString::fromStdString(snapshot_->sourceText) : sentence_->source();
-    v.target = snapshot_ && snapshot_->teacherForced ? givenTarget_ : QString();
-    v.steps = snapshot_ ? static_cast<int>(snapshot_->steps.size()) : 0;
+    v.source = state_ ? QString::fromStdString(state_->sourceText) : sentence_->source();
+    v.target = state_ && state_->teacherForced ? givenTarget_ : QString();
+    v.steps = state_ ? static_cast<int>(state_->steps.size()) : 0;
     v.stepsOfTarget = true;
-    v.beam = snapshot_ && !snapshot_->beam.empty() ? beamWidth_->value() : 0;
+    v.beam = state_ && !state_->beam.empty() ? beamWidth_->value() : 0;
     v.explain = stepDock_->isVisible();
     v.highlight = highlightedPanel_;
     v.heatmap = heatmapMethod_;

@@ -60,7 +60,7 @@ struct Numbers {
 };
 
 // Where a target piece sits in its word, as Step explained says it.
-nlohmann::json pieceKind(const DecodingSnapshot& s, const core::StepRecord& step) {
+nlohmann::json pieceKind(const core::DecodingState& s, const core::StepRecord& step) {
     if (!s.targetPieces || step.tokenId == s.eosId) return nullptr;
     const int byte = core::PieceText::fallbackByte(step.token);
     if (byte >= 0) {
@@ -83,37 +83,11 @@ nlohmann::json PageData::options(const FigureOptions& o) {
             {"title", o.title.toStdString()}};
 }
 
-std::vector<std::pair<std::string, std::string>> PageData::modelCard(const core::Model& model) {
-    const auto a = model.architecture();
-    std::string decoder = a.decoderCell;
-    for (auto& c : decoder) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    decoder += a.conditionalDecoder ? " (conditional: attends from s'_t)" : a.attentionAfterCell ? " (Luong's order: attends from s_t)" : " (Bahdanau's order: attends from s_{t-1})";
-    std::string encoder = a.encoderCell;
-    for (auto& c : encoder) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (a.bidirectional) encoder = "bidirectional " + encoder;
-    const auto file = QString::fromStdString(model.origin()).section(QLatin1Char('/'), -1).toStdString();
-    std::vector<std::pair<std::string, std::string>> card = {
-        {"name", model.name()},
-        {"file", file},
-        {"encoder", encoder + ", E = " + std::to_string(model.encoderOutputSize())},
-        {"decoder", decoder + ", D = " + std::to_string(model.stateSize())},
-        {"attention", model.attentionIsUniform() ? "none (alpha shown uniform)" : a.attention},
-        {"source tokenizer", model.sourceTokenizer().describe()},
-        {"target tokenizer", model.targetTokenizer().describe()},
-        {"vocabularies", std::to_string(model.sourceVocabulary().size()) + " source, " + std::to_string(model.targetVocabulary().size()) + " target"},
-        {"parameters", std::to_string(model.parameterCount())},
-        {"model format", "v" + std::to_string(model.formatVersion())}};
-    const auto& m = model.metadata();
-    for (const char* key : {"description", "languages", "training"})
-        if (m.contains(key) && m[key].is_string()) card.emplace_back(key, m[key].get<std::string>());
-    return card;
-}
-
-std::string PageData::links(const DecodingSnapshot& s) {
+std::string PageData::links(const core::DecodingState& s) {
     return !s.linkRule.empty() && s.linksError.empty() ? core::SoftAlignment::pharaoh(s.links) : core::SoftAlignment::attentionPharaoh(s.alignment());
 }
 
-nlohmann::json PageData::build(const DecodingSnapshot& s, const FigureOptions& o, const Settings& settings) {
+nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
     const Numbers n{settings.rounded};
     const auto alignment = s.alignment();
     const size_t S = alignment.sourceTokens().size();

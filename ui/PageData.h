@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 
 #include <nlohmann/json.hpp>
@@ -26,16 +26,14 @@ public:
         std::string heatmap;             // the heatmap the page opens on ("" attention)
         int beamWidth = 1;               // the search the steps came from
     };
-    static nlohmann::json build(const DecodingSnapshot& snapshot, const FigureOptions& options, const Settings& settings);
+    static nlohmann::json build(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
 
     // The figure options as files record them ("options" of the JSON, the CSV's comment).
     static nlohmann::json options(const FigureOptions& options);
     // The word links a page and an export hold, in Pharaoh form: the View > Links rule's where one
     // was read, else attention's argmax.
-    static std::string links(const DecodingSnapshot& snapshot);
+    static std::string links(const core::DecodingState& snapshot);
 
-    // The model's facts for the page's card, in reading order (label, value).
-    static std::vector<std::pair<std::string, std::string>> modelCard(const core::Model& model);
 
     // JSON text safe inside an HTML <script> element: '<', '>', '&' and U+2028/9 as \u escapes,
     // so no text of the data (a token "</script>") can end the element or start markup.

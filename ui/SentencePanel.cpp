@@ -60,7 +60,7 @@ SentencePanel::SentencePanel(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void SentencePanel::render(SnapshotPtr snapshot) {
+void SentencePanel::render(core::DecodingStatePtr snapshot) {
     shown_ = std::move(snapshot);
     const auto& s = *shown_;
     QStringList parts;
@@ -87,7 +87,7 @@ bool SentencePanel::eventFilter(QObject* watched, QEvent* event) {
 
 // Each token underlined in the typed text, alternating colours so neighbours stay apart, unknown
 // ones wavy red (a QLineEdit takes character formats through an input-method event).
-void SentencePanel::underlineTokens(const DecodingSnapshot& s) {
+void SentencePanel::underlineTokens(const core::DecodingState& s) {
     QList<QInputMethodEvent::Attribute> formats;
     if (source_->text().toStdString() == s.sourceText) {
         auto position = [&s](size_t byte) { return static_cast<int>(QString::fromStdString(s.sourceText.substr(0, byte)).size()); };

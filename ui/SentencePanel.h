@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QWidget>
 
@@ -19,7 +19,7 @@ public:
 
     explicit SentencePanel(QWidget* parent = nullptr);
 
-    void render(SnapshotPtr snapshot);       // tokens (underlined in the typed text) and translation
+    void render(core::DecodingStatePtr snapshot);       // tokens (underlined in the typed text) and translation
     void setSource(const QString& text);     // the box's text, from its start; no signal
     void showTarget(const QString& text);    // the Target box with this text; empty: hidden
     void setTargetVisible(bool visible);
@@ -43,7 +43,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void underlineTokens(const DecodingSnapshot& s);
+    void underlineTokens(const core::DecodingState& s);
     void fitTranslation();
 
     QLineEdit* source_;
@@ -51,7 +51,7 @@ private:
     QLabel* tokens_;
     QLabel* translation_;
     QTimer* typing_;
-    SnapshotPtr shown_;
+    core::DecodingStatePtr shown_;
 };
 
 }  // namespace alignscope::ui

@@ -2,7 +2,7 @@
 
 namespace alignscope::ui {
 
-QString StatusLine::describe(const DecodingSnapshot& s, bool awaitingTarget) {
+QString StatusLine::describe(const core::DecodingState& s, bool awaitingTarget) {
     if (awaitingTarget) return tr("Teacher forcing: type the target sentence in Target and press Enter");
     const QString model = s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName);
     QString line = s.selectedHypothesis >= 0 ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -12,7 +12,7 @@ class StatusLine {
     Q_DECLARE_TR_FUNCTIONS(StatusLine)
 public:
     // awaitingTarget: teacher forcing is on and no target has been typed yet.
-    static QString describe(const DecodingSnapshot& s, bool awaitingTarget);
+    static QString describe(const core::DecodingState& s, bool awaitingTarget);
 };
 
 }  // namespace alignscope::ui

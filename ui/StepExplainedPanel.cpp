@@ -206,7 +206,7 @@ QStringList StepExplainedPanel::chartLabels(int chart) const {
     return labels;
 }
 
-void StepExplainedPanel::render(SnapshotPtr snapshot) {
+void StepExplainedPanel::render(core::DecodingStatePtr snapshot) {
     const auto& s = *snapshot;
     const auto* step = s.currentStep();
     energies_.clear();
@@ -370,7 +370,7 @@ void StepExplainedPanel::render(SnapshotPtr snapshot) {
 
 // The attribution asked for, held against this step's attention: what the method measures, and how
 // far the two agree here (rank correlation, the same top token or not, Jensen–Shannon divergence).
-void StepExplainedPanel::showAttribution(const DecodingSnapshot& s) {
+void StepExplainedPanel::showAttribution(const core::DecodingState& s) {
     const auto* step = s.currentStep();
     if (s.attributionMethod.empty() || !step) {
         attributionPart_->hide();

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -19,7 +19,7 @@ class StepExplainedPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StepExplainedPanel(QWidget* parent = nullptr);
-    void render(SnapshotPtr snapshot);
+    void render(core::DecodingStatePtr snapshot);
 
     // The numbers on show, for tests: energies and alpha per source token, output probabilities.
     const std::vector<double>& shownEnergies() const { return energies_; }
@@ -39,7 +39,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void showAttribution(const DecodingSnapshot& s);
+    void showAttribution(const core::DecodingState& s);
     void scrollToPart();
     QString part_;  // the part a lesson page names
     QLabel* parts_[6];

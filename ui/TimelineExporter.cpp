@@ -56,7 +56,7 @@ std::function<FigureExporter::Frame(size_t)> TimelineExporter::frameMaker(const 
         } catch (const core::Error& e) {
             throw core::Error("snapshot " + std::to_string(k + 1) + " ('" + snaps[k].file + "') cannot take the sentence: " + e.what());
         }
-        return {DecodingSnapshot::capture(session, /*teacherForced=*/true), frameOptions(k, options),
+        return {core::DecodingState::capture(session, /*teacherForced=*/true), frameOptions(k, options),
                 k + 1 == snaps.size() ? 3 * frameMs : frameMs};
     };
 }

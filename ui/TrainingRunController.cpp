@@ -16,7 +16,7 @@ TrainingRunController::TrainingRunController(DecodingDocument* document, Timelin
         document_->openModel(path, /*keepTarget=*/true);  // every snapshot along the one target
     });
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString&, const QString& path) { modelArrived(path); });
-    connect(document_, &DecodingDocument::snapshotChanged, this, &TrainingRunController::snapshotArrived);
+    connect(document_, &DecodingDocument::stateChanged, this, &TrainingRunController::snapshotArrived);
 }
 
 void TrainingRunController::open(const core::TrainingTimeline& timeline, int snapshot, const QString& target) {
@@ -83,7 +83,7 @@ void TrainingRunController::modelArrived(const QString& path) {
 
 // Without a typed target: once the last snapshot has translated the sentence, that translation is
 // the target every snapshot is forced along.
-void TrainingRunController::snapshotArrived(const SnapshotPtr& s) {
+void TrainingRunController::snapshotArrived(const core::DecodingStatePtr& s) {
     if (!findingTarget_ || !s || !s->finished || s->translation.empty()) return;
     findingTarget_ = false;
     emit targetFound(QString::fromStdString(s->translation));

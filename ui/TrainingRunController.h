@@ -48,7 +48,7 @@ signals:
 private:
     void openSnapshot(int index, const QString& target, bool run);
     void modelArrived(const QString& path);
-    void snapshotArrived(const SnapshotPtr& snapshot);
+    void snapshotArrived(const core::DecodingStatePtr& snapshot);
 
     DecodingDocument* document_;
     TimelinePanel* panel_;

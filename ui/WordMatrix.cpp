@@ -17,7 +17,7 @@ std::vector<QString> labels(const std::vector<std::string>& texts) {
 
 }  // namespace
 
-WordMatrix WordMatrix::merge(const DecodingSnapshot& s, const std::vector<std::vector<double>>& pieces, int shownTokens) {
+WordMatrix WordMatrix::merge(const core::DecodingState& s, const std::vector<std::vector<double>>& pieces, int shownTokens) {
     const auto alignment = s.alignment();
     std::vector<std::vector<float>> rows;
     for (const auto& r : pieces) rows.emplace_back(r.begin(), r.end());

@@ -1,5 +1,5 @@
 #pragma once
-#include "ui/DecodingSnapshot.h"
+#include "core/inspection/DecodingState.h"
 
 #include <QString>
 
@@ -16,7 +16,7 @@ struct WordMatrix {
     std::vector<std::vector<double>> weights;  // [target words][source words]
 
     // `pieces`: [target tokens][the first `shownTokens` source tokens] of the snapshot's alignment.
-    static WordMatrix merge(const DecodingSnapshot& s, const std::vector<std::vector<double>>& pieces, int shownTokens);
+    static WordMatrix merge(const core::DecodingState& s, const std::vector<std::vector<double>>& pieces, int shownTokens);
 };
 
 }  // namespace alignscope::ui

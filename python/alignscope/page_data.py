@@ -81,7 +81,7 @@ def _merge_to_words(matrix: Sequence[Sequence[float]], source_words: Sequence[in
 
 
 def model_card(model: LoadedModel, decoding: Decoding, file: str) -> List[Dict[str, str]]:
-    """PageData::modelCard: the model's facts in reading order."""
+    """ModelCard::facts (core/model/ModelCard.cpp): the model's facts in reading order."""
     a = model.architecture
     decoder = a.decoder_cell.upper() + (" (conditional: attends from s'_t)" if a.conditional
                                         else " (Luong's order: attends from s_t)" if a.attention_after_cell

@@ -57,8 +57,8 @@ const core::Model& model() {
 }
 
 // A typical figure: a 10-word sentence, decoded greedily.
-const ui::DecodingSnapshot& typical() {
-    static const ui::DecodingSnapshot s = ui::BatchExporter::snapshot(model(), "the red car is big , the house is small .");
+const core::DecodingState& typical() {
+    static const core::DecodingState s = ui::BatchExporter::snapshot(model(), "the red car is big , the house is small .");
     return s;
 }
 

@@ -42,7 +42,7 @@ void StepToRepaint(benchmark::State& state) {
         return;
     }
     for (auto _ : state) {
-        if (document.snapshot()->finished) {
+        if (document.state()->finished) {
             state.PauseTiming();
             document.reset();
             document.waitUntilIdle();

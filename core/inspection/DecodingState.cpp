@@ -1,5 +1,5 @@
-#include "ui/DecodingSnapshot.h"
-#include "ui/PageData.h"
+#include "core/inspection/DecodingState.h"
+#include "core/model/ModelCard.h"
 
 #include "core/model/ModelLanguages.h"
 
@@ -10,18 +10,18 @@
 #include "core/decoding/DecodingSession.h"
 #include "core/text/Vocabulary.h"
 
-namespace alignscope::ui {
+namespace alignscope::core {
 
-DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session, bool teacherForced,
-                                           std::vector<core::Hypothesis> beam, int selected,
-                                           std::vector<core::StepRecord> hypothesisSteps) {
+DecodingState DecodingState::capture(const DecodingSession& session, bool teacherForced,
+                                           std::vector<Hypothesis> beam, int selected,
+                                           std::vector<StepRecord> hypothesisSteps) {
     const auto& model = session.model();
-    DecodingSnapshot s;
+    DecodingState s;
     s.modelName = model.name();
-    const auto languages = core::ModelLanguages::of(model);
+    const auto languages = ModelLanguages::of(model);
     s.sourceLanguage = languages.source;
     s.targetLanguage = languages.target;
-    s.modelCard = PageData::modelCard(model);
+    s.modelCard = ModelCard::facts(model);
     s.alphaIsUniform = model.attentionIsUniform();
     const auto arch = model.architecture();
     s.bidirectional = arch.bidirectional;
@@ -31,7 +31,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     s.inputFeeding = arch.inputFeeding;
     s.conditionalDecoder = arch.conditionalDecoder;
     s.ownReadout = model.metadata().contains("architecture");
-    s.targetPieces = model.targetTokenizer().kind() == core::Tokenizer::Kind::SentencePiece;
+    s.targetPieces = model.targetTokenizer().kind() == Tokenizer::Kind::SentencePiece;
     s.source = session.source();
     s.sourceText = session.sourceText();
     s.eosId = model.targetVocabulary().eos();
@@ -55,7 +55,7 @@ DecodingSnapshot DecodingSnapshot::capture(const core::DecodingSession& session,
     return s;
 }
 
-core::Alignment DecodingSnapshot::alignment() const {
+Alignment DecodingState::alignment() const {
     std::vector<std::string> tokens;
     std::vector<std::vector<float>> rows;
     if (selectedHypothesis >= 0 && selectedHypothesis < static_cast<int>(beam.size())) {
@@ -70,12 +70,12 @@ core::Alignment DecodingSnapshot::alignment() const {
     }
     auto words = targetWords;
     words.resize(tokens.size(), -1);
-    return core::Alignment(source.tokens, source.words, std::move(tokens), std::move(words), std::move(rows));
+    return Alignment(source.tokens, source.words, std::move(tokens), std::move(words), std::move(rows));
 }
 
-core::Hypothesis DecodingSnapshot::shownTarget() const {
+Hypothesis DecodingState::shownTarget() const {
     if (selectedHypothesis >= 0 && selectedHypothesis < static_cast<int>(beam.size())) return beam[static_cast<size_t>(selectedHypothesis)];
-    core::Hypothesis target;
+    Hypothesis target;
     for (const auto& step : steps) {
         target.ids.push_back(step.tokenId);
         target.tokens.push_back(step.token);
@@ -83,25 +83,25 @@ core::Hypothesis DecodingSnapshot::shownTarget() const {
     return target;
 }
 
-void DecodingSnapshot::attribute(const core::Model& model, const std::string& method, std::vector<std::vector<float>> known,
-                                 core::DecodingProgress* progress) {
+void DecodingState::attribute(const Model& model, const std::string& method, std::vector<std::vector<float>> known,
+                                 DecodingProgress* progress) {
     attributionMethod = method;
     attribution.clear();
     attributionError.clear();
     if (method.empty()) return;
-    const auto& m = core::Attributor::method(method);
+    const auto& m = Attributor::method(method);
     attributionDescription = m.description();
     attributionSigned = m.signedScores();
     const auto target = shownTarget();
     if (known.size() > target.ids.size()) known.resize(target.ids.size());
     if (known.size() < target.ids.size()) {
-        core::Attributor::Options options;
+        Attributor::Options options;
         options.progress = progress;
         for (size_t t = known.size(); t < target.ids.size(); ++t) options.steps.push_back(static_cast<int>(t));
         auto words = targetWords;
         words.resize(target.ids.size(), -1);
         try {
-            for (auto& row : core::Attributor::attribute(model, source, target, words, method, options).scores) known.push_back(std::move(row));
+            for (auto& row : Attributor::attribute(model, source, target, words, method, options).scores) known.push_back(std::move(row));
         } catch (const std::exception& e) {
             attributionError = e.what();
             return;
@@ -110,8 +110,8 @@ void DecodingSnapshot::attribute(const core::Model& model, const std::string& me
     attribution = std::move(known);
 }
 
-DecodingSnapshot DecodingSnapshot::prefix(size_t n) const {
-    DecodingSnapshot s = *this;
+DecodingState DecodingState::prefix(size_t n) const {
+    DecodingState s = *this;
     const size_t shown = alignment().targetTokens().size();
     if (n >= shown) return s;
     if (s.selectedHypothesis >= 0) {
@@ -132,4 +132,4 @@ DecodingSnapshot DecodingSnapshot::prefix(size_t n) const {
     return s;
 }
 
-}  // namespace alignscope::ui
+}  // namespace alignscope::core
