@@ -159,7 +159,7 @@ int main(int argc, char** argv) {
     view.compare = given(o.compare);
     if (!pageOpensARun) window.applyView(view);  // such a page sets its own view from nothing
     if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
-        std::cerr << "alignscope: --links: no rule '" << o.links << "' (argmax, itermax, agreement-intersection, agreement-grow-diag-final-and)\n";
+        std::cerr << "alignscope: --links: no rule '" << o.links << "' (" << window.linkRules().join(QStringLiteral(", ")).toStdString() << ")\n";
         return 2;
     }
     if (!o.timeline.empty() && window.timelinePanel()->timeline().snapshots().empty()) {

@@ -163,7 +163,7 @@ protected:
         delete model_;
         delete dir_;
     }
-    void SetUp() override { snapshot = ui::BatchExporter::snapshot(*model_, kSentence); }
+    void SetUp() override { snapshot = ui::BatchExporter::decode(*model_, kSentence); }
 
     // The engine's own alpha for the sentence, decoded greedily from scratch.
     static std::vector<std::vector<float>> engineAlpha(const std::string& sentence = kSentence) {
@@ -306,7 +306,7 @@ TEST_F(Export, CsvValuesEqualTheEnginesAlpha) {
 }
 
 TEST_F(Export, CsvQuotesTokensWithCommasAndQuotes) {
-    snapshot = ui::BatchExporter::snapshot(*model_, "the car , the \"house\" ||| la voiture , la maison");
+    snapshot = ui::BatchExporter::decode(*model_, "the car , the \"house\" ||| la voiture , la maison");
     const auto rows = parseCsv(tests::readFile(write(Format::Csv)));
     ASSERT_GE(rows.size(), 2u);
     const auto& header = rows[0];
@@ -333,7 +333,7 @@ TEST_F(Export, JsonHasTokensMatrixModelAndOptions) {
 // decimals, the </s> column kept for the page to drop), every step with its ten candidates and
 // Step explained's numbers; nothing fetched from anywhere.
 TEST_F(Export, HtmlIsOneSelfContainedPageOfTheWholeDecoding) {
-    snapshot = ui::BatchExporter::snapshot(*model_, kSentence, 1, 0, nullptr, 10);
+    snapshot = ui::BatchExporter::decode(*model_, kSentence, 1, 0, nullptr, 10);
     ui::FigureOptions options;
     options.endColumn = ui::FigureOptions::EndColumn::Drop;
     const auto html = tests::readFile(write(Format::Html, options));
@@ -376,7 +376,7 @@ TEST_F(Export, HtmlIsOneSelfContainedPageOfTheWholeDecoding) {
 // The page's Step explained reads the numbers the app's panel prints: at every step, the query's,
 // the context's and the states' lengths and the largest energy, as the panel shows them (3 decimals).
 TEST_F(Export, PageDataHoldsTheNumbersStepExplainedShows) {
-    snapshot = ui::BatchExporter::snapshot(*model_, kSentence, 1, 0, nullptr, 10);
+    snapshot = ui::BatchExporter::decode(*model_, kSentence, 1, 0, nullptr, 10);
     const auto j = ui::PageData::build(snapshot, {}, {});
     ui::StepExplainedPanel panel;
     const auto shown = [](double v) { return QString::number(v, 'f', 3); };
@@ -410,7 +410,7 @@ TEST_F(Export, PageDataCannotEndItsScriptElementAndSlotsAreFilledOnce) {
 // typed text, and the same matrix merged to words; links stay over words.
 TEST_F(Export, JsonOfAPieceModelHasCharacterOffsetsAndTheWordMatrix) {
     const auto pieces = tests::tinyPieceModel();
-    snapshot = ui::BatchExporter::snapshot(pieces, "the café house ||| la maison");
+    snapshot = ui::BatchExporter::decode(pieces, "the café house ||| la maison");
     const auto j = nlohmann::json::parse(tests::readFile(write(Format::Json)));
     const auto alignment = snapshot.alignment();
     EXPECT_EQ(j.at("source_text"), "the café house");
@@ -466,7 +466,7 @@ TEST_F(Export, PharaohLinksAreTheAlignmentsLinks) {
 // Links number the words of the given target as `alignscope-cli align` does ("rouge." is one
 // word), and the words of the translation when decoding: never a token index past the last word.
 TEST_F(Export, LinksNumberTheGivenTargetsWordsAsAlignDoes) {
-    snapshot = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge.");
+    snapshot = ui::BatchExporter::decode(*model_, "the red car ||| la voiture rouge.");
     core::DecodingSession session(*model_, "the red car");
     session.alignTo("la voiture rouge.");
     EXPECT_EQ(snapshot.alignment().targetWords(), (std::vector<int>{0, 1, 2, 2, -1}));
@@ -476,7 +476,7 @@ TEST_F(Export, LinksNumberTheGivenTargetsWordsAsAlignDoes) {
 
 TEST_F(Export, LinksOfADecodedSentenceNumberTheTranslationsWords) {
     for (int beam : {1, 3}) {
-        snapshot = ui::BatchExporter::snapshot(*model_, kSentence, beam);
+        snapshot = ui::BatchExporter::decode(*model_, kSentence, beam);
         std::istringstream in(snapshot.translation);
         const auto count = std::distance(std::istream_iterator<std::string>(in), std::istream_iterator<std::string>());
         const auto alignment = snapshot.alignment();
@@ -505,7 +505,7 @@ void collectQtWarnings(QtMsgType type, const QMessageLogContext&, const QString&
 TEST_F(Export, PdfOfAVeryLongSentenceHoldsItsHeatmaps) {
     std::string words;
     for (int i = 0; i < 997; ++i) words += "car ";  // 998 tokens: 3 x the heatmap's width is past 65,500 pixels
-    snapshot = ui::BatchExporter::snapshot(*model_, words, 1, 5);
+    snapshot = ui::BatchExporter::decode(*model_, words, 1, 5);
     QStringList warnings;
     qtWarnings = &warnings;
     const auto previous = qInstallMessageHandler(collectQtWarnings);
@@ -586,7 +586,7 @@ TEST_F(Export, GifAnimatesTheStepsOneFrameEach) {
     const auto file = QString::fromStdString(out + "/0001-the-red-car.gif");
     QImageReader reader(file);
     ASSERT_TRUE(reader.canRead()) << reader.errorString().toStdString();
-    const auto expected = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
+    const auto expected = ui::BatchExporter::decode(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
     EXPECT_EQ(reader.imageCount(), static_cast<int>(expected)) << "one frame per step: la voiture rouge </s>";
     QSize size;
     std::vector<QImage> frames;
@@ -609,7 +609,7 @@ TEST_F(Export, FramesAreANumberedPngSequenceOfOneSize) {
     const std::string out = dir_->path("frames");
     auto r = run("export --model " + dir_->path("tiny.pt") + " --no-progress -f frames --dpi 96 -i " + dir_->path("frames-in.txt") + " -o " + out);
     ASSERT_EQ(r.exitCode, 0) << r.out;
-    const auto steps = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
+    const auto steps = ui::BatchExporter::decode(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
     QSize size;
     for (size_t k = 1; k <= steps; ++k) {
         const auto path = ui::FigureExporter::framePath(QString::fromStdString(out + "/0001-the-red-car.png"), k, steps);
@@ -678,7 +678,7 @@ TEST_F(Export, MissingFolderAndEmptyAlignmentAreClearErrors) {
 
 TEST_F(Export, RewritingReplacesTheFileWhole) {
     const auto path = write(Format::Json);
-    snapshot = ui::BatchExporter::snapshot(*model_, "a small house");
+    snapshot = ui::BatchExporter::decode(*model_, "a small house");
     write(Format::Json);
     const auto j = nlohmann::json::parse(tests::readFile(path));
     EXPECT_EQ(j.at("source_tokens").size(), 4u);
@@ -686,15 +686,15 @@ TEST_F(Export, RewritingReplacesTheFileWhole) {
 }
 
 TEST_F(Export, BeamAndTeacherForcedSnapshots) {
-    const auto beam = ui::BatchExporter::snapshot(*model_, kSentence, 3);
+    const auto beam = ui::BatchExporter::decode(*model_, kSentence, 3);
     ASSERT_FALSE(beam.beam.empty());
     EXPECT_EQ(beam.selectedHypothesis, 0);
     EXPECT_EQ(beam.alignment().weights(), beam.beam[0].alpha);
     EXPECT_EQ(beam.steps.size(), beam.beam[0].ids.size()) << "stepped along the best hypothesis";
-    const auto forced = ui::BatchExporter::snapshot(*model_, "the red car ||| la voiture rouge");
+    const auto forced = ui::BatchExporter::decode(*model_, "the red car ||| la voiture rouge");
     EXPECT_TRUE(forced.teacherForced);
     EXPECT_EQ(forced.alignment().targetTokens(), (std::vector<std::string>{"la", "voiture", "rouge", "</s>"}));
-    EXPECT_THROW(ui::BatchExporter::snapshot(*model_, "the red car |||  "), core::Error);
+    EXPECT_THROW(ui::BatchExporter::decode(*model_, "the red car |||  "), core::Error);
 }
 
 TEST_F(Export, BatchExporterWritesOneNamedFilePerLine) {
@@ -779,7 +779,7 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
     // The same figure as the library draws for that line.
     ui::BatchExporter::Settings settings;
     settings.file.dpi = 120;
-    const auto snap = ui::BatchExporter::snapshot(*model_, "the red car");
+    const auto snap = ui::BatchExporter::decode(*model_, "the red car");
     EXPECT_EQ(image.size(), exporter.imageSize(snap, {}, settings.file));
 
     r = run("export --model " + dir_->path("tiny.pt") + " --format json --beam 3 --end-column drop --out " + folder +
@@ -788,7 +788,7 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
     EXPECT_EQ(j.at("beam_hypothesis"), 0);
     EXPECT_EQ(j.at("options").at("end_column"), "drop");
     EXPECT_EQ(j.at("source_tokens").size(), 3u);
-    const auto beam = ui::BatchExporter::snapshot(*model_, "the red car", 3);
+    const auto beam = ui::BatchExporter::decode(*model_, "the red car", 3);
     for (size_t t = 0; t < beam.beam[0].alpha.size(); ++t)
         for (size_t i = 0; i < 3; ++i) EXPECT_EQ(j.at("alpha")[t][i].get<float>(), beam.beam[0].alpha[t][i]);
 }

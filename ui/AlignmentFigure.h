@@ -25,9 +25,9 @@ class AlignmentFigure {
 public:
     explicit AlignmentFigure(QCustomPlot* plot);  // does not own the plot
 
-    // Rebuilds the whole figure; the snapshot is only read during the call. The caller replots
+    // Rebuilds the whole figure; the state is only read during the call. The caller replots
     // (or renders with toPixmap/toPainter).
-    void show(const core::DecodingState& snapshot, const FigureOptions& options);
+    void show(const core::DecodingState& state, const FigureOptions& options);
 
     // In a panel (AlignmentView): lays the figure out at the plot's size and says how many cells
     // (columns, rows) fit at the smallest readable cell; source labels turn upright where a column
@@ -41,13 +41,13 @@ public:
     void showWindow(QPoint first, QSize count);
 
     // Size at which no label overlaps another (token columns wide enough for their labels).
-    static QSize preferredSize(const core::DecodingState& snapshot, const FigureOptions& options);
+    static QSize preferredSize(const core::DecodingState& state, const FigureOptions& options);
 
     // The cell under a widget position: text for a tooltip ("car -> voiture: alpha = 0.8123").
     std::optional<QString> describeAt(const QPointF& pos) const;
 
     // What the heatmap shows, [row][column], after the end-column option: for tests and export
-    // (attention, or the snapshot's attribution when one is asked for).
+    // (attention, or the state's attribution when one is asked for).
     const std::vector<std::vector<double>>& displayedWeights() const { return weights_; }
     const std::vector<QString>& columnLabels() const { return columns_; }
     const std::vector<QString>& rowLabels() const { return rows_; }
@@ -57,7 +57,7 @@ public:
     int linkCells() const { return linkCells_; }  // cells marked as linked (View > Links)
 
 private:
-    void drawLinks(const core::DecodingState& snapshot, const core::Alignment& alignment, int shownTokens);
+    void drawLinks(const core::DecodingState& state, const core::Alignment& alignment, int shownTokens);
 
     QCustomPlot* plot_;
     QCPColorMap* heatmap_ = nullptr;
@@ -67,7 +67,7 @@ private:
     std::vector<QString> columns_, rows_;
     std::vector<std::vector<float>> encoder_;   // [S'][E] for hover
     bool merged_ = false;                       // columns and rows are words (FigureOptions::mergeWords)
-    bool attribution_ = false;                  // the heatmap shows the snapshot's attribution, not alpha
+    bool attribution_ = false;                  // the heatmap shows the state's attribution, not alpha
     QString attributionLabel_;
     QFont font_;
     int rowsTotal_ = 0;  // the heatmap's rows, with those reserved

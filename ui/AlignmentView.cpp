@@ -29,8 +29,8 @@ void AlignmentView::setOptions(const FigureOptions& options) {
     if (state_) render(state_);
 }
 
-void AlignmentView::render(core::DecodingStatePtr snapshot) {
-    state_ = std::move(snapshot);
+void AlignmentView::render(core::DecodingStatePtr state) {
+    state_ = std::move(state);
     refit();
     // A tooltip on show describes the old matrix: describe the cell under the still mouse anew.
     if (QToolTip::isVisible() && plot()->underMouse()) {

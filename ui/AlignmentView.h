@@ -21,7 +21,7 @@ public:
 
     void setOptions(const FigureOptions& options);
     const FigureOptions& options() const { return options_; }
-    void render(core::DecodingStatePtr snapshot);
+    void render(core::DecodingStatePtr state);
 
     const AlignmentFigure& figure() const { return *figure_; }
     void setHighlighted(bool on);  // a lesson points at this panel

@@ -51,7 +51,7 @@ long BatchExporter::completed() const {
     return queue_->completed;
 }
 
-core::DecodingState BatchExporter::snapshot(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
+core::DecodingState BatchExporter::decode(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
                                          core::DecodingProgress* progress, int candidates) {
     const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
@@ -121,22 +121,22 @@ BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::strin
     Prepared p;
     // Figures draw no candidates; a web page lists the app's ten at each step.
     const int candidates = settings_.file.format == FigureExporter::Format::Html ? core::SessionOptions{}.topK : 1;
-    p.snapshot = snapshot(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress, candidates);
+    p.state = decode(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress, candidates);
     if (!settings_.heatmap.empty()) {
-        p.snapshot.attribute(model_, settings_.heatmap);
-        if (!p.snapshot.attributionError.empty()) throw core::Error(p.snapshot.attributionError);
+        p.state.attribute(model_, settings_.heatmap);
+        if (!p.state.attributionError.empty()) throw core::Error(p.state.attributionError);
     }
     p.options = settings_.figure;
     const std::string source = core::PairLine::sourceText(line);
     if (!settings_.titleTemplate.isEmpty())
-        p.options.title = title(settings_.titleTemplate, lineNumber, source, p.snapshot.translation, p.snapshot.modelName);
+        p.options.title = title(settings_.titleTemplate, lineNumber, source, p.state.translation, p.state.modelName);
     p.path = folder_.filePath(fileName(lineNumber, source, settings_.file.format, settings_.digits));
     return p;
 }
 
 QString BatchExporter::exportLine(long lineNumber, const std::string& line) {
     const Prepared p = prepare(lineNumber, line);
-    exporter_.write(p.snapshot, p.options, settings_.file, p.path);
+    exporter_.write(p.state, p.options, settings_.file, p.path);
     return p.path;
 }
 
@@ -155,12 +155,12 @@ QString BatchExporter::queueLine(long lineNumber, const std::function<Prepared()
         Prepared prepared = preparedLine();
         path = prepared.path;
         if (settings_.file.format != FigureExporter::Format::Png) {
-            exporter_.write(prepared.snapshot, prepared.options, settings_.file, path);
+            exporter_.write(prepared.state, prepared.options, settings_.file, path);
             done();
             return path;
         }
         FigureExporter::checkFilePath(path);
-        QImage image = exporter_.renderImage(prepared.snapshot, prepared.options, settings_.file);
+        QImage image = exporter_.renderImage(prepared.state, prepared.options, settings_.file);
         {
             std::unique_lock<std::mutex> lock(q.mutex);
             q.changed.wait(lock, [&q] { return q.inFlight < q.limit(); });

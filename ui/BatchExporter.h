@@ -55,7 +55,7 @@ public:
     // returns it or throws the line's error), draws it on the calling thread and goes on as the
     // first does.
     struct Prepared {
-        core::DecodingState snapshot;
+        core::DecodingState state;
         FigureOptions options;
         QString path;
     };
@@ -71,7 +71,7 @@ public:
     long completed() const;               // lines whose file is written or failed, queued ones included once done
 
     // What exportLine() draws for `line`, with `candidates` of each step kept.
-    static core::DecodingState snapshot(const core::Model& model, const std::string& line, int beamWidth = 1,
+    static core::DecodingState decode(const core::Model& model, const std::string& line, int beamWidth = 1,
                                      int maxLength = 0, core::DecodingProgress* progress = nullptr, int candidates = 1);
     // A title template with {line}, {source}, {translation} and {model} replaced (empty: no title).
     static QString title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,

@@ -33,4 +33,10 @@ QString ChoiceMenu::chosen() const { return group_->checkedAction() ? group_->ch
 
 QList<QAction*> ChoiceMenu::actions() const { return group_->actions(); }
 
+QStringList ChoiceMenu::names() const {
+    QStringList names;
+    for (auto* a : group_->actions()) names << a->data().toString();
+    return names;
+}
+
 }  // namespace alignscope::ui

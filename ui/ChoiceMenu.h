@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QPair>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 
@@ -23,6 +24,7 @@ public:
 
     bool choose(const QString& name);  // false: no such choice (nothing changes)
     QString chosen() const;
+    QStringList names() const;  // every choice's name, in the menu's order ("" the default)
     QList<QAction*> actions() const;
 
 private:

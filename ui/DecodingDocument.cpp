@@ -438,7 +438,7 @@ void DecodingDocument::cancel() {
 
 bool DecodingDocument::waitUntilIdle(int timeoutMs) {
     if (pending_ > 0) {
-        // Sleep in an event loop until the last snapshot is delivered, waking on it at once.
+        // Sleep in an event loop until the last state is delivered, waking on it at once.
         QEventLoop loop;
         const auto done = connect(this, &DecodingDocument::busyChanged, &loop, [&loop](bool busy) {
             if (!busy) loop.quit();

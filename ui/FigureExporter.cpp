@@ -333,7 +333,7 @@ FigureExporter::Settings FigureExporter::animationSettings(const std::vector<Fra
     at.format = Format::Png;
     if (!at.size.isValid() || at.size.isEmpty()) {
         at.size = QSize(0, 0);
-        for (const auto& f : frames) at.size = at.size.expandedTo(figureSize(f.snapshot, f.options, settings));
+        for (const auto& f : frames) at.size = at.size.expandedTo(figureSize(f.state, f.options, settings));
     }
     return at;
 }
@@ -341,7 +341,7 @@ FigureExporter::Settings FigureExporter::animationSettings(const std::vector<Fra
 QByteArray FigureExporter::renderGif(const std::vector<Frame>& frames, const Settings& settings) {
     const Settings at = animationSettings(frames, settings);
     GifWriter gif;
-    for (const auto& f : frames) gif.addFrame(renderImage(f.snapshot, f.options, at), f.delayMs);
+    for (const auto& f : frames) gif.addFrame(renderImage(f.state, f.options, at), f.delayMs);
     return gif.finish();
 }
 
@@ -361,7 +361,7 @@ void FigureExporter::writeAnimation(Format format, size_t count, const FrameSour
     if (format == Format::Frames) {
         for (size_t k = 0; k < count; ++k) {
             const Frame f = frame(k);
-            writeFile(framePath(path, k + 1, count, unit), encodePng(renderImage(f.snapshot, f.options, at)));
+            writeFile(framePath(path, k + 1, count, unit), encodePng(renderImage(f.state, f.options, at)));
         }
         return;
     }
@@ -370,7 +370,7 @@ void FigureExporter::writeAnimation(Format format, size_t count, const FrameSour
     GifWriter gif([&file](const char* data, size_t n) { file.stream().write(data, static_cast<std::streamsize>(n)); });
     for (size_t k = 0; k < count; ++k) {
         const Frame f = frame(k);
-        gif.addFrame(renderImage(f.snapshot, f.options, at), f.delayMs);
+        gif.addFrame(renderImage(f.state, f.options, at), f.delayMs);
     }
     gif.finish();
     file.commit();

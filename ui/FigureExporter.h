@@ -20,7 +20,7 @@ class AlignmentFigure;
 
 // Writes one alignment to one file. Figures (PNG, SVG, PDF, and GIF: the steps as an animation) are drawn by AlignmentFigure, the
 // class the app's view draws with, into an offscreen plot; data (CSV, JSON, Pharaoh links) come
-// from the snapshot's core::Alignment with the model's name and the options used.
+// from the state's core::Alignment with the model's name and the options used.
 //
 // Sizes: a figure is laid out in pixels of 1/dpi() inch (the plot's logical resolution, 96 on the
 // offscreen platform), so its fonts keep their point sizes: a PNG at `dpi` has
@@ -52,21 +52,21 @@ public:
 
     // Writes `path` atomically. Throws core::Error with a message for the user: nothing to export
     // (no target tokens), a folder that does not exist or cannot be written, a failed write.
-    void write(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings,
+    void write(const core::DecodingState& state, const FigureOptions& options, const Settings& settings,
                const QString& path);
     // Format Frames writes several files: `path` ends in ".png", and frame k goes to
     // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
     // `unit` names what the frames are: "step" (the stepping), "snapshot" (a training run).
     static QString framePath(const QString& path, size_t step, size_t steps, const QString& unit = QStringLiteral("step"));
-    // One frame of an animation: a snapshot drawn with its own options (its title), shown delayMs.
+    // One frame of an animation: a state drawn with its own options (its title), shown delayMs.
     struct Frame {
-        core::DecodingState snapshot;
+        core::DecodingState state;
         FigureOptions options;
         int delayMs = 800;
     };
     // The stepping of a sentence: one frame per shown step, every one in the last one's layout
     // (room for all the rows, the whole sentence's colour scale), the last shown 3 times as long.
-    static std::vector<Frame> steppingFrames(const core::DecodingState& snapshot, const FigureOptions& options, int frameMs);
+    static std::vector<Frame> steppingFrames(const core::DecodingState& state, const FigureOptions& options, int frameMs);
     // Any frames (the stepping, a training run's snapshots) as an animated GIF, or (writeFrames) as
     // numbered PNGs at framePath(path, k, n); all in one size: settings.size, else the largest
     // frame's. Throw core::Error for no frames.
@@ -81,19 +81,19 @@ public:
     void writeAnimation(Format format, size_t count, const FrameSource& frame, QSize figureSize, const Settings& settings,
                         const QString& path, const QString& unit);
     // The file's bytes, as write() would store them.
-    QByteArray render(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
+    QByteArray render(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
 
     // The PNG path in halves, so that a batch can encode and write on other threads while the next
     // figure is drawn: renderImage() draws (GUI thread only; the image carries settings.dpi),
     // encodePng() and writeFile() are thread-safe. Both throw core::Error.
-    QImage renderImage(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
+    QImage renderImage(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
     static QByteArray encodePng(const QImage& image);
     static void writeFile(const QString& path, const QByteArray& bytes);  // atomically, as write()
     static void checkFilePath(const QString& path);  // throws unless the folder exists and path is no folder
 
     // The figure's layout size, and the PNG's pixel size at settings.dpi.
-    QSize figureSize(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings) const;
-    QSize imageSize(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings) const;
+    QSize figureSize(const core::DecodingState& state, const FigureOptions& options, const Settings& settings) const;
+    QSize imageSize(const core::DecodingState& state, const FigureOptions& options, const Settings& settings) const;
     double dpi() const;  // layout pixels per inch
 
     static bool isFigure(Format format) {

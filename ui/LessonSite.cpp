@@ -73,7 +73,7 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
     settings.heatmap = p.heatmap.toStdString();
     settings.beamWidth = std::max(1, p.beam);
     nlohmann::json timeline;
-    core::DecodingState snapshot;
+    core::DecodingState state;
     const core::Model* model = nullptr;
     if (!p.timeline.isEmpty()) {
         // The app's training-run view: the sentence forced through every snapshot, one shown.
@@ -82,8 +82,8 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
         const int shown = p.snapshot > 0 ? std::min(p.snapshot, count) - 1 : count - 1;
         nlohmann::json snaps = nlohmann::json::array();
         run.forEachFrame(p.source.toStdString(), p.target.toStdString(), options, 800, [&](size_t k, const FigureExporter::Frame& f) {
-            snaps.push_back({{"label", f.options.title.toStdString()}, {"alpha", PageData::build(f.snapshot, options, settings)["alpha"]}});
-            if (static_cast<int>(k) == shown) snapshot = f.snapshot;
+            snaps.push_back({{"label", f.options.title.toStdString()}, {"alpha", PageData::build(f.state, options, settings)["alpha"]}});
+            if (static_cast<int>(k) == shown) state = f.state;
         });
         timeline = {{"name", run.timeline().name()}, {"snapshots", std::move(snaps)}, {"shown", shown}};
         const auto& snaps0 = run.timeline().snapshots();
@@ -91,19 +91,19 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
     } else {
         if (!p.model.isEmpty()) current = LessonPlayer::resolveModel(p.model);
         model = &modelAt(models, current);
-        snapshot = BatchExporter::snapshot(*model, line(p), std::max(1, p.beam), 0, nullptr, core::SessionOptions{}.topK);
+        state = BatchExporter::decode(*model, line(p), std::max(1, p.beam), 0, nullptr, core::SessionOptions{}.topK);
         // Free decoding: the whole translation, opened at the page's step (Step goes on from there as in the app).
         if ((p.target.isEmpty() || p.steps > 0) && p.beam <= 0 && !p.run) settings.step = p.steps;
     }
     if (!p.heatmap.isEmpty()) {
-        snapshot.attribute(*model, p.heatmap.toStdString());
-        if (!snapshot.attributionError.empty()) throw core::Error(snapshot.attributionError);
+        state.attribute(*model, p.heatmap.toStdString());
+        if (!state.attributionError.empty()) throw core::Error(state.attributionError);
     }
-    auto j = PageData::build(snapshot, options, settings);
+    auto j = PageData::build(state, options, settings);
     if (!timeline.is_null()) j["timeline"] = std::move(timeline);
     if (!p.compare.isEmpty()) {
         const auto& b = modelAt(models, LessonPlayer::resolveModel(p.compare));
-        const auto other = BatchExporter::snapshot(b, p.target.isEmpty() ? p.source.toStdString() : line(p));
+        const auto other = BatchExporter::decode(b, p.target.isEmpty() ? p.source.toStdString() : line(p));
         auto data = PageData::build(other, options, settings);
         j["comparison"] = {{"model", other.modelName},
                            {"translation", other.translation},

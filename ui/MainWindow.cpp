@@ -283,18 +283,6 @@ void MainWindow::fitToolBars() {
     }
 }
 
-void MainWindow::setHeatmapMethod(const QString& method) {
-    heatmapMethod_ = method;
-    heatmapMenu_->choose(method);
-    document_->setAttributionMethod(method);
-}
-
-bool MainWindow::setLinkRule(const QString& rule) {
-    if (!linksMenu_->choose(rule)) return false;
-    document_->setLinkRule(rule);
-    return true;
-}
-
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
     fitToolBars();
@@ -481,12 +469,12 @@ void MainWindow::applyFigureOptions() {
     if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
 }
 
-void MainWindow::render(core::DecodingStatePtr snapshot) {
-    state_ = snapshot;
-    const auto& s = *snapshot;
-    sentence_->render(snapshot);
-    view_->render(snapshot);
-    if (stepDock_->isVisible()) stepPanel_->render(snapshot);
+void MainWindow::render(core::DecodingStatePtr state) {
+    state_ = state;
+    const auto& s = *state;
+    sentence_->render(state);
+    view_->render(state);
+    if (stepDock_->isVisible()) stepPanel_->render(state);
     candidates_->render(s);
     beamPanel_->render(s);
     const bool ready = !s.source.tokens.empty();
@@ -521,7 +509,7 @@ void MainWindow::openExportDialog() {
 bool MainWindow::waitUntilIdle(int timeoutMs) {
     QElapsedTimer clock;
     clock.start();
-    // B starts when A's snapshot arrives, so wait round both until neither has anything left.
+    // B starts when A's state arrives, so wait round both until neither has anything left.
     while (clock.elapsed() < timeoutMs) {
         const int left = static_cast<int>(timeoutMs - clock.elapsed());
         if (!document_->waitUntilIdle(left)) return false;

@@ -60,7 +60,7 @@ public:
     void startLesson(const QString& path, int firstPage = 0);
     // The view on screen as one value, and one applied whole: what belongs to another view (a
     // comparison, a training run, a target, a beam) is closed unless the value names it, and the
-    // document decodes it in one operation (one snapshot). A lesson page is applied this way, and
+    // document decodes it in one operation (one state). A lesson page is applied this way, and
     // End lesson applies the view captured when the lesson started, step and all.
     ViewState currentView() const;
     void applyView(const ViewState& view);
@@ -77,6 +77,7 @@ public:
     // View > Links: the word links a rule reads ("argmax", "itermax", "agreement-intersection",
     // "agreement-grow-diag-final-and"; "" none) over the heatmap; false for a rule the menu lacks.
     bool setLinkRule(const QString& rule);
+    QStringList linkRules() const;  // the rules View > Links offers
     // A training run's snapshots (train --snapshots K): a dock with a slider over them and the
     // loss curve; the sentence is forced along one target (the one typed, else the last
     // snapshot's translation) so every snapshot's rows line up. A folder without a run is an error
@@ -144,7 +145,7 @@ private:
     void stopScoring();       // cancels a running test-set comparison and waits for its thread
     void buildMenus();
     void buildLayout();
-    void render(core::DecodingStatePtr snapshot);
+    void render(core::DecodingStatePtr state);
     void showError(const QString& message);
     void openModelDialog();
     void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding

@@ -193,4 +193,22 @@ void MainWindow::applyTextScale(double scale) {
     comparePanel_->setOptions(compareOptions());
 }
 
+void MainWindow::setHeatmapMethod(const QString& method) {
+    heatmapMethod_ = method;
+    heatmapMenu_->choose(method);
+    document_->setAttributionMethod(method);
+}
+
+QStringList MainWindow::linkRules() const {
+    auto rules = linksMenu_->names();
+    rules.removeAll(QString());
+    return rules;
+}
+
+bool MainWindow::setLinkRule(const QString& rule) {
+    if (!linksMenu_->choose(rule)) return false;
+    document_->setLinkRule(rule);
+    return true;
+}
+
 }  // namespace alignscope::ui

@@ -26,13 +26,13 @@ public:
         std::string heatmap;             // the heatmap the page opens on ("" attention)
         int beamWidth = 1;               // the search the steps came from
     };
-    static nlohmann::json build(const core::DecodingState& snapshot, const FigureOptions& options, const Settings& settings);
+    static nlohmann::json build(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
 
     // The figure options as files record them ("options" of the JSON, the CSV's comment).
     static nlohmann::json options(const FigureOptions& options);
     // The word links a page and an export hold, in Pharaoh form: the View > Links rule's where one
     // was read, else attention's argmax.
-    static std::string links(const core::DecodingState& snapshot);
+    static std::string links(const core::DecodingState& state);
 
 
     // JSON text safe inside an HTML <script> element: '<', '>', '&' and U+2028/9 as \u escapes,

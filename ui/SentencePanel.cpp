@@ -60,8 +60,8 @@ SentencePanel::SentencePanel(QWidget* parent) : QWidget(parent) {
     });
 }
 
-void SentencePanel::render(core::DecodingStatePtr snapshot) {
-    shown_ = std::move(snapshot);
+void SentencePanel::render(core::DecodingStatePtr state) {
+    shown_ = std::move(state);
     const auto& s = *shown_;
     QStringList parts;
     for (size_t i = 0; i < s.source.size(); ++i) {

@@ -19,7 +19,7 @@ public:
 
     explicit SentencePanel(QWidget* parent = nullptr);
 
-    void render(core::DecodingStatePtr snapshot);       // tokens (underlined in the typed text) and translation
+    void render(core::DecodingStatePtr state);       // tokens (underlined in the typed text) and translation
     void setSource(const QString& text);     // the box's text, from its start; no signal
     void showTarget(const QString& text);    // the Target box with this text; empty: hidden
     void setTargetVisible(bool visible);

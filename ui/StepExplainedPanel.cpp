@@ -206,8 +206,8 @@ QStringList StepExplainedPanel::chartLabels(int chart) const {
     return labels;
 }
 
-void StepExplainedPanel::render(core::DecodingStatePtr snapshot) {
-    const auto& s = *snapshot;
+void StepExplainedPanel::render(core::DecodingStatePtr state) {
+    const auto& s = *state;
     const auto* step = s.currentStep();
     energies_.clear();
     alpha_.clear();

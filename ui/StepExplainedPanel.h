@@ -19,7 +19,7 @@ class StepExplainedPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StepExplainedPanel(QWidget* parent = nullptr);
-    void render(core::DecodingStatePtr snapshot);
+    void render(core::DecodingStatePtr state);
 
     // The numbers on show, for tests: energies and alpha per source token, output probabilities.
     const std::vector<double>& shownEnergies() const { return energies_; }

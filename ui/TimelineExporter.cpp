@@ -80,8 +80,8 @@ void TimelineExporter::write(const std::string& source, const std::string& targe
     size_t longest = 0;
     for (size_t k = 1; k < snaps.size(); ++k)
         if (frameOptions(k, options).title.size() > frameOptions(longest, options).title.size()) longest = k;
-    const QSize size = exporter.figureSize(first.snapshot, first.options, settings)
-                           .expandedTo(exporter.figureSize(first.snapshot, frameOptions(longest, options), settings));
+    const QSize size = exporter.figureSize(first.state, first.options, settings)
+                           .expandedTo(exporter.figureSize(first.state, frameOptions(longest, options), settings));
     exporter.writeAnimation(settings.format, snaps.size(), frame, size, settings, path, QStringLiteral("snapshot"));
 }
 

@@ -15,7 +15,7 @@ struct WordMatrix {
     std::vector<QString> columns, rows;
     std::vector<std::vector<double>> weights;  // [target words][source words]
 
-    // `pieces`: [target tokens][the first `shownTokens` source tokens] of the snapshot's alignment.
+    // `pieces`: [target tokens][the first `shownTokens` source tokens] of the state's alignment.
     static WordMatrix merge(const core::DecodingState& s, const std::vector<std::vector<double>>& pieces, int shownTokens);
 };
 

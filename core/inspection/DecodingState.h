@@ -80,7 +80,7 @@ struct DecodingState {
     // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
     Hypothesis shownTarget() const;
 
-    // This snapshot as it stood after `steps` shown steps (1..): the frames of an animation. Rows,
+    // This state as it stood after `steps` shown steps (1..): the frames of an animation. Rows,
     // steps, the hypothesis and attribution rows are cut there; finished only at the end.
     DecodingState prefix(size_t steps) const;
 

@@ -58,13 +58,13 @@ const core::Model& model() {
 
 // A typical figure: a 10-word sentence, decoded greedily.
 const core::DecodingState& typical() {
-    static const core::DecodingState s = ui::BatchExporter::snapshot(model(), "the red car is big , the house is small .");
+    static const core::DecodingState s = ui::BatchExporter::decode(model(), "the red car is big , the house is small .");
     return s;
 }
 
 void Decode(benchmark::State& state) {
     size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(ui::BatchExporter::snapshot(model(), sentences()[i++ % 1000]));
+    for (auto _ : state) benchmark::DoNotOptimize(ui::BatchExporter::decode(model(), sentences()[i++ % 1000]));
 }
 BENCHMARK(Decode)->Unit(benchmark::kMillisecond);
 
