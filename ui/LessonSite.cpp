@@ -8,10 +8,12 @@
 #include "ui/TimelineExporter.h"
 
 #include "core/decoding/DecodingSession.h"
+#include "core/lesson/LessonMarkup.h"
 #include "core/Error.h"
 #include "core/runtime/Runtime.h"
 #include "core/training/TrainingTimeline.h"
 
+#include <map>
 #include <utility>
 
 #include <QFile>
@@ -41,16 +43,39 @@ std::string dataUri(const QString& path) {
     return std::string(png ? "data:image/png;base64," : "data:image/jpeg;base64,") + bytes.toBase64().toStdString();
 }
 
+// The lesson's text as a tree of its few elements (core::LessonMarkup's, already checked when the
+// lesson loaded): the page builds each element by name and each text with textContent, never parsing
+// markup, so the page's text reads as the app's (italics, code, lists) with nothing of it run. A
+// picture inside the text is a data URI, as the page's own picture is.
+nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& lessonFolder) {
+    using Kind = core::LessonMarkup::Kind;
+    static const std::map<Kind, const char*> names = {{Kind::Text, "text"},    {Kind::Emphasis, "em"},   {Kind::Strong, "strong"},
+                                                      {Kind::Code, "code"},    {Kind::Subscript, "sub"}, {Kind::Superscript, "sup"},
+                                                      {Kind::LineBreak, "br"}, {Kind::BulletList, "ul"}, {Kind::NumberedList, "ol"},
+                                                      {Kind::Item, "li"},      {Kind::Image, "img"}};
+    nlohmann::json children = nlohmann::json::array();
+    for (const auto& child : node.children) {
+        nlohmann::json c = {{"kind", names.at(child.kind)}};
+        if (child.kind == Kind::Text) c["text"] = child.text;
+        if (child.kind == Kind::Image) c["src"] = dataUri(lessonFolder + QLatin1Char('/') + QString::fromStdString(child.text));
+        if (!child.children.empty()) c["children"] = markupTree(child, lessonFolder);
+        children.push_back(std::move(c));
+    }
+    return children;
+}
+
 // The lesson's text as plain text: its few tags read (<br> a line break, &Sigma; a letter, s<sub>t-1</sub>
 // as s_{t-1}, v<sup>T</sup> as v^T), none kept, so the page shows it with textContent alone. (Until
 // lessons have their own markup and parser, issue 47.)
 std::string plainText(const QString& html) {
     QString text = html;
-    for (const auto& [tag, mark] : {std::pair{QStringLiteral("sub"), QStringLiteral("_")}, std::pair{QStringLiteral("sup"), QStringLiteral("^")}}) {
+    for (const auto& [tag, mark] :
+         {std::pair{QStringLiteral("sub"), QStringLiteral("_")}, std::pair{QStringLiteral("sup"), QStringLiteral("^")}}) {
         const QRegularExpression script(QStringLiteral("<%1>([^<]*)</%1>").arg(tag));
         for (auto m = script.match(text); m.hasMatch(); m = script.match(text)) {
             const QString inner = m.captured(1);
-            text.replace(m.capturedStart(), m.capturedLength(), mark + (inner.size() == 1 ? inner : QLatin1Char('{') + inner + QLatin1Char('}')));
+            text.replace(m.capturedStart(), m.capturedLength(),
+                         mark + (inner.size() == 1 ? inner : QLatin1Char('{') + inner + QLatin1Char('}')));
         }
     }
     return QTextDocumentFragment::fromHtml(text).toPlainText().toStdString();
@@ -111,16 +136,19 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
                            {"target_tokens", data["target_tokens"]},
                            {"alpha", data["alpha"]}};
     }
-    nlohmann::json L = {{"title", lesson.title.toStdString()},
-                        {"page", k + 1},
-                        {"pages", lesson.pages.size()},
-                        {"text", plainText(p.text)},
-                        {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(dataUri(p.image))},
-                        {"previous", k > 0 ? nlohmann::json(pageFile(k - 1).toStdString()) : nlohmann::json(nullptr)},
-                        {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
-                        {"index", "index.html"},
-                        {"explain", p.explainPart.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.explainPart.toStdString())},
-                        {"highlight", p.highlight == ViewState::Panel::None ? nlohmann::json(nullptr) : nlohmann::json(ViewState::panelName(p.highlight).toStdString())}};
+    nlohmann::json L = {
+        {"title", lesson.title.toStdString()},
+        {"page", k + 1},
+        {"pages", lesson.pages.size()},
+        {"text", plainText(p.text)},
+        {"markup", markupTree(core::LessonMarkup::parse(p.text.toStdString()), QFileInfo(lesson.path).absolutePath())},
+        {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(dataUri(p.image))},
+        {"previous", k > 0 ? nlohmann::json(pageFile(k - 1).toStdString()) : nlohmann::json(nullptr)},
+        {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
+        {"index", "index.html"},
+        {"explain", p.explainPart.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(p.explainPart.toStdString())},
+        {"highlight", p.highlight == ViewState::Panel::None ? nlohmann::json(nullptr)
+                                                            : nlohmann::json(ViewState::panelName(p.highlight).toStdString())}};
     j["lesson"] = std::move(L);
     return j;
 }
@@ -148,13 +176,15 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     }
     // The index: the lesson's title and summary, and every page's first words, linked.
     const auto e = [](const QString& text) { return HtmlPage::escapeText(text.toStdString()); };
-    std::string index = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>" +
-                        e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
-                        "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
+    std::string index =
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>" +
+        e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
+        "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
     if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
-    index += "<p class=\"as-note\">" + std::to_string(n) + " pages. On a page: → and ← step through the decoding, Page Down and "
+    index += "<p class=\"as-note\">" + std::to_string(n) +
+             " pages. On a page: → and ← step through the decoding, Page Down and "
              "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
     for (int k = 0; k < n; ++k) {
         QString first = QString::fromStdString(plainText(lesson.pages[k].text)).simplified();

@@ -378,10 +378,17 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
                     assert data["comparison"]["alpha"]
                 if "timeline" in want:
                     assert len(data["timeline"]["snapshots"]) > 1
-            # Open every page, and turn one with Page Down as a clicker does.
-            for page in pages:
+            # Open every page, and turn one with Page Down as a clicker does. The text reads as the
+            # app's: its italics and code are elements, built from the tree, and no tag shows as text.
+            for page, want in zip(pages, spec["pages"]):
                 opened(b, page)
                 assert_clean(b, page)
+                shown = b.run("var t = document.querySelector('.as-lesson-text'); return [t.textContent, "
+                              "t.querySelectorAll('i').length, t.querySelectorAll('code, tt').length, "
+                              "t.querySelectorAll('script, [onerror], [onclick]').length]")
+                assert "<i>" not in shown[0] and "&lt;" not in shown[0] and shown[3] == 0, page
+                assert shown[1] == want["text"].count("<i>") + want["text"].count("<em>"), page
+                assert shown[2] == want["text"].count("<code>") + want["text"].count("<tt>"), page
             opened(b, pages[0])
             if len(pages) > 1:
                 b.keys("PageDown")
