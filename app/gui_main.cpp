@@ -47,10 +47,12 @@ int main(int argc, char** argv) {
     cli.add_option("--beam", o.beam, "Run beam search of this width")->check(CLI::Range(1, 32));
     cli.add_flag("--explain", o.explain, "Show the Step explained panel");
     cli.add_option("--timeline", o.timeline, "Open a training run (a folder written by train --snapshots) with its slider");
-    cli.add_option("--snapshot", o.snapshot, "With --timeline: the snapshot to show (1-based; default the last)")->check(CLI::Range(1, 1000));
+    cli.add_option("--snapshot", o.snapshot, "With --timeline: the snapshot to show (1-based; default the last)")
+        ->check(CLI::Range(1, 1000));
     auto* compare = cli.add_option("--compare", o.compare, "Open a second model beside the first (File > Compare with...)");
-    auto* compareTest = cli.add_option("--compare-test", o.compareTest, "With --compare: both models' BLEU on these test pairs (source<TAB>target)")
-                            ->needs(compare);
+    auto* compareTest =
+        cli.add_option("--compare-test", o.compareTest, "With --compare: both models' BLEU on these test pairs (source<TAB>target)")
+            ->needs(compare);
     cli.add_option("--compare-gold", o.compareGold, "With --compare-test: gold word links, one line per pair: both models' AER")
         ->needs(compareTest);
     cli.add_option("--heatmap", o.heatmap,
@@ -66,8 +68,7 @@ int main(int argc, char** argv) {
     cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
-    auto* screenshot =
-        cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
+    auto* screenshot = cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
     try {
@@ -81,8 +82,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     int width = 1400, height = 900;
-    if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200 || width > 8192 ||
-        height > 8192) {
+    if (std::sscanf(o.size.c_str(), "%dx%d", &width, &height) != 2 || width < 200 || height < 200 || width > 8192 || height > 8192) {
         std::cerr << "alignscope: --size must look like 1400x900, each side 200 to 8192 pixels\n";
         return 2;
     }
@@ -102,8 +102,7 @@ int main(int argc, char** argv) {
         try {
             lesson = ui::Lesson::load(QString::fromStdString(o.lesson));
             if (o.page > lesson.pages.size()) {
-                std::cerr << "alignscope: --page " << o.page << ": '" << o.lesson << "' has " << lesson.pages.size()
-                          << " pages\n";
+                std::cerr << "alignscope: --page " << o.page << ": '" << o.lesson << "' has " << lesson.pages.size() << " pages\n";
                 return 2;
             }
         } catch (const std::exception& e) {
@@ -141,8 +140,9 @@ int main(int argc, char** argv) {
     // Paths on the command line are the user's, relative to here (a lesson's names are looked up
     // among the bundled models).
     const auto given = [](const std::string& path) {
-        return path.empty() || !QFileInfo::exists(QString::fromStdString(path)) ? QString::fromStdString(path)
-                                                                                 : QFileInfo(QString::fromStdString(path)).absoluteFilePath();
+        return path.empty() || !QFileInfo::exists(QString::fromStdString(path))
+                   ? QString::fromStdString(path)
+                   : QFileInfo(QString::fromStdString(path)).absoluteFilePath();
     };
     ui::ViewState view;
     view.model = pageOpensARun ? QString() : given(model.toStdString());  // loaded within the view's one request
@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
     view.compare = given(o.compare);
     if (!pageOpensARun) window.applyView(view);  // such a page sets its own view from nothing
     if (!o.links.empty() && !window.setLinkRule(QString::fromStdString(o.links))) {
-        std::cerr << "alignscope: --links: no rule '" << o.links << "' (" << window.linkRules().join(QStringLiteral(", ")).toStdString() << ")\n";
+        std::cerr << "alignscope: --links: no rule '" << o.links << "' (" << window.linkRules().join(QStringLiteral(", ")).toStdString()
+                  << ")\n";
         return 2;
     }
     if (!o.timeline.empty() && window.timelinePanel()->timeline().snapshots().empty()) {

@@ -16,10 +16,11 @@ if [[ "${1:-}" == "--with-test-tools" ]]; then
   # the install tests (tests/install): pip into a venv offline, the .deb's dependencies
   # (dpkg-shlibdeps), the desktop entry's and metainfo's validators; the web page's tests in headless
   # Chromium through chromedriver, its data against the schema, its heatmap against the PNG figure;
-  # a real notebook run (`jupyter nbconvert --execute` with a Python kernel)
+  # a real notebook run (`jupyter nbconvert --execute` with a Python kernel); clang-format for the
+  # C++ layout
   packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth clang-14 libfuzzer-14-dev
     python3-venv python3-pip python3-setuptools python3-wheel dpkg-dev desktop-file-utils appstream
-    chromium chromium-driver python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel)
+    chromium chromium-driver python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format)
 fi
 
 missing=()

@@ -17,9 +17,8 @@ using namespace alignscope;
 
 namespace {
 
-const std::vector<core::Aligner::Pair> kPairs = {{"the red car", "the car is red"},
-                                                 {"a small house", "a house"},
-                                                 {"the big house is red", "the house is big and red"}};
+const std::vector<core::Aligner::Pair> kPairs = {
+    {"the red car", "the car is red"}, {"a small house", "a house"}, {"the big house is red", "the house is big and red"}};
 
 core::Aligner::Options rule(const std::string& links, int batch = 4) {
     core::Aligner::Options o;

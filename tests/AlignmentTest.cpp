@@ -10,12 +10,9 @@ using alignscope::core::SoftAlignment;
 TEST(Alignment, PharaohLinksPeakAndMergePieces) {
     // source words: "the red-car" split as the | red | - | car, plus </s>
     // target: "la voiture rouge </s>"
-    Alignment a({"the", "red", "-", "car", "</s>"}, {0, 1, 1, 1, -1}, {"la", "voiture", "rouge", "</s>"},
-                {0, 1, 2, -1},
-                {{0.7f, 0.1f, 0.0f, 0.1f, 0.1f},
-                 {0.1f, 0.1f, 0.0f, 0.7f, 0.1f},
-                 {0.1f, 0.6f, 0.1f, 0.1f, 0.1f},
-                 {0.0f, 0.0f, 0.0f, 0.1f, 0.9f}});
+    Alignment a(
+        {"the", "red", "-", "car", "</s>"}, {0, 1, 1, 1, -1}, {"la", "voiture", "rouge", "</s>"}, {0, 1, 2, -1},
+        {{0.7f, 0.1f, 0.0f, 0.1f, 0.1f}, {0.1f, 0.1f, 0.0f, 0.7f, 0.1f}, {0.1f, 0.6f, 0.1f, 0.1f, 0.1f}, {0.0f, 0.0f, 0.0f, 0.1f, 0.9f}});
     EXPECT_EQ(SoftAlignment::attentionPharaoh(a), "0-0 1-1 1-2");
     const auto j = SoftAlignment::attentionJson(a);
     EXPECT_EQ(j["alpha"].size(), 4u);
@@ -28,9 +25,7 @@ TEST(Alignment, PeakOnEndOfSentenceGivesNoLink) {
     EXPECT_EQ(SoftAlignment::attentionPharaoh(a), "");
 }
 
-TEST(Alignment, InconsistentShapesAreRefused) {
-    EXPECT_THROW(Alignment({"a"}, {0}, {"b"}, {0}, {{0.5f, 0.5f}}), alignscope::core::Error);
-}
+TEST(Alignment, InconsistentShapesAreRefused) { EXPECT_THROW(Alignment({"a"}, {0}, {"b"}, {0}, {{0.5f, 0.5f}}), alignscope::core::Error); }
 
 TEST(Alignment, AModelsOwnPaddingColumnNeverTakesALink) {
     // The Keras course model's softmax covers its padding: its share is the last column.

@@ -116,8 +116,7 @@ TEST(AtomicFile, AWriteThatRunsOutOfSpaceSaysWhyAndLeavesTheOldFile) {
 
 TEST(AtomicFile, FoldersAreRefusedBeforeAnythingIsWritten) {
     tests::TempDir dir;
-    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("missing/out.txt")); }).find("does not exist"),
-              std::string::npos);
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("missing/out.txt")); }).find("does not exist"), std::string::npos);
     EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.root()); }).find("it is a folder"), std::string::npos);
     std::ofstream(dir.path("file.txt")) << "x";
     EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("file.txt") + "/out.txt"); }).find("is not a folder"),

@@ -67,7 +67,8 @@ TEST(Attribution, MethodsAreRegisteredByNameAndAnUnknownOneIsNamed) {
         core::Attributor::method("saliency");
         FAIL();
     } catch (const core::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("unknown attribution method 'saliency' (methods: attention, grad-x-input"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("unknown attribution method 'saliency' (methods: attention, grad-x-input"), std::string::npos)
+            << e.what();
     }
     EXPECT_FALSE(core::Attributor::method("occlusion").description().empty());
 }
@@ -98,8 +99,8 @@ TEST(Attribution, IntegratedGradientsAreCompleteWithinFivePercent) {
     // Scores of a step sum to f(x) − f(baseline), for free decoding and for teacher forcing; on this
     // small model some paths turn sharply, and those steps take more than the 16 points.
     const auto model = datesModel();
-    for (const auto& d : {greedy(model, "the fifth of march , 1998"), forced(model, "5 march 1998", "1998-03-05"),
-                          greedy(model, "june 3 1944")}) {
+    for (const auto& d :
+         {greedy(model, "the fifth of march , 1998"), forced(model, "5 march 1998", "1998-03-05"), greedy(model, "june 3 1944")}) {
         for (const char* baseline : {"zero", "pad"}) {
             core::Attributor::Options options;
             options.baseline = baseline;
@@ -130,7 +131,8 @@ TEST(Attribution, IntegratedGradientsAreCompleteOnEveryArchitecture) {
             for (size_t r = 0; r < a.scores.size(); ++r) {
                 const double sum = std::accumulate(a.scores[r].begin(), a.scores[r].end(), 0.0);
                 const double change = a.logProbs[r] - a.baselineLogProbs[r];
-                EXPECT_NEAR(sum, change, std::max(0.05 * std::abs(change), 1e-4)) << static_cast<int>(cell) << "/" << static_cast<int>(attention);
+                EXPECT_NEAR(sum, change, std::max(0.05 * std::abs(change), 1e-4))
+                    << static_cast<int>(cell) << "/" << static_cast<int>(attention);
             }
         }
 }

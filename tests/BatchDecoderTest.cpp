@@ -28,8 +28,13 @@ void expectClose(const std::vector<std::vector<float>>& a, const std::vector<std
 
 TEST(BatchDecoder, GreedyBatchesGiveTheTokensAndAlphasOfOneAtATime) {
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
-    const std::vector<std::string> sources = {"the fifth of march , 1998", "5 march 1998", "march 5 , 2001",
-                                              "the twenty-first of december , 1975", "1 jan 2000", "june 3 1944", "7/8/09"};
+    const std::vector<std::string> sources = {"the fifth of march , 1998",
+                                              "5 march 1998",
+                                              "march 5 , 2001",
+                                              "the twenty-first of december , 1975",
+                                              "1 jan 2000",
+                                              "june 3 1944",
+                                              "7/8/09"};
     std::vector<core::BatchDecoder::Item> items;
     for (const auto& s : sources) items.push_back({s, std::nullopt});
     for (int batch : {1, 3, 32}) {
@@ -50,8 +55,9 @@ TEST(BatchDecoder, GreedyBatchesGiveTheTokensAndAlphasOfOneAtATime) {
 TEST(BatchDecoder, BeamBatchesGiveTheHypothesesOfOneAtATime) {
     // en-fr, whose beams differ from its greedy output, and the dates model; sentences of mixed lengths.
     const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
-        {"en-fr.pt", {"I think that he is right.", "Tom went home.", "She has forgiven him for everything.", "Go!",
-                      "The agreement on the European Economic Area was signed in August 1992.", "We should talk about it tomorrow."}},
+        {"en-fr.pt",
+         {"I think that he is right.", "Tom went home.", "She has forgiven him for everything.", "Go!",
+          "The agreement on the European Economic Area was signed in August 1992.", "We should talk about it tomorrow."}},
         {"lesson-dates.pt", {"the fifth of march , 1998", "5 march 1998", "june 3 1944", "7/8/09"}}};
     for (const auto& [file, sources] : cases) {
         const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/" + file);
@@ -80,8 +86,13 @@ TEST(BatchDecoder, BeamBatchesGiveTheHypothesesOfOneAtATime) {
 
 TEST(BatchDecoder, WorkersDecodeBatchesAtOnceWithTheSameResults) {
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/en-fr.pt");
-    const std::vector<std::string> sources = {"I think that he is right.", "Tom went home.", "She has forgiven him for everything.",
-                                              "Go!", "We should talk about it tomorrow.", "The cat is black.", "Where is the station?"};
+    const std::vector<std::string> sources = {"I think that he is right.",
+                                              "Tom went home.",
+                                              "She has forgiven him for everything.",
+                                              "Go!",
+                                              "We should talk about it tomorrow.",
+                                              "The cat is black.",
+                                              "Where is the station?"};
     std::vector<core::BatchDecoder::Item> items;
     for (const auto& s : sources) items.push_back({s, std::nullopt});
     items.push_back({"Tom went home.", std::string("Tom est rentré à la maison.")});
@@ -134,13 +145,14 @@ TEST(BatchDecoder, ABeamLeavesTeacherForcedItemsForcedAndStillSearchesTheOthers)
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/en-fr.pt");
     core::SearchOptions beam;
     beam.beamWidth = 4;
-    const std::vector<core::BatchDecoder::Item> items = {
-        {"I think that he is right.", std::nullopt}, {"Tom went home.", std::string("Tom est rentré à la maison.")},
-        {"She has forgiven him for everything.", std::nullopt}};
+    const std::vector<core::BatchDecoder::Item> items = {{"I think that he is right.", std::nullopt},
+                                                         {"Tom went home.", std::string("Tom est rentré à la maison.")},
+                                                         {"She has forgiven him for everything.", std::nullopt}};
     const auto results = core::BatchDecoder(model, 8).run(items, beam);
     ASSERT_EQ(results.size(), 3u);
     for (size_t i : {size_t{0}, size_t{2}})
-        EXPECT_EQ(results[i].hypothesis.tokens, core::DecodingSession(model, items[i].source).search(beam).front().tokens) << items[i].source;
+        EXPECT_EQ(results[i].hypothesis.tokens, core::DecodingSession(model, items[i].source).search(beam).front().tokens)
+            << items[i].source;
     core::DecodingSession forced(model, items[1].source);
     forced.alignTo(*items[1].target);
     EXPECT_EQ(results[1].alignment().targetTokens(), forced.alignment().targetTokens());
@@ -149,9 +161,10 @@ TEST(BatchDecoder, ABeamLeavesTeacherForcedItemsForcedAndStillSearchesTheOthers)
 
 TEST(BatchDecoder, TeacherForcedBatchesGiveTheAlignmentsOfOneAtATime) {
     const auto model = core::Model::load(core::Runtime::modelsDirectory() + "/lesson-dates.pt");
-    const std::vector<std::pair<std::string, std::string>> pairs = {
-        {"the fifth of march , 1998", "1998 - 03 - 05"}, {"5 march 1998", "1998 - 03 - 05"}, {"june 3 1944", "1944 - 06 - 03"},
-        {"1 jan 2000", "2000 - 01 - 01 - 01"}};
+    const std::vector<std::pair<std::string, std::string>> pairs = {{"the fifth of march , 1998", "1998 - 03 - 05"},
+                                                                    {"5 march 1998", "1998 - 03 - 05"},
+                                                                    {"june 3 1944", "1944 - 06 - 03"},
+                                                                    {"1 jan 2000", "2000 - 01 - 01 - 01"}};
     std::vector<core::BatchDecoder::Item> items;
     for (const auto& [s, t] : pairs) items.push_back({s, t});
     const auto results = core::BatchDecoder(model, 4).run(items);
@@ -169,8 +182,9 @@ TEST(BatchDecoder, TeacherForcedBatchesGiveTheAlignmentsOfOneAtATime) {
 // as built here) runs the whole forced batch in one call, and its alphas are step's to the bit,
 // rows of different lengths leaving the batch as the step loop drops them.
 TEST(BatchDecoder, ForcedAttentionGivesTheStepLoopsAlphasBitForBit) {
-    for (const auto& model : {tests::tinyModel(), tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM, core::ModelSpec::Attention::Dot,
-                                                                                   true, core::ModelSpec::Decoder::Conditional))}) {
+    for (const auto& model :
+         {tests::tinyModel(), tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::LSTM, core::ModelSpec::Attention::Dot, true,
+                                                               core::ModelSpec::Decoder::Conditional))}) {
         ASSERT_TRUE(model.torch().forcesAttention());
         const std::vector<core::BatchDecoder::Item> items = {{"the red car", std::string("a house")},
                                                              {"a house", std::string("the red house near a car")},
@@ -195,7 +209,8 @@ TEST(BatchDecoder, ForcedAttentionGivesTheStepLoopsAlphasBitForBit) {
     core::SearchOptions alphasOnly;
     alphasOnly.returnScores = false;
     const std::vector<core::BatchDecoder::Item> dated = {{"5 march 1998", std::string("1998 - 03 - 05")}};
-    EXPECT_EQ(core::BatchDecoder(dates, 4).run(dated, alphasOnly)[0].hypothesis.alpha, core::BatchDecoder(dates, 4).run(dated)[0].hypothesis.alpha);
+    EXPECT_EQ(core::BatchDecoder(dates, 4).run(dated, alphasOnly)[0].hypothesis.alpha,
+              core::BatchDecoder(dates, 4).run(dated)[0].hypothesis.alpha);
 }
 
 TEST(BatchDecoder, ASentenceThatCannotBeTokenisedFailsAloneInItsPlace) {

@@ -20,8 +20,8 @@ TEST(BlasKernelsTest, AFallbackWithoutAvx2IsReplacedByWhatTheCpuCanRun) {
     EXPECT_EQ(BlasKernels::better("Prescott", avx512), "SkylakeX");  // the Intel Xeon model 207 case
     EXPECT_EQ(BlasKernels::better("Prescott", avx2), "Haswell");
     EXPECT_EQ(BlasKernels::better("Nehalem", avx2), "Haswell");
-    EXPECT_EQ(BlasKernels::better("sandybridge", avx512), "SkylakeX");  // OpenBLAS compares without case
-    EXPECT_EQ(BlasKernels::better("Prescott", sse), "");  // a CPU that has nothing better
+    EXPECT_EQ(BlasKernels::better("sandybridge", avx512), "SkylakeX");        // OpenBLAS compares without case
+    EXPECT_EQ(BlasKernels::better("Prescott", sse), "");                      // a CPU that has nothing better
     EXPECT_EQ(BlasKernels::better("Prescott", Cpu{true, false, false}), "");  // AVX2 without FMA
 }
 
@@ -36,8 +36,7 @@ using Sgemm = void (*)(int, int, int, int, int, int, float, const float*, int, c
 
 std::vector<float> product(Sgemm sgemm, const std::vector<float>& a, const std::vector<float>& b, int n, int m, int k) {
     std::vector<float> c(static_cast<size_t>(n) * m);
-    sgemm(101 /* row-major */, 111 /* A as it is */, 112 /* B transposed */, n, m, k, 1.0f, a.data(), k, b.data(), k,
-          0.0f, c.data(), m);
+    sgemm(101 /* row-major */, 111 /* A as it is */, 112 /* B transposed */, n, m, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c.data(), m);
     return c;
 }
 

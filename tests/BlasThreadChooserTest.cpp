@@ -33,7 +33,7 @@ TEST(BlasThreadChooser, RunsTheFasterCountAndNoticesTheMachineGettingBusyAndQuie
     // Quiet (the Zen 4 host's decoder step): two threads 3x faster.
     m.cost1 = 0.87e-3, m.costMax = 0.29e-3;
     for (int i = 0; i < core::BlasThreadChooser::kWarmUpCalls; ++i) m.call();  // a first probe, on 1
-    EXPECT_GE(m.callsOn(2, 20), 18);  // its last call on 1, then 2
+    EXPECT_GE(m.callsOn(2, 20), 18);                                           // its last call on 1, then 2
     // Another process takes the second core: two threads now 2x slower; within kSamples calls it runs on 1.
     m.cost1 = 1.15e-3, m.costMax = 2.4e-3;
     m.callsOn(1, core::BlasThreadChooser::kSamples);

@@ -2,7 +2,6 @@
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
-
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -41,8 +40,7 @@ protected:
 
 TEST_F(Cli, TranslateWritesOneLinePerInputLine) {
     std::ofstream(dir.path("in.txt")) << "the red car\n\na small house .\n";
-    auto r = run("translate " + model() + " --beam 3 --max-len 6 -i " + dir.path("in.txt") + " -o " +
-                 dir.path("out.txt"));
+    auto r = run("translate " + model() + " --beam 3 --max-len 6 -i " + dir.path("in.txt") + " -o " + dir.path("out.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     const auto out = tests::readLines(dir.path("out.txt"));
     ASSERT_EQ(out.size(), 3u);
@@ -104,8 +102,8 @@ TEST_F(Cli, OutputThatCannotBeWrittenInFullLeavesTheOldFile) {
         for (int i = 0; i < 500; ++i) in << "the red car\n";
     }
     std::ofstream(dir.path("out.txt")) << "old\n";
-    auto r = tests::runCommand("trap '' XFSZ; ulimit -f 2; " + std::string(ALIGNSCOPE_CLI) + " translate " + model() +
-                               " --max-len 6 -i " + dir.path("in.txt") + " -o " + dir.path("out.txt"));
+    auto r = tests::runCommand("trap '' XFSZ; ulimit -f 2; " + std::string(ALIGNSCOPE_CLI) + " translate " + model() + " --max-len 6 -i " +
+                               dir.path("in.txt") + " -o " + dir.path("out.txt"));
     EXPECT_EQ(r.exitCode, 2) << r.output;
     EXPECT_NE(r.output.find("cannot write '" + dir.path("out.txt") + "': File too large"), std::string::npos) << r.output;
     EXPECT_EQ(tests::readFile(dir.path("out.txt")), "old\n");
@@ -116,12 +114,10 @@ TEST_F(Cli, OutputThatCannotBeWrittenInFullLeavesTheOldFile) {
 
 TEST_F(Cli, StandardOutputThatCannotBeWrittenIsAnError) {
     std::ofstream(dir.path("in.txt")) << "the red car\n";
-    auto r = tests::runCommand(std::string(ALIGNSCOPE_CLI) + " translate " + model() + " -i " + dir.path("in.txt") +
-                                   " > /dev/full",
+    auto r = tests::runCommand(std::string(ALIGNSCOPE_CLI) + " translate " + model() + " -i " + dir.path("in.txt") + " > /dev/full",
                                dir.path("err.txt"));
     EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("cannot write to standard output: No space left on device"),
-              std::string::npos)
+    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("cannot write to standard output: No space left on device"), std::string::npos)
         << tests::readFile(dir.path("err.txt"));
 }
 
@@ -167,7 +163,8 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
         }
     auto r = run("align " + model() + " --method integrated-gradients --format json -i " + dir.path("pairs.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
-    for (const char* key : {"\"method\":\"integrated-gradients\"", "\"scores\":", "\"baseline_log_probs\":", "\"links\":", "\"link_rule\":\"argmax\""})
+    for (const char* key :
+         {"\"method\":\"integrated-gradients\"", "\"scores\":", "\"baseline_log_probs\":", "\"links\":", "\"link_rule\":\"argmax\""})
         EXPECT_NE(r.out.find(key), std::string::npos) << key << " in " << r.out;
     // Pairs attributed on several workers at once (one BLAS thread each) come out as on one, in order,
     // and a bad line keeps its own message.
@@ -181,7 +178,8 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     EXPECT_NE(three.out.find("line 3: expected 'source ||| target'"), std::string::npos) << three.out;
     // Two directions joined, with a model of the other direction (vocabularies swapped).
     tests::tinyReverseModel().save(dir.path("tiny-reverse.pt"));
-    r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny-reverse.pt") + " -i " + dir.path("pairs.txt"));
+    r = run("align " + model() + " --links grow-diag-final-and --reverse-model " + dir.path("tiny-reverse.pt") + " -i " +
+            dir.path("pairs.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     // Agreement (the two directions' word matrices multiplied, then joined), for any method.
     for (const char* method : {"attention", "attention-x-occlusion"})
@@ -199,7 +197,8 @@ TEST_F(Cli, AlignWithAttributionMethodsAndLinkRules) {
     for (const std::string other : {"tiny.pt", "pieces.pt"}) {
         r = run("align " + model() + " --links agreement-intersection --reverse-model " + dir.path(other) + " -i " + dir.path("pairs.txt"));
         EXPECT_EQ(r.exitCode, 2) << r.out;
-        EXPECT_NE(r.out.find("'" + dir.path(other) + "' is not the reverse model of '" + dir.path("tiny.pt") + "'"), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("'" + dir.path(other) + "' is not the reverse model of '" + dir.path("tiny.pt") + "'"), std::string::npos)
+            << r.out;
     }
     r = run("align " + model() + " --links agreement-grow-diag-final-and -i " + dir.path("pairs.txt"));
     EXPECT_NE(r.out.find("give --reverse-model FILE"), std::string::npos) << r.out;
@@ -226,7 +225,8 @@ TEST_F(Cli, AlignsWithAnEnsembleOfModels) {
     tests::tinyReverseModel().save(dir.path("tiny-reverse.pt"));
     const std::string reverse = dir.path("tiny-reverse.pt");
     const auto single = run("align -m " + tiny + agreement + " --reverse-model " + reverse + pairs);
-    const auto doubled = run("align -m " + tiny + " -m " + tiny + agreement + " --reverse-model " + reverse + " --reverse-model " + reverse + pairs);
+    const auto doubled =
+        run("align -m " + tiny + " -m " + tiny + agreement + " --reverse-model " + reverse + " --reverse-model " + reverse + pairs);
     ASSERT_EQ(single.exitCode, 0) << single.out;
     EXPECT_EQ(doubled.out, single.out);
 
@@ -261,9 +261,9 @@ TEST_F(Cli, ABatchLongerThanTheTimeLimitThatKeepsMovingRunsToItsEnd) {
     }
     const double limit = 0.3;
     const auto start = std::chrono::steady_clock::now();
-    const auto r = run("align " + model() + " --method integrated-gradients --fixed-points --points 32 --batch " +
-                       std::to_string(pairs) + " --workers 1 --time-limit " + std::to_string(limit) + " -i " +
-                       dir.path("many.txt") + " -o " + dir.path("many.links"));
+    const auto r =
+        run("align " + model() + " --method integrated-gradients --fixed-points --points 32 --batch " + std::to_string(pairs) +
+            " --workers 1 --time-limit " + std::to_string(limit) + " -i " + dir.path("many.txt") + " -o " + dir.path("many.links"));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_EQ(r.exitCode, 0) << r.out;
     std::ifstream links(dir.path("many.links"));
@@ -280,7 +280,8 @@ TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
     auto r = run("aer --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --pairs " + dir.path("pairs.tsv"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     // |A∩S| = 3, |A∩P| = 4, |A| = 5, |S| = 4: AER = 1 − 7/9
-    EXPECT_NE(r.out.find("AER 22.22  precision 80.00  recall 75.00  (2 pairs; 5 links, gold 4 sure, 5 possible)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("AER 22.22  precision 80.00  recall 75.00  (2 pairs; 5 links, gold 4 sure, 5 possible)"), std::string::npos)
+        << r.out;
     r = run("aer --json --one-based --gold " + dir.path("gold1.txt") + " --hyp " + dir.path("hyp.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("the gold file '" + dir.path("gold1.txt") + "' does not exist"), std::string::npos) << r.out;
@@ -306,7 +307,8 @@ TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("versus " + dir.path("gold.txt") + ": AER 0.00"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("difference +22.22 (hyp - versus); paired bootstrap, 10000 resamples"), std::string::npos) << r.out;
-    r = run("aer --json --resamples 500 --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " + dir.path("hyp.txt"));
+    r = run("aer --json --resamples 500 --gold " + dir.path("gold.txt") + " --hyp " + dir.path("hyp.txt") + " --versus " +
+            dir.path("hyp.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("\"interval_95\":[0.0,0.0]"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\"resamples\":500"), std::string::npos) << r.out;
@@ -358,7 +360,8 @@ TEST_F(Cli, CompareOneSentenceWithTwoModels) {
 TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
     std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
     std::ofstream(dir.path("test.tsv")) << "the red car\tla voiture rouge\na small house .\tune petite maison .\nthe car\tla voiture\n";
-    std::ofstream(dir.path("pairs.txt")) << "the red car ||| la voiture rouge\na small house . ||| une petite maison .\nthe car ||| la voiture\n";
+    std::ofstream(dir.path("pairs.txt"))
+        << "the red car ||| la voiture rouge\na small house . ||| une petite maison .\nthe car ||| la voiture\n";
     std::ofstream(dir.path("gold.txt")) << "0-0 1-2 2-1\n0-0 1p1 1-2 2-2 3-3\n0-0 1-1\n";
     auto r = run("align " + model() + " -i " + dir.path("pairs.txt") + " -o " + dir.path("hyp.txt"));
     ASSERT_EQ(r.exitCode, 0) << r.out;
@@ -375,12 +378,14 @@ TEST_F(Cli, CompareOnATestSetScoresBothModelsAsAlignAndAerDo) {
         EXPECT_GE(m["bleu"].get<double>(), 0.0);
         EXPECT_EQ(m["segments"], 3);
     }
-    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " + dir.path("gold.txt"));
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " +
+            dir.path("gold.txt"));
     EXPECT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("AER"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("B  "), std::string::npos) << r.out;
     std::ofstream(dir.path("short.txt")) << "0-0\n";
-    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " + dir.path("short.txt"));
+    r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --test " + dir.path("test.tsv") + " --gold " +
+            dir.path("short.txt"));
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("'" + dir.path("short.txt") + "' has 1 lines of links for 3 test pairs"), std::string::npos) << r.out;
 }
@@ -409,11 +414,12 @@ TEST_F(Cli, TrainWritesAModelAndNoProgressLeavesStderrToTheRunsOwnLines) {
         EXPECT_EQ(core::Model::load(out).metadata()["architecture"]["decoder"], quiet ? "conditional" : "bahdanau");
     }
     // A model trained on keeps its decoder here; the refusal names the trainer that moves one into the other.
-    const auto r = run("train --corpus " + dir.path("corpus.tsv") + " -o " + dir.path("warm.pt") + " --init-from " +
-                       dir.path("shown.pt") + " --decoder conditional --steps 1");
+    const auto r = run("train --corpus " + dir.path("corpus.tsv") + " -o " + dir.path("warm.pt") + " --init-from " + dir.path("shown.pt") +
+                       " --decoder conditional --steps 1");
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("--init-from '" + dir.path("shown.pt") + "' trains that model's own decoder here: leave out --decoder"),
-              std::string::npos) << r.out;
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("python3 -m alignscope train --init-from MODEL --decoder conditional"), std::string::npos) << r.out;
     EXPECT_FALSE(std::filesystem::exists(dir.path("warm.pt")));
 }
@@ -466,8 +472,8 @@ TEST_F(Cli, AMillionLinesStreamInTheMemoryOfTenThousand) {
         for (const std::string name : {"small", "large"}) {
             const auto input = command == "align" ? dir.path(name + "-pairs.txt") : dir.path(name + ".txt");
             const auto r = tests::runMeasuringMemory(std::string(ALIGNSCOPE_CLI) + " " + command + " " + model() + " --batch 64 -i " +
-                                                     tests::shellQuoted(input) + " -o " + tests::shellQuoted(dir.path("out.txt")) +
-                                                     " 2>" + tests::shellQuoted(dir.path("err.txt")));
+                                                     tests::shellQuoted(input) + " -o " + tests::shellQuoted(dir.path("out.txt")) + " 2>" +
+                                                     tests::shellQuoted(dir.path("err.txt")));
             ASSERT_EQ(r.exitCode, 0) << command << " " << name << ": " << tests::readFile(dir.path("err.txt"));
             peak[name] = r.peakKb;
         }
@@ -475,7 +481,7 @@ TEST_F(Cli, AMillionLinesStreamInTheMemoryOfTenThousand) {
                   << " kB for 1,000,000\n";
         EXPECT_EQ(tests::readLines(dir.path("out.txt")).size(), 1000000u) << command;
         EXPECT_GT(peak["small"], 50 * 1024) << command << ": the CLI with LibTorch is measured, not a small parent";
-        EXPECT_LT(peak["large"] - peak["small"], 20 * 1024) << command << ": peak " << peak["small"] << " kB for 10,000 lines, "
-                                                            << peak["large"] << " kB for 1,000,000";
+        EXPECT_LT(peak["large"] - peak["small"], 20 * 1024)
+            << command << ": peak " << peak["small"] << " kB for 10,000 lines, " << peak["large"] << " kB for 1,000,000";
     }
 }

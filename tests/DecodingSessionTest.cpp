@@ -35,10 +35,9 @@ void expectSameStep(const core::StepRecord& a, const core::StepRecord& b) {
 }  // namespace
 
 TEST(DecodingSession, EveryAlphaRowSumsToOne) {
-    for (auto attention : {core::ModelSpec::Attention::Additive, core::ModelSpec::Attention::Dot,
-                           core::ModelSpec::Attention::General, core::ModelSpec::Attention::None}) {
-        core::DecodingSession s(tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::GRU, attention)),
-                                "the red car is big .");
+    for (auto attention : {core::ModelSpec::Attention::Additive, core::ModelSpec::Attention::Dot, core::ModelSpec::Attention::General,
+                           core::ModelSpec::Attention::None}) {
+        core::DecodingSession s(tests::tinyModel(tests::tinySpec(core::ModelSpec::Cell::GRU, attention)), "the red car is big .");
         s.runToEnd();
         ASSERT_FALSE(s.steps().empty());
         for (const auto& step : s.steps()) {

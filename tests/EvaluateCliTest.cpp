@@ -40,8 +40,8 @@ protected:
 }  // namespace
 
 TEST_F(EvaluateCli, PrintsATableAndWritesJsonAndHypotheses) {
-    auto r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 3 --max-len 5 --json " +
-                     dir.path("scores.json") + " --hypotheses " + dir.path("hyp.tsv"),
+    auto r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 3 --max-len 5 --json " + dir.path("scores.json") +
+                     " --hypotheses " + dir.path("hyp.tsv"),
                  "/dev/null");
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_NE(r.out.find("3 pairs; 2 distinct sources with 3 references"), std::string::npos) << r.out;
@@ -71,12 +71,13 @@ TEST_F(EvaluateCli, PrintsATableAndWritesJsonAndHypotheses) {
 }
 
 TEST_F(EvaluateCli, ProgressGoesToStderrAndBeamOneIsGreedyOnly) {
-    auto r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --max-sentences 1",
-                 dir.path("err.txt"));
+    auto r =
+        run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --max-sentences 1", dir.path("err.txt"));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     EXPECT_EQ(r.out.find("beam"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("2 used (--max-sentences)"), std::string::npos) << r.out;
-    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("100%  1/1 sentences  greedy"), std::string::npos) << tests::readFile(dir.path("err.txt"));
+    EXPECT_NE(tests::readFile(dir.path("err.txt")).find("100%  1/1 sentences  greedy"), std::string::npos)
+        << tests::readFile(dir.path("err.txt"));
     // --no-progress: the report, and nothing on stderr.
     auto quiet = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --max-sentences 1 --no-progress",
                      dir.path("quiet.txt"));
@@ -128,9 +129,9 @@ TEST(DatesCli, CheckDatesReportsOnAModel) {
 }
 
 TEST_F(EvaluateCli, BucketsAreTheUsersAndBadBoundsAreRefused) {
-    auto r = run("evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --buckets 2,3 --json " +
-                     dir.path("scores.json"),
-                 "/dev/null");
+    auto r = run(
+        "evaluate " + model() + " --test " + dir.path("test.tsv") + " --beam 1 --max-len 3 --buckets 2,3 --json " + dir.path("scores.json"),
+        "/dev/null");
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto j = nlohmann::json::parse(tests::readFile(dir.path("scores.json")));
     ASSERT_EQ(j["buckets"].size(), 3u);

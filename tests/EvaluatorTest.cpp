@@ -105,9 +105,8 @@ TEST(Evaluator, GroupsBySourceAsTheModelSeesIt) {
     core::EvaluationOptions o;
     o.beamWidth = 2;
     o.maxLength = 4;
-    const std::vector<core::SentencePair> test = {{"the red car", "la voiture rouge", 1},
-                                                  {"a house", "une maison", 2},
-                                                  {"The  red car", "une voiture rouge", 3}};
+    const std::vector<core::SentencePair> test = {
+        {"the red car", "la voiture rouge", 1}, {"a house", "une maison", 2}, {"The  red car", "une voiture rouge", 3}};
     const auto r = core::Evaluator(model, o).evaluate(test, "t");
     ASSERT_EQ(r.sources.size(), 2u);
     EXPECT_EQ(r.sources[0], "the red car");  // first spelling kept
@@ -183,8 +182,7 @@ TEST(Evaluator, MaxSentencesKeepsTheFirstSourcesWithAllTheirReferences) {
     o.maxLength = 3;
     o.maxSentences = 2;
     const std::vector<core::SentencePair> test = {
-        {"the car", "la voiture", 1}, {"a house", "une maison", 2}, {"the red car", "la voiture rouge", 3},
-        {"the car", "une voiture", 4}};
+        {"the car", "la voiture", 1}, {"a house", "une maison", 2}, {"the red car", "la voiture rouge", 3}, {"the car", "une voiture", 4}};
     const auto r = core::Evaluator(model, o).evaluate(test);
     ASSERT_EQ(r.sources.size(), 2u);
     EXPECT_EQ(r.pairsUsed, 3u);
@@ -215,8 +213,7 @@ TEST(Evaluator, UnusablePairsAreLeftOutWhenAskedAndNamed) {
     o.maxLength = 3;
     std::string tooLong;
     for (int i = 0; i < 1200; ++i) tooLong += "car ";
-    const std::vector<core::SentencePair> test = {
-        {"the car", "la voiture", 1}, {tooLong, "la voiture", 2}, {"a house", "une maison", 3}};
+    const std::vector<core::SentencePair> test = {{"the car", "la voiture", 1}, {tooLong, "la voiture", 2}, {"a house", "une maison", 3}};
     EXPECT_THROW(core::Evaluator(model, o).evaluate(test, "test.tsv"), core::Error);
     o.skipUnusablePairs = true;
     const auto r = core::Evaluator(model, o).evaluate(test, "test.tsv");

@@ -63,7 +63,6 @@ namespace {
 
 const std::string kSentence = "the red car is big .";
 
-
 std::vector<std::string> entries(const std::string& folder) {
     std::vector<std::string> out;
     for (const auto& e : fs::directory_iterator(folder)) out.push_back(e.path().filename().string());
@@ -115,8 +114,8 @@ class ReadOnlyFolder {
 public:
     explicit ReadOnlyFolder(std::string path) : path_(std::move(path)) {
         fs::create_directories(path_);
-        fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
-                                   fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+        fs::permissions(path_, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::group_exec |
+                                   fs::perms::others_read | fs::perms::others_exec);
         if (canCreateIn(path_)) setImmutable(true);
     }
     ~ReadOnlyFolder() {
@@ -248,7 +247,8 @@ TEST_F(Export, PdfIsOnePageOfTheFiguresSizeWithEmbeddedText) {
         const std::string txt = out.path("figure.txt");
         ASSERT_EQ(std::system(("pdftotext " + path + " " + txt).c_str()), 0);
         const std::string text = tests::readFile(txt);
-        for (const char* word : {"red", "car", "big", "source", "attention"}) EXPECT_NE(text.find(word), std::string::npos) << word << " in\n" << text;
+        for (const char* word : {"red", "car", "big", "source", "attention"})
+            EXPECT_NE(text.find(word), std::string::npos) << word << " in\n" << text;
     }
 }
 
@@ -390,7 +390,8 @@ TEST_F(Export, PageDataHoldsTheNumbersStepExplainedShows) {
         EXPECT_TRUE(panel.text(5).contains(shown(x.at("state_norm")))) << panel.text(5).toStdString();
         if (x.contains("energies")) {
             ASSERT_EQ(panel.shownEnergies().size(), x.at("energies").size());
-            for (size_t i = 0; i < panel.shownEnergies().size(); ++i) EXPECT_NEAR(panel.shownEnergies()[i], x["energies"][i].get<double>(), 1e-6);
+            for (size_t i = 0; i < panel.shownEnergies().size(); ++i)
+                EXPECT_NEAR(panel.shownEnergies()[i], x["energies"][i].get<double>(), 1e-6);
         }
     }
 }
@@ -431,7 +432,8 @@ TEST_F(Export, JsonOfAPieceModelHasCharacterOffsetsAndTheWordMatrix) {
     ASSERT_EQ(merged.size(), 2u);
     ASSERT_EQ(merged[0].size(), 4u);
     for (const auto& row : merged) EXPECT_NEAR(std::accumulate(row.begin(), row.end(), 0.0), 1.0, 1e-4);
-    for (const auto& link : core::LinkSet::parse(core::SoftAlignment::attentionPharaoh(alignment)).sure) EXPECT_LT(link.first, 3) << "links over words";
+    for (const auto& link : core::LinkSet::parse(core::SoftAlignment::attentionPharaoh(alignment)).sure)
+        EXPECT_LT(link.first, 3) << "links over words";
 }
 
 TEST_F(Export, EndColumnOptionMatchesTheFigure) {
@@ -556,8 +558,8 @@ TEST_F(Export, AttributionsAreExportedAsFiguresCsvAndJson) {
     std::ofstream(dir_->path("attr-in.txt")) << "the red car ||| la voiture rouge\n";
     for (const char* format : {"json", "csv", "png"}) {
         const std::string out = dir_->path(std::string("attr-") + format);
-        auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap integrated-gradients --no-progress -f " + format +
-                     " -i " + dir_->path("attr-in.txt") + " -o " + out);
+        auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap integrated-gradients --no-progress -f " + format + " -i " +
+                     dir_->path("attr-in.txt") + " -o " + out);
         ASSERT_EQ(r.exitCode, 0) << r.out;
         const auto file = out + "/0001-the-red-car." + format;
         ASSERT_TRUE(std::filesystem::exists(file)) << file << ": " << r.out;
@@ -572,8 +574,8 @@ TEST_F(Export, AttributionsAreExportedAsFiguresCsvAndJson) {
             EXPECT_NE(text.find("# cells: integrated-gradients attribution"), std::string::npos) << text;
         }
     }
-    auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap saliency -f json -i " + dir_->path("attr-in.txt") +
-                 " -o " + dir_->path("attr-bad"));
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --heatmap saliency -f json -i " + dir_->path("attr-in.txt") + " -o " +
+                 dir_->path("attr-bad"));
     EXPECT_NE(r.exitCode, 0);
 }
 
@@ -607,7 +609,8 @@ TEST_F(Export, GifAnimatesTheStepsOneFrameEach) {
 TEST_F(Export, FramesAreANumberedPngSequenceOfOneSize) {
     std::ofstream(dir_->path("frames-in.txt")) << "the red car ||| la voiture rouge\n";
     const std::string out = dir_->path("frames");
-    auto r = run("export --model " + dir_->path("tiny.pt") + " --no-progress -f frames --dpi 96 -i " + dir_->path("frames-in.txt") + " -o " + out);
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --no-progress -f frames --dpi 96 -i " + dir_->path("frames-in.txt") +
+                 " -o " + out);
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto steps = ui::BatchExporter::decode(*model_, "the red car ||| la voiture rouge").alignment().targetTokens().size();
     QSize size;
@@ -766,8 +769,7 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
 TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
     std::ofstream(out.path("in.txt")) << "the red car\n\na small house .\nthe car ||| la voiture\nbad \xff utf8\n";
     const std::string folder = out.path("figs");
-    auto r = run("export --model " + dir_->path("tiny.pt") + " --format png --dpi 120 --out " + folder + " -i " +
-                 out.path("in.txt"));
+    auto r = run("export --model " + dir_->path("tiny.pt") + " --format png --dpi 120 --out " + folder + " -i " + out.path("in.txt"));
     EXPECT_EQ(r.exitCode, 1) << r.out;  // one bad line
     EXPECT_NE(r.out.find("line 5: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("exported 3 of 4 sentences"), std::string::npos) << r.out;
@@ -782,8 +784,8 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
     const auto snap = ui::BatchExporter::decode(*model_, "the red car");
     EXPECT_EQ(image.size(), exporter.imageSize(snap, {}, settings.file));
 
-    r = run("export --model " + dir_->path("tiny.pt") + " --format json --beam 3 --end-column drop --out " + folder +
-            " -i " + out.path("in.txt"));
+    r = run("export --model " + dir_->path("tiny.pt") + " --format json --beam 3 --end-column drop --out " + folder + " -i " +
+            out.path("in.txt"));
     const auto j = nlohmann::json::parse(tests::readFile(folder + "/0001-the-red-car.json"));
     EXPECT_EQ(j.at("beam_hypothesis"), 0);
     EXPECT_EQ(j.at("options").at("end_column"), "drop");
@@ -804,8 +806,8 @@ TEST_F(Export, CliWorkersWriteTheSameFilesAndNameABadLine) {
         std::vector<std::string> files[2];
         for (int w = 0; w < 2; ++w) {
             const std::string folder = out.path(format + std::to_string(w));
-            auto r = run("export --model " + dir_->path("tiny.pt") + " --format " + format + " --dpi 60 --workers " +
-                         (w ? "3" : "1") + " --out " + folder + " -i " + out.path("in.txt"));
+            auto r = run("export --model " + dir_->path("tiny.pt") + " --format " + format + " --dpi 60 --workers " + (w ? "3" : "1") +
+                         " --out " + folder + " -i " + out.path("in.txt"));
             EXPECT_EQ(r.exitCode, 1) << r.out;
             EXPECT_NE(r.out.find("line 7: "), std::string::npos) << r.out;
             EXPECT_NE(r.out.find("exported 12 of 13 sentences"), std::string::npos) << r.out;
@@ -841,8 +843,8 @@ TEST_F(Export, CliPlotsBleuByLengthFromEvaluations) {
         ASSERT_EQ(r.exitCode, 0) << r.out;
     }
     auto r = run("plot-bleu --eval " + out.path("a.json") + " --eval " + out.path("b.json") +
-                 " --name first --name second --width 800 --height 500 --dpi 100 -o " + out.path("bleu.png") +
-                 " --table " + out.path("bleu.md"));
+                 " --name first --name second --width 800 --height 500 --dpi 100 -o " + out.path("bleu.png") + " --table " +
+                 out.path("bleu.md"));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     QImage image(QString::fromStdString(out.path("bleu.png")));
     ASSERT_FALSE(image.isNull());
@@ -856,8 +858,8 @@ TEST_F(Export, CliPlotsBleuByLengthFromEvaluations) {
     EXPECT_EQ(table[4].rfind("| 5+ | 1 |", 0), 0u) << table[4];
 
     // Files scored on other buckets cannot share an axis; a file that is not a scores file is named.
-    r = run("evaluate --model " + dir_->path("tiny.pt") + " --test " + out.path("test.tsv") +
-            " --beam 1 --max-len 8 --json " + out.path("c.json"));
+    r = run("evaluate --model " + dir_->path("tiny.pt") + " --test " + out.path("test.tsv") + " --beam 1 --max-len 8 --json " +
+            out.path("c.json"));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     r = run("plot-bleu --eval " + out.path("a.json") + " --eval " + out.path("c.json") + " -o " + out.path("x.png"));
     EXPECT_NE(r.exitCode, 0);

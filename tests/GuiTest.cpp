@@ -133,8 +133,7 @@ TEST_F(Gui, StepAddsOneHeatmapRowEqualToTheEnginesAlphaAndBackRemovesIt) {
     plot->replot(QCustomPlot::rpImmediateRefresh);
     const QImage image = plot->toPixmap(plot->width(), plot->height(), 1.0).toImage();
     for (size_t i = 0; i < alpha.size(); ++i) {
-        const QPoint centre(qRound(map->keyAxis()->coordToPixel(static_cast<double>(i))),
-                            qRound(map->valueAxis()->coordToPixel(0)));
+        const QPoint centre(qRound(map->keyAxis()->coordToPixel(static_cast<double>(i))), qRound(map->valueAxis()->coordToPixel(0)));
         const QColor want = QColor::fromRgb(map->gradient().color(alpha[i], map->dataRange()));
         const QColor got = image.pixelColor(centre);
         EXPECT_LE(std::abs(got.red() - want.red()) + std::abs(got.green() - want.green()) + std::abs(got.blue() - want.blue()), 6)
@@ -268,7 +267,8 @@ TEST_F(Gui, ATrainingRunsSnapshotsAreASliderOverOneForcedSentence) {
     EXPECT_TRUE(std::filesystem::exists(run.path("frames-snapshot03.png")));
 
     // A folder that mixes two runs: a snapshot of other vocabularies is refused, the last good one stays.
-    std::filesystem::copy_file(dir.path("tiny.pt"), panel->snapshotPath(1).toStdString(), std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy_file(dir.path("tiny.pt"), panel->snapshotPath(1).toStdString(),
+                               std::filesystem::copy_options::overwrite_existing);
     panel->choose(1);
     ASSERT_TRUE(document.waitUntilIdle());
     ASSERT_TRUE(document.waitUntilIdle());
@@ -446,7 +446,8 @@ TEST(DocumentWatch, CancelAnswersWhenTheModelDoesNot) {
     document.cancel();
     ASSERT_TRUE(document.waitUntilIdle(ui::DecodingDocument::kCancelGraceMs + 3000));
     ASSERT_EQ(errors.count(), 1);
-    EXPECT_TRUE(errors.at(0).at(0).toString().contains("did not stop step 2 when cancelled")) << errors.at(0).at(0).toString().toStdString();
+    EXPECT_TRUE(errors.at(0).at(0).toString().contains("did not stop step 2 when cancelled"))
+        << errors.at(0).at(0).toString().toStdString();
 }
 
 // Step explained's charts are labelled with the sentence on show, never an earlier one: after a
@@ -566,7 +567,8 @@ TEST_F(Gui, NarrowWindowsKeepEveryToolbarActionVisible) {
 TEST_F(Gui, TheViewMenuListsEveryPanel) {
     QStringList entries;
     for (auto* a : window->viewMenu()->actions()) entries << QString(a->text()).remove(QLatin1Char('&'));  // mnemonics aside
-    for (auto* dock : window->findChildren<QDockWidget*>()) EXPECT_TRUE(entries.contains(dock->windowTitle())) << dock->windowTitle().toStdString();
+    for (auto* dock : window->findChildren<QDockWidget*>())
+        EXPECT_TRUE(entries.contains(dock->windowTitle())) << dock->windowTitle().toStdString();
     for (auto* bar : window->toolBars()) EXPECT_TRUE(entries.contains(bar->windowTitle())) << bar->windowTitle().toStdString();
 }
 
@@ -594,8 +596,8 @@ TEST_F(Gui, EveryMenuAndToolbarCommandIsARegisteredActionAndNoKeyIsShared) {
         registered.insert(a);
         for (const auto& key : a->shortcuts()) {
             const QString text = key.toString();
-            EXPECT_FALSE(owners.contains(text)) << text.toStdString() << " is both " << owners.value(text).toStdString() << " and "
-                                                << id.toStdString();
+            EXPECT_FALSE(owners.contains(text))
+                << text.toStdString() << " is both " << owners.value(text).toStdString() << " and " << id.toStdString();
             owners.insert(text, id);
         }
     }
@@ -709,8 +711,7 @@ TEST_F(Gui, BeamSearchListsHypothesesAndShowsTheChosenOnesAlignment) {
     const auto& h = document.state()->beam[static_cast<size_t>(pick)];
     ASSERT_EQ(figure().displayedWeights().size(), h.alpha.size());
     for (size_t t = 0; t < h.alpha.size(); ++t)
-        for (size_t i = 0; i < h.alpha[t].size(); ++i)
-            EXPECT_EQ(figure().displayedWeights()[t][i], static_cast<double>(h.alpha[t][i]));
+        for (size_t i = 0; i < h.alpha[t].size(); ++i) EXPECT_EQ(figure().displayedWeights()[t][i], static_cast<double>(h.alpha[t][i]));
 }
 
 // The panels beside the heatmap show the shown hypothesis's own last step, not the steps
@@ -741,8 +742,7 @@ TEST_F(Gui, ShownBeamHypothesisFillsThePanelsWithItsOwnSteps) {
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(document.state()->steps.size(), before) << "a click on a shown hypothesis's candidates does nothing";
     ASSERT_EQ(window->stepPanel()->shownAlpha().size(), last.alpha.size());
-    for (size_t i = 0; i < last.alpha.size(); ++i)
-        EXPECT_EQ(window->stepPanel()->shownAlpha()[i], static_cast<double>(last.alpha[i]));
+    for (size_t i = 0; i < last.alpha.size(); ++i) EXPECT_EQ(window->stepPanel()->shownAlpha()[i], static_cast<double>(last.alpha[i]));
     EXPECT_TRUE(window->stepPanel()->text(6).contains(QStringLiteral("Beam search kept"))) << window->stepPanel()->text(6).toStdString();
 
     trigger(window->action("step"));  // back to the steps
@@ -789,8 +789,7 @@ TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
     for (size_t t = 0; t < rows.size(); ++t) EXPECT_EQ(figure().rowLabels()[t].toStdString(), rows[t]);
     ASSERT_EQ(figure().displayedWeights().size(), merged.size());
     for (size_t t = 0; t < merged.size(); ++t)
-        for (size_t i = 0; i < merged[t].size(); ++i)
-            EXPECT_NEAR(figure().displayedWeights()[t][i], merged[t][i], 1e-6) << t << "," << i;
+        for (size_t i = 0; i < merged[t].size(); ++i) EXPECT_NEAR(figure().displayedWeights()[t][i], merged[t][i], 1e-6) << t << "," << i;
     for (const auto& row : figure().displayedWeights()) {
         double sum = 0;
         for (double v : row) sum += v;
@@ -874,8 +873,9 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             EXPECT_EQ(window.lessonPanel()->pageImage().isNull(), p.image.isEmpty());
             const auto snap = document.state();
             // A training-run page shows one snapshot of the run.
-            const std::string modelPath = p.timeline.isEmpty() ? ui::LessonPlayer::resolveModel(p.model).toStdString()
-                                                               : window.timelinePanel()->snapshotPath(window.timelinePanel()->current()).toStdString();
+            const std::string modelPath = p.timeline.isEmpty()
+                                              ? ui::LessonPlayer::resolveModel(p.model).toStdString()
+                                              : window.timelinePanel()->snapshotPath(window.timelinePanel()->current()).toStdString();
             if (!p.timeline.isEmpty()) {
                 EXPECT_EQ(window.timelinePanel()->current(), p.snapshot > 0 ? p.snapshot - 1 : window.timelinePanel()->slider()->maximum());
                 EXPECT_EQ(document.modelPath().toStdString(), modelPath);
@@ -900,8 +900,7 @@ TEST(Lessons, EveryShippedLessonPlaysThrough) {
             if (p.explain && !engine.steps().empty()) {
                 const auto& alpha = engine.steps().back().alpha;
                 ASSERT_EQ(window.stepPanel()->shownAlpha().size(), alpha.size());
-                for (size_t i = 0; i < alpha.size(); ++i)
-                    EXPECT_EQ(window.stepPanel()->shownAlpha()[i], static_cast<double>(alpha[i]));
+                for (size_t i = 0; i < alpha.size(); ++i) EXPECT_EQ(window.stepPanel()->shownAlpha()[i], static_cast<double>(alpha[i]));
             }
         }
     }
@@ -918,8 +917,7 @@ TEST(Lessons, MalformedLessonFilesAreRefusedWithFileAndPage) {
     }
     std::ofstream(dir.path("broken.json")) << "{ not json";
     EXPECT_THROW(ui::Lesson::load(QString::fromStdString(dir.path("broken.json"))), core::Error);
-    std::ofstream(dir.path("noimage.json"))
-        << R"({"title": "x", "pages": [{"text": "a", "source": "b", "image": "figs/missing.png"}]})";
+    std::ofstream(dir.path("noimage.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "b", "image": "figs/missing.png"}]})";
     try {
         ui::Lesson::load(QString::fromStdString(dir.path("noimage.json")));
         FAIL();
@@ -935,8 +933,7 @@ TEST(Lessons, PageImageIsFoundBesideTheLessonAndShownInThePanel) {
     picture.fill(Qt::red);
     std::filesystem::create_directories(dir.path("figs"));
     ASSERT_TRUE(picture.save(QString::fromStdString(dir.path("figs/plot.png"))));
-    std::ofstream(dir.path("lesson.json"))
-        << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "image": "figs/plot.png"},
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "x", "pages": [{"text": "a", "source": "the car", "image": "figs/plot.png"},
                                       {"text": "b", "source": "the car"}]})";
     const auto lesson = ui::Lesson::load(QString::fromStdString(dir.path("lesson.json")));
     EXPECT_EQ(lesson.pages[0].image, QString::fromStdString(dir.path("figs/plot.png")));
@@ -1039,8 +1036,8 @@ TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
             if (auto* s = qobject_cast<QCPColorScale*>(plot.plotLayout()->elementAt(k))) scale = s;
         ASSERT_NE(scale, nullptr);
         const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
-        EXPECT_GE(scale->axis()->axisRect()->height(), title) << scale->axis()->label().toStdString() << (encoder ? " with" : " without")
-                                                              << " the encoder panel";
+        EXPECT_GE(scale->axis()->axisRect()->height(), title)
+            << scale->axis()->label().toStdString() << (encoder ? " with" : " without") << " the encoder panel";
     }
 }
 
@@ -1342,7 +1339,8 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     ui::FigureExporter().write(*document.state(), words, csv, QString::fromStdString(out.path("words.csv")));
     std::ifstream file(out.path("words.csv"));
     std::string header;
-    while (std::getline(file, header) && header.rfind('#', 0) == 0) {}
+    while (std::getline(file, header) && header.rfind('#', 0) == 0) {
+    }
     const auto& fig = window->alignmentView()->figure();
     ASSERT_TRUE(fig.showsWords());
     QStringList want{QStringLiteral("target\\source")};

@@ -65,9 +65,7 @@ double attentionOnTheLinks(const std::string& modelPath) {
 
 TEST(GuidedAlignment, EveryTokenOfALinkedWordIsGuidedAndEosToEos) {
     tests::TempDir dir;
-    {
-        std::ofstream(dir.path("l.links")) << "0-1 1p0 2-2\n";
-    }
+    { std::ofstream(dir.path("l.links")) << "0-1 1p0 2-2\n"; }
     const auto g = core::GuidedAlignment::read(dir.path("l.links"), 0.5);
     const core::Tokenizer words;  // "cats?" is two tokens of one word
     core::SentencePair pair{"big cats? here", "gros chats ici", 1};
@@ -90,9 +88,7 @@ TEST(GuidedAlignment, EveryTokenOfALinkedWordIsGuidedAndEosToEos) {
 
 TEST(GuidedAlignment, SubWordPiecesOfALinkedWordAreAllGuided) {
     tests::TempDir dir;
-    {
-        std::ofstream(dir.path("l.links")) << "0-0 1-1 1-2\n";
-    }
+    { std::ofstream(dir.path("l.links")) << "0-0 1-1 1-2\n"; }
     const auto g = core::GuidedAlignment::read(dir.path("l.links"), 1.0);
     const auto model = tests::tinyPieceModel();
     core::SentencePair pair{"the zebra-car", "la voiture zébrée", 1};  // unseen words: several pieces each

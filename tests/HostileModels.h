@@ -16,14 +16,14 @@ void addFormat1Attributes(torch::jit::Module& module, const std::vector<std::str
 // a short sentence) and misbehave later, as hostile or broken files do: written to `path`.
 // Vocabulary: <pad> <unk> <s> </s> a b c d, both sides; a word tokenizer.
 enum class Misbehaviour {
-    None,               // a well-behaved model
-    NanFromStep3,       // step 3 onwards: NaN log-probabilities
-    RaisesFromStep2,    // step 2 onwards: the step code raises
-    LoopsFromStep2,     // step 2 onwards: the step code loops (10^12 iterations)
-    LoopsOnLongSources, // encode loops for sources longer than 3 tokens
-    LoopsInEncode,      // encode always loops
-    SlowSteps           // sources longer than 3 tokens: every step busy for a while (2,000,000 loop
-                        // iterations, a few tenths of a second), then as None
+    None,                // a well-behaved model
+    NanFromStep3,        // step 3 onwards: NaN log-probabilities
+    RaisesFromStep2,     // step 2 onwards: the step code raises
+    LoopsFromStep2,      // step 2 onwards: the step code loops (10^12 iterations)
+    LoopsOnLongSources,  // encode loops for sources longer than 3 tokens
+    LoopsInEncode,       // encode always loops
+    SlowSteps            // sources longer than 3 tokens: every step busy for a while (2,000,000 loop
+                         // iterations, a few tenths of a second), then as None
 };
 std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour);
 

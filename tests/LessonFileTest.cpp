@@ -56,9 +56,7 @@ std::string lessonJson(const std::string& extra, const std::string& text = "A pa
     return R"({"title": "t", "pages": [{"text": ")" + text + R"(", "source": "the car")" + (extra.empty() ? "" : ", " + extra) + "}]}";
 }
 
-void write(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
+void write(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 // A PNG whose header claims width x height: only the header is needed to refuse it.
 std::string pngClaiming(uint32_t width, uint32_t height) {
@@ -84,8 +82,9 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 }  // namespace
 
 TEST(LessonMarkup, TheSubsetParsesToATreeAndRendersBack) {
-    const auto root = Markup::parse("s<sub>t-1</sub> &amp; <b>bold <i>both</i></b><br><ul><li>one <code>x</code></li>"
-                                    "<li>two<ol><li>n</li></ol></li></ul>&#931;\xE2\x80\xAF!<img src=\"figs/a.png\">");
+    const auto root = Markup::parse(
+        "s<sub>t-1</sub> &amp; <b>bold <i>both</i></b><br><ul><li>one <code>x</code></li>"
+        "<li>two<ol><li>n</li></ol></li></ul>&#931;\xE2\x80\xAF!<img src=\"figs/a.png\">");
     ASSERT_EQ(root.children.size(), 8u);
     EXPECT_EQ(root.children[0].kind, Markup::Kind::Text);
     EXPECT_EQ(root.children[1].kind, Markup::Kind::Subscript);
@@ -96,12 +95,14 @@ TEST(LessonMarkup, TheSubsetParsesToATreeAndRendersBack) {
     EXPECT_EQ(root.children[6].text, "\xCE\xA3\xE2\x80\xAF!");
     EXPECT_EQ(Markup::images(root), std::vector<std::string>{"figs/a.png"});
     const auto html = Markup::toHtml(root, [](const std::string& p) { return "file:///lessons/" + p; });
-    EXPECT_EQ(html, "s<sub>t-1</sub> &amp; <b>bold <i>both</i></b><br><ul><li>one <code>x</code></li><li>two<ol><li>n</li></ol></li></ul>"
-                    "\xCE\xA3\xE2\x80\xAF!<img src=\"file:///lessons/figs/a.png\">");
+    EXPECT_EQ(html,
+              "s<sub>t-1</sub> &amp; <b>bold <i>both</i></b><br><ul><li>one <code>x</code></li><li>two<ol><li>n</li></ol></li></ul>"
+              "\xCE\xA3\xE2\x80\xAF!<img src=\"file:///lessons/figs/a.png\">");
 }
 
 TEST(LessonMarkup, AnythingOutsideItIsRefusedWithItsPlace) {
-    EXPECT_TRUE(contains(markupError("ab <table><tr><td>x"), "at character 4: <table> is not part of the lesson markup")) << markupError("<table>");
+    EXPECT_TRUE(contains(markupError("ab <table><tr><td>x"), "at character 4: <table> is not part of the lesson markup"))
+        << markupError("<table>");
     EXPECT_TRUE(contains(markupError("<img src=\"/dev/zero\">"), "relative to the lesson file"));
     EXPECT_TRUE(contains(markupError("<img src=\"file:///dev/zero\">"), "relative to the lesson file"));
     EXPECT_TRUE(contains(markupError("<img src=\"../x.png\">"), "leaves the lesson's folder"));
@@ -210,7 +211,8 @@ TEST_F(LessonFiles, EveryReferenceIsARegularBoundedFileInsideTheLessonsFolder) {
     for (const auto& [extra, expected] : cases) {
         const auto start = std::chrono::steady_clock::now();
         const auto error = load(extra);
-        EXPECT_TRUE(contains(error, "lesson '" + dir.path("l.json") + "': page 1") && contains(error, expected)) << extra << "\n -> " << error;
+        EXPECT_TRUE(contains(error, "lesson '" + dir.path("l.json") + "': page 1") && contains(error, expected))
+            << extra << "\n -> " << error;
         EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0) << extra;
     }
 }
@@ -233,7 +235,8 @@ TEST_F(LessonFiles, PicturesDecodeWithinLimits) {
     std::string badCrc = tests::readFile(dir.path("ok.png"));
     badCrc[badCrc.find("IDAT") + 6] ^= 0x55;
     write(dir.path("bad-crc.png"), badCrc);
-    write(dir.path("wide.svg"), R"(<svg xmlns="http://www.w3.org/2000/svg" width="60000" height="10"><rect width="60000" height="10"/></svg>)");
+    write(dir.path("wide.svg"),
+          R"(<svg xmlns="http://www.w3.org/2000/svg" width="60000" height="10"><rect width="60000" height="10"/></svg>)");
     EXPECT_EQ(load(R"("image": "ok.png")", R"(A <img src=\"ok.png\"> inline.)"), "(accepted)");
     const auto lesson = ui::Lesson::load(QString::fromStdString(dir.path("l.json")));
     EXPECT_EQ(lesson.pages[0].picture.size(), QSize(30, 20));
@@ -245,7 +248,8 @@ TEST_F(LessonFiles, PicturesDecodeWithinLimits) {
         {"wide.svg", "the picture 'wide.svg' is 60000 x 10 pixels"},
     };
     for (const auto& [file, expected] : cases) {
-        EXPECT_TRUE(contains(load(R"("image": ")" + file + "\""), "page 1, \"image\": " + expected)) << file << ": " << load(R"("image": ")" + file + "\"");
+        EXPECT_TRUE(contains(load(R"("image": ")" + file + "\""), "page 1, \"image\": " + expected))
+            << file << ": " << load(R"("image": ")" + file + "\"");
         EXPECT_TRUE(contains(load("", "<img src=\\\"" + file + "\\\">"), "page 1, \"text\": " + expected)) << file;
     }
 }
@@ -270,14 +274,16 @@ TEST_F(LessonFiles, TheAppRefusesAHostileLessonByNameWithExitTwo) {
         write(dir.path("l.json"), json);
         const auto start = std::chrono::steady_clock::now();
         const auto run = tests::runMeasuringMemory(std::string(ALIGNSCOPE_APP) + " --lesson " + tests::shellQuoted(dir.path("l.json")) +
-                                                   " --screenshot " + tests::shellQuoted(dir.path("x.png")) + " 2>" + tests::shellQuoted(dir.path("err.txt")));
+                                                   " --screenshot " + tests::shellQuoted(dir.path("x.png")) + " 2>" +
+                                                   tests::shellQuoted(dir.path("err.txt")));
         const auto err = tests::readFile(dir.path("err.txt"));
         EXPECT_EQ(run.exitCode, 2) << err;
         EXPECT_TRUE(contains(err, "lesson '" + dir.path("l.json") + "': " + expected)) << err;
         EXPECT_LT(run.peakKb, 500 * 1024) << expected;
         EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10.0) << expected;
     }
-    const auto zero = tests::runCommand(std::string(ALIGNSCOPE_APP) + " --lesson /dev/zero --screenshot " + tests::shellQuoted(dir.path("x.png")));
+    const auto zero =
+        tests::runCommand(std::string(ALIGNSCOPE_APP) + " --lesson /dev/zero --screenshot " + tests::shellQuoted(dir.path("x.png")));
     EXPECT_EQ(zero.exitCode, 2);
     EXPECT_TRUE(contains(zero.output, "lesson '/dev/zero' is a device, not a regular file")) << zero.output;
 }

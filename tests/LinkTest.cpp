@@ -91,16 +91,15 @@ TEST(LinkExtraction, ArgmaxBothWaysAddsEachSourceWordsPeak) {
     // "the red car" -> "la voiture rouge": rouge's row peaks on car (0.45 against red's 0.4), so
     // rows alone never link red; red's column peaks on rouge. Rows {0-0, 2-1, 2-2}, columns
     // {0-0, 1-2, 2-1}; grow-diag-final-and from their intersection {0-0, 2-1} adds 2-2, then 1-2.
-    const std::vector<std::vector<float>> m = {
-        {0.8f, 0.05f, 0.1f, 0.05f}, {0.05f, 0.1f, 0.8f, 0.05f}, {0.05f, 0.4f, 0.45f, 0.1f}};
+    const std::vector<std::vector<float>> m = {{0.8f, 0.05f, 0.1f, 0.05f}, {0.05f, 0.1f, 0.8f, 0.05f}, {0.05f, 0.4f, 0.45f, 0.1f}};
     const std::vector<int> sw = {0, 1, 2, -1}, tw = {0, 1, 2};
     EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Argmax), (Links{{0, 0}, {2, 1}, {2, 2}}));
     EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::ArgmaxBothWays), (Links{{0, 0}, {1, 2}, {2, 1}, {2, 2}}));
     EXPECT_EQ(LinkExtraction::ruleNamed("argmax-both-ways"), LinkExtraction::Rule::ArgmaxBothWays);
     // A column compares target words by their averaged rows: word 0's two pieces give source 1
     // 0.3 each (0.6 summed), word 1 gives it 0.5, so source 1's peak is word 1.
-    const auto pieces = LinkExtraction::extract({{0.7f, 0.3f}, {0.7f, 0.3f}, {0.5f, 0.5f}}, {0, 1}, {0, 0, 1},
-                                                LinkExtraction::Rule::ArgmaxBothWays);
+    const auto pieces =
+        LinkExtraction::extract({{0.7f, 0.3f}, {0.7f, 0.3f}, {0.5f, 0.5f}}, {0, 1}, {0, 0, 1}, LinkExtraction::Rule::ArgmaxBothWays);
     EXPECT_EQ(pieces, (Links{{0, 0}, {0, 1}, {1, 1}}));
 }
 
@@ -117,8 +116,7 @@ TEST(LinkExtraction, IterMaxLinksMutualPeaksThenUnlinkedWords) {
     EXPECT_EQ(LinkExtraction::extract(m, w, w, LinkExtraction::Rule::IterMax), (Links{{0, 0}, {1, 1}, {2, 2}, {3, 3}}));
     EXPECT_EQ(LinkExtraction::ruleNamed("itermax"), LinkExtraction::Rule::IterMax);
     // A side of two words or fewer keeps the first round's mutual peaks only.
-    EXPECT_EQ(LinkExtraction::extract({{0.9f, 0.1f}, {0.8f, 0.2f}}, {0, 1}, {0, 1}, LinkExtraction::Rule::IterMax),
-              (Links{{0, 0}}));
+    EXPECT_EQ(LinkExtraction::extract({{0.9f, 0.1f}, {0.8f, 0.2f}}, {0, 1}, {0, 1}, LinkExtraction::Rule::IterMax), (Links{{0, 0}}));
 }
 
 TEST(LinkExtraction, GrowDiagFinalAndAsMosesDoesIt) {
@@ -144,11 +142,9 @@ TEST(LinkExtraction, AgreementReadsPeaksOfBothDirectionsMultiplied) {
     const std::vector<std::vector<float>> backward = {{1.0f, 0.0f, 0.0f}, {0.0f, 0.2f, 0.8f}, {0.0f, 0.9f, 0.1f}};
     // Plain argmax links: forward 0-0 1-1 1-2, backward (flipped) 0-0 1-2 2-1: target 1 disagrees.
     // The product: target 1 is 0.55*0.2 = 0.11 on source 1 against 0.45*0.9 = 0.405 on source 2.
-    EXPECT_EQ(LinkExtraction::agree(forward, backward, LinkExtraction::Symmetrization::Intersection),
-              (Links{{0, 0}, {1, 2}, {2, 1}}));
+    EXPECT_EQ(LinkExtraction::agree(forward, backward, LinkExtraction::Symmetrization::Intersection), (Links{{0, 0}, {1, 2}, {2, 1}}));
     // Negative scores are no share; a row without positive mass links nothing.
-    EXPECT_EQ(LinkExtraction::agree({{-1.0f, 2.0f}, {0.0f, 0.0f}}, {{1.0f, 1.0f}, {3.0f, -1.0f}},
-                                    LinkExtraction::Symmetrization::Union),
+    EXPECT_EQ(LinkExtraction::agree({{-1.0f, 2.0f}, {0.0f, 0.0f}}, {{1.0f, 1.0f}, {3.0f, -1.0f}}, LinkExtraction::Symmetrization::Union),
               (Links{{1, 0}}));
     EXPECT_THROW(LinkExtraction::agree(forward, {{1.0f}}, LinkExtraction::Symmetrization::Union), Error);
     EXPECT_TRUE(LinkExtraction::isAgreement("agreement-grow-diag-final-and"));

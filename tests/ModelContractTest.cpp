@@ -34,9 +34,7 @@ std::string loadError(const std::string& path) {
     return "";
 }
 
-void writeBytes(const std::string& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary) << bytes;
-}
+void writeBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
 
 std::string readBytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -139,8 +137,7 @@ TEST_P(EveryArchitecture, LossOfAPaddedBatchIsTheSumOfItsSentences) {
     const auto tgtOut = torch::tensor({4, 5, 6, 3, 7, 3, 0, 0}, torch::kLong).reshape({2, 4});
     auto loss = [&](const torch::Tensor& s, const torch::Tensor& l, const torch::Tensor& ti, const torch::Tensor& to) {
         auto out = module.get_method("loss")({s, l, ti, to, 0.0, 0.1}).toTuple();
-        return std::array<double, 3>{out->elements()[0].toTensor().item<double>(),
-                                     out->elements()[1].toTensor().item<double>(),
+        return std::array<double, 3>{out->elements()[0].toTensor().item<double>(), out->elements()[1].toTensor().item<double>(),
                                      out->elements()[2].toTensor().item<double>()};
     };
     const auto both = loss(src, len, tgtIn, tgtOut);
@@ -150,8 +147,7 @@ TEST_P(EveryArchitecture, LossOfAPaddedBatchIsTheSumOfItsSentences) {
     EXPECT_EQ(both[2], 6.0);  // real target tokens, </s> included
     for (size_t i = 0; i < 3; ++i) EXPECT_NEAR(both[i], first[i] + second[i], 1e-4 * std::abs(both[i])) << i;
     auto unsmoothed = module.get_method("loss")({src, len, tgtIn, tgtOut, 0.0, 0.0}).toTuple();
-    EXPECT_NEAR(unsmoothed->elements()[0].toTensor().item<double>(), both[1], 1e-4 * both[1])
-        << "without smoothing the loss is the NLL";
+    EXPECT_NEAR(unsmoothed->elements()[0].toTensor().item<double>(), both[1], 1e-4 * both[1]) << "without smoothing the loss is the NLL";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -165,8 +161,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Variant{ModelSpec::Cell::LSTM, ModelSpec::Attention::Dot, true, ModelSpec::Decoder::Conditional}),
     [](const ::testing::TestParamInfo<Variant>& info) {
         return ModelSpec::cellName(info.param.cell) + "_" + ModelSpec::attentionName(info.param.attention) +
-               (info.param.bidirectional ? "_bi" : "_uni") +
-               (info.param.decoder == ModelSpec::Decoder::Conditional ? "_conditional" : "");
+               (info.param.bidirectional ? "_bi" : "_uni") + (info.param.decoder == ModelSpec::Decoder::Conditional ? "_conditional" : "");
     });
 
 // What the conditional decoder changes: its attention at a step reads the token given to that
@@ -181,10 +176,8 @@ TEST(ModelFile, OnlyTheConditionalDecodersAttentionReadsThePreviousToken) {
         const auto a = tm.step(torch::tensor({int64_t{4}}, torch::kLong), encoded.state, encoded);
         const auto b = tm.step(torch::tensor({int64_t{9}}, torch::kLong), encoded.state, encoded);
         const double change = (a.alpha - b.alpha).abs().max().item<double>();
-        if (decoder == ModelSpec::Decoder::Bahdanau)
-            EXPECT_EQ(change, 0.0) << "Bahdanau's alpha_t comes from s_{t-1} alone";
-        else
-            EXPECT_GT(change, 1e-4) << "the conditional decoder attends after reading y_{t-1}";
+        if (decoder == ModelSpec::Decoder::Bahdanau) EXPECT_EQ(change, 0.0) << "Bahdanau's alpha_t comes from s_{t-1} alone";
+        else EXPECT_GT(change, 1e-4) << "the conditional decoder attends after reading y_{t-1}";
         EXPECT_EQ(model.metadata()["architecture"]["decoder"], ModelSpec::decoderName(decoder));
     }
     EXPECT_THROW(ModelSpec::parseDecoder("luong"), core::Error);
@@ -336,8 +329,7 @@ TEST(ModelFile, FirstVersionCodeIsRewrittenWithTheSameOutputs) {
             ASSERT_EQ(a.steps().size(), b.steps().size());
             for (size_t t = 0; t < a.steps().size(); ++t) {
                 EXPECT_EQ(a.steps()[t].tokenId, b.steps()[t].tokenId);
-                for (size_t i = 0; i < a.steps()[t].alpha.size(); ++i)
-                    EXPECT_NEAR(a.steps()[t].alpha[i], b.steps()[t].alpha[i], 1e-5);
+                for (size_t i = 0; i < a.steps()[t].alpha.size(); ++i) EXPECT_NEAR(a.steps()[t].alpha[i], b.steps()[t].alpha[i], 1e-5);
             }
         }
     }
@@ -463,8 +455,8 @@ TEST(ModelFile, TokenizerWithoutKindAndEmptySpecialsAreRefused) {
     EXPECT_NE(message.find("attribute 'src_tokenizer' has no \"kind\""), std::string::npos) << message;
     message = loadErrorWithAttribute(dir, "tgt_specials", "");
     EXPECT_NE(message.find("attribute 'tgt_specials' is empty"), std::string::npos) << message;
-    message = loadErrorWithAttribute(
-        dir, "src_tokenizer", R"({"kind": "word", "normalizers": [{"type": "replace", "pattern": "(a)\\1", "content": ""}]})");
+    message = loadErrorWithAttribute(dir, "src_tokenizer",
+                                     R"({"kind": "word", "normalizers": [{"type": "replace", "pattern": "(a)\\1", "content": ""}]})");
     EXPECT_NE(message.find("normaliser pattern '(a)\\1'"), std::string::npos) << message;
     EXPECT_NE(message.find(dir.path("src_tokenizer.pt")), std::string::npos) << message;
 }

@@ -78,7 +78,13 @@ QStringList clippedTexts(const QCustomPlot* plot, const QString& name) {
         if (axes.isEmpty()) continue;
         if (!widget.contains(outer.adjusted(1, 1, -1, -1)))
             out << QStringLiteral("%1: a chart reaches past the widget (%2,%3 %4x%5 in %6x%7)")
-                       .arg(name).arg(outer.x()).arg(outer.y()).arg(outer.width()).arg(outer.height()).arg(widget.width()).arg(widget.height());
+                       .arg(name)
+                       .arg(outer.x())
+                       .arg(outer.y())
+                       .arg(outer.width())
+                       .arg(outer.height())
+                       .arg(widget.width())
+                       .arg(widget.height());
         for (auto* axis : axes) {
             if (!axis->visible()) continue;
             const bool horizontal = axis->orientation() == Qt::Horizontal;
@@ -104,12 +110,17 @@ QStringList clippedTexts(const QCustomPlot* plot, const QString& name) {
                 for (const auto& line : axis->label().split('\n')) longest = std::max(longest, labelMetrics.horizontalAdvance(line));
                 // A title centred on its axis and longer than it runs past both ends.
                 if (longest > along + 4 && !(horizontal && longest <= widget.width()))
-                    out << QStringLiteral("%1: axis title '%2' is %3 px on an axis of %4 px").arg(name, axis->label()).arg(longest).arg(along);
+                    out << QStringLiteral("%1: axis title '%2' is %3 px on an axis of %4 px")
+                               .arg(name, axis->label())
+                               .arg(longest)
+                               .arg(along);
                 across += axis->labelPadding() + labelMetrics.height() * static_cast<int>(axis->label().count('\n') + 1);
             }
             if (across > margin + 2)
                 out << QStringLiteral("%1: the %2 axis's labels need %3 px beside it, have %4")
-                           .arg(name, horizontal ? QStringLiteral("x") : QStringLiteral("y")).arg(across).arg(margin);
+                           .arg(name, horizontal ? QStringLiteral("x") : QStringLiteral("y"))
+                           .arg(across)
+                           .arg(margin);
         }
     }
     return out;
@@ -132,8 +143,13 @@ QStringList heatmapOutOfView(const ui::CellScrollArea* area, const QString& name
     const QCustomPlot* plot = area->plot();
     if (plot->geometry() != area->viewport()->rect())
         out << QStringLiteral("%1: the chart is not its panel's size at no offset (%2,%3 %4x%5 in %6x%7)")
-                   .arg(name).arg(plot->x()).arg(plot->y()).arg(plot->width()).arg(plot->height())
-                   .arg(area->viewport()->width()).arg(area->viewport()->height());
+                   .arg(name)
+                   .arg(plot->x())
+                   .arg(plot->y())
+                   .arg(plot->width())
+                   .arg(plot->height())
+                   .arg(area->viewport()->width())
+                   .arg(area->viewport()->height());
     return out + clippedTexts(plot, name);
 }
 
@@ -161,8 +177,10 @@ protected:
         // PROJECTOR_SHOTS=folder: each checked state as a PNG, to look at as a teacher would.
         if (const QString shots = qEnvironmentVariable("PROJECTOR_SHOTS"); !shots.isEmpty()) {
             const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-            const QString name = QStringLiteral("%1-%2-%3.png").arg(QString::fromStdString(info->name()).section('/', 0, 0), QString::fromStdString(info->name()).section('/', 1),
-                                                                    QString::fromStdString(where).replace(' ', '_'));
+            const QString name =
+                QStringLiteral("%1-%2-%3.png")
+                    .arg(QString::fromStdString(info->name()).section('/', 0, 0), QString::fromStdString(info->name()).section('/', 1),
+                         QString::fromStdString(where).replace(' ', '_'));
             window->grab().save(QDir(shots).filePath(name));
         }
         const QSize size = window->size();
@@ -185,7 +203,9 @@ protected:
             const auto* view = window->alignmentView();
             const int rows = view->figure().cells().height();
             if (view->fitting().height() < rows) {
-                EXPECT_TRUE(!view->figure().showsEncoderStates() || window->lessonPlayer()->lesson().pages[window->lessonPlayer()->page()].highlight == ui::ViewState::Panel::Encoder)
+                EXPECT_TRUE(!view->figure().showsEncoderStates() ||
+                            window->lessonPlayer()->lesson().pages[window->lessonPlayer()->page()].highlight ==
+                                ui::ViewState::Panel::Encoder)
                     << "the encoder states take the room of " << rows - view->fitting().height() << " of the page's " << rows << " rows";
                 EXPECT_GE(view->first().y() + view->fitting().height(), rows) << "the page's last row is out of view";
             }
@@ -199,7 +219,8 @@ protected:
         for (int chart = 0; chart < 3; ++chart)
             for (const auto& text : clippedTexts(window->stepPanel()->chart(chart), QStringLiteral("Step explained chart %1").arg(chart)))
                 ADD_FAILURE() << text.toStdString();
-        for (const auto& text : clippedTexts(window->timelinePanel()->lossPlot(), QStringLiteral("loss curve"))) ADD_FAILURE() << text.toStdString();
+        for (const auto& text : clippedTexts(window->timelinePanel()->lossPlot(), QStringLiteral("loss curve")))
+            ADD_FAILURE() << text.toStdString();
         if (const QCustomPlot* loss = window->timelinePanel()->lossPlot(); loss->isVisible())
             EXPECT_EQ(loss->visibleRegion().boundingRect(), loss->rect()) << "the loss curve, axes and all, is in view without scrolling";
         // The lesson text: whole, inside a panel that scrolls when it is longer than the panel.
@@ -212,7 +233,9 @@ protected:
                 EXPECT_LE(label->geometry().right(), lesson->textArea()->viewport()->width()) << "lesson text wider than its panel";
             }
         }
-        EXPECT_FALSE(labelClipped(window->translationLabel())) << "translation cut: " << window->translationLabel()->heightForWidth(window->translationLabel()->width()) << " px of text in " << window->translationLabel()->height();
+        EXPECT_FALSE(labelClipped(window->translationLabel()))
+            << "translation cut: " << window->translationLabel()->heightForWidth(window->translationLabel()->width()) << " px of text in "
+            << window->translationLabel()->height();
     }
 
     ui::DecodingDocument document;
@@ -245,7 +268,8 @@ TEST_P(Projector, EveryLessonPageIsReadable) {
 // axes stay where they are while the window of cells moves (wheel and keys).
 TEST_P(Projector, ALongSentenceKeepsItsAxesInViewWhileItScrolls) {
     document.openModel(QString::fromStdString(core::Runtime::defaultModelPath()));
-    window->setSourceText(QStringLiteral("The old man told her that the children of the village had walked all the way to the sea and back before dinner."));
+    window->setSourceText(
+        QStringLiteral("The old man told her that the children of the village had walked all the way to the sea and back before dinner."));
     document.runToEnd();
     settle();
     ASSERT_GE(document.state()->source.tokens.size(), 25u);
@@ -319,8 +343,8 @@ TEST(ProjectorRestart, QuittingInPresenterModeSavesTheNormalWindow) {
     QApplication::processEvents();
     const QRect room = window.screen()->availableGeometry();
     ASSERT_LT(room.width(), 1280) << "the offscreen screen is the smaller one";
-    EXPECT_TRUE(room.contains(window.geometry())) << window.geometry().width() << "x" << window.geometry().height() << " in " << room.width()
-                                                  << "x" << room.height();
+    EXPECT_TRUE(room.contains(window.geometry()))
+        << window.geometry().width() << "x" << window.geometry().height() << " in " << room.width() << "x" << room.height();
     EXPECT_LE(window.height() + 40, room.height()) << "a title bar's room left";
     EXPECT_FALSE(window.presenterMode());
     EXPECT_TRUE(window.tabifiedDockWidgets(window.candidatesDock()).isEmpty()) << "no tabbed column";

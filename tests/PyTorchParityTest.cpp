@@ -28,9 +28,8 @@ namespace {
 
 const std::string kPython = "/usr/bin/python3";  // the PATH python may lack torch
 // `python3 -m alignscope`, the package from this source tree.
-const std::string kAlignScopePython = "PYTHONPATH=" +
-                                      tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") + " " +
-                                      kPython + " -m alignscope";
+const std::string kAlignScopePython =
+    "PYTHONPATH=" + tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") + " " + kPython + " -m alignscope";
 constexpr double kTolerance = 1e-5;
 
 struct Run {
@@ -50,9 +49,8 @@ bool haveTorch() {
     return ok;
 }
 
-#define SKIP_WITHOUT_TORCH()                                                                                   \
-    if (!haveTorch())                                                                                          \
-    GTEST_SKIP() << "python3-torch is not installed (apt-get install python3-torch): PyTorch parity not checked"
+#define SKIP_WITHOUT_TORCH() \
+    if (!haveTorch()) GTEST_SKIP() << "python3-torch is not installed (apt-get install python3-torch): PyTorch parity not checked"
 
 json readJson(const std::string& path) {
     std::ifstream in(path);
@@ -109,10 +107,8 @@ void expectLossMatchesReference(const core::Model& model, const json& ref) {
     tgtIn.insert(tgtIn.end(), tgt.begin(), tgt.end() - 1);
     auto out = model.torchShared()
                    ->module()
-                   .get_method("loss")({src, torch::tensor({src.size(1)}, torch::kLong),
-                                        torch::tensor(tgtIn, torch::kLong).unsqueeze(0),
-                                        torch::tensor(tgt, torch::kLong).unsqueeze(0), 0.0,
-                                        want["smoothing"].get<double>()})
+                   .get_method("loss")({src, torch::tensor({src.size(1)}, torch::kLong), torch::tensor(tgtIn, torch::kLong).unsqueeze(0),
+                                        torch::tensor(tgt, torch::kLong).unsqueeze(0), 0.0, want["smoothing"].get<double>()})
                    .toTuple();
     const auto& el = out->elements();
     const double n = want["n_tokens"].get<double>();
@@ -134,8 +130,8 @@ void expectGuidedLossMatchesReference(const core::Model& model, const json& ref)
     const auto b = core::TrainingBatch::make({ref["source_ids"].get<std::vector<int64_t>>()}, {tgt}, {&links});
     auto out = model.torchShared()
                    ->module()
-                   .get_method("guided_loss")({b.src, b.srcLen, b.tgtIn, b.tgtOut, 0.0, want["smoothing"].get<double>(),
-                                               b.guidance, want["weight"].get<double>()})
+                   .get_method("guided_loss")(
+                       {b.src, b.srcLen, b.tgtIn, b.tgtOut, 0.0, want["smoothing"].get<double>(), b.guidance, want["weight"].get<double>()})
                    .toTuple();
     const auto& el = out->elements();
     EXPECT_EQ(el[2].toTensor().item<double>(), want["n_tokens"].get<double>());
@@ -206,8 +202,7 @@ TEST_P(PyTorchExport, AlphaAndLogProbsEqualEagerPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(Variants, PyTorchExport,
                          ::testing::Values(Variant{"GruAdditiveBidirectional", ""},
-                                           Variant{"LstmGeneralUnidirectional",
-                                                   "--cell lstm --attention general --unidirectional"},
+                                           Variant{"LstmGeneralUnidirectional", "--cell lstm --attention general --unidirectional"},
                                            Variant{"GruDot", "--attention dot"},
                                            Variant{"GruAdditiveConditional", "--decoder conditional"}),
                          [](const auto& info) { return std::string(info.param.name); });
@@ -251,8 +246,8 @@ TEST(PyTorchReference, AlignScopeBuiltModelEqualsEagerPyTorch) {
     tests::TempDir dir;
     const auto model = tests::tinyModel();
     model.save(dir.path("tiny.pt"));
-    const auto r = run(kAlignScopePython + " reference --model " + quoted(dir.path("tiny.pt")) +
-                       " --out " + quoted(dir.path("reference.json")));
+    const auto r =
+        run(kAlignScopePython + " reference --model " + quoted(dir.path("tiny.pt")) + " --out " + quoted(dir.path("reference.json")));
     ASSERT_EQ(r.exitCode, 0) << r.out;
     const auto ref = readJson(dir.path("reference.json"));
     EXPECT_EQ(ref["source_ids"].size(), model.tokenizeSource(ref["source_text"].get<std::string>()).size());
@@ -270,7 +265,8 @@ TEST(SentencePieceTraining, CppAndPythonTrainTheSameModel) {
     tests::TempDir dir;
     std::vector<std::string> sentences;
     std::ofstream text(dir.path("sentences.txt"));
-    const char* words[] = {"The", "agreement", "on", "the", "European", "Area", "was", "signed", "in", "August", "1992", "Tom", "Berlin", "café"};
+    const char* words[] = {"The",    "agreement", "on",     "the",  "European", "Area",   "was",
+                           "signed", "in",        "August", "1992", "Tom",      "Berlin", "café"};
     for (int i = 0; i < 400; ++i) {
         std::string s;
         for (int k = 0; k < 7; ++k) s += std::string(k ? " " : "") + words[(i * 7 + k * 3 + i / 5) % 14];
@@ -279,9 +275,10 @@ TEST(SentencePieceTraining, CppAndPythonTrainTheSameModel) {
     }
     text.close();
     const auto cpp = core::SentencePieceModel::train(sentences, 320);
-    const auto r = run("cd " + quoted(dir.root()) + " && PYTHONPATH=" + tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") + " " +
-                       kPython + " -c \"import sys; from alignscope.subwords import train_pieces; "
-                                 "open('py.model', 'wb').write(train_pieces(open('sentences.txt', encoding='utf-8').read().splitlines(), 320))\"");
+    const auto r = run("cd " + quoted(dir.root()) + " && PYTHONPATH=" + tests::shellQuoted(std::string(ALIGNSCOPE_SOURCE_DIR) + "/python") +
+                       " " + kPython +
+                       " -c \"import sys; from alignscope.subwords import train_pieces; "
+                       "open('py.model', 'wb').write(train_pieces(open('sentences.txt', encoding='utf-8').read().splitlines(), 320))\"");
     ASSERT_EQ(r.exitCode, 0) << r.out;
     std::ifstream in(dir.path("py.model"), std::ios::binary);
     const std::string python((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -34,7 +34,8 @@ TEST(RuntimeTest, TrainingReusesFreedMemoryInsteadOfFaultingItInAgain) {
     for (int i = 0; i < 10; ++i) updateLikeAllocations();
     const long before = minorPageFaults();
     for (int i = 0; i < 5; ++i) updateLikeAllocations();
-    EXPECT_LT(minorPageFaults() - before, 1000) << "freed memory went back to the kernel and was faulted in again (without the setting: ~100,000)";
+    EXPECT_LT(minorPageFaults() - before, 1000)
+        << "freed memory went back to the kernel and was faulted in again (without the setting: ~100,000)";
 }
 
 }  // namespace

@@ -90,8 +90,7 @@ TEST(SyntheticDates, SameSeedSameDataAndTargetsAreRight) {
         EXPECT_EQ(tokens[static_cast<size_t>(e.yearWord)].text, std::to_string(e.year)) << e.source;
         EXPECT_EQ(SyntheticDates::make(e.year, e.month, e.day, e.form, e.weekday).source, e.source);
         const auto& day = tokens[static_cast<size_t>(e.dayWord)].text;
-        EXPECT_TRUE(day.rfind(std::to_string(e.day), 0) == 0 || !std::isdigit(static_cast<unsigned char>(day[0])))
-            << e.source;
+        EXPECT_TRUE(day.rfind(std::to_string(e.day), 0) == 0 || !std::isdigit(static_cast<unsigned char>(day[0]))) << e.source;
         EXPECT_EQ(core::Tokenizer().tokenize(e.target).size(), 5u) << e.target;
     }
     EXPECT_GT(differ, 1900u);

@@ -34,10 +34,8 @@ core::Model tinyModelOfDirection(const core::ModelSpec& spec, bool reverse) {
     core::ModelBuilder::Input in;
     in.spec = spec;
     std::vector<std::string> src = core::Vocabulary::specialTokens(), tgt = src;
-    for (const char* w : {"the", "red", "car", "a", "house", "is", "big", "small", ".", "?", "!", ","})
-        src.push_back(w);
-    for (const char* w : {"la", "voiture", "rouge", "une", "maison", "est", "grande", "petite", ".", "?", "l'"})
-        tgt.push_back(w);
+    for (const char* w : {"the", "red", "car", "a", "house", "is", "big", "small", ".", "?", "!", ","}) src.push_back(w);
+    for (const char* w : {"la", "voiture", "rouge", "une", "maison", "est", "grande", "petite", ".", "?", "l'"}) tgt.push_back(w);
     core::Tokenizer::Settings fr;
     fr.splitElision = true;
     in.sourceVocabulary = core::Vocabulary(reverse ? tgt : src);

@@ -12,8 +12,7 @@ namespace alignscope::tests {
 // Small, untrained but real models, made by the tests themselves: a few dozen tokens, widths of
 // 8-16, built through the same ModelBuilder as every model.
 core::ModelSpec tinySpec(core::ModelSpec::Cell cell = core::ModelSpec::Cell::GRU,
-                         core::ModelSpec::Attention attention = core::ModelSpec::Attention::Additive,
-                         bool bidirectional = true,
+                         core::ModelSpec::Attention attention = core::ModelSpec::Attention::Additive, bool bidirectional = true,
                          core::ModelSpec::Decoder decoder = core::ModelSpec::Decoder::Bahdanau);
 core::Model tinyModel(const core::ModelSpec& spec = tinySpec());
 // The same vocabularies and tokenizers swapped: a reverse model of tinyModel() (untrained).

@@ -19,8 +19,7 @@ std::vector<std::string> texts(const std::vector<alignscope::core::Token>& token
 
 TEST(Tokenizer, SplitsPunctuationAndLowercases) {
     Tokenizer t;
-    EXPECT_EQ(texts(t.tokenize("The red car, please!")),
-              (std::vector<std::string>{"the", "red", "car", ",", "please", "!"}));
+    EXPECT_EQ(texts(t.tokenize("The red car, please!")), (std::vector<std::string>{"the", "red", "car", ",", "please", "!"}));
 }
 
 TEST(Tokenizer, NoBreakSpacesBecomeSpaces) {
@@ -34,8 +33,7 @@ TEST(Tokenizer, NoBreakSpacesBecomeSpaces) {
 TEST(Tokenizer, ElisionSplitsOnlyWhenAsked) {
     Tokenizer::Settings fr;
     fr.splitElision = true;
-    EXPECT_EQ(texts(Tokenizer(fr).tokenize("L'homme d’affaires")),
-              (std::vector<std::string>{"l'", "homme", "d'", "affaires"}));
+    EXPECT_EQ(texts(Tokenizer(fr).tokenize("L'homme d’affaires")), (std::vector<std::string>{"l'", "homme", "d'", "affaires"}));
     EXPECT_EQ(texts(Tokenizer().tokenize("Don't go")), (std::vector<std::string>{"don't", "go"}));
 }
 
@@ -139,9 +137,14 @@ TEST(Tokenizer, BadDescriptionsAreRefusedWithTheReason) {
         return std::string("accepted");
     };
     EXPECT_NE(refused(R"J({"kind": "bpe"})J").find("unsupported tokenizer kind 'bpe'"), std::string::npos);
-    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "upper"}]})J").find("unknown normaliser 'upper'"), std::string::npos);
-    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-"}]})J").find("\"pattern\" and \"content\""), std::string::npos);
-    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-", "content": ""}]})J").find("not a valid regular expression"), std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "upper"}]})J").find("unknown normaliser 'upper'"),
+              std::string::npos);
+    EXPECT_NE(
+        refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-"}]})J").find("\"pattern\" and \"content\""),
+        std::string::npos);
+    EXPECT_NE(refused(R"J({"kind": "whitespace", "normalizers": [{"type": "replace", "pattern": "([a-", "content": ""}]})J")
+                  .find("not a valid regular expression"),
+              std::string::npos);
     EXPECT_NE(refused(R"J({"kind": "word", "lowercase": 1})J").find("'lowercase' must be true or false"), std::string::npos);
     EXPECT_NE(refused(R"J({"kind": "sentencepiece", "model": "AAAA"})J").find("SentencePiece model cannot be read"), std::string::npos);
     EXPECT_NE(refused(R"J({"kind": "word", "detokenizer": "moses"})J").find("unknown detokenizer 'moses'"), std::string::npos);
@@ -161,7 +164,8 @@ std::string refusal(F f) {
 }
 
 Tokenizer replacing(const std::string& pattern, const std::string& content) {
-    return Tokenizer::fromJson({{"kind", "whitespace"}, {"normalizers", {{{"type", "replace"}, {"pattern", pattern}, {"content", content}}}}});
+    return Tokenizer::fromJson(
+        {{"kind", "whitespace"}, {"normalizers", {{{"type", "replace"}, {"pattern", pattern}, {"content", content}}}}});
 }
 
 }  // namespace
@@ -170,7 +174,8 @@ TEST(Tokenizer, PatternsSeeCharactersAndOverlongLinesAreRefused) {
     // RE2 reads UTF-8: \xA9 is the character U+00A9, not the second byte of "é" (C3 A9).
     EXPECT_EQ(texts(replacing("\\xA9", "(c)").tokenize("café ©")), (std::vector<std::string>{"café", "(c)"}));
     const auto t = replacing("[^a-z]+", " ");
-    EXPECT_NE(refusal([&] { t.tokenize(std::string(Tokenizer::kMaxLineCharacters + 1, ' ')); }).find("10001 characters"), std::string::npos);
+    EXPECT_NE(refusal([&] { t.tokenize(std::string(Tokenizer::kMaxLineCharacters + 1, ' ')); }).find("10001 characters"),
+              std::string::npos);
     EXPECT_EQ(texts(t.tokenize(std::string(5000, ' ') + "ok")), (std::vector<std::string>{"ok"}));
     // The cap counts characters, for every kind: 10,000 three-byte characters pass.
     std::string wide;
@@ -220,7 +225,8 @@ TEST(Tokenizer, NormalisersThatExpandALineAreStoppedWhileTheyWrite) {
     EXPECT_NE(why.find("expands this line of 25 characters beyond 200 characters"), std::string::npos) << why;
     EXPECT_THROW(replacing("a", std::string(2 << 20, 'y')).tokenize(sentence), alignscope::core::Error);
     nlohmann::json chained = {{"kind", "whitespace"}, {"normalizers", nlohmann::json::array()}};
-    for (int i = 0; i < 10; ++i) chained["normalizers"].push_back({{"type", "replace"}, {"pattern", "(.)"}, {"content", "$1$1$1$1$1$1$1$1$1$1"}});
+    for (int i = 0; i < 10; ++i)
+        chained["normalizers"].push_back({{"type", "replace"}, {"pattern", "(.)"}, {"content", "$1$1$1$1$1$1$1$1$1$1"}});
     EXPECT_NE(refusal([&] { Tokenizer::fromJson(chained).tokenize(sentence); }).find("expands this line"), std::string::npos);
     // Within 8 times the line, a step may expand (short lines get 64 characters).
     EXPECT_EQ(texts(replacing("(.)", "$1 ").tokenize("abc")), (std::vector<std::string>{"a", "b", "c"}));

@@ -20,7 +20,6 @@
 
 using namespace alignscope;
 
-
 namespace {
 
 // The reversal model trained for 500 steps, once per test process: the tests that need a well
@@ -88,8 +87,7 @@ TEST(Trainer, ResumedRunFollowsTheSameLossTrajectory) {
     const auto resumed = tests::trainToEnd(o2);
     ASSERT_TRUE(resumed.completed);
     ASSERT_EQ(resumed.lossHistory.size(), full.lossHistory.size());
-    for (size_t i = 0; i < full.lossHistory.size(); ++i)
-        EXPECT_EQ(resumed.lossHistory[i], full.lossHistory[i]) << "step " << i;
+    for (size_t i = 0; i < full.lossHistory.size(); ++i) EXPECT_EQ(resumed.lossHistory[i], full.lossHistory[i]) << "step " << i;
 }
 
 std::string contentOf(const std::string& path) {
@@ -101,9 +99,7 @@ TEST(Trainer, ResumingAFinishedRunSaysSoAndChangesNothing) {
     tests::TempDir dir;
     auto o = tests::reversalTraining(dir);
     o.maxSteps = 4;
-    {
-        ASSERT_TRUE(tests::trainToEnd(o).completed);
-    }
+    { ASSERT_TRUE(tests::trainToEnd(o).completed); }
     const auto state = contentOf(o.outputPath + ".ckpt/state.json");
     o.resume = true;
     core::Trainer again(o);
@@ -121,9 +117,8 @@ TEST(Trainer, OptionsOutOfRangeAndAFolderAsOutputAreRefusedBeforeTraining) {
     tests::TempDir dir;
     for (auto change : std::vector<std::function<void(core::TrainingOptions&)>>{
              [](auto& o) { o.dropout = 1.5; }, [](auto& o) { o.labelSmoothing = -0.1; },
-             [](auto& o) { o.learningRate = std::numeric_limits<double>::infinity(); },
-             [](auto& o) { o.clipNorm = -1; }, [](auto& o) { o.maxSteps = -3; },
-             [&](auto& o) { o.outputPath = dir.root(); }}) {
+             [](auto& o) { o.learningRate = std::numeric_limits<double>::infinity(); }, [](auto& o) { o.clipNorm = -1; },
+             [](auto& o) { o.maxSteps = -3; }, [&](auto& o) { o.outputPath = dir.root(); }}) {
         auto o = tests::reversalTraining(dir);
         change(o);
         EXPECT_THROW(core::Trainer(o).prepare(), core::Error);
@@ -209,14 +204,16 @@ TEST(TrainingTimeline, AFolderWithoutARunOrWithABadIndexIsNamed) {
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("holds no training run"), std::string::npos) << e.what();
     }
-    std::ofstream(dir.path("x.timeline.json")) << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"../evil.pt\"}]}";
+    std::ofstream(dir.path("x.timeline.json"))
+        << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"../evil.pt\"}]}";
     try {
         core::TrainingTimeline::open(dir.root());
         FAIL();
     } catch (const core::Error& e) {
         EXPECT_NE(std::string(e.what()).find("outside its folder"), std::string::npos) << e.what();
     }
-    std::ofstream(dir.path("x.timeline.json")) << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"gone.pt\"}]}";
+    std::ofstream(dir.path("x.timeline.json"))
+        << "{\"format\": \"alignscope-timeline\", \"snapshots\": [{\"step\": 1, \"file\": \"gone.pt\"}]}";
     try {
         core::TrainingTimeline::open(dir.path("x.timeline.json"));
         FAIL();

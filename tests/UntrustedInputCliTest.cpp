@@ -29,9 +29,9 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_F(UntrustedInput, GoldLinksThatAreNotRegularFilesAreRefusedBeforeReading) {
     std::ofstream(dir.path("hyp.txt")) << "0-0\n";
     std::ofstream(dir.path("test.tsv")) << "the car\tla voiture\n";
-    for (const auto& args : {"aer --gold /dev/zero --hyp " + dir.path("hyp.txt"),
-                             "compare --model " + dir.path("tiny.pt") + " --with " + dir.path("tiny.pt") + " --test " +
-                                 dir.path("test.tsv") + " --gold /dev/zero"}) {
+    for (const auto& args :
+         {"aer --gold /dev/zero --hyp " + dir.path("hyp.txt"), "compare --model " + dir.path("tiny.pt") + " --with " + dir.path("tiny.pt") +
+                                                                   " --test " + dir.path("test.tsv") + " --gold /dev/zero"}) {
         const auto start = std::chrono::steady_clock::now();
         const auto peak = tests::runMeasuringMemory(std::string(ALIGNSCOPE_CLI) + " " + args + " >/dev/null 2>&1");
         const auto r = cli(args);
@@ -43,7 +43,8 @@ TEST_F(UntrustedInput, GoldLinksThatAreNotRegularFilesAreRefusedBeforeReading) {
 }
 
 TEST_F(UntrustedInput, ACorpusLineLongerThanTheTokenizerTakesIsNamedOrSkipped) {
-    std::ofstream(dir.path("corpus.tsv")) << "the car\tla voiture\n" << std::string(10001, 'a') << "\tune\n"
+    std::ofstream(dir.path("corpus.tsv")) << "the car\tla voiture\n"
+                                          << std::string(10001, 'a') << "\tune\n"
                                           << "a house\tune maison\n";
     const std::string train = "train --corpus " + dir.path("corpus.tsv") + " -o " + dir.path("m.pt") +
                               " --steps 2 --embedding 8 --encoder-hidden 8 --decoder-hidden 8 --attention-size 8 --readout 8 "

@@ -46,17 +46,16 @@ std::string unicode(const std::string& text) {
 
 // A TorchScript-style tensor: _rebuild_tensor_v2(("storage", FloatStorage, "0", "cpu", numel), offset, size, stride, False, OrderedDict()).
 std::string tensorPickle(int numel, int offset, int size0, int size1, int stride0, int stride1) {
-    return bytes({0x80, 2}) + "ctorch._utils\n_rebuild_tensor_v2\n(" + "(" + unicode("storage") + "ctorch\nFloatStorage\n" +
-           unicode("0") + unicode("cpu") + "K" + bytes({numel}) + "tQ" + "K" + bytes({offset}) + "(K" + bytes({size0}) + "K" +
-           bytes({size1}) + "t(K" + bytes({stride0}) + "K" + bytes({stride1}) + "t" + bytes({0x89}) +
-           "ccollections\nOrderedDict\n)RtR.";
+    return bytes({0x80, 2}) + "ctorch._utils\n_rebuild_tensor_v2\n(" + "(" + unicode("storage") + "ctorch\nFloatStorage\n" + unicode("0") +
+           unicode("cpu") + "K" + bytes({numel}) + "tQ" + "K" + bytes({offset}) + "(K" + bytes({size0}) + "K" + bytes({size1}) + "t(K" +
+           bytes({stride0}) + "K" + bytes({stride1}) + "t" + bytes({0x89}) + "ccollections\nOrderedDict\n)RtR.";
 }
 
 }  // namespace
 
 TEST(PickleScanner, AcceptsWhatTorchScriptWrites) {
     EXPECT_EQ(scanError(bytes({0x80, 2}) + "}(" + unicode("a") + "K" + bytes({1}) + "u."), "");
-    EXPECT_EQ(scanError(bytes({0x80, 2}) + "]2a."), "");  // a list holding itself (found by fuzzing: a leak)
+    EXPECT_EQ(scanError(bytes({0x80, 2}) + "]2a."), "");                         // a list holding itself (found by fuzzing: a leak)
     auto sixteen = [](const std::string& key) { return key == "0" ? 16 : -1; };  // 4 floats
     const auto refs = PickleScanner::scan(tensorPickle(4, 0, 2, 2, 2, 1), sixteen);
     ASSERT_EQ(refs.size(), 1u);
@@ -125,24 +124,31 @@ TEST(IsolatedRun, ReportsSuccessFailureCrashTimeOutAndMemory) {
     const auto failed = core::IsolatedRun::run([] { throw core::Error("no good"); }, limits);
     EXPECT_EQ(failed.kind, Kind::Failed);
     EXPECT_EQ(failed.message, "no good");
-    const auto crashed = core::IsolatedRun::run([] {
-        core::IsolatedRun::note("reading the weights");
-        std::raise(SIGSEGV);
-    }, limits);
+    const auto crashed = core::IsolatedRun::run(
+        [] {
+            core::IsolatedRun::note("reading the weights");
+            std::raise(SIGSEGV);
+        },
+        limits);
     EXPECT_EQ(crashed.kind, Kind::Crashed);
     EXPECT_EQ(crashed.message, "SIGSEGV");
     EXPECT_EQ(crashed.phase, "reading the weights");
     const auto start = std::chrono::steady_clock::now();
-    const auto hung = core::IsolatedRun::run([] {
-        for (volatile long i = 0;; ++i) {}
-    }, limits);
+    const auto hung = core::IsolatedRun::run(
+        [] {
+            for (volatile long i = 0;; ++i) {
+            }
+        },
+        limits);
     EXPECT_EQ(hung.kind, Kind::TimedOut);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-    const auto greedy = core::IsolatedRun::run([] {
-        static char* volatile kept;
-        kept = new char[size_t{4} << 30];  // 4 GiB past a 256 MiB allowance (kept: not optimised away)
-        kept[0] = 1;
-    }, limits);
+    const auto greedy = core::IsolatedRun::run(
+        [] {
+            static char* volatile kept;
+            kept = new char[size_t{4} << 30];  // 4 GiB past a 256 MiB allowance (kept: not optimised away)
+            kept[0] = 1;
+        },
+        limits);
     EXPECT_EQ(greedy.kind, Kind::OutOfMemory);
 }
 
@@ -200,8 +206,9 @@ TEST(UntrustedModel, CodeThatLoopsInTheProbeIsRefusedWithinTheLoadTimeLimit) {
     }
     unsetenv("ALIGNSCOPE_LOAD_TIME_LIMIT");
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
-    EXPECT_EQ(message, "'" + path + "' did not load within 1.5 s while running its encode on a test sentence: its code may loop for "
-                       "ever; nothing was loaded (ALIGNSCOPE_LOAD_TIME_LIMIT sets the limit)");
+    EXPECT_EQ(message, "'" + path +
+                           "' did not load within 1.5 s while running its encode on a test sentence: its code may loop for "
+                           "ever; nothing was loaded (ALIGNSCOPE_LOAD_TIME_LIMIT sets the limit)");
 }
 
 TEST(UntrustedModel, AFileWhoseBytesPassedTheCheckingChildSkipsItNextTime) {

@@ -52,9 +52,14 @@ TEST(Vocabulary, SpecialIdsAreCheckedInRangeDistinctAndNonNegative) {
         }
         return std::string("accepted");
     };
-    EXPECT_NE(message([] { Vocabulary({"a", "b"}, SpecialIds{0, 5, -1, -1}); }).find("unk = 5 is outside the vocabulary"), std::string::npos);
+    EXPECT_NE(message([] {
+                  Vocabulary({"a", "b"}, SpecialIds{0, 5, -1, -1});
+              }).find("unk = 5 is outside the vocabulary"),
+              std::string::npos);
     EXPECT_NE(message([] { Vocabulary({"a", "b"}, SpecialIds{1, -1, -1, 1}); }).find("pad and eos are both 1"), std::string::npos);
     EXPECT_NE(message([] { SpecialIds::fromJson(nlohmann::json::parse(R"({"eos": -3})")); }).find("negative"), std::string::npos);
-    EXPECT_NE(message([] { SpecialIds::fromJson(nlohmann::json::parse(R"({"sep": 4})")); }).find("unknown special token 'sep'"), std::string::npos);
-    EXPECT_NE(message([] { SpecialIds::fromJson(nlohmann::json::parse(R"({"eos": "3"})")); }).find("must be an integer"), std::string::npos);
+    EXPECT_NE(message([] { SpecialIds::fromJson(nlohmann::json::parse(R"({"sep": 4})")); }).find("unknown special token 'sep'"),
+              std::string::npos);
+    EXPECT_NE(message([] { SpecialIds::fromJson(nlohmann::json::parse(R"({"eos": "3"})")); }).find("must be an integer"),
+              std::string::npos);
 }

@@ -83,7 +83,8 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     {
         const QFontMetrics fm(font);
         int rowLabels = 0;
-        for (const auto& rows : {labels(c.a().rows), labels(c.b().rows), differenceLabels(c)}) rowLabels = std::max(rowLabels, longest(rows, fm));
+        for (const auto& rows : {labels(c.a().rows), labels(c.b().rows), differenceLabels(c)})
+            rowLabels = std::max(rowLabels, longest(rows, fm));
         const int left = rowLabels + fm.height() + 24, title = fm.height() + 12;
         const int bottom = std::min(longest(columns, fm), 4 * fm.height()) + fm.height() + 24;
         const int W = plot_->width(), H = plot_->height(), Cn = std::max(1, C), Rn = std::max(1, R);
@@ -187,7 +188,8 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
 }
 
 QSize AlignmentComparisonFigure::cells() const {
-    return {std::max<int>(1, static_cast<int>(comparison_.columns().size())), std::max<int>(1, static_cast<int>(comparison_.rowAgrees().size()))};
+    return {std::max<int>(1, static_cast<int>(comparison_.columns().size())),
+            std::max<int>(1, static_cast<int>(comparison_.rowAgrees().size()))};
 }
 
 QSize AlignmentComparisonFigure::fit() {
@@ -232,10 +234,8 @@ QString AlignmentComparisonFigure::describe(const Cell& cell) const {
         return QStringLiteral("%1 %2 → %3 %4").arg(name, source, FigureOptions::tokenLabel(s.rows[t])).arg(s.weights[t][i], 0, 'f', 3);
     };
     QString text = value(c.a(), QStringLiteral("A")) + QStringLiteral("\n") + value(c.b(), QStringLiteral("B"));
-    if (c.rowAgrees()[t])
-        text += QStringLiteral("\nA − B %1").arg(c.difference()[t][i], 0, 'f', 3);
-    else
-        text += QStringLiteral("\nthe targets differ at row %1: no difference").arg(cell.row + 1);
+    if (c.rowAgrees()[t]) text += QStringLiteral("\nA − B %1").arg(c.difference()[t][i], 0, 'f', 3);
+    else text += QStringLiteral("\nthe targets differ at row %1: no difference").arg(cell.row + 1);
     return text;
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 using P = PlotStyle;
 
-constexpr int kMinCell = 22;  // pixels per token column/row at the least (exports)
+constexpr int kMinCell = 22;       // pixels per token column/row at the least (exports)
 constexpr int kEncoderFloor = 90;  // pixels of the encoder panel's cells at the least
 
 QString label(const std::string& token, bool unknown) {
@@ -47,7 +47,9 @@ QString scaleTitle(const core::DecodingState& s, bool attribution) {
 }
 
 int scaleTitleLength(const core::DecodingState& s, const QFontMetrics& fm) {
-    return std::max(fm.horizontalAdvance(scaleTitle(s, false)), s.attributionMethod.empty() ? 0 : fm.horizontalAdvance(scaleTitle(s, true))) + 12;
+    return std::max(fm.horizontalAdvance(scaleTitle(s, false)),
+                    s.attributionMethod.empty() ? 0 : fm.horizontalAdvance(scaleTitle(s, true))) +
+           12;
 }
 
 // Width taken beside the heatmap: target labels and axis title on the left, colour scale on the right.
@@ -74,8 +76,7 @@ QSize AlignmentFigure::preferredSize(const core::DecodingState& s, const FigureO
     const int T = std::max({1, static_cast<int>(alignment.targetTokens().size()), o.reservedRows});
     int longestSource = 0, longestTarget = 0;
     for (const auto& t : s.source.tokens) longestSource = std::max(longestSource, fm.horizontalAdvance(QString::fromStdString(t)));
-    for (const auto& t : alignment.targetTokens())
-        longestTarget = std::max(longestTarget, fm.horizontalAdvance(QString::fromStdString(t)));
+    for (const auto& t : alignment.targetTokens()) longestTarget = std::max(longestTarget, fm.horizontalAdvance(QString::fromStdString(t)));
     int heatWidth = S * cell;
     if (o.showEncoderStates && s.encoderSize > 0 && !o.mergeWords) heatWidth = std::max(heatWidth, wrappedLabelWidth(fm) + 10);
     int width = reservedWidth(longestTarget) + heatWidth;
@@ -144,7 +145,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     const auto alignment = s.alignment();
     const int shownTokens = columnCount(s, o);
     const int tokenRows = static_cast<int>(alignment.targetTokens().size());
-    for (int i = 0; i < shownTokens; ++i) columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
+    for (int i = 0; i < shownTokens; ++i)
+        columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
     for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
     // Attribution in place of attention (View > Heatmap) once its rows are there for every shown step.
     attributionLabel_ = QString::fromStdString(s.attributionMethod);
@@ -153,7 +155,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     if (attribution_) {
         for (const auto& row : s.attribution) {
             std::vector<double> r(static_cast<size_t>(shownTokens), 0.0);
-            for (int i = 0; i < shownTokens && i < static_cast<int>(row.size()); ++i) r[static_cast<size_t>(i)] = row[static_cast<size_t>(i)];
+            for (int i = 0; i < shownTokens && i < static_cast<int>(row.size()); ++i)
+                r[static_cast<size_t>(i)] = row[static_cast<size_t>(i)];
             for (double v : r) extent = std::max(extent, std::abs(v));
             weights_.push_back(std::move(r));
         }
@@ -225,10 +228,10 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     // Rows a target or a click chose say so, also after teacher forcing is turned off.
     const auto& shown = s.shownSteps();
     const auto forced = std::count_if(shown.begin(), shown.end(), [](const core::StepRecord& r) { return r.forced; });
-    const QString how = s.teacherForced ? QStringLiteral("given")
+    const QString how = s.teacherForced             ? QStringLiteral("given")
                         : s.selectedHypothesis >= 0 ? QStringLiteral("beam hypothesis %1").arg(s.selectedHypothesis + 1)
-                        : forced == 0   ? QStringLiteral("decoded")
-                                        : QStringLiteral("%1 of %2 forced").arg(forced).arg(shown.size());
+                        : forced == 0               ? QStringLiteral("decoded")
+                                                    : QStringLiteral("%1 of %2 forced").arg(forced).arg(shown.size());
     const QString target = FigureOptions::sideLabel(QStringLiteral("target"), s.targetLanguage, how);
     y->setLabel(merged_ ? target + QStringLiteral(", words: rows averaged") : target);
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
@@ -237,7 +240,7 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     auto* scale = new QCPColorScale(plot_);
     layout->addElement(row, 1, scale);
     scale->setType(QCPAxis::atRight);
-    const QCPRange range = !attribution_ ? QCPRange(0, 1)
+    const QCPRange range = !attribution_         ? QCPRange(0, 1)
                            : s.attributionSigned ? QCPRange(-std::max(extent, 1e-6), std::max(extent, 1e-6))
                                                  : QCPRange(0, std::max(extent, 1e-6));
     scale->setDataRange(range);
@@ -275,7 +278,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
             for (int t = 0; t < T; ++t)
                 for (int i = 0; i < S; ++i) {
                     auto* cell = rectangle(i - 0.5, t - 0.5, i + 0.5, t + 0.5);
-                    const QColor colour = QColor::fromRgb(heatmap_->gradient().color(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], range));
+                    const QColor colour =
+                        QColor::fromRgb(heatmap_->gradient().color(weights_[static_cast<size_t>(t)][static_cast<size_t>(i)], range));
                     cell->setPen(QPen(colour, 0.5));  // a hairline of its own colour: no seams between cells
                     cell->setBrush(colour);
                 }
@@ -295,8 +299,9 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
                     if (number.startsWith(QLatin1String("0."))) number.remove(0, 1);
                     text->setText(number);
                     text->setFont(small);
-                    const bool dark = attribution_ && s.attributionSigned ? std::abs(v) > 0.6 * extent
-                                      : o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6 : v > 0.5;
+                    const bool dark = attribution_ && s.attributionSigned              ? std::abs(v) > 0.6 * extent
+                                      : o.colorMap == FigureOptions::ColorMap::Viridis ? v < 0.6
+                                                                                       : v > 0.5;
                     text->setColor(dark ? Qt::white : Qt::black);
                 }
         }

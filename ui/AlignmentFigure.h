@@ -53,7 +53,7 @@ public:
     const std::vector<QString>& rowLabels() const { return rows_; }
     QCPColorMap* heatmap() const { return heatmap_; }
     bool showsAttribution() const { return attribution_; }
-    bool showsWords() const { return merged_; }  // View > Words: pieces merged into words
+    bool showsWords() const { return merged_; }   // View > Words: pieces merged into words
     int linkCells() const { return linkCells_; }  // cells marked as linked (View > Links)
 
 private:
@@ -65,9 +65,9 @@ private:
     QCPAxisRect* encoderRect_ = nullptr;
     std::vector<std::vector<double>> weights_;  // [T][S']
     std::vector<QString> columns_, rows_;
-    std::vector<std::vector<float>> encoder_;   // [S'][E] for hover
-    bool merged_ = false;                       // columns and rows are words (FigureOptions::mergeWords)
-    bool attribution_ = false;                  // the heatmap shows the state's attribution, not alpha
+    std::vector<std::vector<float>> encoder_;  // [S'][E] for hover
+    bool merged_ = false;                      // columns and rows are words (FigureOptions::mergeWords)
+    bool attribution_ = false;                 // the heatmap shows the state's attribution, not alpha
     QString attributionLabel_;
     QFont font_;
     int rowsTotal_ = 0;  // the heatmap's rows, with those reserved

@@ -52,7 +52,7 @@ long BatchExporter::completed() const {
 }
 
 core::DecodingState BatchExporter::decode(const core::Model& model, const std::string& line, int beamWidth, int maxLength,
-                                         core::DecodingProgress* progress, int candidates) {
+                                          core::DecodingProgress* progress, int candidates) {
     const auto pair = core::PairLine::parse(line);
     core::SessionOptions options;
     options.topK = candidates;

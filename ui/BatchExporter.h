@@ -26,13 +26,13 @@ namespace alignscope::ui {
 class BatchExporter {
 public:
     struct Settings {
-        FigureExporter::Settings file;  // format, dpi, size
-        FigureOptions figure;           // how figures are drawn (and recorded in CSV/JSON)
-        int beamWidth = 1;              // 1: greedy decoding
-        int maxLength = 0;              // cap on target tokens; 0: 2 * source length + 10
-        int digits = 4;                 // zero-padding of the line number in file names
-        QString titleTemplate;          // figure title; {line} {source} {translation} {model} are replaced
-        std::string heatmap;            // "" attention; else an attribution method drawn and written instead
+        FigureExporter::Settings file;               // format, dpi, size
+        FigureOptions figure;                        // how figures are drawn (and recorded in CSV/JSON)
+        int beamWidth = 1;                           // 1: greedy decoding
+        int maxLength = 0;                           // cap on target tokens; 0: 2 * source length + 10
+        int digits = 4;                              // zero-padding of the line number in file names
+        QString titleTemplate;                       // figure title; {line} {source} {translation} {model} are replaced
+        std::string heatmap;                         // "" attention; else an attribution method drawn and written instead
         core::DecodingProgress* progress = nullptr;  // when set: each line's decoding reports here (export --time-limit)
     };
 
@@ -71,8 +71,8 @@ public:
     long completed() const;               // lines whose file is written or failed, queued ones included once done
 
     // What exportLine() draws for `line`, with `candidates` of each step kept.
-    static core::DecodingState decode(const core::Model& model, const std::string& line, int beamWidth = 1,
-                                     int maxLength = 0, core::DecodingProgress* progress = nullptr, int candidates = 1);
+    static core::DecodingState decode(const core::Model& model, const std::string& line, int beamWidth = 1, int maxLength = 0,
+                                      core::DecodingProgress* progress = nullptr, int candidates = 1);
     // A title template with {line}, {source}, {translation} and {model} replaced (empty: no title).
     static QString title(const QString& titleTemplate, long lineNumber, const std::string& source, const std::string& translation,
                          const std::string& model);

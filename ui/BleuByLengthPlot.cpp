@@ -15,9 +15,8 @@ namespace {
 // Colour-blind-safe (Okabe-Ito, black left out), one per model; shapes tell them apart in grey.
 const QColor kColours[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115), QColor(204, 121, 167),
                            QColor(230, 159, 0), QColor(86, 180, 233), QColor(240, 228, 66)};
-const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare,
-                                                 QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond,
-                                                 QCPScatterStyle::ssCross, QCPScatterStyle::ssPlus,
+const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle,  QCPScatterStyle::ssSquare, QCPScatterStyle::ssTriangle,
+                                                 QCPScatterStyle::ssDiamond, QCPScatterStyle::ssCross,  QCPScatterStyle::ssPlus,
                                                  QCPScatterStyle::ssStar};
 constexpr int kStyles = 7;
 
@@ -41,8 +40,7 @@ BleuByLengthPlot::BleuByLengthPlot(QStringList bucketLabels, QVector<int> bucket
     // Bucket i sits at x = i; its label says the lengths and how many sentences it holds, so a
     // point made of few sentences can be read as such.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < labels_.size(); ++i)
-        ticker->addTick(i, QStringLiteral("%1\n(%2)").arg(labels_[i]).arg(sentences_[i]));
+    for (int i = 0; i < labels_.size(); ++i) ticker->addTick(i, QStringLiteral("%1\n(%2)").arg(labels_[i]).arg(sentences_[i]));
     plot_->xAxis->setTicker(ticker);
     plot_->xAxis->setLabel(QStringLiteral("source sentence length in tokens (sentences in the bucket)"));
     plot_->xAxis->setRange(-0.5, labels_.size() - 0.5);
@@ -71,7 +69,9 @@ BleuByLengthPlot::~BleuByLengthPlot() = default;
 void BleuByLengthPlot::addSeries(const BleuSeries& series) {
     if (series.bleu.size() != labels_.size())
         throw core::Error(QStringLiteral("BLEU-by-length plot: '%1' has %2 values for %3 buckets")
-                              .arg(series.name).arg(series.bleu.size()).arg(labels_.size())
+                              .arg(series.name)
+                              .arg(series.bleu.size())
+                              .arg(labels_.size())
                               .toStdString());
     auto* graph = plot_->addGraph();
     graph->setName(series.name);

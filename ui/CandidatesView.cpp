@@ -13,9 +13,10 @@ namespace alignscope::ui {
 CandidatesView::CandidatesView(QWidget* parent) : QWidget(parent) {
     setMinimumWidth(220);
     setFocusPolicy(Qt::StrongFocus);
-    setToolTip(tr("Next-token candidates of this step. Click one, press its number (1-9), or pick it with "
-                  "Up/Down and Enter, to force it and decode on from there. With a sub-word model, a piece "
-                  "starting with ▁ begins a word; one without it continues the word before."));
+    setToolTip(
+        tr("Next-token candidates of this step. Click one, press its number (1-9), or pick it with "
+           "Up/Down and Enter, to force it and decode on from there. With a sub-word model, a piece "
+           "starting with ▁ begins a word; one without it continues the word before."));
 }
 
 int CandidatesView::rowHeight() const { return std::max(24, fontMetrics().height() + 8); }
@@ -70,7 +71,8 @@ void CandidatesView::keyPressEvent(QKeyEvent* event) {
 void CandidatesView::render(const core::DecodingState& s) {
     const auto* step = s.currentStep();
     auto candidates = step ? step->candidates : std::vector<core::Candidate>{};
-    const bool outside = step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
+    const bool outside =
+        step && std::none_of(candidates.begin(), candidates.end(), [step](const auto& c) { return c.id == step->tokenId; });
     if (outside) candidates.push_back({step->tokenId, step->token, static_cast<float>(std::exp(step->logProb))});
     setCandidates(std::move(candidates), step ? step->tokenId : -1, !s.teacherForced && s.selectedHypothesis < 0, outside);
 }

@@ -61,13 +61,32 @@ void CellScrollArea::keyPressEvent(QKeyEvent* event) {
     auto* h = horizontalScrollBar();
     const bool shift = event->modifiers() & Qt::ShiftModifier;
     switch (event->key()) {
-    case Qt::Key_Up: v->setValue(v->value() - 1); return;
-    case Qt::Key_Down: v->setValue(v->value() + 1); return;
-    case Qt::Key_Left: if (shift) { h->setValue(h->value() - 1); return; } break;
-    case Qt::Key_Right: if (shift) { h->setValue(h->value() + 1); return; } break;
-    case Qt::Key_Home: v->setValue(v->minimum()); return;
-    case Qt::Key_End: v->setValue(v->maximum()); return;
-    default: break;
+    case Qt::Key_Up:
+        v->setValue(v->value() - 1);
+        return;
+    case Qt::Key_Down:
+        v->setValue(v->value() + 1);
+        return;
+    case Qt::Key_Left:
+        if (shift) {
+            h->setValue(h->value() - 1);
+            return;
+        }
+        break;
+    case Qt::Key_Right:
+        if (shift) {
+            h->setValue(h->value() + 1);
+            return;
+        }
+        break;
+    case Qt::Key_Home:
+        v->setValue(v->minimum());
+        return;
+    case Qt::Key_End:
+        v->setValue(v->maximum());
+        return;
+    default:
+        break;
     }
     QAbstractScrollArea::keyPressEvent(event);
 }

@@ -21,7 +21,7 @@ public:
     // The figure's cells (columns, rows) and how many of them fit; the window keeps its place
     // where it can. Emits windowMoved when its first cell changes.
     void setCells(QSize total, QSize fitting);
-    QPoint first() const;       // the window's first column and row
+    QPoint first() const;  // the window's first column and row
     QSize fitting() const { return fitting_; }
     bool scrolls() const { return fitting_.width() < total_.width() || fitting_.height() < total_.height(); }
     void ensureRowVisible(int row);  // the window moves (least) so that this row is in it

@@ -14,7 +14,11 @@
 namespace alignscope::ui {
 
 ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel), scores_(new QLabel), area_(new CellScrollArea), plot_(area_->plot()),
+    : QWidget(parent),
+      summary_(new QLabel),
+      scores_(new QLabel),
+      area_(new CellScrollArea),
+      plot_(area_->plot()),
       figure_(std::make_unique<AlignmentComparisonFigure>(plot_)) {
     auto* layout = new QVBoxLayout(this);
     summary_->setWordWrap(true);
@@ -50,9 +54,9 @@ void ComparePanel::render(const core::AlignmentComparison& comparison) {
     const auto& c = *comparison_;
     const QString level = !c.sameTokens() ? tr("The models read the source in different tokens: both are merged to words "
                                                "(a source word's columns summed, a target word's rows averaged).")
-                          : c.wordLevel()  ? tr("Both models read the source in the same tokens, merged to words here "
-                                                "(View → Words: a source word's columns summed, a target word's rows averaged).")
-                                           : tr("Both models read the source in the same tokens: compared token by token.");
+                          : c.wordLevel() ? tr("Both models read the source in the same tokens, merged to words here "
+                                               "(View → Words: a source word's columns summed, a target word's rows averaged).")
+                                          : tr("Both models read the source in the same tokens: compared token by token.");
     // One line above the heatmaps (their titles name A and B, their rows the targets); the rest on
     // hover, so a projector's panel keeps its height for the heatmaps.
     summary_->setText(tr("<b>%1 of %2 rows agree</b>; mean |A − B| %3, largest %4 (grey rows: the targets differ there).")
@@ -145,10 +149,8 @@ bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {
         if (event->type() == QEvent::MouseMove) cell = figure_->cellAt(static_cast<QMouseEvent*>(event)->position());
         figure_->highlight(cell.value_or(AlignmentComparisonFigure::Cell{}));
         plot_->replot(QCustomPlot::rpQueuedReplot);
-        if (cell)
-            QToolTip::showText(static_cast<QMouseEvent*>(event)->globalPosition().toPoint(), figure_->describe(*cell), plot_);
-        else
-            QToolTip::hideText();
+        if (cell) QToolTip::showText(static_cast<QMouseEvent*>(event)->globalPosition().toPoint(), figure_->describe(*cell), plot_);
+        else QToolTip::hideText();
     }
     return QWidget::eventFilter(watched, event);
 }

@@ -31,7 +31,7 @@ std::atomic<bool> abandonedWork{false};
 struct DecodingDocument::Shared {
     std::atomic<qint64> startedMs{0};  // when the running operation began; 0 when idle
     std::atomic<int> cancelGeneration{0};
-    core::DecodingProgress progress;   // where the running operation is: encoding, step t
+    core::DecodingProgress progress;  // where the running operation is: encoding, step t
 };
 
 // State touched only on the decoding thread.
@@ -45,14 +45,14 @@ struct DecodingDocument::Worker {
     std::vector<core::StepRecord> selectedSteps;  // beam[selected] replayed, for the panels
     int topK = 10;
     core::DecodingProgress* progress = nullptr;  // the document's watch reads it
-    std::string attributionMethod;  // "" : attention only
+    std::string attributionMethod;               // "" : attention only
 
     // Attribution rows already computed: a row depends only on the source and the target up to its
     // own token, so stepping on computes one new row and Back keeps the rest.
     struct AttributionCache {
         std::string method, source;
-        std::vector<int64_t> ids;                // the target they were computed for
-        std::vector<std::vector<float>> rows;    // [ids.size()][S]
+        std::vector<int64_t> ids;              // the target they were computed for
+        std::vector<std::vector<float>> rows;  // [ids.size()][S]
     };
     mutable AttributionCache cache;
 
@@ -140,8 +140,8 @@ struct DecodingDocument::Worker {
 
     core::DecodingStatePtr state() const {
         if (session) {
-            auto s = std::make_shared<core::DecodingState>(
-                core::DecodingState::capture(*session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
+            auto s = std::make_shared<core::DecodingState>(core::DecodingState::capture(
+                *session, !target.empty(), beam, selected, selected >= 0 ? selectedSteps : std::vector<core::StepRecord>{}));
             s->attributionMethod = attributionMethod;
             attribute(*s);
             link(*s);
@@ -195,32 +195,38 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
     Worker* worker = worker_;
     auto shared = shared_;  // kept alive by the job, should its thread be abandoned
     const int generation = generation_;
-    QMetaObject::invokeMethod(context_, [this, worker, shared, generation, job = std::move(job)] {
-        QString error;
-        core::DecodingStatePtr snap;
-        shared->progress.step = 0;
-        shared->startedMs = nowMs();
-        try {
-            job(*worker);
-        } catch (const core::Error& e) {
-            error = QString::fromStdString(e.what());
-        } catch (const std::exception& e) {
-            error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
-        }
-        shared->startedMs = 0;
-        snap = worker->state();
-        QMetaObject::invokeMethod(this, [this, snap, error, generation] {
-            if (generation != generation_) return;  // an abandoned thread finished after all
-            state_ = snap;
-            cancelAtMs_ = 0;
-            if (!error.isEmpty()) emit errorOccurred(error);
-            emit stateChanged(snap);
-            if (--pending_ == 0) {
-                watch_.stop();
-                emit busyChanged(false);
+    QMetaObject::invokeMethod(
+        context_,
+        [this, worker, shared, generation, job = std::move(job)] {
+            QString error;
+            core::DecodingStatePtr snap;
+            shared->progress.step = 0;
+            shared->startedMs = nowMs();
+            try {
+                job(*worker);
+            } catch (const core::Error& e) {
+                error = QString::fromStdString(e.what());
+            } catch (const std::exception& e) {
+                error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
             }
-        }, Qt::QueuedConnection);
-    }, Qt::QueuedConnection);
+            shared->startedMs = 0;
+            snap = worker->state();
+            QMetaObject::invokeMethod(
+                this,
+                [this, snap, error, generation] {
+                    if (generation != generation_) return;  // an abandoned thread finished after all
+                    state_ = snap;
+                    cancelAtMs_ = 0;
+                    if (!error.isEmpty()) emit errorOccurred(error);
+                    emit stateChanged(snap);
+                    if (--pending_ == 0) {
+                        watch_.stop();
+                        emit busyChanged(false);
+                    }
+                },
+                Qt::QueuedConnection);
+        },
+        Qt::QueuedConnection);
 }
 
 void DecodingDocument::checkStuck() {
@@ -268,12 +274,15 @@ void DecodingDocument::load(Worker& w, const QString& path) {
     w.model = std::move(model);
     const QString name = QString::fromStdString(w.model->name());
     auto handle = std::make_shared<const core::Model>(*w.model);
-    QMetaObject::invokeMethod(this, [this, name, path, handle] {
-        model_ = handle;
-        modelPath_ = path;
-        modelName_ = name;
-        emit modelChanged(name, path);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this, name, path, handle] {
+            model_ = handle;
+            modelPath_ = path;
+            modelName_ = name;
+            emit modelChanged(name, path);
+        },
+        Qt::QueuedConnection);
 }
 
 // On the decoding thread: the sentence decoded anew (with the worker's target, if any).

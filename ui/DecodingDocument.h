@@ -20,7 +20,7 @@ namespace alignscope::ui {
 // A whole decoding state, applied in one operation (DecodingDocument::apply): one state arrives
 // for it, never the half-way states between (a lesson page, End lesson).
 struct DecodingRequest {
-    QString modelPath;    // the model to decode with; empty or the open one: keep it
+    QString modelPath;  // the model to decode with; empty or the open one: keep it
     QString source;
     QString target;       // non-empty: teacher forcing along it
     int steps = -1;       // steps taken; -1: none free, or the whole target when forced
@@ -50,17 +50,17 @@ public:
     // (keepTarget), so every snapshot's rows line up.
     void openModel(const QString& path, bool keepTarget = false);
     void apply(const DecodingRequest& request);  // errors as openModel's; one state
-    void setSource(const QString& text);     // new sentence: encoded once, steps cleared
-    void setTarget(const QString& text);     // teacher forcing along `text`; empty: free decoding
+    void setSource(const QString& text);         // new sentence: encoded once, steps cleared
+    void setTarget(const QString& text);         // teacher forcing along `text`; empty: free decoding
     void step();
     void back();
     void runToEnd();
     void reset();
-    void force(int64_t tokenId);             // what-if: emit this token and go on from it
-    void replaceLast(int64_t tokenId);       // undo the last step and force `tokenId` there instead
-    void runBeam(int width);                 // beam search over the sentence; keeps every hypothesis
-    void selectHypothesis(int index);        // show a beam hypothesis (-1: the steps)
-    void cancel();                           // stops a running beam search or run-to-end
+    void force(int64_t tokenId);        // what-if: emit this token and go on from it
+    void replaceLast(int64_t tokenId);  // undo the last step and force `tokenId` there instead
+    void runBeam(int width);            // beam search over the sentence; keeps every hypothesis
+    void selectHypothesis(int index);   // show a beam hypothesis (-1: the steps)
+    void cancel();                      // stops a running beam search or run-to-end
     // Attribution shown in place of attention (View > Heatmap): a name core::Attributor knows, or
     // empty for attention. Each new step's row is computed with the step.
     void setAttributionMethod(const QString& name);
@@ -69,7 +69,7 @@ public:
     // the target is complete, or empty for none. A rule that joins two directions uses the reverse
     // model the model declares.
     void setLinkRule(const QString& rule);
-    static constexpr int kCancelGraceMs = 2000;   // after Cancel, how long a model call may go on
+    static constexpr int kCancelGraceMs = 2000;  // after Cancel, how long a model call may go on
     static constexpr int kDefaultTimeLimitMs = 30000;
     void setTimeLimit(int ms) { timeLimitMs_ = ms; }  // how long an operation may go without progress
     // True once any document abandoned a stuck thread: the process must then end with _exit, not
@@ -106,20 +106,20 @@ private:
 
     // Owned, except after abandon(): a stuck thread (and its worker) is never destroyed.
     QThread* thread_ = nullptr;
-    QObject* context_ = nullptr;     // decoding-thread object that runs the jobs
+    QObject* context_ = nullptr;  // decoding-thread object that runs the jobs
     Worker* worker_ = nullptr;
     std::shared_ptr<Shared> shared_;
-    int generation_ = 0;             // of the decoding thread; results of abandoned ones are dropped
+    int generation_ = 0;                        // of the decoding thread; results of abandoned ones are dropped
     std::shared_ptr<const core::Model> model_;  // the model the worker holds, to hand to a new one
     core::DecodingStatePtr state_;
     QString modelPath_, modelName_;
     std::atomic<int> pending_{0};
     QTimer watch_;
     int timeLimitMs_ = kDefaultTimeLimitMs;
-    std::string linkRule_;  // View > Links, for a worker started anew
+    std::string linkRule_;    // View > Links, for a worker started anew
     uint64_t lastBeats_ = 0;  // the decoding's progress beats when checkStuck last looked
     qint64 lastBeatMs_ = 0;   // when they last changed
-    qint64 cancelAtMs_ = 0;          // when Cancel was asked during the running operation
+    qint64 cancelAtMs_ = 0;   // when Cancel was asked during the running operation
 };
 
 }  // namespace alignscope::ui

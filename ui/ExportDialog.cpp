@@ -29,15 +29,24 @@ using Format = FigureExporter::Format;
 
 QString filterFor(Format f) {
     switch (f) {
-    case Format::Png: return QObject::tr("PNG image (*.png)");
-    case Format::Svg: return QObject::tr("SVG vector image (*.svg)");
-    case Format::Pdf: return QObject::tr("PDF document (*.pdf)");
-    case Format::Csv: return QObject::tr("CSV matrix (*.csv)");
-    case Format::Json: return QObject::tr("JSON (*.json)");
-    case Format::Pharaoh: return QObject::tr("Pharaoh links (*.align)");
-    case Format::Gif: return QObject::tr("Animated GIF (*.gif)");
-    case Format::Frames: return QObject::tr("PNG frames, NAME-stepKK.png (*.png)");
-    case Format::Html: return QObject::tr("Interactive web page (*.html)");
+    case Format::Png:
+        return QObject::tr("PNG image (*.png)");
+    case Format::Svg:
+        return QObject::tr("SVG vector image (*.svg)");
+    case Format::Pdf:
+        return QObject::tr("PDF document (*.pdf)");
+    case Format::Csv:
+        return QObject::tr("CSV matrix (*.csv)");
+    case Format::Json:
+        return QObject::tr("JSON (*.json)");
+    case Format::Pharaoh:
+        return QObject::tr("Pharaoh links (*.align)");
+    case Format::Gif:
+        return QObject::tr("Animated GIF (*.gif)");
+    case Format::Frames:
+        return QObject::tr("PNG frames, NAME-stepKK.png (*.png)");
+    case Format::Html:
+        return QObject::tr("Interactive web page (*.html)");
     }
     return {};
 }
@@ -60,7 +69,7 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     format_->addItem(tr("JSON (tokens, matrix, model, options)"), int(Format::Json));
     format_->addItem(tr("Pharaoh links (i-j)"), int(Format::Pharaoh));
     format_->addItem(tr("Web page (interactive, one file)"), int(Format::Html));
-    format_->addItem(QString(), int(Format::Gif));     // named for what they animate (nameAnimations)
+    format_->addItem(QString(), int(Format::Gif));  // named for what they animate (nameAnimations)
     format_->addItem(QString(), int(Format::Frames));
     const auto remembered = FigureExporter::parseFormat(settings.value("export/format", "png").toString());
     format_->setCurrentIndex(format_->findData(int(remembered.value_or(Format::Png))));
@@ -148,7 +157,8 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
         // A figure for print and an animation for a screen remember a resolution each.
         const bool nowAnimation = animation(Format(format_->currentData().toInt()));
         if (nowAnimation != animation(shownFormat_))
-            dpi_->setValue(QSettings().value(nowAnimation ? "export/animationDpi" : "export/dpi", nowAnimation ? kAnimationDpi : kFigureDpi).toInt());
+            dpi_->setValue(
+                QSettings().value(nowAnimation ? "export/animationDpi" : "export/dpi", nowAnimation ? kAnimationDpi : kFigureDpi).toInt());
         formatChanged();
     });
     connect(animate_, &QComboBox::currentIndexChanged, this, [this] { nameAnimations(); });
@@ -201,8 +211,8 @@ void ExportDialog::setFormat(Format format) { format_->setCurrentIndex(format_->
 
 void ExportDialog::nameAnimations() {
     const bool snapshots = animate_->currentData().toBool() && animate_->isEnabled();
-    format_->setItemText(format_->findData(int(Format::Gif)),
-                         snapshots ? tr("Animated GIF (the run's snapshots, one frame each)") : tr("Animated GIF (the steps, one frame each)"));
+    format_->setItemText(format_->findData(int(Format::Gif)), snapshots ? tr("Animated GIF (the run's snapshots, one frame each)")
+                                                                        : tr("Animated GIF (the steps, one frame each)"));
     format_->setItemText(format_->findData(int(Format::Frames)), snapshots ? tr("PNG frames (the snapshots as NAME-snapshot01.png, ...)")
                                                                            : tr("PNG frames (the steps as NAME-step01.png, ...)"));
 }
@@ -226,7 +236,8 @@ void ExportDialog::formatChanged() {
     if (!p.isEmpty()) {
         const QFileInfo info(p);
         QString stem = info.fileName();
-        for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
+        for (Format f :
+             {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
             if (stem.endsWith(FigureExporter::extension(f), Qt::CaseInsensitive)) stem.chop(FigureExporter::extension(f).size());
         path_->setText(QDir(info.path()).filePath(stem + FigureExporter::extension(format)));
     }

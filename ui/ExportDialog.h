@@ -18,8 +18,8 @@ class QSpinBox;
 namespace alignscope::ui {
 
 // File → Export…: the current alignment as PNG (at a chosen DPI), SVG, PDF, CSV, JSON or Pharaoh
-// links, or animated (GIF, PNG frames: the steps, or an open training run's snapshots), with the figure options (encoder-states panel, colour map, values in cells, font size,
-// the </s> column, a title). Starts from the view's options; writes through FigureExporter.
+// links, or animated (GIF, PNG frames: the steps, or an open training run's snapshots), with the figure options (encoder-states panel,
+// colour map, values in cells, font size, the </s> column, a title). Starts from the view's options; writes through FigureExporter.
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
@@ -62,7 +62,7 @@ private:
     QComboBox* endColumn_;
     QLineEdit* title_;
     QCheckBox* highlight_;
-    QComboBox* animate_;                               // the steps, or the training run's snapshots
+    QComboBox* animate_;  // the steps, or the training run's snapshots
     std::optional<core::TrainingTimeline> timeline_;
     std::string timelineTarget_;
     QLabel* sizeLabel_;

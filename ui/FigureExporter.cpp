@@ -42,7 +42,7 @@
 namespace alignscope::ui {
 namespace {
 
-constexpr int kMaxImageSide = 32767;          // QPainter's raster engine works in 16-bit coordinates
+constexpr int kMaxImageSide = 32767;           // QPainter's raster engine works in 16-bit coordinates
 constexpr qint64 kMaxImagePixels = 256 << 20;  // 1 GiB of ARGB pixels
 
 core::Error error(const QString& message) { return core::Error(message.toStdString()); }
@@ -58,8 +58,8 @@ void appendNumber(QByteArray& out, T value) {
 // RFC 4180 quoting, and quoted when it could pass for a comment line.
 QByteArray csvField(const std::string& text) {
     QByteArray f = QByteArray::fromStdString(text);
-    if (f.contains(',') || f.contains('"') || f.contains('\n') || f.contains('\r') || f.startsWith('#') ||
-        f.startsWith(' ') || f.endsWith(' ')) {
+    if (f.contains(',') || f.contains('"') || f.contains('\n') || f.contains('\r') || f.startsWith('#') || f.startsWith(' ') ||
+        f.endsWith(' ')) {
         f.replace("\"", "\"\"");
         f = '"' + f + '"';
     }
@@ -78,12 +78,14 @@ QByteArray renderCsv(const core::DecodingState& s, const FigureOptions& o) {
     const auto m = DisplayedMatrix::of(alignment, o);
     QByteArray out;
     const std::string unit = o.mergeWords ? "words" : "tokens";
-    out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target " + unit + ", columns source " + unit + ", cells alpha");
+    out += comment("AlignScope alignment " + core::Runtime::version() + ": rows are target " + unit + ", columns source " + unit +
+                   ", cells alpha");
     out += comment("model: " + s.modelName);
     out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
     out += comment("options: " + PageData::options(o).dump());
-    out += comment("links: " + PageData::links(s) + (s.linkRule.empty() || !s.linksError.empty() ? std::string() : " (" + s.linkRule + ")"));
+    out +=
+        comment("links: " + PageData::links(s) + (s.linkRule.empty() || !s.linksError.empty() ? std::string() : " (" + s.linkRule + ")"));
     const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
     if (attribution) out += comment("cells: " + s.attributionMethod + " attribution of each target token to the source tokens, not alpha");
     if (o.mergeWords) {
@@ -93,13 +95,14 @@ QByteArray renderCsv(const core::DecodingState& s, const FigureOptions& o) {
             const size_t n = m.columns.size();
             std::vector<double> r(n, 0.0);
             for (size_t i = 0; i < n; ++i)
-                r[i] = attribution ? (i < s.attribution[t].size() ? s.attribution[t][i] : 0.0f)
+                r[i] = attribution      ? (i < s.attribution[t].size() ? s.attribution[t][i] : 0.0f)
                        : m.renormalized ? m.doubles[t][i]
                                         : m.floats[t][i];
             pieces.push_back(std::move(r));
         }
         const auto words = WordMatrix::merge(s, pieces, static_cast<int>(m.columns.size()));
-        out += comment("cells: merged to the words of the text (View > Words): a source word's pieces summed, a target word's pieces averaged");
+        out += comment(
+            "cells: merged to the words of the text (View > Words): a source word's pieces summed, a target word's pieces averaged");
         out += "target\\source";
         for (const auto& c : words.columns) out += ',' + csvField(c.toStdString());
         out += '\n';
@@ -177,8 +180,8 @@ bool encodePngTo(const QImage& source, int dpi, QByteArray* out) {
         return false;
     }
     png_set_write_fn(png, out, appendPng, flushPng);
-    png_set_IHDR(png, info, static_cast<png_uint_32>(image.width()), static_cast<png_uint_32>(image.height()), 8,
-                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(image.width()), static_cast<png_uint_32>(image.height()), 8, PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     const auto perMeter = static_cast<png_uint_32>(std::lround(dpi / 0.0254));
     png_set_pHYs(png, info, perMeter, perMeter, PNG_RESOLUTION_METER);
     png_set_compression_level(png, 2);
@@ -228,10 +231,10 @@ QSize FigureExporter::draw(const core::DecodingState& s, const FigureOptions& o,
 }
 
 QImage FigureExporter::renderImage(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
-    if (settings.dpi < 10 || settings.dpi > 4800) throw error(QStringLiteral("PNG resolution must be 10-4800 dpi, not %1").arg(settings.dpi));
+    if (settings.dpi < 10 || settings.dpi > 4800)
+        throw error(QStringLiteral("PNG resolution must be 10-4800 dpi, not %1").arg(settings.dpi));
     const QSize pixels = imageSize(s, o, settings);
-    if (pixels.width() > kMaxImageSide || pixels.height() > kMaxImageSide ||
-        qint64(pixels.width()) * pixels.height() > kMaxImagePixels)
+    if (pixels.width() > kMaxImageSide || pixels.height() > kMaxImageSide || qint64(pixels.width()) * pixels.height() > kMaxImagePixels)
         throw error(QStringLiteral("the figure would be %1×%2 pixels at %3 dpi, too large for a PNG: "
                                    "use a lower resolution, or SVG or PDF")
                         .arg(pixels.width())
@@ -267,12 +270,13 @@ QByteArray FigureExporter::renderSvg(const core::DecodingState& s, const FigureO
     svg.setViewBox(QRect(QPoint(0, 0), size));
     svg.setResolution(qRound(dpi()));
     svg.setTitle(o.title.isEmpty() ? QStringLiteral("Attention alignment") : o.title);
-    svg.setDescription(QStringLiteral("AlignScope %1, model %2; %3")
-                           .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName),
-                                cells <= FigureOptions::kMaxVectorCells
-                                    ? QStringLiteral("heatmap cells as vector rectangles") +
-                                          (o.showEncoderStates && !o.mergeWords ? QStringLiteral("; the encoder states as an image") : QString())
-                                    : QStringLiteral("heatmap cells as an image: more than %1 cells").arg(FigureOptions::kMaxVectorCells)));
+    svg.setDescription(
+        QStringLiteral("AlignScope %1, model %2; %3")
+            .arg(QString::fromStdString(core::Runtime::version()), QString::fromStdString(s.modelName),
+                 cells <= FigureOptions::kMaxVectorCells
+                     ? QStringLiteral("heatmap cells as vector rectangles") +
+                           (o.showEncoderStates && !o.mergeWords ? QStringLiteral("; the encoder states as an image") : QString())
+                     : QStringLiteral("heatmap cells as an image: more than %1 cells").arg(FigureOptions::kMaxVectorCells)));
     QCPPainter painter;
     if (!painter.begin(&svg)) throw error(QStringLiteral("could not start the SVG"));
     // Not pmVectorized: that would draw each colour map into a 3x pixmap of its whole area; the maps'
@@ -345,10 +349,10 @@ QByteArray FigureExporter::renderGif(const std::vector<Frame>& frames, const Set
     return gif.finish();
 }
 
-void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path,
-                                 const QString& unit) {
+void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Settings& settings, const QString& path, const QString& unit) {
     const Settings at = animationSettings(frames, settings);
-    writeAnimation(Format::Frames, frames.size(), [&](size_t k) { return frames[k]; }, at.size, at, path, unit);
+    writeAnimation(
+        Format::Frames, frames.size(), [&](size_t k) { return frames[k]; }, at.size, at, path, unit);
 }
 
 void FigureExporter::writeAnimation(Format format, size_t count, const FrameSource& frame, QSize size, const Settings& settings,
@@ -380,15 +384,24 @@ QByteArray FigureExporter::render(const core::DecodingState& s, const FigureOpti
     if (s.alignment().targetTokens().empty())
         throw error(QStringLiteral("nothing to export: the alignment has no target tokens yet (decode a step first)"));
     switch (settings.format) {
-    case Format::Png: return encodePng(renderImage(s, o, settings));
-    case Format::Svg: return renderSvg(s, o, settings);
-    case Format::Pdf: return renderPdf(s, o, settings);
-    case Format::Csv: return renderCsv(s, o);
-    case Format::Json: return renderJson(s, o);
-    case Format::Pharaoh: return QByteArray::fromStdString(PageData::links(s)) + '\n';
-    case Format::Gif: return renderGif(steppingFrames(s, o, settings.frameMs), settings);
-    case Format::Frames: throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
-    case Format::Html: return renderHtml(s, o);
+    case Format::Png:
+        return encodePng(renderImage(s, o, settings));
+    case Format::Svg:
+        return renderSvg(s, o, settings);
+    case Format::Pdf:
+        return renderPdf(s, o, settings);
+    case Format::Csv:
+        return renderCsv(s, o);
+    case Format::Json:
+        return renderJson(s, o);
+    case Format::Pharaoh:
+        return QByteArray::fromStdString(PageData::links(s)) + '\n';
+    case Format::Gif:
+        return renderGif(steppingFrames(s, o, settings.frameMs), settings);
+    case Format::Frames:
+        throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
+    case Format::Html:
+        return renderHtml(s, o);
     }
     throw error(QStringLiteral("unknown export format"));
 }
@@ -425,22 +438,32 @@ void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {
     const QString n = name.trimmed().toLower();
-    for (Format f : {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
+    for (Format f :
+         {Format::Png, Format::Svg, Format::Pdf, Format::Csv, Format::Json, Format::Pharaoh, Format::Gif, Format::Frames, Format::Html})
         if (n == formatName(f)) return f;
     return std::nullopt;
 }
 
 QString FigureExporter::formatName(Format format) {
     switch (format) {
-    case Format::Png: return QStringLiteral("png");
-    case Format::Svg: return QStringLiteral("svg");
-    case Format::Pdf: return QStringLiteral("pdf");
-    case Format::Csv: return QStringLiteral("csv");
-    case Format::Json: return QStringLiteral("json");
-    case Format::Pharaoh: return QStringLiteral("pharaoh");
-    case Format::Gif: return QStringLiteral("gif");
-    case Format::Frames: return QStringLiteral("frames");
-    case Format::Html: return QStringLiteral("html");
+    case Format::Png:
+        return QStringLiteral("png");
+    case Format::Svg:
+        return QStringLiteral("svg");
+    case Format::Pdf:
+        return QStringLiteral("pdf");
+    case Format::Csv:
+        return QStringLiteral("csv");
+    case Format::Json:
+        return QStringLiteral("json");
+    case Format::Pharaoh:
+        return QStringLiteral("pharaoh");
+    case Format::Gif:
+        return QStringLiteral("gif");
+    case Format::Frames:
+        return QStringLiteral("frames");
+    case Format::Html:
+        return QStringLiteral("html");
     }
     return {};
 }
@@ -455,8 +478,7 @@ void FigureExporter::checkWritableFolder(const QString& folder) {
     if (info.exists() && !info.isDir()) throw error(QStringLiteral("cannot write to '%1': it is not a folder").arg(folder));
     if (!QDir().mkpath(folder)) throw error(QStringLiteral("cannot create the folder '%1'").arg(folder));
     QTemporaryFile probe(QDir(folder).filePath(QStringLiteral(".alignscope-probe-XXXXXX")));
-    if (!probe.open())
-        throw error(QStringLiteral("cannot write to the folder '%1': %2").arg(folder, probe.errorString()));
+    if (!probe.open()) throw error(QStringLiteral("cannot write to the folder '%1': %2").arg(folder, probe.errorString()));
 }
 
 }  // namespace alignscope::ui

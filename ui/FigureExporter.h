@@ -40,9 +40,9 @@ public:
 
     struct Settings {
         Format format = Format::Png;
-        int dpi = 300;  // PNG resolution (pixels per inch), written into the file too
-        QSize size;     // figure size in layout pixels; empty: AlignmentFigure::preferredSize
-        int frameMs = 800;      // GIF: each step's frame; the last one stays 3 times as long
+        int dpi = 300;      // PNG resolution (pixels per inch), written into the file too
+        QSize size;         // figure size in layout pixels; empty: AlignmentFigure::preferredSize
+        int frameMs = 800;  // GIF: each step's frame; the last one stays 3 times as long
     };
 
     FigureExporter();
@@ -52,8 +52,7 @@ public:
 
     // Writes `path` atomically. Throws core::Error with a message for the user: nothing to export
     // (no target tokens), a folder that does not exist or cannot be written, a failed write.
-    void write(const core::DecodingState& state, const FigureOptions& options, const Settings& settings,
-               const QString& path);
+    void write(const core::DecodingState& state, const FigureOptions& options, const Settings& settings, const QString& path);
     // Format Frames writes several files: `path` ends in ".png", and frame k goes to
     // path-without-.png + "-stepKK.png" (write() does this; render() refuses Frames).
     // `unit` names what the frames are: "step" (the stepping), "snapshot" (a training run).
@@ -89,7 +88,7 @@ public:
     QImage renderImage(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
     static QByteArray encodePng(const QImage& image);
     static void writeFile(const QString& path, const QByteArray& bytes);  // atomically, as write()
-    static void checkFilePath(const QString& path);  // throws unless the folder exists and path is no folder
+    static void checkFilePath(const QString& path);                       // throws unless the folder exists and path is no folder
 
     // The figure's layout size, and the PNG's pixel size at settings.dpi.
     QSize figureSize(const core::DecodingState& state, const FigureOptions& options, const Settings& settings) const;
@@ -97,8 +96,7 @@ public:
     double dpi() const;  // layout pixels per inch
 
     static bool isFigure(Format format) {
-        return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif ||
-               format == Format::Frames;
+        return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif || format == Format::Frames;
     }
     static std::optional<Format> parseFormat(const QString& name);  // "png", "SVG", ...; nullopt if unknown
     static QString formatName(Format format);                       // "png", "svg", ..., "pharaoh"
@@ -110,7 +108,7 @@ private:
     QByteArray renderSvg(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);
     QByteArray renderPdf(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);
     Settings animationSettings(const std::vector<Frame>& frames, const Settings& settings) const;  // PNG, one size
-    QSize draw(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);  // builds the figure
+    QSize draw(const core::DecodingState& s, const FigureOptions& o, const Settings& settings);    // builds the figure
 
     std::unique_ptr<QCustomPlot> plot_;
     std::unique_ptr<AlignmentFigure> figure_;

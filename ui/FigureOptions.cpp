@@ -23,8 +23,7 @@ QString FigureOptions::sideLabel(const QString& side, const std::string& languag
     if (!languageCode.empty()) {
         const QLocale locale(QString::fromStdString(languageCode));
         // QLocale falls back to C for a code it does not know: then the code itself is the name.
-        parts << (locale.language() == QLocale::C ? QString::fromStdString(languageCode)
-                                                  : QLocale::languageToString(locale.language()));
+        parts << (locale.language() == QLocale::C ? QString::fromStdString(languageCode) : QLocale::languageToString(locale.language()));
     }
     if (!detail.isEmpty()) parts << detail;
     return parts.isEmpty() ? side : side + QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');

@@ -79,7 +79,8 @@ void GifWriter::addFrame(const QImage& frame, int delayMs) {
     }
     int colours = 256;
     std::vector<GifColorType> palette(256);
-    if (GifQuantizeBuffer(width_, height_, &colours, red_.data(), green_.data(), blue_.data(), indices_.data(), palette.data()) == GIF_ERROR)
+    if (GifQuantizeBuffer(width_, height_, &colours, red_.data(), green_.data(), blue_.data(), indices_.data(), palette.data()) ==
+        GIF_ERROR)
         throw core::Error("cannot write the GIF: its colours could not be reduced to 256");
     ColorMapObject* map = GifMakeMapObject(256, palette.data());
     if (!map) throw core::Error("cannot write the GIF: out of memory for a palette");

@@ -37,7 +37,11 @@ std::string HtmlPage::fill(const std::string& page, const std::string& title, co
         const size_t close = page.find("}}", open);
         if (close == std::string::npos) break;
         const std::string name = page.substr(open + 2, close - open - 2);
-        const std::string* value = name == "TITLE" ? &title : name == "CSS" ? &css : name == "JS" ? &script : name == "DATA" ? &data : nullptr;
+        const std::string* value = name == "TITLE"  ? &title
+                                   : name == "CSS"  ? &css
+                                   : name == "JS"   ? &script
+                                   : name == "DATA" ? &data
+                                                    : nullptr;
         out.append(page, at, open - at);
         if (value) out += *value;
         else out.append(page, open, close + 2 - open);

@@ -15,8 +15,8 @@ public:
     // `title` is text (escaped here); `data` goes in through PageData::scriptSafe.
     static std::string render(const nlohmann::json& data, const std::string& title);
     // A template's {{NAME}} slots filled in one pass (text put in is never scanned again).
-    static std::string fill(const std::string& page, const std::string& title, const std::string& css,
-                            const std::string& script, const std::string& data);
+    static std::string fill(const std::string& page, const std::string& title, const std::string& css, const std::string& script,
+                            const std::string& data);
     static std::string escapeText(const std::string& text);  // & < > " ' as entities
 
     static const char* templateText();

@@ -81,7 +81,9 @@ public:
         path = resolve(name, name, where, key, /*bundled=*/false);
         const auto known = pictures_.find(path);
         if (known != pictures_.end()) return known->second;
-        const auto fail = [&](const std::string& what) { return core::Error(where + ", \"" + key + "\": the picture '" + name + "' " + what); };
+        const auto fail = [&](const std::string& what) {
+            return core::Error(where + ", \"" + key + "\": the picture '" + name + "' " + what);
+        };
         try {
             core::BoundedFile::check(path, Lesson::kMaxPictureBytes, "the picture");
         } catch (const core::Error& e) {
@@ -90,8 +92,7 @@ public:
         QImageReader reader(QString::fromStdString(path));
         reader.setAutoTransform(true);
         const QSize size = reader.size();
-        if (!reader.canRead() || !size.isValid())
-            throw fail("is not a picture AlignScope can read (PNG, JPEG, SVG, GIF)");
+        if (!reader.canRead() || !size.isValid()) throw fail("is not a picture AlignScope can read (PNG, JPEG, SVG, GIF)");
         if (size.width() > Lesson::kMaxPictureSide || size.height() > Lesson::kMaxPictureSide)
             throw fail("is " + std::to_string(size.width()) + " x " + std::to_string(size.height()) + " pixels; at most " +
                        std::to_string(Lesson::kMaxPictureSide) + " on a side");
@@ -104,7 +105,8 @@ public:
 private:
     // A bundled name in the models folder where one is there, else a path inside the lesson's
     // folder (symbolic links followed first, so none can point outside).
-    std::string resolve(const std::string& file, const std::string& name, const std::string& where, const std::string& key, bool bundled = true) {
+    std::string resolve(const std::string& file, const std::string& name, const std::string& where, const std::string& key,
+                        bool bundled = true) {
         std::error_code ec;
         if (bundled && core::LessonFormat::isBundledName(name)) {
             const fs::path path = fs::weakly_canonical(models_ / file, ec);
@@ -113,8 +115,9 @@ private:
         const fs::path path = fs::weakly_canonical(folder_ / name, ec);
         if (ec || !inside(path, folder_)) throw core::Error(where + ", \"" + key + "\": '" + name + "' lies outside the lesson's folder");
         if (!fs::exists(path, ec))
-            throw core::Error(where + ", \"" + key + "\": '" + name + "' " +
-                              (bundled ? "is neither a bundled model or run nor a file beside the lesson" : "does not exist beside the lesson"));
+            throw core::Error(
+                where + ", \"" + key + "\": '" + name + "' " +
+                (bundled ? "is neither a bundled model or run nor a file beside the lesson" : "does not exist beside the lesson"));
         return path.string();
     }
     static bool inside(const fs::path& path, const fs::path& folder) {

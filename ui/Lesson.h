@@ -34,7 +34,7 @@ struct Lesson {
     // The lesson files shipped with AlignScope (core::InstallLayout::lessonsDirectory()), sorted by name.
     static QStringList shippedLessons();
 
-    static constexpr int kMaxPictureSide = 8192;        // pixels
+    static constexpr int kMaxPictureSide = 8192;          // pixels
     static constexpr qint64 kMaxPictureBytes = 32 << 20;  // a picture file
     static constexpr qint64 kMaxModelBytes = qint64{4} << 30;
 };

@@ -75,7 +75,7 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
     scroll_->setWidgetResizable(true);
     scroll_->setFrameShape(QFrame::NoFrame);
     scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the text wraps to the width
-    scroll_->setFocusPolicy(Qt::NoFocus);                             // Page Down reaches it from anywhere
+    scroll_->setFocusPolicy(Qt::NoFocus);                           // Page Down reaches it from anywhere
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(scroll_, 1);
     layout->addLayout(buttons);
@@ -100,7 +100,9 @@ int LessonPanel::pageHeight(int width) const {
     const int inner = width - outer.left() - outer.right();
     int page = 0;
     for (auto* part : {title_, text_, picture_})
-        if (!part->isHidden()) page += (part->hasHeightForWidth() ? part->heightForWidth(inner) : part->sizeHint().height()) + scroll_->widget()->layout()->spacing();
+        if (!part->isHidden())
+            page += (part->hasHeightForWidth() ? part->heightForWidth(inner) : part->sizeHint().height()) +
+                    scroll_->widget()->layout()->spacing();
     return outer.top() + page + layout()->spacing() + next_->sizeHint().height() + outer.bottom();
 }
 
@@ -125,9 +127,8 @@ void LessonPanel::enlargeImage() {
     auto* label = new QLabel;
     // Fit the screen (a projector may be smaller than the picture), never enlarge past 1:1.
     const QSize room = screen() ? screen()->availableSize() * 0.9 : QSize(1600, 1000);
-    label->setPixmap(image_.size().boundedTo(room) == image_.size()
-                         ? image_
-                         : image_.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation));
+    label->setPixmap(image_.size().boundedTo(room) == image_.size() ? image_
+                                                                    : image_.scaled(room, Qt::KeepAspectRatio, Qt::SmoothTransformation));
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(label);
     dialog->show();

@@ -16,7 +16,7 @@ public:
     LessonPlayer(MainWindow* window, DecodingDocument* document, QObject* parent = nullptr);
 
     void start(const Lesson& lesson, int firstPage = 0);  // goes to that page (0-based; out of range: the first)
-    void goTo(int page);               // 0-based; out of range is ignored
+    void goTo(int page);                                  // 0-based; out of range is ignored
     void next() { goTo(page_ + 1); }
     void previous() { goTo(page_ - 1); }
     void stop();

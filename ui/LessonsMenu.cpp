@@ -18,15 +18,17 @@ void LessonsMenu::addLessons(QMenu* menu, QWidget* dialogParent, const std::func
         const QString mnemonic = number <= 9 ? QStringLiteral("&%1 ").arg(number) : QStringLiteral("%1 ").arg(number);
         try {
             const auto lesson = Lesson::loadHeading(path);
-            menu->addAction(mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&")), menu, [start, path] { start(path); })
+            menu->addAction(mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&")), menu,
+                            [start, path] { start(path); })
                 ->setToolTip(lesson.summary);
         } catch (const std::exception&) {
             menu->addAction(mnemonic + QFileInfo(path).fileName())->setEnabled(false);
         }
     }
     menu->addAction(QMenu::tr("&Open lesson file…"), menu, [dialogParent, start] {
-        const QString path = QFileDialog::getOpenFileName(dialogParent, QMenu::tr("Open lesson"),
-                                                          QString::fromStdString(core::InstallLayout::lessonsDirectory()), QMenu::tr("Lessons (*.json)"));
+        const QString path =
+            QFileDialog::getOpenFileName(dialogParent, QMenu::tr("Open lesson"),
+                                         QString::fromStdString(core::InstallLayout::lessonsDirectory()), QMenu::tr("Lessons (*.json)"));
         if (!path.isEmpty()) start(path);
     });
 }

@@ -55,14 +55,17 @@ struct SavedToggle {
     const char* key;
     bool byDefault;
 };
-constexpr SavedToggle kSavedToggles[] = {{"type-ahead", "decoding/typeAhead", false},  {"encoder-states", "figure/encoderStates", true},
-                                         {"values", "figure/values", false},           {"grayscale", "figure/grayscale", false},
+constexpr SavedToggle kSavedToggles[] = {{"type-ahead", "decoding/typeAhead", false},
+                                         {"encoder-states", "figure/encoderStates", true},
+                                         {"values", "figure/values", false},
+                                         {"grayscale", "figure/grayscale", false},
                                          {"words", "figure/words", false}};
 // View > the </s> column, as the settings number them (figure/endColumn).
 const char* const kEndColumnIds[] = {"end-keep", "end-hide", "end-renormalise"};
 }  // namespace
 
-MainWindow::MainWindow(DecodingDocument* document, QWidget* parent) : QMainWindow(parent), document_(document), actions_(new ActionRegistry(this)) {
+MainWindow::MainWindow(DecodingDocument* document, QWidget* parent)
+    : QMainWindow(parent), document_(document), actions_(new ActionRegistry(this)) {
     setWindowTitle(tr("AlignScope"));
     setAcceptDrops(true);
     buildActions();
@@ -126,7 +129,9 @@ void MainWindow::buildActions() {
         focusBeamWhenDone_ = true;  // Up and Down then pick a hypothesis
         document_->runBeam(beamWidth_->value());
     });
-    r.add("cancel", tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] { document_->cancel(); })->setEnabled(false);
+    r.add("cancel", tr("&Cancel"), tr("Stop a running search"), {QKeySequence(Qt::Key_Escape)}, [this] {
+         document_->cancel();
+     })->setEnabled(false);
     r.addToggle("type-ahead", tr("Translate as you t&ype"), tr("Decode the whole sentence after each edit"), {}, [this] {
         if (!action("type-ahead")->isChecked()) return;
         document_->cancel();
@@ -141,7 +146,9 @@ void MainWindow::buildActions() {
                     else view_->setFocus();
                     targetEdited();
                 });
-    const auto figureToggle = [&](const char* id, const QString& text) { return r.addToggle(id, text, text, {}, [this] { applyFigureOptions(); }); };
+    const auto figureToggle = [&](const char* id, const QString& text) {
+        return r.addToggle(id, text, text, {}, [this] { applyFigureOptions(); });
+    };
     figureToggle("encoder-states", tr("Show &encoder states"));
     figureToggle("values", tr("Show &values in cells"));
     figureToggle("grayscale", tr("&Grey-scale colours"));
@@ -152,17 +159,19 @@ void MainWindow::buildActions() {
     endGroup->addAction(figureToggle(kEndColumnIds[0], tr("&Keep the </s> column")));
     endGroup->addAction(figureToggle(kEndColumnIds[1], tr("Hi&de the </s> column")));
     endGroup->addAction(figureToggle(kEndColumnIds[2], tr("Hide </s> and re&normalise rows")));
-    r.add("export", tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"), {QKeySequence(Qt::CTRL | Qt::Key_E)},
-          [this] { openExportDialog(); })
+    r.add("export", tr("&Export…"), tr("Export the alignment as PNG, SVG, PDF, CSV, JSON or Pharaoh links"),
+          {QKeySequence(Qt::CTRL | Qt::Key_E)}, [this] { openExportDialog(); })
         ->setEnabled(false);
     // 1-9 pick that candidate of the current step (what-if), as a click on it would.
     for (int k = 1; k <= 9; ++k)
-        r.add(QStringLiteral("choose-%1").arg(k), tr("Choose candidate %1").arg(k), tr("Choose candidate %1").arg(k), {QKeySequence(Qt::Key_0 + k)},
-              [this, k] { chooseCandidate(k - 1); });
+        r.add(QStringLiteral("choose-%1").arg(k), tr("Choose candidate %1").arg(k), tr("Choose candidate %1").arg(k),
+              {QKeySequence(Qt::Key_0 + k)}, [this, k] { chooseCandidate(k - 1); });
     r.add("open-run", tr("Open &training run…"), tr("Open a training run's snapshots"), {}, [this] { openTimelineDialog(); });
-    r.add("compare", tr("&Compare with…"), tr("Decode the sentence with a second model beside this one"), {}, [this] { openComparisonDialog(); });
-    r.add("compare-test", tr("Compare on a test set…"), tr("Both models' BLEU on a test file"), {}, [this] { openComparisonTestDialog(); })
-        ->setEnabled(false);
+    r.add("compare", tr("&Compare with…"), tr("Decode the sentence with a second model beside this one"), {},
+          [this] { openComparisonDialog(); });
+    r.add("compare-test", tr("Compare on a test set…"), tr("Both models' BLEU on a test file"), {}, [this] {
+         openComparisonTestDialog();
+     })->setEnabled(false);
     r.add("stop-compare", tr("Stop comparing"), tr("Close the second model"), {}, [this] { closeComparison(); })->setEnabled(false);
     r.add("quit", tr("&Quit"), tr("Quit AlignScope"), {QKeySequence::Quit}, [this] { close(); });
     // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
@@ -173,8 +182,8 @@ void MainWindow::buildActions() {
     r.add("previous-page", tr("&Previous page"), tr("The lesson's previous page"), {QKeySequence(Qt::Key_PageUp)}, [this] {
         if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
     });
-    r.addToggle("presenter", tr("Presenter &mode"), tr("Large text, the whole screen, the panels in one column"), {QKeySequence(Qt::Key_F11)},
-                [this] { setPresenterMode(action("presenter")->isChecked()); });
+    r.addToggle("presenter", tr("Presenter &mode"), tr("Large text, the whole screen, the panels in one column"),
+                {QKeySequence(Qt::Key_F11)}, [this] { setPresenterMode(action("presenter")->isChecked()); });
     // A page's picture (a chart with its own text) is small in presenter mode's column: full size,
     // fitted to the screen, from the keyboard too (Esc closes it).
     r.add("picture", tr("Show the page's p&icture full size"), tr("The lesson page's picture, fitted to the screen"),
@@ -209,15 +218,19 @@ void MainWindow::buildMenus() {
     auto* lessons = menuBar()->addMenu(tr("&Lessons"));
     LessonsMenu::addLessons(lessons, this, [this](const QString& path) { startLesson(path); });
     add(lessons, {nullptr, "next-page", "previous-page", "presenter", "picture", "end-lesson"});
-    connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] { action("picture")->setEnabled(!lessonPanel_->pageImage().isNull()); });
+    connect(lessonPlayer_, &LessonPlayer::pageChanged, this,
+            [this] { action("picture")->setEnabled(!lessonPanel_->pageImage().isNull()); });
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* explain = stepDock_->toggleViewAction();
     explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     // Every panel and toolbar, so one closed with its × comes back from here.
-    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")}, {beamDock_, tr("&Beam hypotheses")},
-                                                       {stepDock_, tr("Step e&xplained")},           {lessonDock_, tr("&Lesson")},
-                                                       {timelineDock_, tr("T&raining run")},          {compareDock_, tr("Com&pare models")}};
+    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")},
+                                                       {beamDock_, tr("&Beam hypotheses")},
+                                                       {stepDock_, tr("Step e&xplained")},
+                                                       {lessonDock_, tr("&Lesson")},
+                                                       {timelineDock_, tr("T&raining run")},
+                                                       {compareDock_, tr("Com&pare models")}};
     for (const auto& [dock, text] : panels) DockToggles::add(view, dock, text);
     view->addSeparator();
     add(view, {"encoder-states", "values", "grayscale", "words", nullptr, kEndColumnIds[0], kEndColumnIds[1], kEndColumnIds[2]});
@@ -364,13 +377,13 @@ void MainWindow::buildLayout() {
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
         lessonDock_->show();
-        fitCentralView();  // a comparison the page keeps takes the heatmap's place
+        fitCentralView();                                               // a comparison the page keeps takes the heatmap's place
         QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the page's share of the column
-        view_->setFocus();  // the arrows step, Page Down turns the page; no box takes the keys
+        view_->setFocus();                                              // the arrows step, Page Down turns the page; no box takes the keys
     });
     connect(lessonPlayer_, &LessonPlayer::stopped, this, [this] {
         lessonDock_->hide();
-        applyView(viewBeforeLesson_);  // back to what was open before the lesson, at its step
+        applyView(viewBeforeLesson_);                                         // back to what was open before the lesson, at its step
         if (frontBeforeLesson_) presenter_.bringForward(frontBeforeLesson_);  // and the tab that was in front
         fitCentralView();  // a comparison open before the lesson is beside the heatmap again
         view_->setFocus();
@@ -381,12 +394,15 @@ void MainWindow::buildLayout() {
     timelineDock_->setWidget(timelinePanel_);
     addDockWidget(Qt::BottomDockWidgetArea, timelineDock_);
     timelineDock_->hide();
-    run_ = new TrainingRunController(document_, timelinePanel_, [this] {
-        DecodingRequest request;
-        request.source = sentence_->source();
-        request.attribution = heatmapMethod_;
-        return request;
-    }, this);
+    run_ = new TrainingRunController(
+        document_, timelinePanel_,
+        [this] {
+            DecodingRequest request;
+            request.source = sentence_->source();
+            request.attribution = heatmapMethod_;
+            return request;
+        },
+        this);
     connect(run_, &TrainingRunController::targetShown, this, &MainWindow::showTargetBox);
     connect(run_, &TrainingRunController::targetFound, this, &MainWindow::setTargetText);
     connect(run_, &TrainingRunController::refused, this, [this](const QString& message) {
@@ -545,7 +561,7 @@ void MainWindow::openModel(const QString& path) {
 }
 
 MainWindow::~MainWindow() {
-    stopScoring();                                  // its thread runs LibTorch: never past the window
+    stopScoring();                                 // its thread runs LibTorch: never past the window
     if (presenter_.active()) applyTextScale(1.0);  // the application's font is shared: back to normal
 }
 

@@ -49,8 +49,8 @@ public:
     explicit MainWindow(DecodingDocument* document, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    void setSourceText(const QString& text);   // as if typed (and committed)
-    void setTargetText(const QString& text);   // switches teacher forcing on (empty: off)
+    void setSourceText(const QString& text);  // as if typed (and committed)
+    void setTargetText(const QString& text);  // switches teacher forcing on (empty: off)
     void setBeamWidth(int width);
     void showStepPanel(bool visible);
     // Draws attention to one panel (heatmap, encoder, candidates, beam, explain), or none.
@@ -140,25 +140,25 @@ private:
     void exportTimelineDialog();
     void openComparisonDialog();
     void openComparisonTestDialog();
-    void syncComparison();    // model B follows A's sentence and given target
+    void syncComparison();  // model B follows A's sentence and given target
     void renderComparison();
-    void stopScoring();       // cancels a running test-set comparison and waits for its thread
+    void stopScoring();  // cancels a running test-set comparison and waits for its thread
     void buildMenus();
     void buildLayout();
     void render(core::DecodingStatePtr state);
     void showError(const QString& message);
     void openModelDialog();
     void showTargetBox(const QString& text);  // the Target box and Teacher forcing, without decoding
-    void decodeSource(const QString& text);  // the sentence encoded (and, typing ahead, translated)
+    void decodeSource(const QString& text);   // the sentence encoded (and, typing ahead, translated)
     void targetEdited();
     void applyFigureOptions();
     void openExportDialog();
-    void chooseCandidate(int index);   // 0-based, of the current step's list (keys 1-9)
-    void applyTextScale(double scale); // 1: normal; presenter mode: every text and chart label larger
-    void fitToolBars();                // a second toolbar row when one row cannot show every action
-    void fitCentralView();             // presenter mode: a comparison in the heatmap's place
+    void chooseCandidate(int index);    // 0-based, of the current step's list (keys 1-9)
+    void applyTextScale(double scale);  // 1: normal; presenter mode: every text and chart label larger
+    void fitToolBars();                 // a second toolbar row when one row cannot show every action
+    void fitCentralView();              // presenter mode: a comparison in the heatmap's place
     FigureOptions compareOptions() const;
-    void fitBottomDocks();             // the compare and training-run docks' share of the height
+    void fitBottomDocks();  // the compare and training-run docks' share of the height
 
     DecodingDocument* document_;
     ActionRegistry* actions_;
@@ -177,7 +177,7 @@ private:
     TimelinePanel* timelinePanel_ = nullptr;
     QDockWidget* timelineDock_ = nullptr;
     TrainingRunController* run_ = nullptr;
-    QString pendingStatus_;                                  // shown once the document is idle again
+    QString pendingStatus_;  // shown once the document is idle again
     // View > Heatmap: attention or one attribution method
     QString heatmapMethod_;
     QFont normalFont_;
@@ -186,7 +186,7 @@ private:
     QToolBar *decodingBar_ = nullptr, *searchBar_ = nullptr, *toolsBar_ = nullptr;
     ViewState viewBeforeLesson_;
     QDockWidget* frontBeforeLesson_ = nullptr;  // the tab in front when the lesson started
-    QString modelOpening_;  // a model the user asked for (openModel): its arrival ends the old model's view
+    QString modelOpening_;                      // a model the user asked for (openModel): its arrival ends the old model's view
     QWidget* highlighted_ = nullptr;
     ViewState::Panel highlightedPanel_ = ViewState::Panel::None;  // the panel a lesson page points at
     QDockWidget* stepDock_ = nullptr;
@@ -202,11 +202,11 @@ private:
     QString givenTarget_;                      // what A is forced along ("" : free decoding)
     QString comparedSource_, comparedTarget_;  // what B was last asked to decode
     bool comparedValid_ = false;
-    bool openingComparison_ = false;           // B's model is being opened (an error means it failed to open)
-    QString comparisonError_;                  // B's last error, shown in place of the figure
-    QThread* scoring_ = nullptr;               // a running test-set comparison
+    bool openingComparison_ = false;                       // B's model is being opened (an error means it failed to open)
+    QString comparisonError_;                              // B's last error, shown in place of the figure
+    QThread* scoring_ = nullptr;                           // a running test-set comparison
     std::shared_ptr<std::atomic<bool>> scoringCancelled_;  // tells it to stop between sentences
-    int scoringGeneration_ = 0;                // results of an older request are dropped
+    int scoringGeneration_ = 0;                            // results of an older request are dropped
     core::DecodingStatePtr state_;
 };
 

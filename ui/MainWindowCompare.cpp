@@ -100,8 +100,9 @@ void MainWindow::renderComparison() {
         return;
     }
     const auto b = comparison_->state();
-    compareDock_->setWindowTitle(comparison_->hasModel() ? tr("Compare models: A = %1, B = %2").arg(document_->modelName(), comparison_->modelName())
-                                                         : tr("Compare models"));
+    compareDock_->setWindowTitle(comparison_->hasModel()
+                                     ? tr("Compare models: A = %1, B = %2").arg(document_->modelName(), comparison_->modelName())
+                                     : tr("Compare models"));
     if (!comparison_->hasModel() || !state_ || comparison_->busy() || b->sourceText != state_->sourceText) {
         comparePanel_->showMessage(tr("Model B is decoding the sentence…"));
         return;
@@ -110,13 +111,11 @@ void MainWindow::renderComparison() {
         comparePanel_->showMessage(tr("Type a sentence: both models decode it."));
         return;
     }
-    const auto targetOf = [this](const core::DecodingState& s) {
-        return s.teacherForced ? comparedTarget_.toStdString() : s.translation;
-    };
+    const auto targetOf = [this](const core::DecodingState& s) { return s.teacherForced ? comparedTarget_.toStdString() : s.translation; };
     try {
-        comparePanel_->render(core::AlignmentComparison::compare(
-            state_->sourceText, {state_->modelName, targetOf(*state_), {}, {}}, state_->alignment(),
-            {b->modelName, targetOf(*b), {}, {}}, b->alignment(), figureOptions_.mergeWords));
+        comparePanel_->render(core::AlignmentComparison::compare(state_->sourceText, {state_->modelName, targetOf(*state_), {}, {}},
+                                                                 state_->alignment(), {b->modelName, targetOf(*b), {}, {}}, b->alignment(),
+                                                                 figureOptions_.mergeWords));
     } catch (const core::Error& e) {
         comparePanel_->showMessage(QString::fromStdString(e.what()));
     }

@@ -100,11 +100,21 @@ void MainWindow::highlightPanel(ViewState::Panel panel) {
     QDockWidget* dock = nullptr;
     switch (panel) {
     case Panel::Heatmap:
-    case Panel::Encoder: highlighted_ = view_; break;
-    case Panel::Candidates: highlighted_ = candidates_->parentWidget(), dock = candidatesDock_; break;
-    case Panel::Beam: highlighted_ = beamList_, dock = beamDock_; break;
-    case Panel::Explain: highlighted_ = stepPanel_, dock = stepDock_; break;
-    case Panel::None: highlighted_ = nullptr; break;
+    case Panel::Encoder:
+        highlighted_ = view_;
+        break;
+    case Panel::Candidates:
+        highlighted_ = candidates_->parentWidget(), dock = candidatesDock_;
+        break;
+    case Panel::Beam:
+        highlighted_ = beamList_, dock = beamDock_;
+        break;
+    case Panel::Explain:
+        highlighted_ = stepPanel_, dock = stepDock_;
+        break;
+    case Panel::None:
+        highlighted_ = nullptr;
+        break;
     }
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
     else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
@@ -138,8 +148,7 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     if (on)
         presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_}, compareDock_,
                          {lessonDock_, stepDock_, timelineDock_, compareDock_});
-    else
-        presenter_.leave();
+    else presenter_.leave();
     fitCentralView();
     highlightPanel(highlightedPanel_);  // its tab in front, the rows first
     fitToolBars();
@@ -165,7 +174,8 @@ void MainWindow::fitCentralView() {
     view_->setVisible(!comparing);
     if (presenter_.active()) QTimer::singleShot(0, this, [this] { presenter_.arrange(); });
     else if (comparing)
-        QTimer::singleShot(0, this, [this] { resizeDocks({compareDock_}, {static_cast<int>(height() * PresenterLayout::kWideShare)}, Qt::Vertical); });
+        QTimer::singleShot(
+            0, this, [this] { resizeDocks({compareDock_}, {static_cast<int>(height() * PresenterLayout::kWideShare)}, Qt::Vertical); });
 }
 
 // Every text scales from the application's font: the panels' own larger texts (translation,

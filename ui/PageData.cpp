@@ -27,9 +27,12 @@ double norm(const std::vector<float>& v) {
 
 std::string endColumnName(FigureOptions::EndColumn e) {
     switch (e) {
-    case FigureOptions::EndColumn::Keep: return "keep";
-    case FigureOptions::EndColumn::Drop: return "drop";
-    case FigureOptions::EndColumn::Renormalize: return "renormalize";
+    case FigureOptions::EndColumn::Keep:
+        return "keep";
+    case FigureOptions::EndColumn::Drop:
+        return "drop";
+    case FigureOptions::EndColumn::Renormalize:
+        return "renormalize";
     }
     return "keep";
 }
@@ -84,7 +87,8 @@ nlohmann::json PageData::options(const FigureOptions& o) {
 }
 
 std::string PageData::links(const core::DecodingState& s) {
-    return !s.linkRule.empty() && s.linksError.empty() ? core::SoftAlignment::pharaoh(s.links) : core::SoftAlignment::attentionPharaoh(s.alignment());
+    return !s.linkRule.empty() && s.linksError.empty() ? core::SoftAlignment::pharaoh(s.links)
+                                                       : core::SoftAlignment::attentionPharaoh(s.alignment());
 }
 
 nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions& o, const Settings& settings) {
@@ -177,7 +181,8 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
                             {"description", s.attributionDescription},
                             {"signed", s.attributionSigned},
                             {"extent", n(extent)},
-                            {"source_tokens", std::vector<std::string>(s.source.tokens.begin(), s.source.tokens.begin() + static_cast<long>(s.sourceTokenCount()))},
+                            {"source_tokens", std::vector<std::string>(s.source.tokens.begin(),
+                                                                       s.source.tokens.begin() + static_cast<long>(s.sourceTokenCount()))},
                             {"scores", n.matrix(s.attribution)}};
     }
 
@@ -206,15 +211,12 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
                                   {"state_change", n(std::sqrt(change))}};
         if (const auto q = r.extras.find("query"); q != r.extras.end()) explain["query_projection_norm"] = n(norm(q->second));
         if (const auto e = r.extras.find("energies"); e != r.extras.end())
-            explain["energies"] = n.row(std::vector<float>(e->second.begin(), e->second.begin() + static_cast<long>(std::min(e->second.size(), energyCount))));
-        nlohmann::json step = {{"token", r.token},
-                               {"id", r.tokenId},
-                               {"forced", r.forced},
-                               {"p", n(std::exp(static_cast<double>(r.logProb)))},
-                               {"chosen", chosen},
-                               {"candidates", std::move(candidates)},
-                               {"piece", pieceKind(s, r)},
-                               {"explain", std::move(explain)}};
+            explain["energies"] = n.row(
+                std::vector<float>(e->second.begin(), e->second.begin() + static_cast<long>(std::min(e->second.size(), energyCount))));
+        nlohmann::json step = {{"token", r.token},         {"id", r.tokenId},
+                               {"forced", r.forced},       {"p", n(std::exp(static_cast<double>(r.logProb)))},
+                               {"chosen", chosen},         {"candidates", std::move(candidates)},
+                               {"piece", pieceKind(s, r)}, {"explain", std::move(explain)}};
         if (attribution && t < s.attribution.size()) {
             const size_t real = s.sourceTokenCount();
             const std::vector<float> alpha(r.alpha.begin(), r.alpha.begin() + static_cast<long>(std::min(real, r.alpha.size())));

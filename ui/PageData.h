@@ -19,12 +19,12 @@ namespace alignscope::ui {
 class PageData {
 public:
     struct Settings {
-        std::optional<int> rounded;      // decimals of every real number; nullopt: exact engine values
-        bool fullMatrix = false;         // true: alpha keeps the </s> column whatever options.endColumn
-                                         // says (the page drops it itself); false: as the figure shows it
-        std::optional<int> step;         // the step the page opens on; nullopt: all shown
-        std::string heatmap;             // the heatmap the page opens on ("" attention)
-        int beamWidth = 1;               // the search the steps came from
+        std::optional<int> rounded;  // decimals of every real number; nullopt: exact engine values
+        bool fullMatrix = false;     // true: alpha keeps the </s> column whatever options.endColumn
+                                     // says (the page drops it itself); false: as the figure shows it
+        std::optional<int> step;     // the step the page opens on; nullopt: all shown
+        std::string heatmap;         // the heatmap the page opens on ("" attention)
+        int beamWidth = 1;           // the search the steps came from
     };
     static nlohmann::json build(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
 
@@ -33,7 +33,6 @@ public:
     // The word links a page and an export hold, in Pharaoh form: the View > Links rule's where one
     // was read, else attention's argmax.
     static std::string links(const core::DecodingState& state);
-
 
     // JSON text safe inside an HTML <script> element: '<', '>', '&' and U+2028/9 as \u escapes,
     // so no text of the data (a token "</script>") can end the element or start markup.

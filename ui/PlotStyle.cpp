@@ -9,8 +9,7 @@ QCPColorGradient PlotStyle::alphaGradient(FigureOptions::ColorMap map) {
         g.setColorStopAt(0.0, QColor(255, 255, 255));
         g.setColorStopAt(1.0, QColor(0, 0, 0));
     } else {  // viridis (matplotlib), sampled at nine points
-        const char* stops[] = {"#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
-                               "#28ae80", "#5ec962", "#addc30", "#fde725"};
+        const char* stops[] = {"#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"};
         for (int i = 0; i < 9; ++i) g.setColorStopAt(i / 8.0, QColor(stops[i]));
     }
     g.setColorInterpolation(QCPColorGradient::ciRGB);

@@ -15,7 +15,7 @@ namespace alignscope::ui {
 // and put back on leaving; the docks a lesson page shows or hides keep the visibility they have.
 class PresenterLayout {
 public:
-    static constexpr double kColumnShare = 0.4;    // of the window's width, for the docks
+    static constexpr double kColumnShare = 0.4;   // of the window's width, for the docks
     static constexpr double kLessonShare = 0.55;  // of the column's height, for the lesson text at most
     static constexpr double kLessonFloor = 0.25;  // and at least: what a short page leaves goes to the panels under it
     static constexpr double kWideShare = 0.52;    // of the window's height, for the compare view under it all
@@ -26,8 +26,7 @@ public:
     // compare view: three heatmaps side by side need the width) goes under the window's widgets
     // and the column, the whole width; `live` are the docks whose visibility follows what the app
     // shows rather than the user's layout.
-    void enter(bool fillScreen, QDockWidget* lesson, const QList<QDockWidget*>& tabbed, QDockWidget* wide,
-               const QList<QDockWidget*>& live);
+    void enter(bool fillScreen, QDockWidget* lesson, const QList<QDockWidget*>& tabbed, QDockWidget* wide, const QList<QDockWidget*>& live);
     void leave();
     bool active() const { return active_; }
     // The window outside presenter mode (what leave() puts back): what a window closed in presenter
@@ -44,15 +43,15 @@ public:
 private:
     QMainWindow* window_;
     bool active_ = false;
-    QRect geometry_;                 // the window's own, kept as a rectangle (saveGeometry's frame
-    Qt::WindowStates windowState_;   // arithmetic moves a window without a window manager)
+    QRect geometry_;                // the window's own, kept as a rectangle (saveGeometry's frame
+    Qt::WindowStates windowState_;  // arithmetic moves a window without a window manager)
     QByteArray state_;
     QDockWidget* lesson_ = nullptr;
     QList<QDockWidget*> tabbed_, live_;
     QDockWidget* wide_ = nullptr;
-    QList<QDockWidget*> steppedAside_;  // tabbed panels hidden while `wide` is shown
+    QList<QDockWidget*> steppedAside_;                           // tabbed panels hidden while `wide` is shown
     Qt::DockWidgetArea bottomRight_ = Qt::BottomDockWidgetArea;  // the corner's owner outside presenter mode
-    QDockWidget* forward_ = nullptr;  // the panel last brought forward (its tab in front on entering)
+    QDockWidget* forward_ = nullptr;                             // the panel last brought forward (its tab in front on entering)
 };
 
 }  // namespace alignscope::ui

@@ -33,7 +33,8 @@ void RecentModelsMenu::refresh() {
     const auto recent = QSettings().value(kKey).toStringList();
     for (const auto& path : recent) {
         const QString name = QFileInfo(path).fileName();
-        const bool shared = std::count_if(recent.begin(), recent.end(), [&](const QString& p) { return QFileInfo(p).fileName() == name; }) > 1;
+        const bool shared =
+            std::count_if(recent.begin(), recent.end(), [&](const QString& p) { return QFileInfo(p).fileName() == name; }) > 1;
         const QString text = shared ? QStringLiteral("%1 — %2").arg(name, QDir::toNativeSeparators(QFileInfo(path).absolutePath())) : name;
         menu_->addAction(text, this, [this, path] { emit openRequested(path); })->setToolTip(path);
     }

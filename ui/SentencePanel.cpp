@@ -66,9 +66,11 @@ void SentencePanel::render(core::DecodingStatePtr state) {
     QStringList parts;
     for (size_t i = 0; i < s.source.size(); ++i) {
         // No line break inside a token ("</s>" breaks after its slash otherwise): a word joiner holds it.
-        const QString t = FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
-        parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
-                                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
+        const QString t =
+            FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
+        parts << (s.source.unknown[i]
+                      ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
+                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
     tokens_->setText(parts.join(QStringLiteral(" ")));
     underlineTokens(s);

@@ -19,13 +19,13 @@ public:
 
     explicit SentencePanel(QWidget* parent = nullptr);
 
-    void render(core::DecodingStatePtr state);       // tokens (underlined in the typed text) and translation
-    void setSource(const QString& text);     // the box's text, from its start; no signal
-    void showTarget(const QString& text);    // the Target box with this text; empty: hidden
+    void render(core::DecodingStatePtr state);  // tokens (underlined in the typed text) and translation
+    void setSource(const QString& text);        // the box's text, from its start; no signal
+    void showTarget(const QString& text);       // the Target box with this text; empty: hidden
     void setTargetVisible(bool visible);
     QString source() const;
     QString target() const;
-    void stopTyping();                       // an edit waiting for its pause is dropped
+    void stopTyping();  // an edit waiting for its pause is dropped
     void setTranslationFont(const QFont& font);
 
     QLineEdit* sourceEdit() const { return source_; }

@@ -55,8 +55,8 @@ void clearPlot(QCustomPlot* plot) {
 }
 
 // Bars over labelled categories.
-void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::vector<double>& values,
-              const QColor& color, int highlight) {
+void showBars(QCustomPlot* plot, const std::vector<QString>& labels, const std::vector<double>& values, const QColor& color,
+              int highlight) {
     plot->clearPlottables();
     // Upright labels while they fit side by side (in the labels' own font), slanted otherwise; where
     // even slanted ones would overlap (a long sentence in a narrow panel), every k-th category is
@@ -231,7 +231,9 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
     // The conditional decoder (Sennrich et al. 2017) attends from s'_t, the state after a first cell
     // has read the previous token; a second cell then reads the context.
     const bool conditional = s.conditionalDecoder && !after;
-    const QString qs = after ? QStringLiteral("s<sub>t</sub>") : conditional ? QStringLiteral("s'<sub>t</sub>") : QStringLiteral("s<sub>t-1</sub>");
+    const QString qs = after         ? QStringLiteral("s<sub>t</sub>")
+                       : conditional ? QStringLiteral("s'<sub>t</sub>")
+                                     : QStringLiteral("s<sub>t-1</sub>");
     const auto& queryState = after ? step->state : step->previousState;
     const std::string previous = t >= 2 ? steps[static_cast<size_t>(t - 2)].token : std::string("<s>");
     std::vector<QString> labels;
@@ -244,14 +246,23 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
     // 1. the query
     QString q = after ? tr("<b>%1. Query</b>: the new decoder state s<sub>%2</sub> (%3 numbers, length %4): this model "
                            "attends after its recurrent cell.")
-                            .arg(n(1)).arg(t).arg(queryState.size()).arg(num(norm(queryState)))
-                : conditional
-                    ? tr("<b>%1. Query</b>: s'<sub>%2</sub> = %3(s<sub>%4</sub>, emb(<i>%5</i>)), the previous state (length %6) "
-                         "after a first cell has read the word just written: this model knows <i>%5</i> before it looks.")
-                          .arg(n(1)).arg(t).arg(QString::fromStdString(s.cell).toUpper()).arg(t - 1).arg(tok(previous))
-                          .arg(num(norm(queryState)))
-                    : tr("<b>%1. Query</b>: the previous decoder state s<sub>%2</sub> (%3 numbers, length %4).")
-                          .arg(n(1)).arg(t - 1).arg(queryState.size()).arg(num(norm(queryState)));
+                            .arg(n(1))
+                            .arg(t)
+                            .arg(queryState.size())
+                            .arg(num(norm(queryState)))
+                : conditional ? tr("<b>%1. Query</b>: s'<sub>%2</sub> = %3(s<sub>%4</sub>, emb(<i>%5</i>)), the previous state (length %6) "
+                                   "after a first cell has read the word just written: this model knows <i>%5</i> before it looks.")
+                                    .arg(n(1))
+                                    .arg(t)
+                                    .arg(QString::fromStdString(s.cell).toUpper())
+                                    .arg(t - 1)
+                                    .arg(tok(previous))
+                                    .arg(num(norm(queryState)))
+                              : tr("<b>%1. Query</b>: the previous decoder state s<sub>%2</sub> (%3 numbers, length %4).")
+                                    .arg(n(1))
+                                    .arg(t - 1)
+                                    .arg(queryState.size())
+                                    .arg(num(norm(queryState)));
     if (step->extras.count("query") && s.attention == "additive")
         q += tr(" Projected: W %1 has length %2.").arg(qs).arg(num(norm(step->extras.at("query"))));
     parts_[0]->setText(q);
@@ -264,7 +275,8 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
                                                  : tr("e<sub>t,i</sub> = v<sup>T</sup> tanh(W %1 + U h<sub>i</sub>)").arg(qs);
     if (s.attention == "none") {
         parts_[1]->setText(tr("<b>%1. Energies</b>: this model has no attention; every step uses the same context, "
-                              "the encoder's final state.").arg(n(2)));
+                              "the encoder's final state.")
+                               .arg(n(2)));
         clearPlot(energyPlot_);
     } else if (!hasEnergies) {
         parts_[1]->setText(tr("<b>%1. Energies</b> %2: this model does not report its energies.").arg(n(2)).arg(formula));
@@ -274,7 +286,11 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
         energies_.assign(e.begin(), e.begin() + static_cast<long>(std::min(e.size(), energyCount)));
         const auto top = static_cast<size_t>(std::max_element(energies_.begin(), energies_.end()) - energies_.begin());
         parts_[1]->setText(tr("<b>%5. Energies</b> %1, one per source token: e<sub>%2,%3</sub> = %4 is the largest.")
-                               .arg(formula).arg(t).arg(tok(s.source.tokens[top])).arg(num(energies_[top])).arg(n(2)));
+                               .arg(formula)
+                               .arg(t)
+                               .arg(tok(s.source.tokens[top]))
+                               .arg(num(energies_[top]))
+                               .arg(n(2)));
         showBars(energyPlot_, labels, energies_, QColor("#9467bd"), static_cast<int>(top));
     }
 
@@ -282,7 +298,8 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
     alpha_.assign(step->alpha.begin(), step->alpha.end());
     const double sum = std::accumulate(alpha_.begin(), alpha_.end(), 0.0);
     if (s.attention == "none") {
-        parts_[2]->setText(tr("<b>%2. Softmax</b>: not used; alpha is shown uniform (1/%1 each) only as a placeholder.").arg(alpha_.size()).arg(n(3)));
+        parts_[2]->setText(
+            tr("<b>%2. Softmax</b>: not used; alpha is shown uniform (1/%1 each) only as a placeholder.").arg(alpha_.size()).arg(n(3)));
     } else if (hasEnergies && !paddingColumn && energies_.size() == alpha_.size()) {
         double z = 0;
         for (double v : energies_) z += std::exp(v);
@@ -296,7 +313,8 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
                                .arg(tok(s.source.tokens[static_cast<size_t>(peak)]), num(alpha_[static_cast<size_t>(peak)]), num(sum, 4))
                                .arg(n(3))
                                .arg(paddingColumn ? tr(" The model's softmax also covers its own padding positions: their share "
-                                                       "is the <i>&lt;padding&gt;</i> column, %1.").arg(num(alpha_.back()))
+                                                       "is the <i>&lt;padding&gt;</i> column, %1.")
+                                                        .arg(num(alpha_.back()))
                                                   : QString()));
     }
     showBars(alphaPlot_, labels, alpha_, QColor("#1f77b4"), peak);
@@ -307,14 +325,23 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return alpha_[a] > alpha_[b]; });
     QStringList terms;
     for (size_t k = 0; k < std::min<size_t>(3, order.size()); ++k)
-        terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)").arg(num(alpha_[order[k]], 2)).arg(order[k] + 1).arg(tok(s.source.tokens[order[k]]));
+        terms << QStringLiteral("%1·h<sub>%2</sub>(<i>%3</i>)")
+                     .arg(num(alpha_[order[k]], 2))
+                     .arg(order[k] + 1)
+                     .arg(tok(s.source.tokens[order[k]]));
     if (s.attention == "none")
-        parts_[3]->setText(tr("<b>%2. Context</b>: c = the encoder's final state, the same at every step (length %1).").arg(num(norm(step->context))).arg(n(4)));
+        parts_[3]->setText(tr("<b>%2. Context</b>: c = the encoder's final state, the same at every step (length %1).")
+                               .arg(num(norm(step->context)))
+                               .arg(n(4)));
     else
         parts_[3]->setText(tr("<b>%6. Context</b>: c<sub>%1</sub> = &Sigma;<sub>i</sub> alpha<sub>%1,i</sub> h<sub>i</sub> = %2%3 "
                               "(%4 numbers, length %5; the c_t column beside the encoder states).")
-                               .arg(t).arg(terms.join(QStringLiteral(" + "))).arg(order.size() > 3 ? QStringLiteral(" + …") : QString())
-                               .arg(step->context.size()).arg(num(norm(step->context))).arg(n(4)));
+                               .arg(t)
+                               .arg(terms.join(QStringLiteral(" + ")))
+                               .arg(order.size() > 3 ? QStringLiteral(" + …") : QString())
+                               .arg(step->context.size())
+                               .arg(num(norm(step->context)))
+                               .arg(n(4)));
 
     // 5. the decoder update
     double change = 0;
@@ -324,19 +351,33 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
     if (after)
         parts_[4]->setText(tr("<b>1. Decoder update</b> (%1), before any attention: s<sub>%2</sub> = %1(s<sub>%3</sub>, "
                               "[emb(<i>%4</i>)%5]): the state moves by %6 (length %7 → %8).")
-                               .arg(cell).arg(t).arg(t - 1).arg(tok(previous))
+                               .arg(cell)
+                               .arg(t)
+                               .arg(t - 1)
+                               .arg(tok(previous))
                                .arg(s.inputFeeding ? tr("; the previous step's attentional output") : QString())
-                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+                               .arg(num(std::sqrt(change)))
+                               .arg(num(norm(step->previousState)))
+                               .arg(num(norm(step->state))));
     else if (conditional)
         parts_[4]->setText(tr("<b>5. Decoder update</b> (%1, a second cell): s<sub>%2</sub> = %1(s'<sub>%2</sub>, c<sub>%2</sub>): "
                               "from s<sub>%3</sub> the state moves by %4 (length %5 → %6).")
-                               .arg(cell).arg(t).arg(t - 1)
-                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+                               .arg(cell)
+                               .arg(t)
+                               .arg(t - 1)
+                               .arg(num(std::sqrt(change)))
+                               .arg(num(norm(step->previousState)))
+                               .arg(num(norm(step->state))));
     else
         parts_[4]->setText(tr("<b>5. Decoder update</b> (%1): s<sub>%2</sub> = %1(s<sub>%3</sub>, [emb(<i>%4</i>); c<sub>%2</sub>]): "
                               "the state moves by %5 (length %6 → %7).")
-                               .arg(cell).arg(t).arg(t - 1).arg(tok(previous))
-                               .arg(num(std::sqrt(change))).arg(num(norm(step->previousState))).arg(num(norm(step->state))));
+                               .arg(cell)
+                               .arg(t)
+                               .arg(t - 1)
+                               .arg(tok(previous))
+                               .arg(num(std::sqrt(change)))
+                               .arg(num(norm(step->previousState)))
+                               .arg(num(norm(step->state))));
 
     // 6. the output
     std::vector<QString> names;
@@ -348,21 +389,25 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
         probs.push_back(c.probability);
     }
     const QString from = s.ownReadout ? tr("[s<sub>%1</sub>; c<sub>%1</sub>; emb(<i>%2</i>)]").arg(t).arg(tok(previous))
-                         : after     ? tr("s<sub>%1</sub> and c<sub>%1</sub>").arg(t)
-                                     : tr("the new state s<sub>%1</sub>").arg(t);
+                         : after      ? tr("s<sub>%1</sub> and c<sub>%1</sub>").arg(t)
+                                      : tr("the new state s<sub>%1</sub>").arg(t);
     // A sub-word model writes pieces: say where the chosen one sits in its word.
     QString piece;
     if (s.targetPieces && step->tokenId != s.eosId) {
         const int byte = core::PieceText::fallbackByte(step->token);
-        piece = byte >= 0 ? tr(" A byte piece: one UTF-8 byte (0x%1) of a character the vocabulary spells byte by byte.")
-                                .arg(byte, 2, 16, QChar('0'))
-                : core::PieceText::startsWord(step->token) ? tr(" A piece that starts a new word (its ▁ is the space before it).")
-                                                           : tr(" A piece that continues the word before it (no ▁).");
+        piece =
+            byte >= 0
+                ? tr(" A byte piece: one UTF-8 byte (0x%1) of a character the vocabulary spells byte by byte.").arg(byte, 2, 16, QChar('0'))
+            : core::PieceText::startsWord(step->token) ? tr(" A piece that starts a new word (its ▁ is the space before it).")
+                                                       : tr(" A piece that continues the word before it (no ▁).");
     }
     parts_[5]->setText(tr("<b>6. Output</b>: a softmax over the whole target vocabulary from %1 "
                           "(top %3 shown). %4 <i>%5</i>, p = <b>%6</b>.%7")
-                           .arg(from).arg(step->candidates.size())
-                           .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:") : step->forced ? tr("Forced:") : tr("Chosen:"),
+                           .arg(from)
+                           .arg(step->candidates.size())
+                           .arg(s.selectedHypothesis >= 0 ? tr("Beam search kept:")
+                                : step->forced            ? tr("Forced:")
+                                                          : tr("Chosen:"),
                                 tok(step->token), num(std::exp(step->logProb)), piece));
     showBars(outputPlot_, names, probs, QColor("#2ca02c"), chosen);
     scrollToPart();
@@ -381,8 +426,9 @@ void StepExplainedPanel::showAttribution(const core::DecodingState& s) {
     const QString what = QString::fromStdString(s.attributionDescription).toHtmlEscaped();
     const size_t t = s.shownSteps().size() - 1;
     if (!s.attributionError.empty() || t >= s.attribution.size()) {
-        attributionPart_->setText(tr("<b>Attribution</b> (%1): %2<br><i>%3</i>")
-                                      .arg(method, what, QString::fromStdString(s.attributionError.empty() ? "computing…" : s.attributionError).toHtmlEscaped()));
+        attributionPart_->setText(
+            tr("<b>Attribution</b> (%1): %2<br><i>%3</i>")
+                .arg(method, what, QString::fromStdString(s.attributionError.empty() ? "computing…" : s.attributionError).toHtmlEscaped()));
         return;
     }
     const size_t S = s.sourceTokenCount();

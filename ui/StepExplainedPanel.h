@@ -24,7 +24,7 @@ public:
     // The numbers on show, for tests: energies and alpha per source token, output probabilities.
     const std::vector<double>& shownEnergies() const { return energies_; }
     const std::vector<double>& shownAlpha() const { return alpha_; }
-    QString text(int part) const;  // the formula text of part 1..6
+    QString text(int part) const;              // the formula text of part 1..6
     QStringList chartLabels(int chart) const;  // category labels of chart 0 (energies), 1 (alpha), 2 (output)
     void setLabelFont(const QFont& font);      // the charts' tick labels (presenter mode enlarges them)
     // The part a lesson page talks about, scrolled to the top of the panel and kept there as the
@@ -43,7 +43,7 @@ private:
     void scrollToPart();
     QString part_;  // the part a lesson page names
     QLabel* parts_[6];
-    QLabel* attributionPart_;  // the attribution asked for (View > Heatmap) against this step's attention
+    QLabel* attributionPart_;        // the attribution asked for (View > Heatmap) against this step's attention
     QVBoxLayout* layout_ = nullptr;  // the parts in reading order (the decoder update moves for Luong-style models)
     QCustomPlot* energyPlot_;
     QCustomPlot* alphaPlot_;

@@ -70,7 +70,8 @@ void TimelineExporter::forEachFrame(const std::string& source, const std::string
 void TimelineExporter::write(const std::string& source, const std::string& target, const FigureOptions& options,
                              const FigureExporter::Settings& settings, const QString& path) const {
     if (settings.format != FigureExporter::Format::Gif && settings.format != FigureExporter::Format::Frames)
-        throw core::Error("a training run is exported as an animation: gif or frames, not " + FigureExporter::formatName(settings.format).toStdString());
+        throw core::Error("a training run is exported as an animation: gif or frames, not " +
+                          FigureExporter::formatName(settings.format).toStdString());
     const auto& snaps = timeline_.snapshots();
     const auto frame = frameMaker(source, target, options, settings.frameMs);
     // One layout for every frame: the snapshots of one run give the sentence the same tokens, so

@@ -23,8 +23,8 @@ public:
     // translation, which every snapshot then follows), written to `path`: a GIF (settings.format
     // Gif) or numbered PNGs (Frames). Throws core::Error naming the snapshot that cannot take the
     // sentence.
-    void write(const std::string& source, const std::string& target, const FigureOptions& options,
-               const FigureExporter::Settings& settings, const QString& path) const;
+    void write(const std::string& source, const std::string& target, const FigureOptions& options, const FigureExporter::Settings& settings,
+               const QString& path) const;
     // The same frames handed to `visit` in turn (k, frame), one snapshot's model in memory at a time:
     // for an exporter that keeps only what it takes from each (the lesson site's numbers).
     void forEachFrame(const std::string& source, const std::string& target, const FigureOptions& options, int frameMs,

@@ -83,7 +83,8 @@ void TimelinePanel::setTimeline(const core::TrainingTimeline& timeline) {
     }
     plot_->rescaleAxes();
     plot_->yAxis->setRange(0, plot_->yAxis->range().upper * 1.08);  // room for the marks at the top
-    plot_->xAxis->setRange(0.8, std::max<double>(2.0, static_cast<double>(std::max<size_t>(raw.size(), n ? timeline_.snapshots().back().step : 1)) * 1.25));
+    plot_->xAxis->setRange(
+        0.8, std::max<double>(2.0, static_cast<double>(std::max<size_t>(raw.size(), n ? timeline_.snapshots().back().step : 1)) * 1.25));
     slider_->blockSignals(true);
     slider_->setRange(0, std::max(0, n - 1));
     slider_->setValue(std::max(0, n - 1));

@@ -87,7 +87,7 @@ void TrainingRunController::snapshotArrived(const core::DecodingStatePtr& s) {
     if (!findingTarget_ || !s || !s->finished || s->translation.empty()) return;
     findingTarget_ = false;
     emit targetFound(QString::fromStdString(s->translation));
-    targetIsTheRuns_ = true;  // the run's own target: it ends with the run
+    targetIsTheRuns_ = true;                         // the run's own target: it ends with the run
     if (returnTo_ != panel_->slider()->maximum()) {  // back to the snapshot on the slider
         opening_ = panel_->snapshotPath(returnTo_);
         document_->openModel(opening_, /*keepTarget=*/true);

@@ -31,8 +31,8 @@ public:
 
     // The run at `snapshot` (0-based; -1 the last), along `target` (empty: the run's own).
     void open(const core::TrainingTimeline& timeline, int snapshot, const QString& target);
-    void close();                    // forgets the run (the window hides its dock)
-    bool active() const;             // a run is open, or a snapshot of one still opening
+    void close();         // forgets the run (the window hides its dock)
+    bool active() const;  // a run is open, or a snapshot of one still opening
     bool targetIsTheRuns() const { return targetIsTheRuns_; }
     bool findingTarget() const { return findingTarget_; }
     void targetTyped() { targetIsTheRuns_ = false; }  // a target given now is the user's
@@ -56,9 +56,9 @@ private:
     std::shared_ptr<const core::Model> reference_;  // the run's first snapshot opened: others must share its vocabularies
     QString lastGood_;                              // the last snapshot that did
     QString opening_;                               // the snapshot being opened (checked when it arrives)
-    bool findingTarget_ = false;   // the last snapshot's translation becomes the forced target
-    bool targetIsTheRuns_ = false; // the forced target is the run's (its last snapshot's translation)
-    int returnTo_ = 0;             // the snapshot on the slider while the last one finds the target
+    bool findingTarget_ = false;                    // the last snapshot's translation becomes the forced target
+    bool targetIsTheRuns_ = false;                  // the forced target is the run's (its last snapshot's translation)
+    int returnTo_ = 0;                              // the snapshot on the slider while the last one finds the target
 };
 
 }  // namespace alignscope::ui

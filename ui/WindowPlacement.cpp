@@ -11,8 +11,8 @@ namespace alignscope::ui {
 
 QRect WindowPlacement::fitted(const QRect& saved, const QRect& room) {
     const QSize size = saved.size().boundedTo(room.size() - kFrameAllowance);
-    const QPoint lowest = room.bottomRight() - QPoint(size.width(), size.height()) - QPoint(kFrameAllowance.width(), kFrameAllowance.height()) +
-                          QPoint(1, 1);
+    const QPoint lowest =
+        room.bottomRight() - QPoint(size.width(), size.height()) - QPoint(kFrameAllowance.width(), kFrameAllowance.height()) + QPoint(1, 1);
     const int titleBar = kFrameAllowance.height() - kFrameAllowance.width() / 2;  // above the rectangle
     return QRect(QPoint(std::clamp(saved.x(), room.left(), std::max(room.left(), lowest.x())),
                         std::clamp(saved.y(), room.top() + titleBar, std::max(room.top() + titleBar, lowest.y() + titleBar))),
@@ -46,7 +46,8 @@ void WindowPlacement::placeFirst(QMainWindow* window) {
     }
     const QRect room = screen->availableGeometry();
     window->resize(wanted.boundedTo(room.size() - kFrameAllowance));
-    window->move(room.topLeft() + QPoint((room.width() - window->width()) / 2, (room.height() - window->height() - kFrameAllowance.height()) / 2));
+    window->move(room.topLeft() +
+                 QPoint((room.width() - window->width()) / 2, (room.height() - window->height() - kFrameAllowance.height()) / 2));
 }
 
 }  // namespace alignscope::ui

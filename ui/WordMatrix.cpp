@@ -21,8 +21,9 @@ WordMatrix WordMatrix::merge(const core::DecodingState& s, const std::vector<std
     const auto alignment = s.alignment();
     std::vector<std::vector<float>> rows;
     for (const auto& r : pieces) rows.emplace_back(r.begin(), r.end());
-    std::vector<int> sourceWords(s.source.words.begin(),
-                                 s.source.words.begin() + static_cast<long>(std::min<size_t>(s.source.words.size(), static_cast<size_t>(std::max(0, shownTokens)))));
+    std::vector<int> sourceWords(
+        s.source.words.begin(),
+        s.source.words.begin() + static_cast<long>(std::min<size_t>(s.source.words.size(), static_cast<size_t>(std::max(0, shownTokens)))));
     int sourceCount = 0;
     for (int w : sourceWords) sourceCount = std::max(sourceCount, w + 1);
     // A shown </s> column (View > Keep the </s> column, or renormalised) is a column of its own
@@ -30,7 +31,8 @@ WordMatrix WordMatrix::merge(const core::DecodingState& s, const std::vector<std
     const bool endColumn = !sourceWords.empty() && sourceWords.back() < 0;
     if (endColumn) sourceWords.back() = sourceCount;
     WordMatrix m;
-    for (const auto& r : core::LinkExtraction::mergeToWords(rows, sourceWords, alignment.targetWords())) m.weights.emplace_back(r.begin(), r.end());
+    for (const auto& r : core::LinkExtraction::mergeToWords(rows, sourceWords, alignment.targetWords()))
+        m.weights.emplace_back(r.begin(), r.end());
     const int columns = sourceCount + (endColumn ? 1 : 0);
     for (auto& r : m.weights) r.resize(static_cast<size_t>(columns), 0.0);
     // Columns as typed (the tokenizer numbers the text's words); rows as each word's pieces spell it.

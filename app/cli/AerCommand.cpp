@@ -103,15 +103,14 @@ Command addAerCommand(CLI::App& app) {
             } catch (const core::Error& e) {
                 throw core::Error(file + ":" + std::to_string(k + 1) + ": " + e.what());
             }
-            if (!sizes.empty() && (set.maxSource() >= static_cast<int>(sizes[k].first) ||
-                                   set.maxTarget() >= static_cast<int>(sizes[k].second))) {
+            if (!sizes.empty() &&
+                (set.maxSource() >= static_cast<int>(sizes[k].first) || set.maxTarget() >= static_cast<int>(sizes[k].second))) {
                 const int base = oneBased ? 1 : 0;
                 throw core::Error(file + ":" + std::to_string(k + 1) + ": a link reaches source word " +
-                                  std::to_string(set.maxSource() + base) + " or target word " +
-                                  std::to_string(set.maxTarget() + base) + ", but the pair has " +
-                                  std::to_string(sizes[k].first) + " source and " + std::to_string(sizes[k].second) +
-                                  " target words (" + o->pairs + ":" + std::to_string(k + 1) + "; counting from " +
-                                  std::to_string(base) + ")");
+                                  std::to_string(set.maxSource() + base) + " or target word " + std::to_string(set.maxTarget() + base) +
+                                  ", but the pair has " + std::to_string(sizes[k].first) + " source and " +
+                                  std::to_string(sizes[k].second) + " target words (" + o->pairs + ":" + std::to_string(k + 1) +
+                                  "; counting from " + std::to_string(base) + ")");
             }
             return set;
         };
@@ -141,8 +140,9 @@ Command addAerCommand(CLI::App& app) {
         };
         const auto text = [](const core::AlignmentErrorRate& r) {
             char line[256];
-            std::snprintf(line, sizeof line, "AER %.2f  precision %.2f  recall %.2f  (%lld pairs; %lld links, gold %lld sure, %lld possible)",
-                          r.aer() * 100, r.precision() * 100, r.recall() * 100, static_cast<long long>(r.sentences()),
+            std::snprintf(line, sizeof line,
+                          "AER %.2f  precision %.2f  recall %.2f  (%lld pairs; %lld links, gold %lld sure, %lld possible)", r.aer() * 100,
+                          r.precision() * 100, r.recall() * 100, static_cast<long long>(r.sentences()),
                           static_cast<long long>(r.hypothesisLinks()), static_cast<long long>(r.sureLinks()),
                           static_cast<long long>(r.possibleLinks()));
             return std::string(line);
@@ -165,8 +165,8 @@ Command addAerCommand(CLI::App& app) {
                 std::snprintf(line, sizeof line,
                               "versus %s: %s\ndifference %+.2f (hyp - versus); paired bootstrap, %d resamples of the "
                               "pairs: 95%% within [%+.2f, %+.2f], hyp lower in %.1f%%\n",
-                              o->versus.c_str(), text(versusScore).c_str(), test.difference * 100, test.resamples,
-                              test.low * 100, test.high * 100, test.firstBetter * 100);
+                              o->versus.c_str(), text(versusScore).c_str(), test.difference * 100, test.resamples, test.low * 100,
+                              test.high * 100, test.firstBetter * 100);
                 std::cout << line;
             }
         }

@@ -44,15 +44,16 @@ Command addAlignCommand(CLI::App& app) {
                   "(grad-x-input, integrated-gradients, occlusion), or attention-x-occlusion, where attention and "
                   "occlusion agree (the best aligner of these; docs/alignment.md)")
         ->capture_default_str();
-    c->add_option("--links", o->links,
-                  "Hard links, one decision per target word over its merged row: argmax, threshold; argmax-both-ways (each target word's "
-                  "peak and each source word's peak of the one matrix, joined by grow-diag-final-and); itermax (SimAlign's mutual peaks in two "
-                  "rounds); or with --reverse-model intersection, union, "
-                  "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
-                  "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
-                  "attention-x-occlusion, docs/alignment.md)")
-        ->check(CLI::IsMember({"argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and", "agreement-intersection",
-                               "agreement-union", "agreement-grow-diag-final-and"}))
+    c->add_option(
+         "--links", o->links,
+         "Hard links, one decision per target word over its merged row: argmax, threshold; argmax-both-ways (each target word's "
+         "peak and each source word's peak of the one matrix, joined by grow-diag-final-and); itermax (SimAlign's mutual peaks in two "
+         "rounds); or with --reverse-model intersection, union, "
+         "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
+         "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
+         "attention-x-occlusion, docs/alignment.md)")
+        ->check(CLI::IsMember({"argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and",
+                               "agreement-intersection", "agreement-union", "agreement-grow-diag-final-and"}))
         ->capture_default_str();
     c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
         ->check(CLI::Range(0.0, 1.0))
@@ -61,7 +62,9 @@ Command addAlignCommand(CLI::App& app) {
                   "A model of the other direction (target to source), for --links [agreement-]intersection, union, "
                   "grow-diag-final-and (default: the one the model declares, metadata reverse_model); several make "
                   "an ensemble, as for --model");
-    c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")->check(CLI::Range(2, 256))->capture_default_str();
+    c->add_option("--points", o->points, "integrated-gradients: interpolation points, both ends included")
+        ->check(CLI::Range(2, 256))
+        ->capture_default_str();
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
     c->add_flag("--fixed-points", o->fixedPoints,
                 "integrated-gradients: never add points (by default a step whose scores miss f(x) - f(baseline) by "
@@ -93,29 +96,32 @@ Command addAlignCommand(CLI::App& app) {
         options.entering = [&watchdog](const char* phase) { watchdog.enter(phase); };
         options.json = o->format == "json";
         const core::Aligner aligner(std::move(models), std::move(reverses), options);
-        return io.forEachChunk("align", aligner.chunkPairs(), [&](const std::vector<std::string>& lines) {
-            std::vector<LineStreams::LineOutcome> out(lines.size());
-            std::vector<core::Aligner::Pair> pairs;
-            std::vector<size_t> where;  // pair -> line
-            for (size_t k = 0; k < lines.size(); ++k) {
-                try {
-                    auto pair = core::PairLine::parse(lines[k]);
-                    if (!pair.target) throw core::Error("expected 'source ||| target'");
-                    pairs.push_back({pair.source, *pair.target});
-                    where.push_back(k);
-                } catch (const core::Error& e) {
-                    out[k] = {false, e.what()};
+        return io.forEachChunk(
+            "align", aligner.chunkPairs(),
+            [&](const std::vector<std::string>& lines) {
+                std::vector<LineStreams::LineOutcome> out(lines.size());
+                std::vector<core::Aligner::Pair> pairs;
+                std::vector<size_t> where;  // pair -> line
+                for (size_t k = 0; k < lines.size(); ++k) {
+                    try {
+                        auto pair = core::PairLine::parse(lines[k]);
+                        if (!pair.target) throw core::Error("expected 'source ||| target'");
+                        pairs.push_back({pair.source, *pair.target});
+                        where.push_back(k);
+                    } catch (const core::Error& e) {
+                        out[k] = {false, e.what()};
+                    }
                 }
-            }
-            const auto results = aligner.align(pairs);
-            for (size_t i = 0; i < results.size(); ++i) {
-                const auto& r = results[i];
-                out[where[i]] = !r.error.empty() ? LineStreams::LineOutcome{false, r.error}
-                                : options.json   ? LineStreams::LineOutcome{true, r.json.dump()}
-                                                 : LineStreams::LineOutcome{true, r.pharaoh()};
-            }
-            return out;
-        }, o->format == "json" ? "null" : "", std::nullopt, &watchdog);
+                const auto results = aligner.align(pairs);
+                for (size_t i = 0; i < results.size(); ++i) {
+                    const auto& r = results[i];
+                    out[where[i]] = !r.error.empty() ? LineStreams::LineOutcome{false, r.error}
+                                    : options.json   ? LineStreams::LineOutcome{true, r.json.dump()}
+                                                     : LineStreams::LineOutcome{true, r.pharaoh()};
+                }
+                return out;
+            },
+            o->format == "json" ? "null" : "", std::nullopt, &watchdog);
     };
 }
 

@@ -31,8 +31,7 @@ Command addCheckDatesCommand(CLI::App& app) {
                                  "of the year, month and day tokens peaks on the right words");
     c->add_option("-m,--model", o->model, "Model trained on make-dates data")->required();
     c->add_option("-n,--count", o->count, "Fresh dates to check")->check(CLI::Range(1, 1000000))->capture_default_str();
-    c->add_option("--seed", o->seed, "Seed of the fresh dates (use one the training data did not)")
-        ->capture_default_str();
+    c->add_option("--seed", o->seed, "Seed of the fresh dates (use one the training data did not)")->capture_default_str();
     c->add_flag("--json", o->json, "Print JSON");
     return [o, c]() -> int {
         if (!*c) return -1;
@@ -46,8 +45,8 @@ Command addCheckDatesCommand(CLI::App& app) {
                                  {"examples", r.formExamples[static_cast<size_t>(f)]},
                                  {"exact", r.formExact[static_cast<size_t>(f)]},
                                  {"aligned_tokens", r.formAligned[static_cast<size_t>(f)]}});
-            nlohmann::json j = {{"model", model.origin()}, {"seed", o->seed},
-                                {"examples", r.examples},  {"exact", r.exact},
+            nlohmann::json j = {{"model", model.origin()},       {"seed", o->seed},
+                                {"examples", r.examples},        {"exact", r.exact},
                                 {"year_aligned", r.yearAligned}, {"month_aligned", r.monthAligned},
                                 {"day_aligned", r.dayAligned},   {"forms", forms}};
             std::cout << j.dump(2) << '\n';
@@ -63,9 +62,8 @@ Command addCheckDatesCommand(CLI::App& app) {
                   << "by form (exact; aligned tokens):\n";
         for (int f = 0; f < core::SyntheticDates::kForms; ++f) {
             const auto i = static_cast<size_t>(f);
-            std::cout << "  " << core::SyntheticDates::formName(static_cast<Form>(f)) << ": "
-                      << share(r.formExact[i], r.formExamples[i]) << "; " << share(r.formAligned[i], 3 * r.formExamples[i])
-                      << '\n';
+            std::cout << "  " << core::SyntheticDates::formName(static_cast<Form>(f)) << ": " << share(r.formExact[i], r.formExamples[i])
+                      << "; " << share(r.formAligned[i], 3 * r.formExamples[i]) << '\n';
         }
         return 0;
     };

@@ -18,7 +18,9 @@ using Command = std::function<int()>;
 
 // --time-limit SECONDS on a line-by-line command (SentenceWatchdog): default 30, 0 for none.
 inline void addTimeLimitOption(CLI::App* command, double& seconds) {
-    command->add_option("--time-limit", seconds, "Seconds a sentence may go without progress (a decoder step, an attributed pair) before the run stops (0: no limit)")
+    command
+        ->add_option("--time-limit", seconds,
+                     "Seconds a sentence may go without progress (a decoder step, an attributed pair) before the run stops (0: no limit)")
         ->check(CLI::Range(0.0, 86400.0))
         ->capture_default_str();
 }
@@ -34,9 +36,11 @@ inline int availableCores() {
 // BLAS thread each. The default, 0, is one worker per core (at most 8): workers beat one batch on
 // several BLAS threads, idle or loaded (docs/performance.md, "Why the code is as it is").
 inline void addWorkersOption(CLI::App* command, int& workers, const char* what = "Batches") {
-    command->add_option("--workers", workers,
-                        std::string(what) + " decoded at once, one thread each with one BLAS thread (the same output; 0: one "
-                        "per core, at most 8; 1 with --threads N: one batch at a time on N BLAS threads)")
+    command
+        ->add_option("--workers", workers,
+                     std::string(what) +
+                         " decoded at once, one thread each with one BLAS thread (the same output; 0: one "
+                         "per core, at most 8; 1 with --threads N: one batch at a time on N BLAS threads)")
         ->check(CLI::Range(0, 64))
         ->capture_default_str();
 }
@@ -63,8 +67,8 @@ Command addCheckDatesCommand(CLI::App& app);
 Command addUpdateCodeCommand(CLI::App& app);
 Command addTraceCommand(CLI::App& app);
 #ifdef ALIGNSCOPE_CLI_EXPORT
-Command addExportCommand(CLI::App& app);    // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
-Command addPlotBleuCommand(CLI::App& app);  // needs Qt, as export
+Command addExportCommand(CLI::App& app);        // needs Qt: built with ALIGNSCOPE_BUILD_GUI only
+Command addPlotBleuCommand(CLI::App& app);      // needs Qt, as export
 Command addExportLessonCommand(CLI::App& app);  // needs Qt, as export
 #endif
 

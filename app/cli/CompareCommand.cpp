@@ -19,10 +19,8 @@ namespace {
 core::AlignmentComparison::Side decode(const core::Model& model, const std::string& source, const std::string& target,
                                        core::Alignment& alignment) {
     core::DecodingSession session(model, source);
-    if (target.empty())
-        session.runToEnd();
-    else
-        session.alignTo(target);
+    if (target.empty()) session.runToEnd();
+    else session.alignTo(target);
     alignment = session.alignment();
     return {model.name(), target.empty() ? session.translation() : target, {}, {}};
 }
@@ -39,16 +37,22 @@ Command addCompareCommand(CLI::App& app) {
     auto* c = app.add_subcommand("compare", "Two models on one sentence (their alignments and difference), or on a test set (BLEU, AER)");
     c->add_option("-m,--model", o->model, "Model A (default: the bundled en-fr-subword model)");
     c->add_option("--with", o->other, "Model B")->required();
-    auto* source = c->add_option("--source", o->source, "A sentence both decode: prints both alignments and A - B where the targets agree (JSON)");
+    auto* source =
+        c->add_option("--source", o->source, "A sentence both decode: prints both alignments and A - B where the targets agree (JSON)");
     c->add_option("--target", o->target, "With --source: force both along this target, so every row compares")->needs(source);
-    c->add_flag("--words", o->words, "With --source: compare over the words of the text even where both models read the same "
-                                      "tokens (a source word's columns summed, a target word's rows averaged)")
+    c->add_flag("--words", o->words,
+                "With --source: compare over the words of the text even where both models read the same "
+                "tokens (a source word's columns summed, a target word's rows averaged)")
         ->needs(source);
-    auto* test = c->add_option("--test", o->test, "Test pairs (source<TAB>target per line): BLEU of each model's translations")->excludes(source);
-    c->add_option("--gold", o->gold, "With --test: gold word links, one line per pair (i-j sure, ipj possible): AER of each model's attention")
+    auto* test =
+        c->add_option("--test", o->test, "Test pairs (source<TAB>target per line): BLEU of each model's translations")->excludes(source);
+    c->add_option("--gold", o->gold,
+                  "With --test: gold word links, one line per pair (i-j sure, ipj possible): AER of each model's attention")
         ->needs(test);
     c->add_flag("--one-based", o->oneBased, "--gold counts words from 1 (default: from 0)");
-    c->add_option("--beam", o->beam, "With --test: translate with beam search of this width (1: greedy)")->check(CLI::Range(1, 32))->capture_default_str();
+    c->add_option("--beam", o->beam, "With --test: translate with beam search of this width (1: greedy)")
+        ->check(CLI::Range(1, 32))
+        ->capture_default_str();
     c->add_flag("--json", o->json, "With --test: print the scores as one JSON object");
     return [o, c, source, test]() -> int {
         if (!*c) return -1;
@@ -64,7 +68,8 @@ Command addCompareCommand(CLI::App& app) {
             } catch (const core::Error& e) {
                 throw core::Error("model B '" + b.origin() + "' cannot take the sentence: " + e.what());
             }
-            const auto comparison = core::AlignmentComparison::compare(o->source, std::move(sideA), alignmentA, std::move(sideB), alignmentB, o->words);
+            const auto comparison =
+                core::AlignmentComparison::compare(o->source, std::move(sideA), alignmentA, std::move(sideB), alignmentB, o->words);
             std::cout << comparison.toJson().dump() << '\n';
             return 0;
         }
@@ -89,7 +94,8 @@ Command addCompareCommand(CLI::App& app) {
             std::snprintf(line, sizeof line, "%c  %-24s BLEU %6.2f", k == 0 ? 'A' : 'B', cards[k].model.c_str(), cards[k].bleu);
             std::cout << line;
             if (cards[k].hasAer) {
-                std::snprintf(line, sizeof line, "  AER %6.2f  precision %6.2f  recall %6.2f", cards[k].aer, cards[k].precision, cards[k].recall);
+                std::snprintf(line, sizeof line, "  AER %6.2f  precision %6.2f  recall %6.2f", cards[k].aer, cards[k].precision,
+                              cards[k].recall);
                 std::cout << line;
             }
             std::cout << "  (" << (k == 0 ? a : b).origin() << ")\n";

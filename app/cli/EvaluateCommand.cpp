@@ -9,7 +9,6 @@
 #include "core/evaluation/Evaluator.h"
 #include "core/runtime/Runtime.h"
 
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -44,8 +43,8 @@ void printReport(const core::EvaluationResult& r, std::ostream& out) {
         << "metric:   corpus BLEU-4, no smoothing, every reference of a source counts;\n"
         << "          compared as " << r.tokenization << "\n\n";
 
-    out << pad("search", 10, false) << pad("BLEU", 7) << pad("BP", 7) << pad("p1", 7) << pad("p2", 7)
-        << pad("p3", 7) << pad("p4", 7) << pad("hyp/ref tokens", 16) << pad("sent/s", 9) << '\n';
+    out << pad("search", 10, false) << pad("BLEU", 7) << pad("BP", 7) << pad("p1", 7) << pad("p2", 7) << pad("p3", 7) << pad("p4", 7)
+        << pad("hyp/ref tokens", 16) << pad("sent/s", 9) << '\n';
     for (const auto& s : r.searches) {
         const auto& c = s.corpus;
         out << pad(s.name, 10, false) << pad(fixed(c.bleu, 2), 7) << pad(fixed(c.brevityPenalty, 3), 7);
@@ -59,8 +58,7 @@ void printReport(const core::EvaluationResult& r, std::ostream& out) {
     out << '\n';
     for (size_t b = 0; b < r.buckets.size(); ++b) {
         out << pad(r.buckets[b].label, 8, false) << pad(std::to_string(r.bucketSentences[b]), 10);
-        for (const auto& s : r.searches)
-            out << pad(s.buckets[b].segments ? fixed(s.buckets[b].bleu, 2) : "-", 9);
+        for (const auto& s : r.searches) out << pad(s.buckets[b].segments ? fixed(s.buckets[b].bleu, 2) : "-", 9);
         out << '\n';
     }
 }
@@ -78,16 +76,15 @@ Command addEvaluateCommand(CLI::App& app) {
     o->e.workers = 0;  // one per core (startWorkers)
     auto* c = app.add_subcommand("evaluate", "Translate a test file (source<TAB>target) and report corpus BLEU");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
-    c->add_option("--test", o->test, "Test pairs: source<TAB>target per line; a source may repeat with other targets")
-        ->required();
+    c->add_option("--test", o->test, "Test pairs: source<TAB>target per line; a source may repeat with other targets")->required();
     c->add_option("-b,--beam", o->e.beamWidth, "Beam width, run after greedy (1: greedy only)")
         ->check(CLI::Range(1, 64))
         ->capture_default_str();
-    c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->e.maxLength, "Maximum target tokens (default: the model's max_length, else 2*source+10)")
+        ->check(CLI::Range(0, 1000));
     c->add_option("--max-sentences", o->e.maxSentences, "Evaluate only the first N distinct sources (0: all)")
         ->check(CLI::NonNegativeNumber);
-    c->add_option("--buckets", o->e.bucketBounds,
-                  "Upper ends of the source-length buckets, increasing (an open bucket follows)")
+    c->add_option("--buckets", o->e.bucketBounds, "Upper ends of the source-length buckets, increasing (an open bucket follows)")
         ->delimiter(',')
         ->capture_default_str();
     c->add_option("--tokenize", o->e.tokenize,
@@ -97,10 +94,10 @@ Command addEvaluateCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_flag("--lowercase", o->e.lowercase, "--tokenize 13a: compare lower-cased text (sacrebleu -lc)");
     c->add_flag("--no-progress", o->noProgress, "No progress line on stderr (a bar on a terminal, a line every 30 s into a log)");
-    c->add_flag("--skip-bad-lines", o->skipBad,
-                "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
-    c->add_option("--batch", o->e.batch, "Sentences decoded together, greedy and beam (default: 256 greedy, 32 with a beam; "
-                                         "1: one at a time; the same tokens either way)")
+    c->add_flag("--skip-bad-lines", o->skipBad, "Skip malformed test lines and pairs the model cannot take (default: stop at the first)");
+    c->add_option("--batch", o->e.batch,
+                  "Sentences decoded together, greedy and beam (default: 256 greedy, 32 with a beam; "
+                  "1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->e.workers);
     addTimeLimitOption(c, o->timeLimit);
@@ -113,10 +110,8 @@ Command addEvaluateCommand(CLI::App& app) {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(o->test, ec))
             throw core::Error("test file '" + o->test + "' does not exist or is not a file");
-        const auto corpus =
-            core::Corpus::read(o->test, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
-        for (const auto& p : corpus.problems())
-            std::cerr << "skipped " << o->test << ":" << p.line << ": " << p.reason << '\n';
+        const auto corpus = core::Corpus::read(o->test, o->skipBad ? core::Corpus::OnBadLine::Skip : core::Corpus::OnBadLine::Reject);
+        for (const auto& p : corpus.problems()) std::cerr << "skipped " << o->test << ":" << p.line << ": " << p.reason << '\n';
         // Check the outputs before the long part, so a bad path fails at once; they are written
         // (atomically) only at the end, so an interrupted run leaves old files as they were.
         if (!o->json.empty()) core::AtomicFile::checkWritable(o->json);

@@ -33,19 +33,20 @@ Command addExportCommand(CLI::App& app) {
         bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
     };
     auto o = std::make_shared<Options>();
-    auto* c = app.add_subcommand(
-        "export",
-        "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
-        "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
+    auto* c = app.add_subcommand("export",
+                                 "Write one alignment figure or data file per input line (a sentence, or 'source ||| target' for teacher "
+                                 "forcing) into a folder, named NNNN-slug.EXT after the line number and the source; no display needed");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
-    c->add_option("-f,--format", o->format, "png, svg, pdf (figures), gif (the steps animated), frames (the same as NAME-stepKK.png), csv, json (matrix, tokens, "
-                   "every step's numbers), pharaoh (links) or html (an interactive page to step through, one self-contained file)")
+    c->add_option("-f,--format", o->format,
+                  "png, svg, pdf (figures), gif (the steps animated), frames (the same as NAME-stepKK.png), csv, json (matrix, tokens, "
+                  "every step's numbers), pharaoh (links) or html (an interactive page to step through, one self-contained file)")
         ->required()
         ->check(CLI::IsMember({"png", "svg", "pdf", "gif", "frames", "csv", "json", "pharaoh", "html"}, CLI::ignore_case));
     c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
     c->add_option("-i,--input", o->input, "Input file, one sentence or 'source ||| target' per line (default stdin)");
     c->add_option("-b,--beam", o->beam, "Beam width; the best hypothesis is drawn (1 = greedy)")->check(CLI::Range(1, 64));
-    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")
+        ->check(CLI::Range(0, 1000));
     c->add_option("--dpi", o->dpi, "PNG and GIF resolution in dots per inch (default 300 for PNG, 96 for GIF: screen size)")
         ->check(CLI::Range(10, 4800));
     c->add_option("--frame-ms", o->frameMs, "GIF: milliseconds each step is shown (the last, three times as long)")
@@ -81,7 +82,9 @@ Command addExportCommand(CLI::App& app) {
 
         ui::BatchExporter::Settings settings;
         settings.file.format = *ui::FigureExporter::parseFormat(QString::fromStdString(o->format));
-        settings.file.dpi = o->dpi > 0 ? o->dpi : settings.file.format == ui::FigureExporter::Format::Gif ? 96 : 300;  // frames: 300, as PNG
+        settings.file.dpi = o->dpi > 0                                                ? o->dpi
+                            : settings.file.format == ui::FigureExporter::Format::Gif ? 96
+                                                                                      : 300;  // frames: 300, as PNG
         settings.file.frameMs = o->frameMs;
         if (!o->size.empty()) {
             int w = 0, h = 0;
@@ -141,7 +144,8 @@ Command addExportCommand(CLI::App& app) {
                     const auto pair = core::PairLine::parse(line);
                     auto figure = settings.figure;
                     figure.title = ui::BatchExporter::title(settings.titleTemplate, lineNo, pair.source, "", run.timeline().name());
-                    const QString path = folder + "/" + ui::BatchExporter::fileName(lineNo, pair.source, settings.file.format, settings.digits);
+                    const QString path =
+                        folder + "/" + ui::BatchExporter::fileName(lineNo, pair.source, settings.file.format, settings.digits);
                     run.write(pair.source, pair.target.value_or(""), figure, settings.file, path);
                 } catch (const std::exception& e) {
                     std::cerr << "line " << lineNo << ": " << e.what() << '\n';
@@ -149,8 +153,8 @@ Command addExportCommand(CLI::App& app) {
                 }
             }
             std::cerr << "exported " << static_cast<long>(lines.size()) - failures << " of " << lines.size() << " sentences as "
-                      << ui::FigureExporter::formatName(settings.file.format).toStdString() << " over "
-                      << run.timeline().snapshots().size() << " snapshots to " << o->out << '\n';
+                      << ui::FigureExporter::formatName(settings.file.format).toStdString() << " over " << run.timeline().snapshots().size()
+                      << " snapshots to " << o->out << '\n';
             if (interrupt.raised()) return 130;
             return failures ? 1 : 0;
         }
@@ -163,7 +167,7 @@ Command addExportCommand(CLI::App& app) {
         o->workers = startWorkers(o->workers);
         // Lines are decoded ahead on the workers; drawing (Qt) stays on this thread, in input order.
         OrderedWorkers<ui::BatchExporter::Prepared> decoded(lines.size(), o->workers, 2 * static_cast<size_t>(o->workers),
-                                                             [&](size_t i) { return exporter.prepare(lines[i].first, lines[i].second); });
+                                                            [&](size_t i) { return exporter.prepare(lines[i].first, lines[i].second); });
 
         const InterruptGuard interrupt;
         ProgressBar progress(ProgressBar::IntoLog::Nothing, !o->noProgress);

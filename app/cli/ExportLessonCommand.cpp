@@ -39,7 +39,8 @@ Command addExportLessonCommand(CLI::App& app) {
         const auto files = ui::LessonSite::write(lesson, QString::fromStdString(o->out), [terminal](int k, int n) {
             if (terminal) std::cerr << "\rexport-lesson: page " << k << " of " << n << std::flush;
         });
-        std::cerr << (terminal ? "\r" : "") << "export-lesson: " << files.size() - 1 << " pages and index.html written to " << o->out << '\n';
+        std::cerr << (terminal ? "\r" : "") << "export-lesson: " << files.size() - 1 << " pages and index.html written to " << o->out
+                  << '\n';
         return 0;
     };
 }

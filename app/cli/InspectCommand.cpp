@@ -48,13 +48,15 @@ Command addInspectCommand(CLI::App& app) {
         // The load refuses NaN or inf in any weight (TorchModel::checkContract), naming the parameters.
         std::cout << "file:              " << model.origin() << '\n'
                   << "name:              " << model.name() << '\n'
-                  << "languages:         " << (languages.source.empty() && languages.target.empty()
-                                                      ? std::string("not declared")
-                                                      : languages.source + " -> " + languages.target) << '\n'
+                  << "languages:         "
+                  << (languages.source.empty() && languages.target.empty() ? std::string("not declared")
+                                                                           : languages.source + " -> " + languages.target)
+                  << '\n'
                   << "contract:          meets AlignScope model format v" << model.formatVersion() << '\n'
                   << "weights:           all finite\n"
                   << "tokenizers:        " << model.sourceTokenizer().describe() << " -> " << model.targetTokenizer().describe() << '\n'
-                  << "max length:        " << (model.maxLength() > 0 ? std::to_string(model.maxLength()) + " (declared)" : std::string("2 x source + 10")) << '\n'
+                  << "max length:        "
+                  << (model.maxLength() > 0 ? std::to_string(model.maxLength()) + " (declared)" : std::string("2 x source + 10")) << '\n'
                   << "source vocabulary: " << model.sourceVocabulary().size() << '\n'
                   << "target vocabulary: " << model.targetVocabulary().size() << '\n'
                   << "parameters:        " << model.parameterCount() << '\n'

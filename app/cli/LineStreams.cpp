@@ -69,15 +69,17 @@ void LineStreams::flushStandardOutput() {
 
 // One line at a time is a chunk of one: the same reporting, order and watchdog.
 int LineStreams::forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
-                             const std::string& onError, const std::optional<std::string>& onBlank,
-                             SentenceWatchdog* watchdog) {
-    return forEachChunk(command, 1, [&](const std::vector<std::string>& lines) {
-        try {
-            return std::vector<LineOutcome>{{true, each(lines.front())}};
-        } catch (const core::Error& e) {
-            return std::vector<LineOutcome>{{false, e.what()}};
-        }
-    }, onError, onBlank, watchdog);
+                             const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog) {
+    return forEachChunk(
+        command, 1,
+        [&](const std::vector<std::string>& lines) {
+            try {
+                return std::vector<LineOutcome>{{true, each(lines.front())}};
+            } catch (const core::Error& e) {
+                return std::vector<LineOutcome>{{false, e.what()}};
+            }
+        },
+        onError, onBlank, watchdog);
 }
 
 int LineStreams::forEachChunk(const std::string& command, size_t chunk,
@@ -95,9 +97,9 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
         }
         progress.updateFraction(fraction, lineNo, "lines", command);
     };
-    std::vector<long> numbers;         // of the chunk's lines
-    std::vector<std::string> lines;    // the chunk's non-blank lines
-    std::vector<int> slot;             // per chunk line: index into lines, or -1 for blank
+    std::vector<long> numbers;       // of the chunk's lines
+    std::vector<std::string> lines;  // the chunk's non-blank lines
+    std::vector<int> slot;           // per chunk line: index into lines, or -1 for blank
     auto flush = [&] {
         std::vector<LineOutcome> outcomes;
         if (!lines.empty()) {

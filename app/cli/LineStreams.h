@@ -47,9 +47,8 @@ public:
     // core::Tokenizer::isBlank) prints `onBlank` (without one, it goes to `each` like any line).
     // Ctrl-C stops between lines; `watchdog` (optional) times each line. Returns the exit code:
     // 0, 1 when a line failed, 130 after Ctrl-C.
-    int forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
-                    const std::string& onError, const std::optional<std::string>& onBlank,
-                    SentenceWatchdog* watchdog = nullptr);
+    int forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each, const std::string& onError,
+                    const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog = nullptr);
 
     // The same loop, `chunk` lines at a time (for batched decoding; memory stays bounded however
     // long the input): `each` gets the chunk's non-blank lines and returns, per line, its output or
@@ -60,8 +59,8 @@ public:
         std::string text;
     };
     int forEachChunk(const std::string& command, size_t chunk,
-                     const std::function<std::vector<LineOutcome>(const std::vector<std::string>&)>& each,
-                     const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog = nullptr);
+                     const std::function<std::vector<LineOutcome>(const std::vector<std::string>&)>& each, const std::string& onError,
+                     const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog = nullptr);
 
 private:
     std::unique_ptr<std::ifstream> inFile_;

@@ -16,8 +16,8 @@ Command addMakeDatesCommand(CLI::App& app) {
         uint64_t seed = 1;
     };
     auto o = std::make_shared<Options>();
-    auto* c = app.add_subcommand(
-        "make-dates", "Write the lesson corpus: English dates (\"the fifth of march , 1998\") to ISO (\"1998 - 03 - 05\")");
+    auto* c = app.add_subcommand("make-dates",
+                                 "Write the lesson corpus: English dates (\"the fifth of march , 1998\") to ISO (\"1998 - 03 - 05\")");
     c->add_option("-o,--out", o->out, "TSV file to write: source<TAB>target per line")->required();
     c->add_option("-n,--count", o->count, "Number of pairs")->check(CLI::Range(1, 10000000))->capture_default_str();
     c->add_option("--seed", o->seed, "Seed: the same seed and count give the same file")->capture_default_str();

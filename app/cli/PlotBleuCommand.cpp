@@ -70,8 +70,7 @@ Command addPlotBleuCommand(CLI::App& app) {
     auto* c = app.add_subcommand("plot-bleu",
                                  "Plot corpus BLEU against source length (Bahdanau et al. 2014, Fig. 2) from the "
                                  "JSON files of `evaluate --json`, and write the table");
-    c->add_option("--eval", o->evaluations, "Scores of one model (evaluate --json); repeat for each model")
-        ->required();
+    c->add_option("--eval", o->evaluations, "Scores of one model (evaluate --json); repeat for each model")->required();
     c->add_option("--name", o->names, "Legend name of each --eval, in order (default: the model's name)");
     c->add_option("-o,--out", o->out, "PNG file to write")->required();
     c->add_option("--table", o->table, "Also write the numbers as a Markdown table to this file");
@@ -86,8 +85,7 @@ Command addPlotBleuCommand(CLI::App& app) {
         ->capture_default_str();
     return [o, c]() -> int {
         if (!*c) return -1;
-        if (!o->names.empty() && o->names.size() != o->evaluations.size())
-            throw core::Error("give one --name per --eval, or none");
+        if (!o->names.empty() && o->names.size() != o->evaluations.size()) throw core::Error("give one --name per --eval, or none");
         std::vector<Evaluation> evals;
         for (const auto& path : o->evaluations) evals.push_back(readEvaluation(path));
         // One x axis: every file must have been scored on the same buckets.
@@ -108,8 +106,8 @@ Command addPlotBleuCommand(CLI::App& app) {
             std::string name;
             std::vector<double> bleu;  // [buckets], NaN: empty bucket
             bool greedy;
-            int model;                 // index of its --eval: one colour per model
-            double all;                // corpus BLEU over every sentence
+            int model;   // index of its --eval: one colour per model
+            double all;  // corpus BLEU over every sentence
         };
         std::vector<Line> lines;
         for (size_t i = 0; i < evals.size(); ++i) {
@@ -119,8 +117,7 @@ Command addPlotBleuCommand(CLI::App& app) {
                 if ((o->search == "greedy" && !greedy) || (o->search == "beam" && greedy)) continue;
                 Line line{model + ", " + s["name"].get<std::string>(), {}, greedy, static_cast<int>(i), s.value("bleu", 0.0)};
                 for (const auto& b : s["buckets"])
-                    line.bleu.push_back(b.value("sentences", 0) > 0 ? b.value("bleu", 0.0)
-                                                                    : std::numeric_limits<double>::quiet_NaN());
+                    line.bleu.push_back(b.value("sentences", 0) > 0 ? b.value("bleu", 0.0) : std::numeric_limits<double>::quiet_NaN());
                 lines.push_back(std::move(line));
             }
         }

@@ -15,10 +15,8 @@ ProgressBar::~ProgressBar() { clear(); }
 std::string ProgressBar::clock(double seconds) {
     const long s = static_cast<long>(std::max(0.0, seconds) + 0.5);
     char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-    else
-        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
     return buf;
 }
 
@@ -28,16 +26,15 @@ void ProgressBar::update(long long done, long long total, const std::string& uni
     if (total > 0)
         draw(std::min(1.0, static_cast<double>(done) / static_cast<double>(total)), done,
              std::to_string(done) + "/" + std::to_string(total) + " " + unit, unit, detail, force || done >= total);
-    else
-        draw(-1.0, done, std::to_string(done) + " " + unit, unit, detail, force);
+    else draw(-1.0, done, std::to_string(done) + " " + unit, unit, detail, force);
 }
 
 void ProgressBar::updateFraction(double fraction, long long done, const std::string& unit, const std::string& detail, bool force) {
     draw(std::min(1.0, fraction), done, std::to_string(done) + " " + unit, unit, detail, force);
 }
 
-void ProgressBar::draw(double fraction, long long done, const std::string& counts, const std::string& unit,
-                       const std::string& detail, bool force) {
+void ProgressBar::draw(double fraction, long long done, const std::string& counts, const std::string& unit, const std::string& detail,
+                       bool force) {
     if (!terminal_ && !log_) return;
     const auto now = Clock::now();
     if (!started_) {

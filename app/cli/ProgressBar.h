@@ -39,8 +39,7 @@ public:
     static std::string clock(double seconds);
 
 private:
-    void draw(double fraction, long long done, const std::string& counts, const std::string& unit,
-              const std::string& detail, bool force);
+    void draw(double fraction, long long done, const std::string& counts, const std::string& unit, const std::string& detail, bool force);
 
     using Clock = std::chrono::steady_clock;
     bool terminal_;

@@ -85,7 +85,7 @@ void SentenceWatchdog::watch() {
         const int64_t step = progress_.step;
         const char* phase = phase_;
         const bool tokenizing = linesStartHere_ && phase == nullptr && progress_.beats == startBeats_;
-        std::string part = phase ? std::string(phase)
+        std::string part = phase        ? std::string(phase)
                            : tokenizing ? std::string("tokenizing the sentence")
                            : step == 0  ? std::string("encoding the sentence")
                                         : "step " + std::to_string(step);
@@ -95,8 +95,8 @@ void SentenceWatchdog::watch() {
         std::cerr << (lastLine_ > line_ ? "lines " + std::to_string(line_) + "-" + std::to_string(lastLine_) + " (decoded together)"
                                         : "line " + std::to_string(line_))
                   << ": the model '" << modelPath_ << "' did not finish " << part << " within " << limit.str() << " s (--time-limit); "
-                  << (tokenizing ? "its tokenizer is at fault, not its code" : "its code may loop for ever")
-                  << ". Stopping after line " << line_ - 1 << '\n';
+                  << (tokenizing ? "its tokenizer is at fault, not its code" : "its code may loop for ever") << ". Stopping after line "
+                  << line_ - 1 << '\n';
         if (onExpire_) onExpire_();
         std::cerr.flush();
         std::_Exit(2);

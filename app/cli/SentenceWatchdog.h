@@ -46,9 +46,9 @@ private:
     core::DecodingProgress progress_;
     std::mutex mutex_;
     std::condition_variable wake_;
-    long line_ = 0;         // 0: no sentence running
-    long lastLine_ = 0;     // of a batch
-    long generation_ = 0;   // one per start()
+    long line_ = 0;            // 0: no sentence running
+    long lastLine_ = 0;        // of a batch
+    long generation_ = 0;      // one per start()
     uint64_t startBeats_ = 0;  // progress_.beats at start(): none since means the line is still being tokenized
     std::atomic<const char*> phase_{nullptr};
     bool linesStartHere_;

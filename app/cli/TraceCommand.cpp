@@ -56,8 +56,9 @@ Command addTraceCommand(CLI::App& app) {
         double timeLimit = 30;
     };
     auto o = std::make_shared<Options>();
-    auto* c = app.add_subcommand("trace", "Every step's numbers as JSON lines: greedy for 'source', teacher-forced for "
-                                          "'source ||| target' (log-probs of the whole vocabulary, alpha)");
+    auto* c = app.add_subcommand("trace",
+                                 "Every step's numbers as JSON lines: greedy for 'source', teacher-forced for "
+                                 "'source ||| target' (log-probs of the whole vocabulary, alpha)");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")
         ->check(CLI::Range(0, 1000));
@@ -74,13 +75,16 @@ Command addTraceCommand(CLI::App& app) {
         options.maxLength = o->maxLen;
         options.keepLogProbs = true;
         // null for a line with nothing to trace or one that failed: output lines stay parallel to input lines
-        return io.forEachLine("trace", [&](const std::string& line) {
-            const auto pair = core::PairLine::parse(line);
-            core::DecodingSession session(model, pair.source, options);
-            if (pair.target) session.alignTo(*pair.target);
-            else session.runToEnd();
-            return trace(session).dump();
-        }, "null", std::string("null"), &watchdog);
+        return io.forEachLine(
+            "trace",
+            [&](const std::string& line) {
+                const auto pair = core::PairLine::parse(line);
+                core::DecodingSession session(model, pair.source, options);
+                if (pair.target) session.alignTo(*pair.target);
+                else session.runToEnd();
+                return trace(session).dump();
+            },
+            "null", std::string("null"), &watchdog);
     };
 }
 

@@ -32,10 +32,9 @@ public:
         }
         char detail[160];
         if (p.attentionCrossEntropy)  // the Python trainer's words for the same number
-            std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  attention ce/guided token %.3f  %.0f tok/s",
-                          p.epoch + 1, p.loss, *p.attentionCrossEntropy, p.tokensPerSecond);
-        else
-            std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  %.0f tok/s", p.epoch + 1, p.loss, p.tokensPerSecond);
+            std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  attention ce/guided token %.3f  %.0f tok/s", p.epoch + 1, p.loss,
+                          *p.attentionCrossEntropy, p.tokensPerSecond);
+        else std::snprintf(detail, sizeof detail, "epoch %d  loss %.3f  %.0f tok/s", p.epoch + 1, p.loss, p.tokensPerSecond);
         bar_.update(p.step, p.totalSteps, "steps", detail);
     }
 
@@ -57,7 +56,8 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     auto* c = app.add_subcommand("train", "Train a model on a tab-separated corpus (source<TAB>target)");
     // An option the Python trainer shares: its flags, default and help from training_options.json.
     const auto shared = [c](const std::string& name, auto& value) {
-        return c->add_option(core::TrainingOptionsSchema::flags(name), value, core::TrainingOptionsSchema::help(name))->capture_default_str();
+        return c->add_option(core::TrainingOptionsSchema::flags(name), value, core::TrainingOptionsSchema::help(name))
+            ->capture_default_str();
     };
     c->add_option("--corpus", t.corpusPath, "Corpus file: source<TAB>target per line")->required();
     c->add_option("-o,--out", t.outputPath, "Model file to write")->required();
@@ -73,7 +73,8 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
     auto* srcCap = c->add_option("--src-vocab", t.sourceVocabSize, "Source vocabulary cap (0: none; default: --max-vocab)");
     auto* tgtCap = c->add_option("--tgt-vocab", t.targetVocabSize, "Target vocabulary cap (0: none; default: --max-vocab)");
     auto* srcEl = c->add_option("--src-elision", t.sourceElision, "Split elisions (l'homme) on the source side");
-    auto* tgtEl = c->add_option("--tgt-elision", t.targetElision, "Split elisions (l'homme) on the target side (default: "
+    auto* tgtEl = c->add_option("--tgt-elision", t.targetElision,
+                                "Split elisions (l'homme) on the target side (default: "
                                 "yes, or, with --target-language, for languages that elide: fr, it, ca)");
     // Two or three lower-case letters, as ModelLanguages reads them back.
     const CLI::Validator languageCode(
@@ -85,13 +86,15 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
                             ->check(languageCode);
     auto* tgtLanguage = c->add_option("--target-language", t.targetLanguage, "Target language code (de), written to the model's metadata")
                             ->check(languageCode);
-    auto* tokenizer = c->add_option("--tokenizer", t.tokenizer,
-                  "word (lower-cased words, vocabularies by count) or sentencepiece (cased sub-words trained on the training "
-                  "split: digits split, byte fallback, never <unk>)")
-        ->check(CLI::IsMember({"word", "sentencepiece"}))
-        ->capture_default_str();
+    auto* tokenizer =
+        c->add_option("--tokenizer", t.tokenizer,
+                      "word (lower-cased words, vocabularies by count) or sentencepiece (cased sub-words trained on the training "
+                      "split: digits split, byte fallback, never <unk>)")
+            ->check(CLI::IsMember({"word", "sentencepiece"}))
+            ->capture_default_str();
     auto* vocabSize = shared("pieces", t.pieces)->check(CLI::Range(300, 1000000));
-    vocabSize->description(vocabSize->get_description() + ": the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least");
+    vocabSize->description(vocabSize->get_description() +
+                           ": the 256 byte pieces, 4 specials and every character of the corpus included, so a few hundred at least");
     auto* joint = c->add_flag("--joint", t.jointPieces, "--tokenizer sentencepiece: one model and vocabulary for both sides");
     auto* tokenizerFrom = c->add_option("--tokenizer-from", t.tokenizerFrom,
                                         "Take the tokenizers and vocabularies of this model file as they are (a model to compare "
@@ -164,7 +167,8 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         if (srcLanguage->count() > 0 && srcEl->count() == 0) t.sourceElision = elides(t.sourceLanguage);
         if (tgtLanguage->count() > 0 && tgtEl->count() == 0) t.targetElision = elides(t.targetLanguage);
         if (!t.initFrom.empty() && decoder->count() > 0)
-            throw core::Error("--init-from '" + t.initFrom + "' trains that model's own decoder here: leave out --decoder "
+            throw core::Error("--init-from '" + t.initFrom +
+                              "' trains that model's own decoder here: leave out --decoder "
                               "(a Bahdanau model's weights moved into the conditional decoder is the Python trainer's "
                               "warm start: python3 -m alignscope train --init-from MODEL --decoder conditional)");
         t.spec.cell = core::ModelSpec::parseCell(o->cell);
@@ -180,19 +184,20 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
         std::cerr << "reading " << t.corpusPath << " ...\n";
         trainer.prepare();
         for (const auto& p : trainer.corpusProblems()) std::cerr << "skipped " << p << '\n';
-        std::cerr << "pairs: " << trainer.trainingPairs() << " train, " << trainer.validationPairs()
-                  << " validation, " << trainer.testPairs() << " test (held out); BLAS threads "
-                  << core::Runtime::threads() << "; " << core::Runtime::blasDescription() << "\n";
+        std::cerr << "pairs: " << trainer.trainingPairs() << " train, " << trainer.validationPairs() << " validation, "
+                  << trainer.testPairs() << " test (held out); BLAS threads " << core::Runtime::threads() << "; "
+                  << core::Runtime::blasDescription() << "\n";
         if (!t.guidedAlignment.empty())
             std::cerr << "guided alignment: " << trainer.guidedPairs() << " of " << trainer.trainingPairs()
-                      << " training pairs have links matched to their tokens (the others train unguided; weight "
-                      << t.guidedWeight << ")\n";
+                      << " training pairs have links matched to their tokens (the others train unguided; weight " << t.guidedWeight
+                      << ")\n";
         if (!t.initFrom.empty() && !t.resume) {
             if (trainer.startingStep() > 0)
-                std::cerr << "going on from update " << trainer.startingStep() << ", where this same run saved '"
-                          << t.initFrom << "' (same corpus, batch size, length limit and seed), with a fresh optimiser\n";
+                std::cerr << "going on from update " << trainer.startingStep() << ", where this same run saved '" << t.initFrom
+                          << "' (same corpus, batch size, length limit and seed), with a fresh optimiser\n";
             else
-                std::cerr << "training '" << t.initFrom << "' on from update 0 of this run (its record is of other data "
+                std::cerr << "training '" << t.initFrom
+                          << "' on from update 0 of this run (its record is of other data "
                              "or settings), with a fresh optimiser\n";
         }
         core::TrainingResult result;
@@ -201,15 +206,14 @@ Command addTrainCommand(CLI::App& app, const std::string& commandLine) {
             result = trainer.run(std::ref(progress), &interrupted);
         }
         if (!result.completed) {
-            std::cerr << "interrupted at step " << result.steps
-                      << "; checkpoint saved. Continue with the same command and --resume\n";
+            std::cerr << "interrupted at step " << result.steps << "; checkpoint saved. Continue with the same command and --resume\n";
             return 130;
         }
         std::cerr << "done: " << result.steps << " steps, ";
-        if (trainer.validationPairs() == 0)
-            std::cerr << "no validation pairs (the model is the last update's), ";
+        if (trainer.validationPairs() == 0) std::cerr << "no validation pairs (the model is the last update's), ";
         else
-            std::cerr << "best validation NLL/token " << result.validationLoss << ", greedy validation BLEU " << result.validationBleu << ", ";
+            std::cerr << "best validation NLL/token " << result.validationLoss << ", greedy validation BLEU " << result.validationBleu
+                      << ", ";
         std::cerr << static_cast<long>(result.tokensPerSecond) << " target tokens/s; model " << result.modelPath << '\n';
         return 0;
     };
@@ -227,8 +231,12 @@ Command addSplitCommand(CLI::App& app) {
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("split", "Write the train/validation/test split train --seed makes of a corpus (by source sentence)");
     c->add_option("--corpus", o->corpus, "Corpus file: source<TAB>target per line")->required();
-    c->add_option("--valid-fraction", o->validFraction, "Share of source sentences for validation")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    c->add_option("--test-fraction", o->testFraction, "Share of source sentences held out for testing")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    c->add_option("--valid-fraction", o->validFraction, "Share of source sentences for validation")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    c->add_option("--test-fraction", o->testFraction, "Share of source sentences held out for testing")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
     c->add_option("--seed", o->seed, "The split's seed (train --seed uses the same)")->capture_default_str();
     c->add_option("--train-out", o->trainOut, "Write the training pairs here (TSV)");
     c->add_option("--valid-out", o->validOut, "Write the validation pairs here (TSV)");

@@ -30,13 +30,15 @@ Command addTranslateCommand(CLI::App& app) {
     auto* c = app.add_subcommand("translate", "Translate one sentence per input line");
     c->add_option("-m,--model", o->model, "Model file (default: the bundled en-fr-subword model)");
     c->add_option("-b,--beam", o->beam, "Beam width (1 = greedy)")->check(CLI::Range(1, 64));
-    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")->check(CLI::Range(0, 1000));
+    c->add_option("--max-len", o->maxLen, "Maximum target tokens (default: the model's max_length, else 2*source+10)")
+        ->check(CLI::Range(0, 1000));
     c->add_option("-i,--input", o->input, "Input file (default stdin)");
     c->add_option("-o,--output", o->output, "Output file (default stdout)");
     addTimeLimitOption(c, o->timeLimit);
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr (drawn only when it is a terminal)");
-    c->add_option("--batch", o->batch, "Sentences decoded together, greedy or beam (default: 256 greedy, 32 with a beam; "
-                                       "1: one at a time; the same tokens either way)")
+    c->add_option("--batch", o->batch,
+                  "Sentences decoded together, greedy or beam (default: 256 greedy, 32 with a beam; "
+                  "1: one at a time; the same tokens either way)")
         ->check(CLI::Range(1, 1024));
     addWorkersOption(c, o->workers);
     return [o, c]() -> int {
@@ -56,25 +58,32 @@ Command addTranslateCommand(CLI::App& app) {
         if (o->batch > 1 || o->workers > 1) {
             const core::BatchDecoder decoder(model, o->batch, o->workers);
             const auto chunk = core::BatchDecoder::chunkLines(o->batch, o->workers);
-            return io.forEachChunk("translate", chunk, [&](const std::vector<std::string>& lines) {
-                std::vector<core::BatchDecoder::Item> items;
-                for (const auto& l : lines) items.push_back({l, std::nullopt});
-                std::vector<LineStreams::LineOutcome> out;
-                const auto results = decoder.run(items, options);
-                for (size_t k = 0; k < results.size(); ++k) {
-                    const auto& r = results[k];
-                    const std::string error = r.error.empty() ? nothingFor(lines[k], r.translation) : r.error;
-                    out.push_back(error.empty() ? LineStreams::LineOutcome{true, r.translation} : LineStreams::LineOutcome{false, error});
-                }
-                return out;
-            }, "", std::string(), &watchdog);
+            return io.forEachChunk(
+                "translate", chunk,
+                [&](const std::vector<std::string>& lines) {
+                    std::vector<core::BatchDecoder::Item> items;
+                    for (const auto& l : lines) items.push_back({l, std::nullopt});
+                    std::vector<LineStreams::LineOutcome> out;
+                    const auto results = decoder.run(items, options);
+                    for (size_t k = 0; k < results.size(); ++k) {
+                        const auto& r = results[k];
+                        const std::string error = r.error.empty() ? nothingFor(lines[k], r.translation) : r.error;
+                        out.push_back(error.empty() ? LineStreams::LineOutcome{true, r.translation}
+                                                    : LineStreams::LineOutcome{false, error});
+                    }
+                    return out;
+                },
+                "", std::string(), &watchdog);
         }
-        return io.forEachLine("translate", [&](const std::string& line) {
-            core::DecodingSession session(model, line);
-            auto translation = model.detokenize(session.search(options).front().ids);
-            if (const auto error = nothingFor(line, translation); !error.empty()) throw core::Error(error);
-            return translation;
-        }, "", std::string(), &watchdog);
+        return io.forEachLine(
+            "translate",
+            [&](const std::string& line) {
+                core::DecodingSession session(model, line);
+                auto translation = model.detokenize(session.search(options).front().ids);
+                if (const auto error = nothingFor(line, translation); !error.empty()) throw core::Error(error);
+                return translation;
+            },
+            "", std::string(), &watchdog);
     };
 }
 

@@ -13,8 +13,7 @@ Command addUpdateCodeCommand(CLI::App& app) {
         std::string out;
     };
     auto o = std::make_shared<Options>();
-    auto* c = app.add_subcommand("update-code",
-                                 "Rewrite a model's TorchScript code with this version's (same weights, checked)");
+    auto* c = app.add_subcommand("update-code", "Rewrite a model's TorchScript code with this version's (same weights, checked)");
     c->add_option("model", o->model, "Model file written by AlignScope or the Python package alignscope (export, train)")->required();
     c->add_option("-o,--out", o->out, "File to write (may be the input file)")->required();
     return [o, c]() -> int {
@@ -24,8 +23,8 @@ Command addUpdateCodeCommand(CLI::App& app) {
         // Keep the storage the file had: a float16 file stays float16.
         const bool half = model.metadata().value("stored_dtype", std::string()) == "float16";
         rewritten.save(o->out, half);
-        std::cout << "wrote " << o->out << " (" << (half ? "float16" : "float32")
-                  << " weights; same outputs as " << o->model << " within 1e-4)\n";
+        std::cout << "wrote " << o->out << " (" << (half ? "float16" : "float32") << " weights; same outputs as " << o->model
+                  << " within 1e-4)\n";
         return 0;
     };
 }

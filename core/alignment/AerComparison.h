@@ -17,10 +17,10 @@ public:
     void add(const LinkSet& gold, const std::set<LinkSet::Link>& first, const std::set<LinkSet::Link>& second);
 
     struct Result {
-        double first = 0, second = 0;     // AER of each, 0..1, on all pairs
-        double difference = 0;            // first − second (negative: the first is better)
-        double low = 0, high = 0;         // the middle 95 % of the resampled differences
-        double firstBetter = 0;           // share of resamples where the first's AER is lower, 0..1
+        double first = 0, second = 0;  // AER of each, 0..1, on all pairs
+        double difference = 0;         // first − second (negative: the first is better)
+        double low = 0, high = 0;      // the middle 95 % of the resampled differences
+        double firstBetter = 0;        // share of resamples where the first's AER is lower, 0..1
         int resamples = 0;
     };
     // `resamples` sets of pairs drawn with replacement, as many as there are pairs, from a

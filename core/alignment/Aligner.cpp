@@ -41,19 +41,17 @@ Matrix wordMatrix(const std::vector<SoftAlignment>& members, const std::vector<M
 
 // One model's links come from its tokens (a word's pieces merge into one link); an ensemble's
 // members may split a line differently, so they meet at its words.
-LinkExtraction::Links read(const std::vector<SoftAlignment>& members, const Matrix& merged, LinkExtraction::Rule rule,
-                           float threshold) {
+LinkExtraction::Links read(const std::vector<SoftAlignment>& members, const Matrix& merged, LinkExtraction::Rule rule, float threshold) {
     if (members.size() == 1) return members[0].links(rule, threshold);
-    return LinkExtraction::extract(merged, identity(merged.empty() ? 0 : merged[0].size()), identity(merged.size()), rule,
-                                   threshold);
+    return LinkExtraction::extract(merged, identity(merged.empty() ? 0 : merged[0].size()), identity(merged.size()), rule, threshold);
 }
 
 }  // namespace
 
 bool Aligner::joinsDirections(const std::string& links) { return LinkExtraction::isSymmetrization(links); }
 
-std::vector<Model> Aligner::reverseModels(const std::vector<Model>& models, const std::vector<std::string>& paths,
-                                          const std::string& links, const std::function<Model(const std::string&)>& load) {
+std::vector<Model> Aligner::reverseModels(const std::vector<Model>& models, const std::vector<std::string>& paths, const std::string& links,
+                                          const std::function<Model(const std::string&)>& load) {
     const bool joins = joinsDirections(links);
     if (!joins && !paths.empty())
         throw Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " + links);
@@ -105,13 +103,10 @@ Aligner::Aligner(Aligner&&) noexcept = default;
 Aligner& Aligner::operator=(Aligner&&) noexcept = default;
 
 bool Aligner::stepsOneAtATime() const {
-    return options_.method == "attention" && options_.links == "argmax" && !ensemble_ && options_.batch == 1 &&
-           options_.workers == 1;
+    return options_.method == "attention" && options_.links == "argmax" && !ensemble_ && options_.batch == 1 && options_.workers == 1;
 }
 
-size_t Aligner::chunkPairs() const {
-    return stepsOneAtATime() ? 1 : BatchDecoder::chunkLines(options_.batch, options_.workers);
-}
+size_t Aligner::chunkPairs() const { return stepsOneAtATime() ? 1 : BatchDecoder::chunkLines(options_.batch, options_.workers); }
 
 Aligner::Result Aligner::alignInSession(const Pair& pair) const {
     Result result;

@@ -29,19 +29,19 @@ public:
         float threshold = 0.3f;            // links "threshold"
         int batch = 256;                   // pairs decoded together (BatchDecoder)
         int workers = 1;
-        Attributor::Options attribution;   // points, baseline, adaptive, progress
-        DecodingProgress* progress = nullptr;  // beaten at each decoder step and attribution row
+        Attributor::Options attribution;            // points, baseline, adaptive, progress
+        DecodingProgress* progress = nullptr;       // beaten at each decoder step and attribution row
         std::function<void(const char*)> entering;  // told what starts next (a literal: "attributing the pair")
-        bool json = false;                 // Result::json holds what `align --format json` prints
+        bool json = false;                          // Result::json holds what `align --format json` prints
     };
     struct Pair {
         std::string source, target;
     };
     struct Result {
-        std::string error;                 // non-empty: the pair failed (a message for "line N: ...")
-        LinkExtraction::Links links;       // (source word, target word), sorted
+        std::string error;                             // non-empty: the pair failed (a message for "line N: ...")
+        LinkExtraction::Links links;                   // (source word, target word), sorted
         std::vector<SoftAlignment> forward, backward;  // one per member of each direction
-        nlohmann::json json;               // Options::json only
+        nlohmann::json json;                           // Options::json only
         std::string pharaoh() const { return SoftAlignment::pharaoh(links); }
     };
 

@@ -34,8 +34,8 @@ void fitColumns(std::vector<std::vector<float>>& rows, size_t columns) {
 
 }  // namespace
 
-AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, Side a, const Alignment& alignmentA,
-                                                 Side b, const Alignment& alignmentB, bool words) {
+AlignmentComparison AlignmentComparison::compare(const std::string& sourceText, Side a, const Alignment& alignmentA, Side b,
+                                                 const Alignment& alignmentB, bool words) {
     AlignmentComparison c;
     const auto sourceA = realSourceTokens(alignmentA), sourceB = realSourceTokens(alignmentB);
     c.sameTokens_ = sourceA == sourceB;

@@ -29,7 +29,7 @@ public:
                                        const Alignment& alignmentB, bool words = false);
 
     bool wordLevel() const { return wordLevel_; }
-    bool sameTokens() const { return sameTokens_; }  // both models read the source in the same tokens
+    bool sameTokens() const { return sameTokens_; }                       // both models read the source in the same tokens
     const std::vector<std::string>& columns() const { return columns_; }  // [C] source tokens, or words
     const Side& a() const { return a_; }
     const Side& b() const { return b_; }

@@ -20,9 +20,7 @@ AlignmentErrorRate& AlignmentErrorRate::operator+=(const AlignmentErrorRate& oth
     return *this;
 }
 
-double AlignmentErrorRate::aer() const {
-    return a_ + s_ == 0 ? 0.0 : 1.0 - static_cast<double>(aS_ + aP_) / static_cast<double>(a_ + s_);
-}
+double AlignmentErrorRate::aer() const { return a_ + s_ == 0 ? 0.0 : 1.0 - static_cast<double>(aS_ + aP_) / static_cast<double>(a_ + s_); }
 
 double AlignmentErrorRate::precision() const { return a_ == 0 ? 1.0 : static_cast<double>(aP_) / a_; }
 

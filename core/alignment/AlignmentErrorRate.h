@@ -17,11 +17,11 @@ public:
     double precision() const;  // 0..1; 1 when A is empty
     double recall() const;     // 0..1; 1 when S is empty
     int64_t sentences() const { return sentences_; }
-    int64_t hypothesisLinks() const { return a_; }    // |A|
-    int64_t sureLinks() const { return s_; }          // |S|
-    int64_t possibleLinks() const { return p_; }      // |P|, sure included
-    int64_t sureMatched() const { return aS_; }       // |A∩S|
-    int64_t possibleMatched() const { return aP_; }   // |A∩P|
+    int64_t hypothesisLinks() const { return a_; }   // |A|
+    int64_t sureLinks() const { return s_; }         // |S|
+    int64_t possibleLinks() const { return p_; }     // |P|, sure included
+    int64_t sureMatched() const { return aS_; }      // |A∩S|
+    int64_t possibleMatched() const { return aP_; }  // |A∩P|
 
 private:
     int64_t sentences_ = 0, a_ = 0, s_ = 0, p_ = 0, aS_ = 0, aP_ = 0;

@@ -121,8 +121,7 @@ LinkExtraction::Links LinkExtraction::iterMax(const std::vector<std::vector<doub
             const bool columnsLeft = std::count(columnLinked.begin(), columnLinked.end(), 0) > 0;
             if (!rowsLeft || !columnsLeft) break;
             for (size_t t = 0; t < T; ++t)
-                for (size_t s = 0; s < S; ++s)
-                    w[t][s] = m[t][s] * std::min(1.0, kDamping * (!rowLinked[t] + !columnLinked[s]));
+                for (size_t s = 0; s < S; ++s) w[t][s] = m[t][s] * std::min(1.0, kDamping * (!rowLinked[t] + !columnLinked[s]));
         }
         std::vector<size_t> rowPeak(T, 0), columnPeak(S, 0);
         for (size_t t = 0; t < T; ++t)
@@ -187,8 +186,8 @@ LinkExtraction::Links LinkExtraction::symmetrize(const Links& forward, const Lin
     return {a.begin(), a.end()};
 }
 
-LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>>& forward,
-                                            const std::vector<std::vector<float>>& backward, Symmetrization how) {
+LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>>& forward, const std::vector<std::vector<float>>& backward,
+                                            Symmetrization how) {
     const size_t T = forward.size(), S = T > 0 ? forward[0].size() : backward.size();
     const auto covers = [](const std::vector<std::vector<float>>& m, size_t rows, size_t columns) {
         if (m.size() != rows) return false;
@@ -197,9 +196,8 @@ LinkExtraction::Links LinkExtraction::agree(const std::vector<std::vector<float>
         return true;
     };
     if (!covers(forward, T, S) || !covers(backward, S, T))
-        throw Error("the two directions cover different words (" + std::to_string(S) + " x " + std::to_string(T) +
-                    " forward, " + std::to_string(backward.size()) + " x " +
-                    std::to_string(backward.empty() ? 0 : backward[0].size()) + " backward)");
+        throw Error("the two directions cover different words (" + std::to_string(S) + " x " + std::to_string(T) + " forward, " +
+                    std::to_string(backward.size()) + " x " + std::to_string(backward.empty() ? 0 : backward[0].size()) + " backward)");
     std::vector<std::vector<double>> product(T, std::vector<double>(S));
     for (size_t t = 0; t < T; ++t) {
         const auto f = shares(forward[t]);
@@ -238,8 +236,8 @@ std::vector<std::vector<float>> LinkExtraction::average(const std::vector<std::v
         bool same = m.size() == sum.size();
         for (size_t t = 0; same && t < m.size(); ++t) same = m[t].size() == members[0][t].size();
         if (!same)
-            throw Error("ensemble member " + std::to_string(k + 1) + " covers " + shape(m) + " words, member 1 " +
-                        shape(members[0]) + " (target x source)");
+            throw Error("ensemble member " + std::to_string(k + 1) + " covers " + shape(m) + " words, member 1 " + shape(members[0]) +
+                        " (target x source)");
         for (size_t t = 0; t < m.size(); ++t) {
             const auto row = shares(m[t]);
             if (sum[t].empty()) sum[t].assign(row.size(), 0.0);
@@ -253,15 +251,13 @@ std::vector<std::vector<float>> LinkExtraction::average(const std::vector<std::v
 }
 
 std::vector<std::vector<float>> LinkExtraction::mergeToWords(const std::vector<std::vector<float>>& matrix,
-                                                             const std::vector<int>& sourceWords,
-                                                             const std::vector<int>& targetWords) {
+                                                             const std::vector<int>& sourceWords, const std::vector<int>& targetWords) {
     std::vector<std::vector<float>> words;
     for (const auto& row : averagedRows(sumByWord(matrix, sourceWords, targetWords))) words.emplace_back(row.begin(), row.end());
     return words;
 }
 
-std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
-                                                    size_t count) {
+std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words, size_t count) {
     std::vector<std::vector<std::string>> pieces(count);
     for (size_t t = 0; t < tokens.size() && t < words.size(); ++t)
         if (words[t] >= 0 && static_cast<size_t>(words[t]) < count) pieces[static_cast<size_t>(words[t])].push_back(tokens[t]);
@@ -280,8 +276,9 @@ LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {
     if (name == "threshold") return Rule::Threshold;
     if (name == "argmax-both-ways") return Rule::ArgmaxBothWays;
     if (name == "itermax") return Rule::IterMax;
-    throw Error("unknown link rule '" + name +
-                "' (argmax, threshold, argmax-both-ways, itermax, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
+    throw Error(
+        "unknown link rule '" + name +
+        "' (argmax, threshold, argmax-both-ways, itermax, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
 }
 
 namespace {

@@ -42,8 +42,7 @@ public:
     // Why: a link one direction is unsure of but the other is sure of survives, where hard links
     // read off each direction alone lose it (docs/alignment.md). Throws Error when the two
     // matrices do not cover the same words.
-    static Links agree(const std::vector<std::vector<float>>& forward, const std::vector<std::vector<float>>& backward,
-                       Symmetrization how);
+    static Links agree(const std::vector<std::vector<float>>& forward, const std::vector<std::vector<float>>& backward, Symmetrization how);
 
     // An ensemble's word matrix: each member's rows as shares (positive part summing to 1, as in
     // agree), averaged cell by cell. Why: models that split a line differently (words, sub-words)
@@ -53,15 +52,13 @@ public:
 
     // Word-level matrix [target words][source words] (</s> dropped): a source word's columns
     // summed, a target word's rows averaged — the merge every word-level view uses.
-    static std::vector<std::vector<float>> mergeToWords(const std::vector<std::vector<float>>& matrix,
-                                                        const std::vector<int>& sourceWords,
+    static std::vector<std::vector<float>> mergeToWords(const std::vector<std::vector<float>>& matrix, const std::vector<int>& sourceWords,
                                                         const std::vector<int>& targetWords);
 
     // The labels of mergeToWords' rows (or columns): for each of `count` words, its tokens joined as
     // text (PieceText: "▁" dropped, byte pieces decoded), so each label is what the word's own
     // tokens spell; "?" for a word without tokens.
-    static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words,
-                                               size_t count);
+    static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words, size_t count);
 
     // "argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and", and the last three
     // prefixed "agreement-" (agree() before joining; Error for others).

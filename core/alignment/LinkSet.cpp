@@ -31,7 +31,9 @@ LinkSet LinkSet::parse(const std::string& line, bool oneBased) {
         if (at == std::string::npos || !number(token.substr(0, at), s) || !number(token.substr(at + 1), t))
             throw Error("'" + token + "' is not a link (i-j sure, ipj or i?j possible, word indices)");
         if (oneBased) {
-            if (s == 0 || t == 0) throw Error("'" + token + "' has index 0, but the links were said to count from 1 (--one-based, --gold-one-based or --hyp-one-based)");
+            if (s == 0 || t == 0)
+                throw Error("'" + token +
+                            "' has index 0, but the links were said to count from 1 (--one-based, --gold-one-based or --hyp-one-based)");
             --s, --t;
         }
         if (token[at] == '-') links.sure.emplace(s, t);

@@ -28,9 +28,7 @@ std::vector<int> SoftAlignment::sourceWordsOf(const std::vector<std::string>& to
     return out;
 }
 
-SoftAlignment::Matrix SoftAlignment::wordMatrix() const {
-    return LinkExtraction::mergeToWords(matrix_, sourceWords_, targetWords_);
-}
+SoftAlignment::Matrix SoftAlignment::wordMatrix() const { return LinkExtraction::mergeToWords(matrix_, sourceWords_, targetWords_); }
 
 LinkExtraction::Links SoftAlignment::links(LinkExtraction::Rule rule, float threshold) const {
     return LinkExtraction::extract(matrix_, sourceWords_, targetWords_, rule, threshold);

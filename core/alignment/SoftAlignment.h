@@ -26,7 +26,7 @@ public:
     // a model's own padding column (Model::kPaddingColumn). The one place that rule is applied.
     static std::vector<int> sourceWordsOf(const std::vector<std::string>& tokens, const std::vector<int>& words);
 
-    const Matrix& matrix() const { return matrix_; }                     // [T][S'], S' = S or S + 1 (padding)
+    const Matrix& matrix() const { return matrix_; }                      // [T][S'], S' = S or S + 1 (padding)
     const std::vector<int>& sourceWords() const { return sourceWords_; }  // [S] real source tokens only
     const std::vector<int>& targetWords() const { return targetWords_; }  // [T]
     // [target words][source words], LinkExtraction::mergeToWords.

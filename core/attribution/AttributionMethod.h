@@ -14,12 +14,12 @@ namespace alignscope::core {
 // decoding) or was given (teacher forcing), and which steps to attribute.
 struct AttributionRequest {
     Model model;
-    TokenizedSentence source;        // [S] ids as Model::tokenizeSource gives them
-    std::vector<int64_t> targetIds;  // [T] y_1..y_T (ending in </s> when finished)
-    std::vector<int> steps;          // [R] 0-based positions in targetIds, ascending
-    int points = 16;                 // integrated gradients: interpolation points
-    std::string baseline = "zero";   // integrated gradients: "zero" (embedding 0) or "pad" (the pad token's)
-    bool adaptive = true;            // integrated gradients: more points for a step that misses completeness
+    TokenizedSentence source;              // [S] ids as Model::tokenizeSource gives them
+    std::vector<int64_t> targetIds;        // [T] y_1..y_T (ending in </s> when finished)
+    std::vector<int> steps;                // [R] 0-based positions in targetIds, ascending
+    int points = 16;                       // integrated gradients: interpolation points
+    std::string baseline = "zero";         // integrated gradients: "zero" (embedding 0) or "pad" (the pad token's)
+    bool adaptive = true;                  // integrated gradients: more points for a step that misses completeness
     DecodingProgress* progress = nullptr;  // moved() after each piece of work (a row's gradient, a batch
                                            // of erased sources): a watchdog's sign of life on long pairs
 };

@@ -23,10 +23,8 @@ Registry& registry() {
         auto* created = new Registry;  // never destroyed: methods may be looked up during exit
         const auto attention = std::make_shared<AttentionAttribution>();
         const auto occlusion = std::make_shared<OcclusionAttribution>();
-        created->methods = {attention,
-                            std::make_shared<GradientAttribution>(GradientAttribution::Kind::GradientTimesInput),
-                            std::make_shared<GradientAttribution>(GradientAttribution::Kind::IntegratedGradients),
-                            occlusion,
+        created->methods = {attention, std::make_shared<GradientAttribution>(GradientAttribution::Kind::GradientTimesInput),
+                            std::make_shared<GradientAttribution>(GradientAttribution::Kind::IntegratedGradients), occlusion,
                             std::make_shared<ProductAttribution>(attention, occlusion)};
         return created;
     }();

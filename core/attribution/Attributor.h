@@ -22,9 +22,9 @@ public:
     static void registerMethod(std::shared_ptr<const AttributionMethod> method);
 
     struct Options {
-        std::vector<int> steps;          // 0-based target positions (empty: every position)
-        int points = 16;                 // integrated gradients
-        std::string baseline = "zero";   // integrated gradients: "zero" or "pad"
+        std::vector<int> steps;         // 0-based target positions (empty: every position)
+        int points = 16;                // integrated gradients
+        std::string baseline = "zero";  // integrated gradients: "zero" or "pad"
         // Integrated gradients: a step whose scores miss f(x) − f(x') by more than 5 % is integrated
         // again with twice the points, up to 128 (false: `points` only, as benchmarks want).
         bool adaptive = true;
@@ -36,8 +36,7 @@ public:
     // Model::targetWords gives them. Throws Error for an unknown method, a model without the
     // methods a gradient method needs, steps outside the target, or a failing model.
     static Attribution attribute(const Model& model, const TokenizedSentence& source, const Hypothesis& target,
-                                 const std::vector<int>& targetWords, const std::string& method,
-                                 const Options& options);
+                                 const std::vector<int>& targetWords, const std::string& method, const Options& options);
     static Attribution attribute(const Model& model, const TokenizedSentence& source, const Hypothesis& target,
                                  const std::vector<int>& targetWords, const std::string& method) {
         return attribute(model, source, target, targetWords, method, Options{});

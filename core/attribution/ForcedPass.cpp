@@ -2,8 +2,8 @@
 
 namespace alignscope::core {
 
-ForcedPass ForcedPass::run(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds,
-                           int64_t steps, const std::vector<int>* needed) {
+ForcedPass ForcedPass::run(const TorchModel& model, const EncoderOutput& encoded, const std::vector<int64_t>& targetIds, int64_t steps,
+                           const std::vector<int>* needed) {
     ForcedPass pass;
     const int64_t B = encoded.enc.size(0);
     auto yPrev = torch::full({B}, model.targetVocabulary().startId(), torch::kLong);
@@ -32,8 +32,8 @@ ForcedPass ForcedPass::through(const TorchModel& model, const EncoderOutput& enc
     return run(model, encoded, targetIds, needed.empty() ? 0 : needed.back() + 1, &needed);
 }
 
-ForcedPass ForcedPass::ofSource(const TorchModel& model, const std::vector<int64_t>& sourceIds,
-                                const std::vector<int64_t>& targetIds, const std::vector<int>& needed) {
+ForcedPass ForcedPass::ofSource(const TorchModel& model, const std::vector<int64_t>& sourceIds, const std::vector<int64_t>& targetIds,
+                                const std::vector<int>& needed) {
     const auto S = static_cast<int64_t>(sourceIds.size());
     const auto encoded = model.encode(torch::tensor(sourceIds, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
     return through(model, encoded, targetIds, needed);

@@ -10,9 +10,7 @@
 
 namespace alignscope::core {
 
-std::string GradientAttribution::name() const {
-    return kind_ == Kind::GradientTimesInput ? "grad-x-input" : "integrated-gradients";
-}
+std::string GradientAttribution::name() const { return kind_ == Kind::GradientTimesInput ? "grad-x-input" : "integrated-gradients"; }
 
 std::string GradientAttribution::description() const {
     if (kind_ == Kind::GradientTimesInput)
@@ -88,7 +86,7 @@ void GradientAttribution::compute(const AttributionRequest& request, Attribution
     const auto src = torch::tensor(request.source.ids, torch::kLong).unsqueeze(0);  // [1,S]
     const auto x = model.embedSource(src).detach();                                 // [1,S,M]
     const bool integrated = kind_ == Kind::IntegratedGradients;
-    torch::Tensor baseline = torch::zeros_like(x);                                  // [1,S,M]
+    torch::Tensor baseline = torch::zeros_like(x);  // [1,S,M]
     if (integrated) {
         if (request.points < 2 || request.points > 256)
             throw Error("integrated gradients: the points must be 2 to 256, not " + std::to_string(request.points));
@@ -118,7 +116,7 @@ void GradientAttribution::compute(const AttributionRequest& request, Attribution
             const auto& lp = forced.logProbs[steps[r]];  // [B]
             const auto grad = torch::autograd::grad({(weights * lp).sum()}, {inputs}, {},
                                                     /*retain_graph=*/r + 1 < steps.size())[0];  // [B,S,M]
-            const auto scores = (grad.sum(0) * delta[0]).sum(-1).contiguous();                 // [S]
+            const auto scores = (grad.sum(0) * delta[0]).sum(-1).contiguous();                  // [S]
             rows.scores.emplace_back(scores.data_ptr<float>(), scores.data_ptr<float>() + S);
             rows.f.push_back(lp[B - 1].item<float>());
             if (integrated) rows.fBaseline.push_back(lp[0].item<float>());

@@ -5,8 +5,7 @@
 
 namespace alignscope::core {
 
-ProductAttribution::ProductAttribution(std::shared_ptr<const AttributionMethod> first,
-                                       std::shared_ptr<const AttributionMethod> second)
+ProductAttribution::ProductAttribution(std::shared_ptr<const AttributionMethod> first, std::shared_ptr<const AttributionMethod> second)
     : first_(std::move(first)), second_(std::move(second)) {}
 
 std::string ProductAttribution::name() const { return first_->name() + "-x-" + second_->name(); }

@@ -4,11 +4,13 @@
 
 namespace alignscope::core {
 
-Alignment::Alignment(std::vector<std::string> sourceTokens, std::vector<int> sourceWords,
-                     std::vector<std::string> targetTokens, std::vector<int> targetWords,
-                     std::vector<std::vector<float>> weights)
-    : sourceTokens_(std::move(sourceTokens)), targetTokens_(std::move(targetTokens)),
-      sourceWords_(std::move(sourceWords)), targetWords_(std::move(targetWords)), weights_(std::move(weights)) {
+Alignment::Alignment(std::vector<std::string> sourceTokens, std::vector<int> sourceWords, std::vector<std::string> targetTokens,
+                     std::vector<int> targetWords, std::vector<std::vector<float>> weights)
+    : sourceTokens_(std::move(sourceTokens)),
+      targetTokens_(std::move(targetTokens)),
+      sourceWords_(std::move(sourceWords)),
+      targetWords_(std::move(targetWords)),
+      weights_(std::move(weights)) {
     if (sourceWords_.size() != sourceTokens_.size() || targetWords_.size() != targetTokens_.size() ||
         weights_.size() != targetTokens_.size())
         throw Error("alignment: token, word and row counts disagree");

@@ -11,9 +11,8 @@ namespace alignscope::core {
 class Alignment {
 public:
     Alignment() = default;
-    Alignment(std::vector<std::string> sourceTokens, std::vector<int> sourceWords,
-              std::vector<std::string> targetTokens, std::vector<int> targetWords,
-              std::vector<std::vector<float>> weights);
+    Alignment(std::vector<std::string> sourceTokens, std::vector<int> sourceWords, std::vector<std::string> targetTokens,
+              std::vector<int> targetWords, std::vector<std::vector<float>> weights);
 
     const std::vector<std::string>& sourceTokens() const { return sourceTokens_; }  // [S]
     const std::vector<std::string>& targetTokens() const { return targetTokens_; }  // [T]

@@ -65,8 +65,8 @@ void forceRows(const Model& model, std::vector<BatchDecoder::Result>& results, c
     }
     if (options.cancelled && options.cancelled()) throw Error("decoding was cancelled");
     if (options.progress) options.progress->reached(1);
-    const auto forced = model.torch().forceAttention(torch::tensor(read, torch::kLong).view({B, T}), torch::tensor(lengths, torch::kLong),
-                                                     encoded);
+    const auto forced =
+        model.torch().forceAttention(torch::tensor(read, torch::kLong).view({B, T}), torch::tensor(lengths, torch::kLong), encoded);
     const auto alpha = forced.alpha.contiguous();  // [B,T,S]
     const int64_t S = alpha.size(2);
     for (size_t row = 0; row < rows.size(); ++row) {

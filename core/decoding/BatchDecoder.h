@@ -31,12 +31,12 @@ public:
         std::optional<std::string> target;  // teacher forcing along it
     };
     struct Result {
-        std::string error;         // non-empty: the sentence failed (a message for "line N: ...")
-        TokenizedSentence source;  // as the model saw it
-        TokenizedSentence target;  // teacher forcing: the target's tokens
-        Hypothesis hypothesis;     // the best: ids, tokens, alpha [T][S] (S: this sentence's columns), logProb
+        std::string error;             // non-empty: the sentence failed (a message for "line N: ...")
+        TokenizedSentence source;      // as the model saw it
+        TokenizedSentence target;      // teacher forcing: the target's tokens
+        Hypothesis hypothesis;         // the best: ids, tokens, alpha [T][S] (S: this sentence's columns), logProb
         std::vector<int> targetWords;  // [T] word of each target token: the given target's, else the translation's
-        std::string translation;   // readable text of the hypothesis
+        std::string translation;       // readable text of the hypothesis
         Alignment alignment() const;
     };
 

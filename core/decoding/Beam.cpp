@@ -18,8 +18,13 @@ void sortBestFirst(std::vector<Hypothesis>& hypotheses) {
 }  // namespace
 
 Beam::Beam(const Vocabulary& vocabulary, int width, float lengthPenalty, int64_t columns, int limit)
-    : vocabulary_(vocabulary), width_(std::max(1, width)), lengthPenalty_(lengthPenalty), columns_(columns), limit_(limit),
-      done_(limit < 1), alive_(1) {}  // the empty prefix
+    : vocabulary_(vocabulary),
+      width_(std::max(1, width)),
+      lengthPenalty_(lengthPenalty),
+      columns_(columns),
+      limit_(limit),
+      done_(limit < 1),
+      alive_(1) {}  // the empty prefix
 
 float Beam::normalised(const Hypothesis& h) const {
     return lengthPenalty_ == 0.0f ? h.logProb : h.logProb / std::pow(static_cast<float>(h.ids.size()), lengthPenalty_);

@@ -20,9 +20,9 @@ struct DecodingSession::Impl {
     SessionOptions options;
     std::string text;
     EncodedSource encoded;
-    std::vector<float> encoderStates;  // [S*E]
-    std::vector<float> initialState;   // [D]
-    std::vector<torch::Tensor> states; // [T+1] of [1,D]: states[t] is the input of step t
+    std::vector<float> encoderStates;   // [S*E]
+    std::vector<float> initialState;    // [D]
+    std::vector<torch::Tensor> states;  // [T+1] of [1,D]: states[t] is the input of step t
     std::vector<StepRecord> steps;
     std::optional<TokenizedSentence> target;  // teacher forcing: the target step() follows
 

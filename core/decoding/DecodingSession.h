@@ -15,9 +15,9 @@ class Alignment;
 
 // Options of a step-by-step decoding session.
 struct SessionOptions {
-    int topK = 10;      // candidates reported per step
-    int maxLength = 0;  // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
-    bool keepLogProbs = false;  // StepRecord::logProbs filled (V floats a step: for tracing, not the app)
+    int topK = 10;                         // candidates reported per step
+    int maxLength = 0;                     // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
+    bool keepLogProbs = false;             // StepRecord::logProbs filled (V floats a step: for tracing, not the app)
     DecodingProgress* progress = nullptr;  // when set: encoding (0) or the step being computed, for a watchdog
 };
 
@@ -36,11 +36,11 @@ public:
     const Model& model() const;
     const SessionOptions& options() const;
     const TokenizedSentence& source() const;
-    const std::string& sourceText() const;              // the text as given (token offsets point into it)
-    int64_t sourceLength() const;                         // S, including </s>
-    int64_t encoderStateSize() const;                     // E
-    const std::vector<float>& encoderStates() const;      // [S][E] row-major: h_i for each source position
-    const std::vector<float>& initialState() const;       // [D] s_0
+    const std::string& sourceText() const;            // the text as given (token offsets point into it)
+    int64_t sourceLength() const;                     // S, including </s>
+    int64_t encoderStateSize() const;                 // E
+    const std::vector<float>& encoderStates() const;  // [S][E] row-major: h_i for each source position
+    const std::vector<float>& initialState() const;   // [D] s_0
     const std::vector<StepRecord>& steps() const;
     int maxLength() const;
     // True once </s> was emitted or the length cap reached (following a target: once its tokens
@@ -57,7 +57,7 @@ public:
     // then </s> (where the model has one); back() and reset() keep following it. Takes `steps`
     // steps at once (-1: to the end). Throws Error for a target the model cannot take (nothing changes).
     void followTarget(const std::string& target, int steps);
-    void stopFollowing();                          // the steps stay; step() decodes freely again
+    void stopFollowing();                             // the steps stay; step() decodes freely again
     const TokenizedSentence* followedTarget() const;  // null when decoding freely
     // Teacher forcing of the whole target at once: followTarget(target, -1).
     void alignTo(const std::string& target);
@@ -66,9 +66,9 @@ public:
     std::vector<Hypothesis> search(const SearchOptions& options) const;
     std::vector<Hypothesis> search(const SearchStrategy& strategy, const SearchOptions& options) const;
 
-    std::vector<int64_t> targetIds() const;     // [T]
-    std::string translation() const;           // readable text of the steps so far
-    Alignment alignment() const;               // the steps' alpha rows with tokens
+    std::vector<int64_t> targetIds() const;  // [T]
+    std::string translation() const;         // readable text of the steps so far
+    Alignment alignment() const;             // the steps' alpha rows with tokens
 
 private:
     struct Impl;

@@ -14,10 +14,10 @@ struct SearchBatch;
 
 // How a search runs; every field is optional.
 struct SearchOptions {
-    int beamWidth = 1;             // 1: greedy
-    int maxLength = 0;             // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
-    float lengthPenalty = 1.0f;    // beams rank by logProb / length^lengthPenalty
-    std::function<bool()> cancelled;  // polled before each step; true stops with Error("cancelled")
+    int beamWidth = 1;                     // 1: greedy
+    int maxLength = 0;                     // cap on target tokens; 0: the model's declared max_length, else 2 * source length + 10
+    float lengthPenalty = 1.0f;            // beams rank by logProb / length^lengthPenalty
+    std::function<bool()> cancelled;       // polled before each step; true stops with Error("cancelled")
     DecodingProgress* progress = nullptr;  // when set: the step being computed, for a watchdog
     // false (as CTranslate2's return_scores): the caller reads tokens only, so BatchDecoder's greedy
     // search skips each step's normalisation over the vocabulary where the model allows it, and its

@@ -34,8 +34,13 @@ Bleu::Tokens Bleu::tokenize13a(const std::string& text, bool lowercase) {
         lowered.lowercase();
         line = lowered.text();
     }
-    for (const auto& [from, to] : {std::pair<const char*, const char*>{"<skipped>", ""}, {"-\n", ""}, {"\n", " "},
-                                   {"&quot;", "\""}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}})
+    for (const auto& [from, to] : {std::pair<const char*, const char*>{"<skipped>", ""},
+                                   {"-\n", ""},
+                                   {"\n", " "},
+                                   {"&quot;", "\""},
+                                   {"&amp;", "&"},
+                                   {"&lt;", "<"},
+                                   {"&gt;", ">"}})
         for (size_t at = 0; (at = line.find(from, at)) != std::string::npos;) {
             line.replace(at, std::char_traits<char>::length(from), to);
             at += std::char_traits<char>::length(to);

@@ -20,7 +20,7 @@ public:
     // Adds one segment: a hypothesis and one or more references.
     void add(const Tokens& hypothesis, const std::vector<Tokens>& references);
 
-    double score() const;           // 0..100
+    double score() const;  // 0..100
     double brevityPenalty() const;
     double precision(int n) const;  // n in 1..4, 0..1
     size_t segments() const { return segments_; }

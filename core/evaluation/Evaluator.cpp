@@ -13,7 +13,6 @@
 namespace alignscope::core {
 namespace {
 
-
 BleuSummary summarize(const Bleu& bleu) {
     BleuSummary s;
     s.segments = bleu.segments();
@@ -40,9 +39,7 @@ std::string where(const std::string& testName, const SentencePair& p, size_t ind
     return "pair " + std::to_string(index + 1);
 }
 
-std::string describe(const Tokenizer& tokenizer) {
-    return "tokens of the model's target tokenizer (" + tokenizer.describe() + ")";
-}
+std::string describe(const Tokenizer& tokenizer) { return "tokens of the model's target tokenizer (" + tokenizer.describe() + ")"; }
 
 }  // namespace
 
@@ -53,8 +50,7 @@ nlohmann::json EvaluationResult::toJson() const {
     for (size_t b = 0; b < buckets.size(); ++b)
         bucketList.push_back({{"label", buckets[b].label},
                               {"min_length", buckets[b].minLength},
-                              {"max_length", buckets[b].maxLength < 0 ? nlohmann::json(nullptr)
-                                                                      : nlohmann::json(buckets[b].maxLength)},
+                              {"max_length", buckets[b].maxLength < 0 ? nlohmann::json(nullptr) : nlohmann::json(buckets[b].maxLength)},
                               {"sentences", b < bucketSentences.size() ? bucketSentences[b] : 0}});
     nlohmann::json searchList = nlohmann::json::array();
     for (const auto& s : searches) {
@@ -116,9 +112,9 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
     r.buckets = buckets();
     r.bucketSentences.assign(r.buckets.size(), 0);
     const bool sacre = options_.tokenize == "13a";
-    if (!sacre && options_.tokenize != "model")
-        throw Error("BLEU's tokenisation is 'model' or '13a', not '" + options_.tokenize + "'");
-    if (options_.lowercase && !sacre) throw Error("lower-casing applies to the 13a tokenisation only (the model's tokenizer has its own case rule)");
+    if (!sacre && options_.tokenize != "model") throw Error("BLEU's tokenisation is 'model' or '13a', not '" + options_.tokenize + "'");
+    if (options_.lowercase && !sacre)
+        throw Error("lower-casing applies to the 13a tokenisation only (the model's tokenizer has its own case rule)");
     r.tokenization = sacre ? std::string("sacrebleu's 13a tokenisation of the detokenised translation and the reference, ") +
                                  (options_.lowercase ? "lower-cased" : "cased")
                            : describe(model_.targetTokenizer());
@@ -134,8 +130,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
         Bleu::Tokens reference;
         try {
             source = model_.tokenizeSource(p.source);
-            if (sacre)
-                reference = Bleu::tokenize13a(p.target, options_.lowercase);
+            if (sacre) reference = Bleu::tokenize13a(p.target, options_.lowercase);
             else
                 for (const auto& t : model_.targetTokenizer().tokenize(p.target)) reference.push_back(t.text);
         } catch (const Error& e) {
@@ -165,8 +160,8 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
     }
 
     if (r.sources.empty())
-        throw Error("no pair of " + (testName.empty() ? std::string("the test set") : "'" + testName + "'") +
-                    " could be evaluated (" + std::to_string(r.skipped.size()) + " left out)");
+        throw Error("no pair of " + (testName.empty() ? std::string("the test set") : "'" + testName + "'") + " could be evaluated (" +
+                    std::to_string(r.skipped.size()) + " left out)");
     std::vector<int> widths = {1};
     if (options_.beamWidth > 1) widths.push_back(options_.beamWidth);
     for (int width : widths) {
@@ -186,8 +181,7 @@ EvaluationResult Evaluator::evaluate(const std::vector<SentencePair>& pairs, con
             Bleu::Tokens hypothesis;
             const auto& ids = found.ids;
             s.hypotheses.push_back(model_.detokenize(ids));
-            if (sacre)
-                hypothesis = Bleu::tokenize13a(s.hypotheses.back(), options_.lowercase);
+            if (sacre) hypothesis = Bleu::tokenize13a(s.hypotheses.back(), options_.lowercase);
             else
                 for (size_t t = 0; t < ids.size(); ++t)
                     if (ids[t] != model_.targetVocabulary().eos()) hypothesis.push_back(found.tokens[t]);

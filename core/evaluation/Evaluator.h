@@ -13,30 +13,30 @@ namespace alignscope::core {
 
 // What an evaluation runs.
 struct EvaluationOptions {
-    int beamWidth = 5;                 // beam search run after greedy; 1: greedy only
-    float lengthPenalty = 1.0f;        // beams rank by logProb / length^lengthPenalty
-    int maxLength = 0;                 // cap on target tokens; 0: 2 * source length + 10
-    size_t maxSentences = 0;           // evaluate the first N distinct sources only (0: all)
-    bool skipUnusablePairs = false;    // leave out pairs the model cannot take (too long); else stop at the first
+    int beamWidth = 5;                                    // beam search run after greedy; 1: greedy only
+    float lengthPenalty = 1.0f;                           // beams rank by logProb / length^lengthPenalty
+    int maxLength = 0;                                    // cap on target tokens; 0: 2 * source length + 10
+    size_t maxSentences = 0;                              // evaluate the first N distinct sources only (0: all)
+    bool skipUnusablePairs = false;                       // leave out pairs the model cannot take (too long); else stop at the first
     std::vector<int> bucketBounds = {5, 10, 15, 20, 30};  // upper ends of the source-length buckets; one open bucket follows
-    int workers = 1;                   // batches decoded at once (BatchDecoder's workers)
-    int batch = 0;                     // sentences decoded together; 0: BatchDecoder::defaultBatch of each search
+    int workers = 1;                                      // batches decoded at once (BatchDecoder's workers)
+    int batch = 0;                                        // sentences decoded together; 0: BatchDecoder::defaultBatch of each search
     // What BLEU compares: "model", the model's target tokens (its own tokenizer's words or pieces),
     // or "13a", sacrebleu's default tokenisation of the detokenised translation and of the raw
     // reference (Bleu::tokenize13a), cased unless `lowercase`: comparable across tokenizers.
     std::string tokenize = "model";
-    bool lowercase = false;            // "13a" only: compare lower-cased text (sacrebleu -lc)
+    bool lowercase = false;                // "13a" only: compare lower-cased text (sacrebleu -lc)
     DecodingProgress* progress = nullptr;  // when set: every decoder step reports here (evaluate --time-limit)
 };
 
 // Corpus BLEU and what it is made of, for one set of segments.
 struct BleuSummary {
-    size_t segments = 0;           // distinct source sentences
-    double bleu = 0;               // 0..100
-    double brevityPenalty = 0;     // 0..1
+    size_t segments = 0;                  // distinct source sentences
+    double bleu = 0;                      // 0..100
+    double brevityPenalty = 0;            // 0..1
     double precisions[4] = {0, 0, 0, 0};  // clipped 1- to 4-gram precisions, 0..1
-    size_t hypothesisLength = 0;   // tokens, </s> not counted
-    size_t referenceLength = 0;    // closest reference length, summed over segments
+    size_t hypothesisLength = 0;          // tokens, </s> not counted
+    size_t referenceLength = 0;           // closest reference length, summed over segments
 };
 
 // Sentences whose source length (tokens, </s> not counted) lies in [minLength, maxLength].
@@ -48,29 +48,29 @@ struct LengthBucket {
 
 // One search setting over the whole test set.
 struct SearchEvaluation {
-    std::string name;                      // "greedy", "beam 5"
-    int beamWidth = 1;                     // 1: greedy
-    BleuSummary corpus;                    // all segments
-    std::vector<BleuSummary> buckets;      // [buckets] parallel to EvaluationResult::buckets
-    std::vector<std::string> hypotheses;   // [sentences] detokenised best translation of each source
-    double seconds = 0;                    // wall time of encoding and search
-    double sentencesPerSecond = 0;         // distinct sources per second
+    std::string name;                     // "greedy", "beam 5"
+    int beamWidth = 1;                    // 1: greedy
+    BleuSummary corpus;                   // all segments
+    std::vector<BleuSummary> buckets;     // [buckets] parallel to EvaluationResult::buckets
+    std::vector<std::string> hypotheses;  // [sentences] detokenised best translation of each source
+    double seconds = 0;                   // wall time of encoding and search
+    double sentencesPerSecond = 0;        // distinct sources per second
 };
 
 struct EvaluationResult {
-    std::string modelName;                  // Model::name()
-    std::string modelFile;                  // where it was loaded from
-    std::string testName;                   // e.g. the test file
-    size_t pairs = 0;                       // test pairs given
-    size_t pairsUsed = 0;                   // pairs whose source was evaluated (maxSentences may leave some out)
-    std::vector<std::string> skipped;       // "test.tsv:12: reason" of pairs left out (skipUnusablePairs)
-    std::vector<std::string> sources;       // [sentences] distinct sources, first-appearance order
-    std::vector<int> sourceLengths;         // [sentences] tokens, </s> not counted
-    std::vector<size_t> referenceCounts;    // [sentences] references of each source
-    std::vector<LengthBucket> buckets;      // source-length buckets
-    std::vector<size_t> bucketSentences;    // [buckets] sentences in each bucket
-    std::vector<SearchEvaluation> searches; // greedy first, then beam
-    std::string tokenization;               // how hypotheses and references were tokenised for BLEU
+    std::string modelName;                   // Model::name()
+    std::string modelFile;                   // where it was loaded from
+    std::string testName;                    // e.g. the test file
+    size_t pairs = 0;                        // test pairs given
+    size_t pairsUsed = 0;                    // pairs whose source was evaluated (maxSentences may leave some out)
+    std::vector<std::string> skipped;        // "test.tsv:12: reason" of pairs left out (skipUnusablePairs)
+    std::vector<std::string> sources;        // [sentences] distinct sources, first-appearance order
+    std::vector<int> sourceLengths;          // [sentences] tokens, </s> not counted
+    std::vector<size_t> referenceCounts;     // [sentences] references of each source
+    std::vector<LengthBucket> buckets;       // source-length buckets
+    std::vector<size_t> bucketSentences;     // [buckets] sentences in each bucket
+    std::vector<SearchEvaluation> searches;  // greedy first, then beam
+    std::string tokenization;                // how hypotheses and references were tokenised for BLEU
 
     // Scores and settings (not the sources or hypotheses).
     nlohmann::json toJson() const;
@@ -78,9 +78,9 @@ struct EvaluationResult {
 
 // Where an evaluation is, for a progress line.
 struct EvaluationProgress {
-    std::string search;   // "greedy", "beam 5"
-    size_t done = 0;      // sources translated with this search
-    size_t total = 0;     // sources to translate with this search
+    std::string search;  // "greedy", "beam 5"
+    size_t done = 0;     // sources translated with this search
+    size_t total = 0;    // sources to translate with this search
 };
 
 // Translates a test set with greedy and beam search and scores it with corpus BLEU. References are

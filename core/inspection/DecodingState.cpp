@@ -12,9 +12,8 @@
 
 namespace alignscope::core {
 
-DecodingState DecodingState::capture(const DecodingSession& session, bool teacherForced,
-                                           std::vector<Hypothesis> beam, int selected,
-                                           std::vector<StepRecord> hypothesisSteps) {
+DecodingState DecodingState::capture(const DecodingSession& session, bool teacherForced, std::vector<Hypothesis> beam, int selected,
+                                     std::vector<StepRecord> hypothesisSteps) {
     const auto& model = session.model();
     DecodingState s;
     s.modelName = model.name();
@@ -48,8 +47,8 @@ DecodingState DecodingState::capture(const DecodingSession& session, bool teache
     for (const auto& h : s.beam) s.beamTexts.push_back(model.detokenize(h.ids));
     s.selectedHypothesis = selected >= 0 && selected < static_cast<int>(s.beam.size()) ? selected : -1;
     if (s.selectedHypothesis >= 0) s.hypothesisSteps = std::move(hypothesisSteps);
-    s.translation = s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
-                                              : session.translation();
+    s.translation =
+        s.selectedHypothesis >= 0 ? model.detokenize(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids) : session.translation();
     s.targetWords = s.selectedHypothesis >= 0 ? model.targetWords(s.beam[static_cast<size_t>(s.selectedHypothesis)].ids)
                                               : session.alignment().targetWords();
     return s;
@@ -84,7 +83,7 @@ Hypothesis DecodingState::shownTarget() const {
 }
 
 void DecodingState::attribute(const Model& model, const std::string& method, std::vector<std::vector<float>> known,
-                                 DecodingProgress* progress) {
+                              DecodingProgress* progress) {
     attributionMethod = method;
     attribution.clear();
     attributionError.clear();

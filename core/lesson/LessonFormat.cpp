@@ -14,8 +14,8 @@ namespace {
 using json = nlohmann::json;
 
 const std::vector<std::string> kTopKeys = {"title", "summary", "pages"};
-const std::vector<std::string> kPageKeys = {"text", "model", "source", "target", "steps", "run", "beam", "explain",
-                                            "highlight", "heatmap", "timeline", "snapshot", "compare", "image"};
+const std::vector<std::string> kPageKeys = {"text",    "model",     "source",  "target",   "steps",    "run",     "beam",
+                                            "explain", "highlight", "heatmap", "timeline", "snapshot", "compare", "image"};
 
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
@@ -60,8 +60,9 @@ public:
     int integer(const std::string& key, int low, int high) const {
         const auto it = o_.find(key);
         if (it == o_.end()) return 0;
-        if (!it->is_number_integer()) fail(key, std::string("is ") + (it->is_number() ? "not a whole number" : it->type_name() + std::string(", not a number")) +
-                                                    " (a whole number from " + std::to_string(low) + " to " + std::to_string(high) + ")");
+        if (!it->is_number_integer())
+            fail(key, std::string("is ") + (it->is_number() ? "not a whole number" : it->type_name() + std::string(", not a number")) +
+                          " (a whole number from " + std::to_string(low) + " to " + std::to_string(high) + ")");
         const auto v = it->get<json::number_integer_t>();
         if (v < low || v > high) fail(key, "is " + it->dump() + "; from " + std::to_string(low) + " to " + std::to_string(high));
         return static_cast<int>(v);
@@ -86,7 +87,8 @@ public:
             if (find(key)) fail(key, "is empty");
             return name;
         }
-        if (name.size() > LessonFormat::kMaxNameBytes) fail(key, "is longer than " + std::to_string(LessonFormat::kMaxNameBytes) + " bytes");
+        if (name.size() > LessonFormat::kMaxNameBytes)
+            fail(key, "is longer than " + std::to_string(LessonFormat::kMaxNameBytes) + " bytes");
         if (key != "image" && LessonFormat::isBundledName(name)) return name;
         if (name.front() == '/' || name.find('\\') != std::string::npos || name.find(':') != std::string::npos)
             fail(key, "'" + name.substr(0, 200) + "' is not a bundled name or a path relative to the lesson file");
@@ -126,7 +128,9 @@ bool LessonFormat::isBundledName(const std::string& name) {
 
 LessonFormat::Lesson LessonFormat::parse(const std::string& bytes, const std::string& file, const Names& names) {
     const std::string lesson = "lesson '" + file + "'";
-    if (bytes.size() > kMaxFileBytes) throw Error(lesson + " is " + BoundedFile::sizeText(bytes.size()) + "; at most " + BoundedFile::sizeText(kMaxFileBytes) + " are read");
+    if (bytes.size() > kMaxFileBytes)
+        throw Error(lesson + " is " + BoundedFile::sizeText(bytes.size()) + "; at most " + BoundedFile::sizeText(kMaxFileBytes) +
+                    " are read");
     if (AttributeJson::depth(bytes) > AttributeJson::kMaxDepth)
         throw Error(lesson + " nests objects or lists deeper than " + std::to_string(AttributeJson::kMaxDepth) + " levels");
     json root;
@@ -172,7 +176,8 @@ LessonFormat::Lesson LessonFormat::parse(const std::string& bytes, const std::st
             if (std::find(names.explainParts.begin(), names.explainParts.end(), page.explainPart) == names.explainParts.end())
                 r.fail("explain", "names part '" + page.explainPart + "' (true, or one of: " + joined(names.explainParts) + ")");
         } else if (explain && !explain->is_boolean()) {
-            r.fail("explain", std::string("is ") + explain->type_name() + " (true, false or a part's name: " + joined(names.explainParts) + ")");
+            r.fail("explain",
+                   std::string("is ") + explain->type_name() + " (true, false or a part's name: " + joined(names.explainParts) + ")");
         } else {
             page.explain = r.boolean("explain");
         }

@@ -15,7 +15,7 @@ class LessonFormat {
 public:
     static constexpr size_t kMaxFileBytes = 16 << 20;  // 100,000 short pages take 4 MiB
     static constexpr size_t kMaxSentenceCharacters = 1000;
-    static constexpr size_t kMaxNameBytes = 1024;      // model, compare, timeline, image
+    static constexpr size_t kMaxNameBytes = 1024;  // model, compare, timeline, image
     static constexpr int kMaxSteps = 1000;
     static constexpr int kMaxBeam = 32;
     static constexpr int kMaxSnapshot = 100000;

@@ -18,10 +18,9 @@ struct Element {
 };
 // Each kind's first tag is the one toHtml writes.
 constexpr Element kElements[] = {
-    {"i", Kind::Emphasis},    {"em", Kind::Emphasis},    {"b", Kind::Strong},         {"strong", Kind::Strong},
-    {"code", Kind::Code},     {"tt", Kind::Code},        {"sub", Kind::Subscript},    {"sup", Kind::Superscript},
-    {"br", Kind::LineBreak},  {"ul", Kind::BulletList},  {"ol", Kind::NumberedList}, {"li", Kind::Item},
-    {"img", Kind::Image},
+    {"i", Kind::Emphasis},      {"em", Kind::Emphasis},   {"b", Kind::Strong},        {"strong", Kind::Strong}, {"code", Kind::Code},
+    {"tt", Kind::Code},         {"sub", Kind::Subscript}, {"sup", Kind::Superscript}, {"br", Kind::LineBreak},  {"ul", Kind::BulletList},
+    {"ol", Kind::NumberedList}, {"li", Kind::Item},       {"img", Kind::Image},
 };
 const char* const kAllowed = "<i>, <em>, <b>, <strong>, <code>, <tt>, <sub>, <sup>, <br>, <ul>, <ol>, <li>, <img src=\"...\">";
 
@@ -40,7 +39,8 @@ public:
             if (c == '<') tag();
             else if (c == '&') text(entity());
             else {
-                if (static_cast<unsigned char>(c) < 0x20 && !isSpace(c)) fail(at_, "a control character (code " + std::to_string(int(c)) + ")");
+                if (static_cast<unsigned char>(c) < 0x20 && !isSpace(c))
+                    fail(at_, "a control character (code " + std::to_string(int(c)) + ")");
                 text(std::string(1, c));
                 ++at_;
             }
@@ -126,7 +126,8 @@ private:
             spaces();
             expect('>', start, tag);
             if (stack_.size() < 2 || stack_.back().tag != tag)
-                fail(start, "</" + tag + "> closes " + (stack_.size() < 2 ? std::string("nothing") : "<" + stack_.back().tag + ">, which is still open"));
+                fail(start, "</" + tag + "> closes " +
+                                (stack_.size() < 2 ? std::string("nothing") : "<" + stack_.back().tag + ">, which is still open"));
             stack_.pop_back();
             return;
         }
@@ -150,7 +151,8 @@ private:
         if (at_ < s_.size() && s_[at_] == '/' && empty) ++at_;
         if (at_ < s_.size() && s_[at_] != '>' && !closing) {
             if (isalpha(static_cast<unsigned char>(s_[at_])))
-                fail(start, element->kind == Kind::Image ? std::string("<img> takes one attribute, src") : "<" + tag + "> takes no attributes");
+                fail(start,
+                     element->kind == Kind::Image ? std::string("<img> takes one attribute, src") : "<" + tag + "> takes no attributes");
         }
         expect('>', start, tag);
         place(*element, tag, src, start);
@@ -182,11 +184,11 @@ private:
     void place(const Element& element, const std::string& tag, const std::string& src, size_t start) {
         const Kind parent = stack_.back().node->kind;
         if (element.kind == Kind::Item && !isList(parent)) fail(start, "<li> outside a list (<ul> or <ol>)");
-        if (element.kind != Kind::Item && isList(parent)) fail(start, "<" + tag + "> directly inside <" + stack_.back().tag + "> (only <li> goes there)");
+        if (element.kind != Kind::Item && isList(parent))
+            fail(start, "<" + tag + "> directly inside <" + stack_.back().tag + "> (only <li> goes there)");
         if (isList(element.kind) && parent != Kind::Root && parent != Kind::Item)
             fail(start, "a list inside <" + stack_.back().tag + "> (lists go at the top or inside <li>)");
-        if (++elements_ > LessonMarkup::kMaxElements)
-            fail(start, "more than " + std::to_string(LessonMarkup::kMaxElements) + " elements");
+        if (++elements_ > LessonMarkup::kMaxElements) fail(start, "more than " + std::to_string(LessonMarkup::kMaxElements) + " elements");
         if (element.kind == Kind::Image && ++images_ > LessonMarkup::kMaxImages)
             fail(start, "more than " + std::to_string(LessonMarkup::kMaxImages) + " pictures");
         Node* node = stack_.back().node;
@@ -211,10 +213,17 @@ const char* tagOf(Kind kind) {
 
 void html(const Node& node, const std::function<std::string(const std::string&)>& imageUrl, std::string& out) {
     switch (node.kind) {
-    case Kind::Text: out += LessonMarkup::escape(node.text); return;
-    case Kind::LineBreak: out += "<br>"; return;
-    case Kind::Image: out += "<img src=\"" + LessonMarkup::escape(imageUrl(node.text)) + "\">"; return;
-    default: break;
+    case Kind::Text:
+        out += LessonMarkup::escape(node.text);
+        return;
+    case Kind::LineBreak:
+        out += "<br>";
+        return;
+    case Kind::Image:
+        out += "<img src=\"" + LessonMarkup::escape(imageUrl(node.text)) + "\">";
+        return;
+    default:
+        break;
     }
     const std::string tag = node.kind == Kind::Code ? "code" : tagOf(node.kind);
     if (!tag.empty()) out += "<" + tag + ">";
@@ -254,12 +263,23 @@ std::string LessonMarkup::escape(const std::string& text) {
     out.reserve(text.size());
     for (const char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;

@@ -21,17 +21,17 @@ public:
 
     enum class Kind {
         Root,
-        Text,         // `text` holds the characters, entities decoded
-        Emphasis,     // <i>, <em>
-        Strong,       // <b>, <strong>
-        Code,         // <tt>, <code>
-        Subscript,    // <sub>
-        Superscript,  // <sup>
-        LineBreak,    // <br>
-        BulletList,   // <ul>: Items only
-        NumberedList, // <ol>: Items only
-        Item,         // <li>
-        Image,        // <img src="figures/x.png">: `text` holds the path as written, relative to the lesson
+        Text,          // `text` holds the characters, entities decoded
+        Emphasis,      // <i>, <em>
+        Strong,        // <b>, <strong>
+        Code,          // <tt>, <code>
+        Subscript,     // <sub>
+        Superscript,   // <sup>
+        LineBreak,     // <br>
+        BulletList,    // <ul>: Items only
+        NumberedList,  // <ol>: Items only
+        Item,          // <li>
+        Image,         // <img src="figures/x.png">: `text` holds the path as written, relative to the lesson
     };
     struct Node {
         Kind kind = Kind::Root;

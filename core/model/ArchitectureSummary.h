@@ -9,16 +9,16 @@ namespace alignscope::core {
 // models. Only what a file declares is claimed: an encoder is labelled fwd/bwd only when declared
 // bidirectional.
 struct ArchitectureSummary {
-    std::string encoderCell = "rnn";   // "gru", "lstm", or "rnn" when the file does not say
+    std::string encoderCell = "rnn";  // "gru", "lstm", or "rnn" when the file does not say
     std::string decoderCell = "rnn";
     int encoderLayers = 1;
     int decoderLayers = 1;
     bool bidirectional = false;
     std::string attention = "additive";  // "additive", "mlp", "general", "dot" or "none"
     bool attentionBias = false;
-    bool attentionAfterCell = false;     // Luong's order: s_t first, then alpha_t from s_t
-    bool inputFeeding = false;           // the decoder's input includes the previous attentional vector
-    bool conditionalDecoder = false;     // a first cell reads y_{t-1}, alpha_t from that state s'_t
+    bool attentionAfterCell = false;  // Luong's order: s_t first, then alpha_t from s_t
+    bool inputFeeding = false;        // the decoder's input includes the previous attentional vector
+    bool conditionalDecoder = false;  // a first cell reads y_{t-1}, alpha_t from that state s'_t
 
     static ArchitectureSummary fromMetadata(const nlohmann::json& metadata);
 };

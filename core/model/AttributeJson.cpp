@@ -27,7 +27,8 @@ size_t AttributeJson::depth(const std::string& text, size_t limit) {
 }
 
 nlohmann::json AttributeJson::parse(const std::string& text, size_t maxBytes) {
-    if (text.size() > maxBytes) throw Error("is " + BoundedFile::sizeText(text.size()) + "; at most " + BoundedFile::sizeText(maxBytes) + " are read");
+    if (text.size() > maxBytes)
+        throw Error("is " + BoundedFile::sizeText(text.size()) + "; at most " + BoundedFile::sizeText(maxBytes) + " are read");
     if (depth(text) > kMaxDepth) throw Error("nests objects or lists deeper than " + std::to_string(kMaxDepth) + " levels");
     auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) throw Error("is not valid JSON");

@@ -12,8 +12,8 @@ namespace alignscope::core {
 class AttributeJson {
 public:
     static constexpr size_t kMaxDepth = 64;
-    static constexpr size_t kMaxBytes = 1 << 20;              // metadata, specials
-    static constexpr size_t kMaxTokenizerBytes = 64 << 20;    // a tokenizer holds a SentencePiece model
+    static constexpr size_t kMaxBytes = 1 << 20;            // metadata, specials
+    static constexpr size_t kMaxTokenizerBytes = 64 << 20;  // a tokenizer holds a SentencePiece model
 
     // Throws Error saying what is wrong ("is not valid JSON", "nests deeper than 64 levels",
     // "is 2 MiB; at most 1 MiB"), without the attribute's name, which the caller adds.

@@ -19,8 +19,8 @@ std::vector<Token> tokensOf(const Tokenizer& tokenizer, const std::string& text,
     }
 }
 
-TokenizedSentence tokenizeWith(const Tokenizer& tokenizer, const Vocabulary& vocab, const std::string& text,
-                               const char* side, const std::string& origin) {
+TokenizedSentence tokenizeWith(const Tokenizer& tokenizer, const Vocabulary& vocab, const std::string& text, const char* side,
+                               const std::string& origin) {
     TokenizedSentence s;
     for (const auto& t : tokensOf(tokenizer, text, side, origin)) {
         const bool known = vocab.contains(t.text);
@@ -84,8 +84,7 @@ TokenizedSentence Model::tokenizeSource(const std::string& text) const {
     const size_t limit = model_->maxSourceLength() > 0 ? static_cast<size_t>(model_->maxSourceLength()) : kMaxSourceTokens;
     if (s.size() + (eos ? 1 : 0) > limit)
         throw Error("the sentence has " + std::to_string(s.size()) + " tokens; this model takes at most " +
-                    std::to_string(limit - (eos ? 1 : 0)) +
-                    (model_->maxSourceLength() > 0 ? " (its declared max_source_length)" : ""));
+                    std::to_string(limit - (eos ? 1 : 0)) + (model_->maxSourceLength() > 0 ? " (its declared max_source_length)" : ""));
     if (eos) {
         const auto id = sourceVocabulary().eos();
         s.tokens.push_back(sourceVocabulary().token(id));
@@ -101,8 +100,8 @@ TokenizedSentence Model::tokenizeSource(const std::string& text) const {
 TokenizedSentence Model::tokenizeTarget(const std::string& text) const {
     auto s = tokenizeWith(targetTokenizer(), targetVocabulary(), text, "target", origin());
     if (s.size() > kMaxSourceTokens)
-        throw Error("the target has " + std::to_string(s.size()) + " tokens; at most " +
-                    std::to_string(kMaxSourceTokens) + " are accepted");
+        throw Error("the target has " + std::to_string(s.size()) + " tokens; at most " + std::to_string(kMaxSourceTokens) +
+                    " are accepted");
     return s;
 }
 

@@ -24,8 +24,8 @@ public:
     static Model load(const std::string& path);
     explicit Model(std::shared_ptr<TorchModel> model);
 
-    std::string name() const;                 // metadata "name", else the file name
-    const std::string& origin() const;        // file path it was loaded from
+    std::string name() const;           // metadata "name", else the file name
+    const std::string& origin() const;  // file path it was loaded from
     const nlohmann::json& metadata() const;
     // The model of the other direction this one declares (metadata "reverse_model": a file name
     // beside this file), for the rules that join two directions; empty when none is declared.
@@ -40,12 +40,12 @@ public:
     int64_t parameterCount() const;
     // "name: k of n values are NaN or infinite" per parameter; empty for a sound model.
     const std::vector<std::string>& nonFiniteWeights() const;
-    bool attentionIsUniform() const;    // models without attention report uniform alpha
-    ArchitectureSummary architecture() const;  // what the metadata declares, for panels
-    int64_t formatVersion() const;      // of the file: 1 or 2
-    int64_t maxLength() const;          // decoder steps the file declares (0: none declared)
-    bool encodesEmbedded() const;       // has embed_source / encode_embedded: gradient attributions work
-    bool attendsPadding() const;        // alpha rows end with one column: the model's own padding
+    bool attentionIsUniform() const;                            // models without attention report uniform alpha
+    ArchitectureSummary architecture() const;                   // what the metadata declares, for panels
+    int64_t formatVersion() const;                              // of the file: 1 or 2
+    int64_t maxLength() const;                                  // decoder steps the file declares (0: none declared)
+    bool encodesEmbedded() const;                               // has embed_source / encode_embedded: gradient attributions work
+    bool attendsPadding() const;                                // alpha rows end with one column: the model's own padding
     static constexpr const char* kPaddingColumn = "<padding>";  // that column's label
     // Whether a session's source columns end with that column (every view asks before treating the
     // last column as a source token).

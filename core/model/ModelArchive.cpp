@@ -68,9 +68,7 @@ bool endsWith(const std::string& s, const std::string& end) {
     return s.size() >= end.size() && s.compare(s.size() - end.size(), end.size(), end) == 0;
 }
 
-std::string megabytes(uint64_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
+std::string megabytes(uint64_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 class ArchiveCheck {
 public:
@@ -110,9 +108,7 @@ public:
     }
 
 private:
-    [[noreturn]] void damaged(const std::string& why) const {
-        throw Error("'" + name_ + "' is damaged or not a model file: " + why);
-    }
+    [[noreturn]] void damaged(const std::string& why) const { throw Error("'" + name_ + "' is damaged or not a model file: " + why); }
 
     void readDirectory() {
         const uint64_t size = in_.size();
@@ -149,7 +145,8 @@ private:
         size_t p = 0;
         std::map<std::string, int> seen;
         for (uint64_t i = 0; i < count; ++i) {
-            if (dir.size() - p < 46 || little(dir, p, 4) != 0x02014b50) damaged("its zip directory is damaged (entry " + std::to_string(i + 1) + ")");
+            if (dir.size() - p < 46 || little(dir, p, 4) != 0x02014b50)
+                damaged("its zip directory is damaged (entry " + std::to_string(i + 1) + ")");
             const uint64_t flags = little(dir, p + 8, 2), method = little(dir, p + 10, 2);
             ModelArchive::Entry e;
             e.crc = static_cast<uint32_t>(little(dir, p + 16, 4));
@@ -157,7 +154,8 @@ private:
             e.size = little(dir, p + 24, 4);
             const size_t nameLen = little(dir, p + 28, 2), extraLen = little(dir, p + 30, 2), commentLen = little(dir, p + 32, 2);
             uint64_t local = little(dir, p + 42, 4);
-            if (dir.size() - p - 46 < nameLen + extraLen + commentLen) damaged("its zip directory is damaged (entry " + std::to_string(i + 1) + ")");
+            if (dir.size() - p - 46 < nameLen + extraLen + commentLen)
+                damaged("its zip directory is damaged (entry " + std::to_string(i + 1) + ")");
             const std::string fullName = dir.substr(p + 46, nameLen);
             // zip64 sizes and offset, in the order of the fields that overflowed.
             for (size_t x = p + 46 + nameLen; x + 4 <= p + 46 + nameLen + extraLen;) {
@@ -182,7 +180,8 @@ private:
             e.name = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
             if (seen[e.name]++) damaged("entry '" + e.name + "' appears twice");
             if (flags & 1) damaged("entry '" + e.name + "' is encrypted");
-            if (method != 0 && method != 8) damaged("entry '" + e.name + "' uses compression method " + std::to_string(method) + " (stored or deflated only)");
+            if (method != 0 && method != 8)
+                damaged("entry '" + e.name + "' uses compression method " + std::to_string(method) + " (stored or deflated only)");
             e.deflated = method == 8;
             if (!e.deflated && e.storedSize != e.size) damaged("entry '" + e.name + "' is stored with two different sizes");
             if (e.deflated && e.size > (uint64_t{1} << 20) && e.size / std::max<uint64_t>(e.storedSize, 1) > ModelArchive::kMaxRatio)
@@ -192,7 +191,8 @@ private:
             const std::string header = in_.read(local, 30);
             if (little(header, 0, 4) != 0x04034b50) damaged("entry '" + e.name + "' has no local header where the directory says");
             const uint64_t dataAt = local + 30 + little(header, 26, 2) + little(header, 28, 2);
-            if (dataAt > dirAt || e.storedSize > dirAt - dataAt) damaged("entry '" + e.name + "' runs past the end of the file's data (cut short?)");
+            if (dataAt > dirAt || e.storedSize > dirAt - dataAt)
+                damaged("entry '" + e.name + "' runs past the end of the file's data (cut short?)");
             e.offset = dataAt;
             ranges_.push_back({local, dataAt + e.storedSize});
             entries_.push_back(std::move(e));
@@ -238,11 +238,14 @@ private:
                 if (status != Z_OK && status != Z_STREAM_END) damaged("entry '" + e.name + "' has damaged compressed data");
                 const size_t n = out.size() - z.avail_out;
                 produced += n;
-                if (produced > e.size) damaged("entry '" + e.name + "' inflates to more than the " + std::to_string(e.size) + " bytes it declares");
+                if (produced > e.size)
+                    damaged("entry '" + e.name + "' inflates to more than the " + std::to_string(e.size) + " bytes it declares");
                 crc = crc32(crc, reinterpret_cast<const Bytef*>(out.data()), static_cast<uInt>(n));
                 if (keep) keep->append(out.data(), n);
             }
-            if (produced != e.size) damaged("entry '" + e.name + "' inflates to " + std::to_string(produced) + " bytes, not the " + std::to_string(e.size) + " it declares");
+            if (produced != e.size)
+                damaged("entry '" + e.name + "' inflates to " + std::to_string(produced) + " bytes, not the " + std::to_string(e.size) +
+                        " it declares");
         }
         if (static_cast<uint32_t>(crc) != e.crc) damaged("entry '" + e.name + "' fails its checksum (bytes changed since it was written)");
     }

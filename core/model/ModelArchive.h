@@ -20,15 +20,15 @@ namespace alignscope::core {
 class ModelArchive {
 public:
     static constexpr uint64_t kMaxInflatedBytes = uint64_t{16} << 30;  // all entries together
-    static constexpr uint64_t kMaxRatio = 200;                        // inflated : stored, per entry
+    static constexpr uint64_t kMaxRatio = 200;                         // inflated : stored, per entry
     static constexpr size_t kMaxEntries = 100000;
     static constexpr int kMaxCodeNesting = 200;
 
     struct Entry {
-        std::string name;        // without the archive's top folder
-        uint64_t offset = 0;     // of its data in the file
+        std::string name;     // without the archive's top folder
+        uint64_t offset = 0;  // of its data in the file
         uint64_t storedSize = 0;
-        uint64_t size = 0;       // inflated
+        uint64_t size = 0;  // inflated
         uint32_t crc = 0;
         bool deflated = false;
     };

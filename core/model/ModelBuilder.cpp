@@ -18,17 +18,14 @@ namespace {
 
 class ParameterFactory {
 public:
-    ParameterFactory(torch::jit::Module& module, uint64_t seed)
-        : module_(module), gen_(at::make_generator<at::CPUGeneratorImpl>(seed)) {}
+    ParameterFactory(torch::jit::Module& module, uint64_t seed) : module_(module), gen_(at::make_generator<at::CPUGeneratorImpl>(seed)) {}
 
     // Uniform in +-1/sqrt(fanIn), as PyTorch initialises its RNN and linear layers.
     void uniform(const std::string& name, std::vector<int64_t> shape, int64_t fanIn) {
         const double k = 1.0 / std::sqrt(static_cast<double>(fanIn));
         add(name, torch::empty(shape).uniform_(-k, k, gen_));
     }
-    void normal(const std::string& name, std::vector<int64_t> shape, double std) {
-        add(name, torch::empty(shape).normal_(0.0, std, gen_));
-    }
+    void normal(const std::string& name, std::vector<int64_t> shape, double std) { add(name, torch::empty(shape).normal_(0.0, std, gen_)); }
     void zeros(const std::string& name, std::vector<int64_t> shape) { add(name, torch::zeros(shape)); }
 
     // Weights of one recurrent cell: gates stacked as torch.gru_cell / torch.lstm_cell expect.
@@ -57,8 +54,8 @@ c10::List<std::string> toList(const Vocabulary& vocab) {
 std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
     const auto& s = in.spec;
     s.validate();
-    torch::jit::Module module(c10::QualifiedName("__torch__.alignscope.Seq2Seq"),
-                              std::make_shared<torch::jit::CompilationUnit>(), /*shouldMangle=*/true);
+    torch::jit::Module module(c10::QualifiedName("__torch__.alignscope.Seq2Seq"), std::make_shared<torch::jit::CompilationUnit>(),
+                              /*shouldMangle=*/true);
     const int64_t gates = s.cell == ModelSpec::Cell::GRU ? 3 : 4;
     const int64_t M = s.embeddingSize, H = s.encoderHidden, E = s.encoderOutputSize(), Dh = s.decoderHidden;
     const int64_t Vs = in.sourceVocabulary.size(), Vt = in.targetVocabulary.size();
@@ -120,8 +117,13 @@ std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
         throw Error("'" + model.origin() + "' has no \"architecture\" in its metadata: its code cannot be rewritten");
     std::shared_ptr<TorchModel> rewritten;
     try {
-        Input in{ModelSpec::fromJson(meta["architecture"]), model.sourceVocabulary(), model.targetVocabulary(),
-                 model.sourceTokenizer(), model.targetTokenizer(), meta.value("name", std::string("model")), meta};
+        Input in{ModelSpec::fromJson(meta["architecture"]),
+                 model.sourceVocabulary(),
+                 model.targetVocabulary(),
+                 model.sourceTokenizer(),
+                 model.targetTokenizer(),
+                 meta.value("name", std::string("model")),
+                 meta};
         in.extraMetadata["code_written_by"] = std::string("AlignScope ") + ALIGNSCOPE_VERSION;
         rewritten = build(in);
     } catch (const std::exception& e) {  // Error from validate(), or nlohmann's type errors
@@ -197,8 +199,8 @@ std::shared_ptr<TorchModel> ModelBuilder::rewriteCode(const TorchModel& model) {
         }
     }
     if (!(worst <= 1e-4))
-        throw Error("'" + model.origin() + "': the rewritten code computes different numbers (max difference " +
-                    std::to_string(worst) + "); the model's code is not AlignScope's for its architecture");
+        throw Error("'" + model.origin() + "': the rewritten code computes different numbers (max difference " + std::to_string(worst) +
+                    "); the model's code is not AlignScope's for its architecture");
     return rewritten;
 }
 

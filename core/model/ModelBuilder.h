@@ -17,12 +17,12 @@ class TorchModel;
 class ModelBuilder {
 public:
     struct Input {
-        ModelSpec spec;                // architecture
-        Vocabulary sourceVocabulary;   // source tokens, specials first
-        Vocabulary targetVocabulary;   // target tokens, specials first
-        Tokenizer sourceTokenizer;     // how source text becomes tokens
-        Tokenizer targetTokenizer;     // how target text becomes tokens
-        std::string name = "untrained";  // model name shown in tools
+        ModelSpec spec;                                           // architecture
+        Vocabulary sourceVocabulary;                              // source tokens, specials first
+        Vocabulary targetVocabulary;                              // target tokens, specials first
+        Tokenizer sourceTokenizer;                                // how source text becomes tokens
+        Tokenizer targetTokenizer;                                // how target text becomes tokens
+        std::string name = "untrained";                           // model name shown in tools
         nlohmann::json extraMetadata = nlohmann::json::object();  // merged into the metadata
     };
 

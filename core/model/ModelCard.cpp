@@ -11,7 +11,9 @@ std::vector<std::pair<std::string, std::string>> ModelCard::facts(const Model& m
     const auto a = model.architecture();
     std::string decoder = a.decoderCell;
     for (auto& c : decoder) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    decoder += a.conditionalDecoder ? " (conditional: attends from s'_t)" : a.attentionAfterCell ? " (Luong's order: attends from s_t)" : " (Bahdanau's order: attends from s_{t-1})";
+    decoder += a.conditionalDecoder   ? " (conditional: attends from s'_t)"
+               : a.attentionAfterCell ? " (Luong's order: attends from s_t)"
+                                      : " (Bahdanau's order: attends from s_{t-1})";
     std::string encoder = a.encoderCell;
     for (auto& c : encoder) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     if (a.bidirectional) encoder = "bidirectional " + encoder;
@@ -24,7 +26,8 @@ std::vector<std::pair<std::string, std::string>> ModelCard::facts(const Model& m
         {"attention", model.attentionIsUniform() ? "none (alpha shown uniform)" : a.attention},
         {"source tokenizer", model.sourceTokenizer().describe()},
         {"target tokenizer", model.targetTokenizer().describe()},
-        {"vocabularies", std::to_string(model.sourceVocabulary().size()) + " source, " + std::to_string(model.targetVocabulary().size()) + " target"},
+        {"vocabularies",
+         std::to_string(model.sourceVocabulary().size()) + " source, " + std::to_string(model.targetVocabulary().size()) + " target"},
         {"parameters", std::to_string(model.parameterCount())},
         {"model format", "v" + std::to_string(model.formatVersion())}};
     const auto& m = model.metadata();

@@ -28,12 +28,14 @@ const std::string& modelCodeSource() {
 
 void defineModelCode(torch::jit::Module& module, const ModelSpec& spec) {
     using A = ModelSpec::Attention;
-    const std::pair<const char*, bool> constants[] = {
-        {"lstm", spec.cell == ModelSpec::Cell::LSTM},  {"bidirectional", spec.bidirectional},
-        {"attention_additive", spec.attention == A::Additive}, {"attention_general", spec.attention == A::General},
-        {"attention_dot", spec.attention == A::Dot},   {"attention_none", spec.attention == A::None},
-        {"tied", spec.tieOutput},
-        {"conditional", spec.decoder == ModelSpec::Decoder::Conditional}};
+    const std::pair<const char*, bool> constants[] = {{"lstm", spec.cell == ModelSpec::Cell::LSTM},
+                                                      {"bidirectional", spec.bidirectional},
+                                                      {"attention_additive", spec.attention == A::Additive},
+                                                      {"attention_general", spec.attention == A::General},
+                                                      {"attention_dot", spec.attention == A::Dot},
+                                                      {"attention_none", spec.attention == A::None},
+                                                      {"tied", spec.tieOutput},
+                                                      {"conditional", spec.decoder == ModelSpec::Decoder::Conditional}};
     // `self.<constant>` becomes a literal, so TorchScript compiles only the taken branches
     // (python/alignscope/scripted.py does the same to the same text).
     std::string code = modelCodeSource();

@@ -21,12 +21,9 @@ std::string declared(const Model& model, const char* key) {
 }  // namespace
 
 bool ModelLanguages::isCode(const std::string& code) {
-    return (code.size() == 2 || code.size() == 3) &&
-           std::all_of(code.begin(), code.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    return (code.size() == 2 || code.size() == 3) && std::all_of(code.begin(), code.end(), [](char c) { return c >= 'a' && c <= 'z'; });
 }
 
-ModelLanguages ModelLanguages::of(const Model& model) {
-    return {declared(model, "source_language"), declared(model, "target_language")};
-}
+ModelLanguages ModelLanguages::of(const Model& model) { return {declared(model, "source_language"), declared(model, "target_language")}; }
 
 }  // namespace alignscope::core

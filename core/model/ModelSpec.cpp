@@ -15,21 +15,23 @@ void ModelSpec::validate() const {
     positive(decoderHidden, "decoder hidden size");
     positive(attentionSize, "attention size");
     positive(readoutSize, "readout size");
-    if (tieOutput && readoutSize != embeddingSize)
-        throw Error("a tied output layer needs readout size == embedding size");
+    if (tieOutput && readoutSize != embeddingSize) throw Error("a tied output layer needs readout size == embedding size");
     if (attention == Attention::Dot && decoderHidden != encoderOutputSize())
-        throw Error("dot attention needs decoder hidden size == encoder output size (" +
-                    std::to_string(encoderOutputSize()) + ")");
+        throw Error("dot attention needs decoder hidden size == encoder output size (" + std::to_string(encoderOutputSize()) + ")");
 }
 
 std::string ModelSpec::cellName(Cell cell) { return cell == Cell::GRU ? "gru" : "lstm"; }
 
 std::string ModelSpec::attentionName(Attention a) {
     switch (a) {
-    case Attention::Additive: return "additive";
-    case Attention::Dot: return "dot";
-    case Attention::General: return "general";
-    case Attention::None: return "none";
+    case Attention::Additive:
+        return "additive";
+    case Attention::Dot:
+        return "dot";
+    case Attention::General:
+        return "general";
+    case Attention::None:
+        return "none";
     }
     return "additive";
 }

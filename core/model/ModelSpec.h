@@ -16,20 +16,20 @@ struct ModelSpec {
     // attention guesses where the next word aligns from the words before it (docs/alignment.md).
     enum class Decoder { Bahdanau, Conditional };
 
-    Cell cell = Cell::GRU;                    // recurrent cell of encoder and decoder
-    bool bidirectional = true;                // encoder reads the source both ways
+    Cell cell = Cell::GRU;                      // recurrent cell of encoder and decoder
+    bool bidirectional = true;                  // encoder reads the source both ways
     Attention attention = Attention::Additive;  // None: fixed context = encoder's final state
-    int64_t embeddingSize = 256;              // source and target embedding width
-    int64_t encoderHidden = 256;              // per direction
-    int64_t decoderHidden = 512;              // decoder state width (LSTM state holds h and c: twice this)
-    int64_t attentionSize = 256;              // width of v in additive attention
-    int64_t readoutSize = 256;                // layer between decoder and vocabulary projection
-    bool tieOutput = true;                    // reuse target embeddings as output projection (needs readout == embedding)
-    Decoder decoder = Decoder::Bahdanau;      // where attention sits in the decoder step
-    uint64_t seed = 1;                        // initialisation seed
+    int64_t embeddingSize = 256;                // source and target embedding width
+    int64_t encoderHidden = 256;                // per direction
+    int64_t decoderHidden = 512;                // decoder state width (LSTM state holds h and c: twice this)
+    int64_t attentionSize = 256;                // width of v in additive attention
+    int64_t readoutSize = 256;                  // layer between decoder and vocabulary projection
+    bool tieOutput = true;                      // reuse target embeddings as output projection (needs readout == embedding)
+    Decoder decoder = Decoder::Bahdanau;        // where attention sits in the decoder step
+    uint64_t seed = 1;                          // initialisation seed
 
     int64_t encoderOutputSize() const { return bidirectional ? 2 * encoderHidden : encoderHidden; }  // E
-    int64_t stateSize() const { return cell == Cell::LSTM ? 2 * decoderHidden : decoderHidden; }    // D
+    int64_t stateSize() const { return cell == Cell::LSTM ? 2 * decoderHidden : decoderHidden; }     // D
 
     // Throws Error naming the first inconsistent field.
     void validate() const;
@@ -40,9 +40,9 @@ struct ModelSpec {
     static std::string cellName(Cell cell);
     static std::string attentionName(Attention attention);
     static std::string decoderName(Decoder decoder);
-    static Cell parseCell(const std::string& name);               // "gru" | "lstm"
-    static Attention parseAttention(const std::string& name);     // "additive" | "dot" | "general" | "none"
-    static Decoder parseDecoder(const std::string& name);         // "bahdanau" | "conditional"
+    static Cell parseCell(const std::string& name);            // "gru" | "lstm"
+    static Attention parseAttention(const std::string& name);  // "additive" | "dot" | "general" | "none"
+    static Decoder parseDecoder(const std::string& name);      // "bahdanau" | "conditional"
 };
 
 }  // namespace alignscope::core

@@ -18,10 +18,10 @@ using Ref = std::shared_ptr<Node>;
 struct Node {
     enum class Kind { None, Bool, Int, BigInt, Float, String, Bytes, Tuple, List, Dict, Set, Global, Object, Storage, Tensor };
     Kind kind = Kind::None;
-    int64_t number = 0;                 // Int, Bool; Storage: elements
-    std::string text;                   // String, Bytes; Global: "module.name"; Storage: key
-    std::vector<Ref> items;             // Tuple only (immutable, so never part of a cycle)
-    int depth = 1;                      // nesting, for kMaxNesting
+    int64_t number = 0;      // Int, Bool; Storage: elements
+    std::string text;        // String, Bytes; Global: "module.name"; Storage: key
+    std::vector<Ref> items;  // Tuple only (immutable, so never part of a cycle)
+    int depth = 1;           // nesting, for kMaxNesting
 };
 
 Ref make(Node::Kind kind) {
@@ -32,20 +32,35 @@ Ref make(Node::Kind kind) {
 
 const char* kindName(Node::Kind k) {
     switch (k) {
-    case Node::Kind::None: return "None";
-    case Node::Kind::Bool: return "a bool";
-    case Node::Kind::Int: case Node::Kind::BigInt: return "an int";
-    case Node::Kind::Float: return "a float";
-    case Node::Kind::String: return "a string";
-    case Node::Kind::Bytes: return "bytes";
-    case Node::Kind::Tuple: return "a tuple";
-    case Node::Kind::List: return "a list";
-    case Node::Kind::Dict: return "a dict";
-    case Node::Kind::Set: return "a set";
-    case Node::Kind::Global: return "a class or function";
-    case Node::Kind::Object: return "an object";
-    case Node::Kind::Storage: return "a storage";
-    case Node::Kind::Tensor: return "a tensor";
+    case Node::Kind::None:
+        return "None";
+    case Node::Kind::Bool:
+        return "a bool";
+    case Node::Kind::Int:
+    case Node::Kind::BigInt:
+        return "an int";
+    case Node::Kind::Float:
+        return "a float";
+    case Node::Kind::String:
+        return "a string";
+    case Node::Kind::Bytes:
+        return "bytes";
+    case Node::Kind::Tuple:
+        return "a tuple";
+    case Node::Kind::List:
+        return "a list";
+    case Node::Kind::Dict:
+        return "a dict";
+    case Node::Kind::Set:
+        return "a set";
+    case Node::Kind::Global:
+        return "a class or function";
+    case Node::Kind::Object:
+        return "an object";
+    case Node::Kind::Storage:
+        return "a storage";
+    case Node::Kind::Tensor:
+        return "a tensor";
     }
     return "a value";
 }
@@ -90,8 +105,9 @@ private:
         return s;
     }
     std::string_view counted(uint64_t n) {
-        if (n > in_.size() - pos_) fail("a string declares " + std::to_string(n) + " bytes but only " +
-                                        std::to_string(in_.size() - pos_) + " remain (a damaged length)");
+        if (n > in_.size() - pos_)
+            fail("a string declares " + std::to_string(n) + " bytes but only " + std::to_string(in_.size() - pos_) +
+                 " remain (a damaged length)");
         return take(static_cast<size_t>(n));
     }
 
@@ -115,8 +131,7 @@ private:
     }
     void push(Ref v) {
         for (const auto& item : v->items) v->depth = std::max(v->depth, item->depth + 1);
-        if (v->depth > PickleScanner::kMaxNesting)
-            fail("values nest more than " + std::to_string(PickleScanner::kMaxNesting) + " deep");
+        if (v->depth > PickleScanner::kMaxNesting) fail("values nest more than " + std::to_string(PickleScanner::kMaxNesting) + " deep");
         stack_.push_back(std::move(v));
     }
     void pushInt(int64_t v) {
@@ -229,24 +244,49 @@ private:
     void execute(unsigned char op) {
         using K = Node::Kind;
         switch (op) {
-        case 0x80: take(1); break;  // PROTO
-        case 0x95: take(8); break;  // FRAME: a hint only
-        case '(': marks_.push_back(stack_.size()); break;
-        case '0': pop(); break;
-        case '1': popMark(); break;
-        case '2': push(top()); break;
-        case 'N': push(make(K::None)); break;
-        case 0x88: case 0x89: {
+        case 0x80:
+            take(1);
+            break;  // PROTO
+        case 0x95:
+            take(8);
+            break;  // FRAME: a hint only
+        case '(':
+            marks_.push_back(stack_.size());
+            break;
+        case '0':
+            pop();
+            break;
+        case '1':
+            popMark();
+            break;
+        case '2':
+            push(top());
+            break;
+        case 'N':
+            push(make(K::None));
+            break;
+        case 0x88:
+        case 0x89: {
             auto n = make(K::Bool);
             n->number = op == 0x88;
             push(n);
             break;
         }
-        case 'J': pushInt(static_cast<int32_t>(little(4))); break;
-        case 'K': pushInt(static_cast<int64_t>(little(1))); break;
-        case 'M': pushInt(static_cast<int64_t>(little(2))); break;
-        case 'I': case 'L': pushInt(decimal(line())); break;
-        case 0x8a: case 0x8b: {  // LONG1, LONG4: little-endian two's complement
+        case 'J':
+            pushInt(static_cast<int32_t>(little(4)));
+            break;
+        case 'K':
+            pushInt(static_cast<int64_t>(little(1)));
+            break;
+        case 'M':
+            pushInt(static_cast<int64_t>(little(2)));
+            break;
+        case 'I':
+        case 'L':
+            pushInt(decimal(line()));
+            break;
+        case 0x8a:
+        case 0x8b: {  // LONG1, LONG4: little-endian two's complement
             const uint64_t n = op == 0x8a ? little(1) : little(4);
             const auto bytes = counted(n);
             if (n > 8) {
@@ -264,27 +304,59 @@ private:
             push(make(K::Float));
             break;
         }
-        case 'F': line(); push(make(K::Float)); break;
-        case 'X': pushText(K::String, counted(little(4))); break;
-        case 0x8c: pushText(K::String, counted(little(1))); break;
-        case 0x8d: pushText(K::String, counted(little(8))); break;
-        case 'T': pushText(K::String, counted(little(4))); break;
-        case 'U': pushText(K::String, counted(little(1))); break;
-        case 'B': pushText(K::Bytes, counted(little(4))); break;
-        case 'C': pushText(K::Bytes, counted(little(1))); break;
-        case 0x8e: pushText(K::Bytes, counted(little(8))); break;
-        case 'S': case 'V': pushText(K::String, line()); break;
-        case ')': push(make(K::Tuple)); break;
-        case 't': push(container(K::Tuple, popMark())); break;
-        case 0x85: case 0x86: case 0x87: {
+        case 'F':
+            line();
+            push(make(K::Float));
+            break;
+        case 'X':
+            pushText(K::String, counted(little(4)));
+            break;
+        case 0x8c:
+            pushText(K::String, counted(little(1)));
+            break;
+        case 0x8d:
+            pushText(K::String, counted(little(8)));
+            break;
+        case 'T':
+            pushText(K::String, counted(little(4)));
+            break;
+        case 'U':
+            pushText(K::String, counted(little(1)));
+            break;
+        case 'B':
+            pushText(K::Bytes, counted(little(4)));
+            break;
+        case 'C':
+            pushText(K::Bytes, counted(little(1)));
+            break;
+        case 0x8e:
+            pushText(K::Bytes, counted(little(8)));
+            break;
+        case 'S':
+        case 'V':
+            pushText(K::String, line());
+            break;
+        case ')':
+            push(make(K::Tuple));
+            break;
+        case 't':
+            push(container(K::Tuple, popMark()));
+            break;
+        case 0x85:
+        case 0x86:
+        case 0x87: {
             const size_t n = op - 0x84;
             std::vector<Ref> items(n);
             for (size_t i = n; i-- > 0;) items[i] = pop();
             push(container(K::Tuple, std::move(items)));
             break;
         }
-        case ']': push(make(K::List)); break;
-        case 'l': push(container(K::List, popMark())); break;  // items dropped by container()
+        case ']':
+            push(make(K::List));
+            break;
+        case 'l':
+            push(container(K::List, popMark()));
+            break;  // items dropped by container()
         case 'a': {
             auto v = pop();
             addTo(top(), K::List, {std::move(v)}, "an append");
@@ -295,7 +367,9 @@ private:
             addTo(top(), K::List, std::move(items), "an append");
             break;
         }
-        case '}': push(make(K::Dict)); break;
+        case '}':
+            push(make(K::Dict));
+            break;
         case 'd': {
             auto items = popMark();
             if (items.size() % 2) fail("a dict with a key and no value");
@@ -313,13 +387,17 @@ private:
             addTo(top(), K::Dict, std::move(items), "a dict update");
             break;
         }
-        case 0x8f: push(make(K::Set)); break;
+        case 0x8f:
+            push(make(K::Set));
+            break;
         case 0x90: {
             auto items = popMark();
             addTo(top(), K::Set, std::move(items), "a set update");
             break;
         }
-        case 0x91: push(container(K::Set, popMark())); break;
+        case 0x91:
+            push(container(K::Set, popMark()));
+            break;
         case 'c': {
             std::string module(line());
             std::string name(line());
@@ -364,15 +442,32 @@ private:
             push(make(K::Object));
             break;
         }
-        case 'q': put(little(1)); break;
-        case 'r': put(little(4)); break;
-        case 'p': put(static_cast<uint64_t>(decimal(line()))); break;
-        case 0x94: put(memo_.size()); break;
-        case 'h': get(little(1)); break;
-        case 'j': get(little(4)); break;
-        case 'g': get(static_cast<uint64_t>(decimal(line()))); break;
-        case 'Q': persistent(pop()); break;
-        case 'P': fail("a text persistent reference (TorchScript writes BINPERSID)");
+        case 'q':
+            put(little(1));
+            break;
+        case 'r':
+            put(little(4));
+            break;
+        case 'p':
+            put(static_cast<uint64_t>(decimal(line())));
+            break;
+        case 0x94:
+            put(memo_.size());
+            break;
+        case 'h':
+            get(little(1));
+            break;
+        case 'j':
+            get(little(4));
+            break;
+        case 'g':
+            get(static_cast<uint64_t>(decimal(line())));
+            break;
+        case 'Q':
+            persistent(pop());
+            break;
+        case 'P':
+            fail("a text persistent reference (TorchScript writes BINPERSID)");
         default: {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02x", op);
@@ -394,11 +489,10 @@ private:
 
 int64_t PickleScanner::elementSize(const std::string& storageType) {
     static const std::map<std::string, int64_t> sizes = {
-        {"FloatStorage", 4},  {"DoubleStorage", 8},      {"HalfStorage", 2},          {"BFloat16Storage", 2},
-        {"LongStorage", 8},   {"IntStorage", 4},         {"ShortStorage", 2},         {"CharStorage", 1},
-        {"ByteStorage", 1},   {"BoolStorage", 1},        {"ComplexFloatStorage", 8},  {"ComplexDoubleStorage", 16},
-        {"QInt8Storage", 1},  {"QUInt8Storage", 1},      {"QInt32Storage", 4},        {"QUInt4x2Storage", 1},
-        {"QUInt2x4Storage", 1}, {"ComplexHalfStorage", 4}};
+        {"FloatStorage", 4},        {"DoubleStorage", 8},         {"HalfStorage", 2},       {"BFloat16Storage", 2}, {"LongStorage", 8},
+        {"IntStorage", 4},          {"ShortStorage", 2},          {"CharStorage", 1},       {"ByteStorage", 1},     {"BoolStorage", 1},
+        {"ComplexFloatStorage", 8}, {"ComplexDoubleStorage", 16}, {"QInt8Storage", 1},      {"QUInt8Storage", 1},   {"QInt32Storage", 4},
+        {"QUInt4x2Storage", 1},     {"QUInt2x4Storage", 1},       {"ComplexHalfStorage", 4}};
     const auto it = sizes.find(storageType);
     return it == sizes.end() ? 0 : it->second;
 }

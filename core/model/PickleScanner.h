@@ -18,10 +18,10 @@ public:
 
     // A storage the pickle refers to: ("storage", torch.<Type>Storage, key, location, numel).
     struct StorageReference {
-        std::string key;       // record name under the pickle's folder (data/<key>, constants/<key>)
-        std::string type;      // e.g. "FloatStorage"
-        int64_t elementSize;   // bytes per element of `type`
-        int64_t elements;      // numel the pickle declares
+        std::string key;      // record name under the pickle's folder (data/<key>, constants/<key>)
+        std::string type;     // e.g. "FloatStorage"
+        int64_t elementSize;  // bytes per element of `type`
+        int64_t elements;     // numel the pickle declares
     };
     // Answers the record size of `key`, or -1 when the archive has no such record.
     using RecordSize = std::function<int64_t(const std::string& key)>;

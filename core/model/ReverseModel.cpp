@@ -18,9 +18,11 @@ void ReverseModel::check(const Model& forward, const Model& reverse) {
     std::error_code ec;
     if (reverse.origin() == forward.origin() || std::filesystem::equivalent(reverse.origin(), forward.origin(), ec))
         refuse("it is the same file");
-    if (reverse.sourceVocabulary().tokens() != forward.targetVocabulary().tokens() || reverse.sourceTokenizer().toJson() != forward.targetTokenizer().toJson())
+    if (reverse.sourceVocabulary().tokens() != forward.targetVocabulary().tokens() ||
+        reverse.sourceTokenizer().toJson() != forward.targetTokenizer().toJson())
         refuse("its source vocabulary or tokenizer is not the forward model's target one");
-    if (reverse.targetVocabulary().tokens() != forward.sourceVocabulary().tokens() || reverse.targetTokenizer().toJson() != forward.sourceTokenizer().toJson())
+    if (reverse.targetVocabulary().tokens() != forward.sourceVocabulary().tokens() ||
+        reverse.targetTokenizer().toJson() != forward.sourceTokenizer().toJson())
         refuse("its target vocabulary or tokenizer is not the forward model's source one");
     const auto language = [](const Model& m, const char* key) {
         const auto it = m.metadata().find(key);

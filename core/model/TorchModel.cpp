@@ -26,17 +26,14 @@
 #include <set>
 #include <sstream>
 
-
 namespace alignscope::core {
 using namespace torch_model;
 
 EncoderOutput EncoderOutput::select(const torch::Tensor& index) const {
-    return {enc.index_select(0, index), state.index_select(0, index), mask.index_select(0, index),
-            keys.index_select(0, index)};
+    return {enc.index_select(0, index), state.index_select(0, index), mask.index_select(0, index), keys.index_select(0, index)};
 }
 
-TorchModel::TorchModel(torch::jit::Module module, std::string origin)
-    : module_(std::move(module)), origin_(std::move(origin)) {
+TorchModel::TorchModel(torch::jit::Module module, std::string origin) : module_(std::move(module)), origin_(std::move(origin)) {
     Runtime::initialize();
     // A model is for inference until a trainer says otherwise (Trainer turns these back on): with
     // weights that record gradients, TorchScript's differentiable graphs compute every weight's
@@ -105,7 +102,7 @@ torch::Tensor TorchModel::advance(const torch::Tensor& yPrev, const torch::Tenso
 }
 
 TorchModel::ForcedPassOutput TorchModel::forceAttention(const torch::Tensor& yPrev, const torch::Tensor& lengths,
-                                                       const EncoderOutput& enc) const {
+                                                        const EncoderOutput& enc) const {
     const auto out = callMethod("force_attention", {yPrev, lengths, enc.state, enc.enc, enc.keys, enc.mask});
     if (!out.isGenericDict()) throw Error("force_attention must return a Dict[str, Tensor]");
     ForcedPassOutput f;
@@ -116,9 +113,9 @@ TorchModel::ForcedPassOutput TorchModel::forceAttention(const torch::Tensor& yPr
     }
     if (!f.alpha.defined() || !f.state.defined()) throw Error("force_attention's result needs 'alpha' and 'state'");
     const int64_t B = yPrev.size(0), T = yPrev.size(1);
-    if (!probing_ && (f.alpha.dim() != 3 || f.alpha.size(0) != B || f.alpha.size(1) != T || f.alpha.size(2) != enc.enc.size(1) ||
-                      f.state.dim() != 3 || f.state.size(0) != B || f.state.size(1) != T || !f.alpha.is_floating_point() ||
-                      !f.state.is_floating_point()))
+    if (!probing_ &&
+        (f.alpha.dim() != 3 || f.alpha.size(0) != B || f.alpha.size(1) != T || f.alpha.size(2) != enc.enc.size(1) || f.state.dim() != 3 ||
+         f.state.size(0) != B || f.state.size(1) != T || !f.alpha.is_floating_point() || !f.state.is_floating_point()))
         throw Error("the model '" + origin_ + "' broke its contract in force_attention: alpha " + shapeOf(f.alpha) + ", state " +
                     shapeOf(f.state) + " for [B,T] = [" + std::to_string(B) + ", " + std::to_string(T) + "] and a source of " +
                     std::to_string(enc.enc.size(1)));
@@ -130,18 +127,18 @@ TorchModel::ForcedPassOutput TorchModel::forceAttention(const torch::Tensor& yPr
 
 EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B, int64_t S, const char* method) const {
     const std::string name(method);
-    if (!out.isTuple() || out.toTupleRef().elements().size() != 4)
-        throw Error(name + " must return a tuple (enc, state, mask, keys)");
+    if (!out.isTuple() || out.toTupleRef().elements().size() != 4) throw Error(name + " must return a tuple (enc, state, mask, keys)");
     const auto& el = out.toTupleRef().elements();
     for (const auto& v : el)
         if (!v.isTensor()) throw Error(name + " must return four tensors");
     EncoderOutput e{el[0].toTensor(), el[1].toTensor(), el[2].toTensor(), el[3].toTensor()};
     // Shapes the callers rely on, for every sentence (the probe saw one): enc [B,S,E], state [B,...], mask [B,S].
-    if (!probing_ && (e.enc.dim() != 3 || e.enc.size(0) != B || e.enc.size(1) != S || (encoderOutputSize_ > 0 && e.enc.size(2) != encoderOutputSize_) ||
-        e.state.dim() < 1 || e.state.size(0) != B || e.mask.dim() != 2 || e.mask.size(0) != B || e.mask.size(1) != S ||
-        e.keys.dim() < 1 || e.keys.size(0) != B))
-        throw Error("the model '" + origin_ + "' broke its contract in " + name + ": enc " + shapeOf(e.enc) + ", state " + shapeOf(e.state) +
-                    ", mask " + shapeOf(e.mask) + " for a source of [B,S] = [" + std::to_string(B) + ", " + std::to_string(S) + "]");
+    if (!probing_ && (e.enc.dim() != 3 || e.enc.size(0) != B || e.enc.size(1) != S ||
+                      (encoderOutputSize_ > 0 && e.enc.size(2) != encoderOutputSize_) || e.state.dim() < 1 || e.state.size(0) != B ||
+                      e.mask.dim() != 2 || e.mask.size(0) != B || e.mask.size(1) != S || e.keys.dim() < 1 || e.keys.size(0) != B))
+        throw Error("the model '" + origin_ + "' broke its contract in " + name + ": enc " + shapeOf(e.enc) + ", state " +
+                    shapeOf(e.state) + ", mask " + shapeOf(e.mask) + " for a source of [B,S] = [" + std::to_string(B) + ", " +
+                    std::to_string(S) + "]");
     if (e.enc.is_floating_point() && e.enc.scalar_type() != torch::kFloat) e.enc = e.enc.to(torch::kFloat);
     for (const auto& [what, t] : {std::pair<const char*, const torch::Tensor&>{"encoder states", e.enc}, {"initial state", e.state}})
         if (t.is_floating_point() && !allFinite(t))
@@ -149,13 +146,12 @@ EncoderOutput TorchModel::checkedEncoderOutput(const c10::IValue& out, int64_t B
     return e;
 }
 
-DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
-                               int64_t stepNumber) const {
+DecoderOutput TorchModel::step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc, int64_t stepNumber) const {
     return runStep("step", "log_probs", yPrev, state, enc, stepNumber);
 }
 
-DecoderOutput TorchModel::stepBest(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
-                                   bool logProbs, int64_t stepNumber) const {
+DecoderOutput TorchModel::stepBest(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc, bool logProbs,
+                                   int64_t stepNumber) const {
     const bool logits = !logProbs && stepsLogits_;
     auto d = logits ? runStep("step_logits", "logits", yPrev, state, enc, stepNumber) : step(yPrev, state, enc, stepNumber);
     // The first column holding the row's maximum. Why not argmax: over [128, 11,611] it took 2.4 ms
@@ -198,8 +194,8 @@ DecoderOutput TorchModel::runStep(const char* method, const char* scores, const 
         else if (key == "alpha_padding") padding = t;
         else d.extras.emplace(key, t);
     }
-    for (const auto& [key, t] : {std::pair<const char*, torch::Tensor&>{scores, d.logProbs},
-                                 {"state", d.state}, {"alpha", d.alpha}, {"context", d.context}})
+    for (const auto& [key, t] :
+         {std::pair<const char*, torch::Tensor&>{scores, d.logProbs}, {"state", d.state}, {"alpha", d.alpha}, {"context", d.context}})
         if (!t.defined()) throw Error(name + "'s result has no '" + key + "'");
     if (attendsPadding_) {
         // One more column: the mass on the model's own padding, shown and exported, never renormalised away.
@@ -210,9 +206,7 @@ DecoderOutput TorchModel::runStep(const char* method, const char* scores, const 
     // Every caller reads these as float rows of the shapes below: a model that returns anything else
     // for some sentence only (a shape that depends on the length) is refused there, by step.
     const int64_t B = yPrev.size(0), A = enc.enc.size(1) + (attendsPadding_ ? 1 : 0);
-    auto broke = [&](const std::string& what) {
-        throw Error("the model '" + origin_ + "' broke its contract" + at + ": " + what);
-    };
+    auto broke = [&](const std::string& what) { throw Error("the model '" + origin_ + "' broke its contract" + at + ": " + what); };
     for (auto* t : {&d.logProbs, &d.alpha, &d.context, &d.state}) {
         if (probing_) break;  // the probe checks these itself, listing every problem
         if (!t->is_floating_point()) broke(name + " returned a tensor that is not floating point");
@@ -220,7 +214,8 @@ DecoderOutput TorchModel::runStep(const char* method, const char* scores, const 
     }
     if (probing_) {
     } else if (d.logProbs.dim() != 2 || d.logProbs.size(0) != B || d.logProbs.size(1) != tgtVocab_.size())
-        broke(scoresKey + " is " + shapeOf(d.logProbs) + ", not [B,V] = [" + std::to_string(B) + ", " + std::to_string(tgtVocab_.size()) + "]");
+        broke(scoresKey + " is " + shapeOf(d.logProbs) + ", not [B,V] = [" + std::to_string(B) + ", " + std::to_string(tgtVocab_.size()) +
+              "]");
     else if (d.alpha.dim() != 2 || d.alpha.size(0) != B || d.alpha.size(1) != A)
         broke("alpha is " + shapeOf(d.alpha) + ", not [B,S] = [" + std::to_string(B) + ", " + std::to_string(A) + "]");
     else if (d.state.sizes() != state.sizes()) broke("state is " + shapeOf(d.state) + ", not " + shapeOf(state) + " as given");

@@ -26,11 +26,11 @@ struct EncoderOutput {
 
 // What `step` returns.
 struct DecoderOutput {
-    torch::Tensor logProbs;  // [B,V] (stepBest without log-probabilities: undefined)
-    std::vector<int64_t> best;  // [B] stepBest only: each row's most likely token
-    torch::Tensor state;     // [B,D]
-    torch::Tensor alpha;     // [B,S], or [B,S+1] with the model's own padding as the last column (attendsPadding)
-    torch::Tensor context;   // [B,E]
+    torch::Tensor logProbs;                       // [B,V] (stepBest without log-probabilities: undefined)
+    std::vector<int64_t> best;                    // [B] stepBest only: each row's most likely token
+    torch::Tensor state;                          // [B,D]
+    torch::Tensor alpha;                          // [B,S], or [B,S+1] with the model's own padding as the last column (attendsPadding)
+    torch::Tensor context;                        // [B,E]
     std::map<std::string, torch::Tensor> extras;  // optional named outputs, first dim B
 };
 
@@ -50,14 +50,13 @@ public:
     // Both throw NonFiniteOutput when the model's numbers come out NaN (step: "at step
     // `stepNumber`", counted from 1; 0 leaves it out), Error for a result off the contract.
     EncoderOutput encode(const torch::Tensor& src, const torch::Tensor& srcLen) const;  // [B,S], [B]
-    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc,
-                       int64_t stepNumber = 0) const;
+    DecoderOutput step(const torch::Tensor& yPrev, const torch::Tensor& state, const EncoderOutput& enc, int64_t stepNumber = 0) const;
 
     // The optional methods embed_source / encode_embedded (docs/model-format.md): gradient
     // attributions differentiate with respect to the source embeddings. Both run with autograd on
     // when the caller's mode has it on.
     bool encodesEmbedded() const { return encodesEmbedded_; }
-    torch::Tensor embedSource(const torch::Tensor& src) const;  // [B,S] -> x [B,S,M]
+    torch::Tensor embedSource(const torch::Tensor& src) const;                                // [B,S] -> x [B,S,M]
     EncoderOutput encodeEmbedded(const torch::Tensor& x, const torch::Tensor& srcLen) const;  // [B,S,M], [B]
 
     // step, and each row's most likely token in `best` (the first of equal maxima, as argmax picks
@@ -92,11 +91,11 @@ public:
     const nlohmann::json& metadata() const { return metadata_; }
     void setMetadata(nlohmann::json metadata);  // also rewrites the attribute inside the module
     // Declared by the file's metadata (docs/model-format.md); 0 / true / false where it declares nothing.
-    int64_t formatVersion() const { return formatVersion_; }      // 1 or 2
-    int64_t maxLength() const { return maxLength_; }              // decoder steps the model was made for
-    int64_t maxSourceLength() const { return maxSourceLength_; }  // longest source it takes, </s> included
-    bool sourceEos() const { return sourceEos_; }                 // sources end in the source vocabulary's eos
-    bool attendsPadding() const { return attendsPadding_; }       // alpha's last column is its own padding's mass
+    int64_t formatVersion() const { return formatVersion_; }          // 1 or 2
+    int64_t maxLength() const { return maxLength_; }                  // decoder steps the model was made for
+    int64_t maxSourceLength() const { return maxSourceLength_; }      // longest source it takes, </s> included
+    bool sourceEos() const { return sourceEos_; }                     // sources end in the source vocabulary's eos
+    bool attendsPadding() const { return attendsPadding_; }           // alpha's last column is its own padding's mass
     int64_t encoderOutputSize() const { return encoderOutputSize_; }  // E
     int64_t stateSize() const { return stateSize_; }                  // D
     int64_t parameterCount() const;

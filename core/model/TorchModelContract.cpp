@@ -28,7 +28,6 @@
 #include <set>
 #include <sstream>
 
-
 namespace alignscope::core {
 using namespace torch_model;
 
@@ -118,8 +117,9 @@ void TorchModel::checkContract() {
         for (int i = 0; i < 4; ++i) {
             const bool present = module_.hasattr(names[i]) && module_.attr(names[i]).isInt();
             if (intAttr(names[i]) != expected[i] && present) {
-                problems.push_back("special ids must be pad=0 unk=1 bos=2 eos=3 in a format 1 file "
-                                   "(format 2 declares them per vocabulary: src_specials, tgt_specials)");
+                problems.push_back(
+                    "special ids must be pad=0 unk=1 bos=2 eos=3 in a format 1 file "
+                    "(format 2 declares them per vocabulary: src_specials, tgt_specials)");
                 break;
             }
         }
@@ -147,8 +147,7 @@ void TorchModel::checkContract() {
             metadata_[key].get<int64_t>() > kMaxDeclaredLength)
             problems.push_back(std::string("metadata '") + key + "' must be an integer from " + std::to_string(kMinDeclaredLength) +
                                " to " + std::to_string(kMaxDeclaredLength));
-        else
-            slot = metadata_[key].get<int64_t>();
+        else slot = metadata_[key].get<int64_t>();
     };
     auto metaBool = [&](const char* key, bool& slot) {
         if (!metadata_.contains(key) || metadata_[key].is_null()) return;
@@ -222,8 +221,7 @@ void TorchModel::checkDescriptions(std::vector<std::string>& problems) const {
             problems.push_back(std::string("metadata '") + object + "' must be an object");
             return;
         }
-        if (o.contains(key) && !valid(o[key]))
-            problems.push_back(std::string("metadata '") + object + "." + key + "' must be " + expected);
+        if (o.contains(key) && !valid(o[key])) problems.push_back(std::string("metadata '") + object + "." + key + "' must be " + expected);
     };
     auto oneOf = [](const nlohmann::json& v, std::initializer_list<const char*> names) {
         if (!v.is_string()) return false;
@@ -273,8 +271,7 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         auto e = encode(torch::tensor(one, torch::kLong).unsqueeze(0), torch::tensor({S}, torch::kLong));
         if (e.enc.dim() != 3 || e.enc.size(0) != 1 || e.enc.size(1) != S)
             problems.push_back("encode: enc must be [B,S,E], got " + shapeOf(e.enc));
-        if (e.state.dim() != 2 || e.state.size(0) != 1)
-            problems.push_back("encode: state must be [B,D], got " + shapeOf(e.state));
+        if (e.state.dim() != 2 || e.state.size(0) != 1) problems.push_back("encode: state must be [B,D], got " + shapeOf(e.state));
         if (e.mask.dim() != 2 || e.mask.size(1) != S || e.mask.scalar_type() != torch::kBool)
             problems.push_back("encode: mask must be bool [B,S], got " + shapeOf(e.mask));
         if (e.keys.dim() < 1 || e.keys.size(0) != 1) problems.push_back("encode: keys must have batch first");
@@ -284,8 +281,8 @@ void TorchModel::probe(std::vector<std::string>& problems) {
         IsolatedRun::note("running its step on a test sentence");
         auto d = step(torch::tensor({tgtVocab_.startId()}, torch::kLong), e.state, e);
         if (d.logProbs.sizes() != torch::IntArrayRef({1, tgtVocab_.size()}))
-            problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) +
-                               ", got " + shapeOf(d.logProbs));
+            problems.push_back("step: log_probs must be [B,V] with V = " + std::to_string(tgtVocab_.size()) + ", got " +
+                               shapeOf(d.logProbs));
         if (d.state.sizes() != e.state.sizes())
             problems.push_back("step: state must keep encode's shape " + shapeOf(e.state) + ", got " + shapeOf(d.state));
         if (d.alpha.sizes() != torch::IntArrayRef({1, A}))
@@ -308,7 +305,8 @@ void TorchModel::probe(std::vector<std::string>& problems) {
             return t.numel() > 1 && t.is_floating_point() && (t.abs() >= 1 - 1e-6).all().item<bool>();
         };
         if (saturated(e.state))
-            problems.push_back("on a test sentence every value of the decoder's initial state is +-1 (saturated: is a bias or weight far too large?)");
+            problems.push_back(
+                "on a test sentence every value of the decoder's initial state is +-1 (saturated: is a bias or weight far too large?)");
         const auto eos = tgtVocab_.eos();
         if (eos >= 0 && d.logProbs.argmax(1).item<int64_t>() == eos && d.logProbs[0][eos].item<double>() > std::log(0.99))
             problems.push_back("a test sentence decodes to nothing: its first step gives </s> a probability of " +
@@ -333,8 +331,9 @@ void TorchModel::probe(std::vector<std::string>& problems) {
             if (l.logProbs.sizes() != d.logProbs.sizes() ||
                 !torch::allclose(torch::log_softmax(l.logProbs.to(torch::kFloat), 1), d.logProbs.to(torch::kFloat), 1e-4, 1e-5) ||
                 l.state.sizes() != d.state.sizes() || !torch::allclose(l.state, d.state, 1e-4, 1e-5))
-                problems.push_back("step_logits must return step's state, and logits whose log_softmax is step's log_probs "
-                                   "(docs/model-format.md)");
+                problems.push_back(
+                    "step_logits must return step's state, and logits whose log_softmax is step's log_probs "
+                    "(docs/model-format.md)");
         }
         if (forcesAttention_) {
             IsolatedRun::note("running its force_attention on a test sentence");

@@ -27,7 +27,6 @@
 #include <set>
 #include <sstream>
 
-
 namespace alignscope::core {
 using namespace torch_model;
 
@@ -49,9 +48,7 @@ double loadTimeLimit(uint64_t fileBytes) {
 // the probe are deterministic), so its next load skips the child, about 0.6 s for en-fr. Entries
 // are named by the file's SHA-256 and hold the build they were checked under. The folder is
 // ALIGNSCOPE_CACHE_DIR (empty: no cache), else $XDG_CACHE_HOME/alignscope or ~/.cache/alignscope.
-std::string buildKey() {
-    return "alignscope " + Runtime::version() + ", LibTorch " TORCH_VERSION ", built " __DATE__ " " __TIME__;
-}
+std::string buildKey() { return "alignscope " + Runtime::version() + ", LibTorch " TORCH_VERSION ", built " __DATE__ " " __TIME__; }
 
 std::filesystem::path verifiedModelsFolder() {
     namespace fs = std::filesystem;
@@ -110,8 +107,10 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     using Kind = IsolatedRun::Outcome::Kind;
     const std::string where = outcome.phase.empty() ? "" : " while " + outcome.phase;
     switch (outcome.kind) {
-    case Kind::Succeeded: break;
-    case Kind::Failed: throw Error(outcome.message);
+    case Kind::Succeeded:
+        break;
+    case Kind::Failed:
+        throw Error(outcome.message);
     case Kind::Crashed:
         throw Error("'" + path + "' is damaged or made to break model readers: it crashed LibTorch (" + outcome.message + ")" + where +
                     "; nothing was loaded");

@@ -60,8 +60,8 @@ Target resolve(const std::string& given) {
         p = next.is_absolute() ? next : p.parent_path() / next;
     }
     struct stat st {};
-    const bool special = stat(p.c_str(), &st) == 0 &&
-                         (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+    const bool special =
+        stat(p.c_str(), &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
     return {p.lexically_normal().string(), special};
 }
 
@@ -89,8 +89,7 @@ int createTemporaryBeside(const std::string& path, std::string* name) {
 // bind-mounted on its own) can still be written in place: then it is, without the whole-file guarantee.
 bool writableInPlace(const std::string& path, int error) {
     std::error_code ec;
-    return (error == EACCES || error == EPERM || error == EROFS) && fs::is_regular_file(path, ec) &&
-           access(path.c_str(), W_OK) == 0;
+    return (error == EACCES || error == EPERM || error == EROFS) && fs::is_regular_file(path, ec) && access(path.c_str(), W_OK) == 0;
 }
 
 // The process's own descriptor a stream name stands for (/dev/stdout: 1), or -1.
@@ -213,8 +212,7 @@ void AtomicFile::checkWritable(const std::string& given) {
     fs::remove(name, ec);
 }
 
-AtomicFile::AtomicFile(std::string path)
-    : fd_((checkTarget(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
+AtomicFile::AtomicFile(std::string path) : fd_((checkTarget(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) close(fd_);

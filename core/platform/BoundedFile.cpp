@@ -20,18 +20,23 @@ int openChecked(const std::string& path, uint64_t maxBytes, const std::string& w
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         const int error = errno;
-        throw Error(what + " '" + path + "' " + (error == ENOENT ? std::string("does not exist") : "cannot be read: " + std::string(std::strerror(error))));
+        throw Error(what + " '" + path + "' " +
+                    (error == ENOENT ? std::string("does not exist") : "cannot be read: " + std::string(std::strerror(error))));
     }
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        const char* kind = S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a pipe" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "not a regular file";
+        const char* kind = S_ISDIR(st.st_mode)                          ? "a folder"
+                           : S_ISFIFO(st.st_mode)                       ? "a pipe"
+                           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                        : "not a regular file";
         throw Error(what + " '" + path + "' is " + kind + ", not a regular file");
     }
     size = static_cast<uint64_t>(st.st_size);
     if (size > maxBytes) {
         ::close(fd);
-        throw Error(what + " '" + path + "' is " + BoundedFile::sizeText(size) + "; at most " + BoundedFile::sizeText(maxBytes) + " are read");
+        throw Error(what + " '" + path + "' is " + BoundedFile::sizeText(size) + "; at most " + BoundedFile::sizeText(maxBytes) +
+                    " are read");
     }
     return fd;
 }

@@ -117,7 +117,8 @@ IsolatedRun::Outcome IsolatedRun::run(const std::function<void()>& job, const Li
     ::close(fds[0]);
     if (timedOut) ::kill(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
     Outcome out;
     out.phase.assign(static_cast<const char*>(page), strnlen(static_cast<const char*>(page), kPhaseBytes));
     if (timedOut) {

@@ -12,7 +12,7 @@ namespace alignscope::core {
 class IsolatedRun {
 public:
     struct Limits {
-        double seconds = 10;             // wall clock, from the fork
+        double seconds = 10;                     // wall clock, from the fork
         uint64_t extraMemoryBytes = 1ull << 30;  // address space the child may add to what it inherits
     };
     struct Outcome {

@@ -30,9 +30,9 @@ const OpenBlas& openBlas() {
 }
 
 // OpenBLAS's x86-64 kernel sets that use neither AVX2 nor AVX-512 (its corename strings).
-constexpr std::array<const char*, 14> kWithoutAvx2 = {
-    "Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Atom", "Nano",
-    "Barcelona", "Opteron", "Opteron_SSE3", "Bobcat", "Sandybridge", "Bulldozer", "Piledriver"};
+constexpr std::array<const char*, 14> kWithoutAvx2 = {"Prescott", "Core2",       "Penryn",    "Dunnington", "Nehalem",
+                                                      "Atom",     "Nano",        "Barcelona", "Opteron",    "Opteron_SSE3",
+                                                      "Bobcat",   "Sandybridge", "Bulldozer", "Piledriver"};
 
 std::string& note() {
     static std::string text;
@@ -47,9 +47,8 @@ BlasKernels::Cpu BlasKernels::thisCpu() {
     __builtin_cpu_init();  // the builtins below also check that the OS saves the wider registers
     cpu.avx2 = __builtin_cpu_supports("avx2");
     cpu.fma = __builtin_cpu_supports("fma");
-    cpu.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-                 __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-                 __builtin_cpu_supports("avx512vl");
+    cpu.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512bw") &&
+                 __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
 #endif
     return cpu;
 }

@@ -26,9 +26,9 @@ double median(const std::vector<double>& v) {
 }  // namespace
 
 BlasThreadChooser& BlasThreadChooser::shared() {
-    static BlasThreadChooser chooser([](int threads) { Runtime::setThreads(threads); }, [] {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-    });
+    static BlasThreadChooser chooser(
+        [](int threads) { Runtime::setThreads(threads); },
+        [] { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); });
     return chooser;
 }
 

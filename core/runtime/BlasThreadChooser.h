@@ -23,11 +23,11 @@ public:
     using Clock = std::function<double()>;        // seconds, monotonic
     using SetThreads = std::function<void(int)>;  // applies a thread count
 
-    static constexpr int kSamples = 3;       // the median of each count's last 3 calls of a kind decides
-    static constexpr int kWarmUpCalls = 2;   // a kind's first calls are not timed
+    static constexpr int kSamples = 3;      // the median of each count's last 3 calls of a kind decides
+    static constexpr int kWarmUpCalls = 2;  // a kind's first calls are not timed
     static constexpr double kProbeIntervalSeconds = 1.0;
-    static constexpr int kProbeCalls = 3;    // a probe: this many calls on the other count, the first untimed
-    static constexpr double kProbeSpacing = 100;  // and probes at least this many calls' time apart
+    static constexpr int kProbeCalls = 3;           // a probe: this many calls on the other count, the first untimed
+    static constexpr double kProbeSpacing = 100;    // and probes at least this many calls' time apart
     static constexpr double kWeightSeconds = 10.0;  // a kind's weight: its calls, fading with this time constant
 
     // The process's chooser: sets OpenBLAS's threads (Runtime::setThreads), steady clock.

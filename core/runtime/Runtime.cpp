@@ -83,8 +83,7 @@ std::string Runtime::blasDescription() {
             return "OpenBLAS (" + p + "), " + BlasKernels::name() + " kernels" + (repair.empty() ? "" : " (" + repair + ")");
         }
         if (p.find("mkl") != std::string::npos) return "MKL (" + p + ")";
-        if (p.find("/blas/") != std::string::npos)
-            return "reference BLAS (" + p + ") - slow; install libopenblas0-pthread";
+        if (p.find("/blas/") != std::string::npos) return "reference BLAS (" + p + ") - slow; install libopenblas0-pthread";
         return p;
     }
     return "unknown (no BLAS library mapped yet)";

@@ -18,8 +18,8 @@ using utf8::isSpace;
 
 std::string mapped(const std::string& s, int options) {
     utf8proc_uint8_t* out = nullptr;
-    const auto len = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()),
-                                  &out, static_cast<utf8proc_option_t>(options));
+    const auto len = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()), static_cast<utf8proc_ssize_t>(s.size()), &out,
+                                  static_cast<utf8proc_option_t>(options));
     if (len < 0) throw Error(std::string("cannot normalise input: ") + utf8proc_errmsg(len));
     std::unique_ptr<utf8proc_uint8_t, decltype(&free)> owner(out, &free);
     return std::string(reinterpret_cast<char*>(out), static_cast<size_t>(len));
@@ -63,7 +63,8 @@ private:
 };
 
 size_t NormalizedText::countCharacters(std::string_view text) {
-    return static_cast<size_t>(std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<size_t>(
+        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 NormalizedText::NormalizedText(const std::string& original, size_t maxCharacters) : text_(original), maxCharacters_(maxCharacters) {

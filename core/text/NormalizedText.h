@@ -35,9 +35,7 @@ struct TextBudget {
     static constexpr size_t kMaxGrowth = 8;
     static constexpr size_t kMaxNormalizedCharacters = 100000;
     // The characters a normalising step (or SentencePiece's pieces) may make of a line of `characters`.
-    static size_t forLine(size_t characters) {
-        return std::min(kMaxNormalizedCharacters, kMaxGrowth * std::max(characters, kMaxGrowth));
-    }
+    static size_t forLine(size_t characters) { return std::min(kMaxNormalizedCharacters, kMaxGrowth * std::max(characters, kMaxGrowth)); }
 };
 
 // Text on its way through a tokenizer's normalisers, remembering for every byte where in the
@@ -60,9 +58,9 @@ public:
     // utf8proc normalisation (`options`: utf8proc_option_t) one starter-led segment at a time, so
     // every output byte maps back to the segment it came from.
     void normalizeUnicode(int options);
-    void lowercase();       // per character, as Python's str.lower()
-    void stripAccents();    // drops combining marks (category Mn)
-    void strip();           // leading and trailing whitespace
+    void lowercase();                             // per character, as Python's str.lower()
+    void stripAccents();                          // drops combining marks (category Mn)
+    void strip();                                 // leading and trailing whitespace
     void replace(const ReplacePattern& pattern);  // every match, left to right
 
     // Characters (code points) of valid UTF-8 text.

@@ -21,8 +21,7 @@ PairLine PairLine::parse(const std::string& line) {
     if (sep == std::string::npos) return p;
     if (line.find("|||", sep + 3) != std::string::npos) throw Error("more than one '|||' in the line");
     p.target = trimmed(line.substr(sep + 3));
-    if (p.source.empty() || p.target->empty())
-        throw Error("expected 'source ||| target' with words on both sides");
+    if (p.source.empty() || p.target->empty()) throw Error("expected 'source ||| target' with words on both sides");
     return p;
 }
 

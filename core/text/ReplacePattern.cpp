@@ -19,7 +19,8 @@ std::string whyRefused(const re2::RE2& re) {
     case re2::RE2::ErrorRepeatOp:
         return "is not a valid regular expression for RE2: " + detail +
                " (patterns run on RE2, in time linear in the line: backreferences and lookaround are not available)";
-    default: return "is not a valid regular expression: " + detail;
+    default:
+        return "is not a valid regular expression: " + detail;
     }
 }
 
@@ -61,8 +62,8 @@ ReplacePattern::ReplacePattern(const std::string& pattern, const std::string& co
                 used = 3;
             }
             if (group > groups)
-                throw Error("normaliser content '" + content + "' refers to group " + std::to_string(group) + " but pattern '" +
-                            pattern + "' has " + std::to_string(groups) + (groups == 1 ? " group" : " groups"));
+                throw Error("normaliser content '" + content + "' refers to group " + std::to_string(group) + " but pattern '" + pattern +
+                            "' has " + std::to_string(groups) + (groups == 1 ? " group" : " groups"));
             content_.push_back({"", group});
             i += used - 1;
         } else {
@@ -77,8 +78,7 @@ bool ReplacePattern::find(std::string_view text, size_t from, Groups& groups) co
     if (from > text.size()) return false;
     const int n = 1 + re_->NumberOfCapturingGroups();
     std::vector<re2::StringPiece> found(static_cast<size_t>(n));
-    if (!re_->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), re2::RE2::UNANCHORED, found.data(), n))
-        return false;
+    if (!re_->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), re2::RE2::UNANCHORED, found.data(), n)) return false;
     groups.assign(static_cast<size_t>(n), std::string_view());
     for (int k = 0; k < n; ++k)
         if (found[k].data()) groups[k] = std::string_view(found[k].data(), found[k].size());

@@ -80,7 +80,9 @@ int SentencePieceModel::pieceCount() const { return module().pieceCount(processo
 
 std::vector<std::string> SentencePieceModel::pieces() const {
     std::vector<std::string> out;
-    auto collect = [](void* context, const char* data, size_t size) { static_cast<std::vector<std::string>*>(context)->emplace_back(data, size); };
+    auto collect = [](void* context, const char* data, size_t size) {
+        static_cast<std::vector<std::string>*>(context)->emplace_back(data, size);
+    };
     for (int id = 0, n = pieceCount(); id < n; ++id) module().piece(processor_, id, collect, &out);
     return out;
 }

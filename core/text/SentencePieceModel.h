@@ -12,8 +12,8 @@ namespace alignscope::core {
 class SentencePieceModel {
 public:
     struct Piece {
-        std::string text;    // the piece, "▁" marking a word start
-        size_t begin, end;   // [begin, end) bytes of the encoded text it came from
+        std::string text;   // the piece, "▁" marking a word start
+        size_t begin, end;  // [begin, end) bytes of the encoded text it came from
     };
 
     // Throws Error when the module cannot be loaded or the model cannot be read.

@@ -69,14 +69,12 @@ __attribute__((visibility("default"))) int alignscope_spm_piece_count(void* proc
     return static_cast<sentencepiece::SentencePieceProcessor*>(processor)->GetPieceSize();
 }
 
-__attribute__((visibility("default"))) int alignscope_spm_encode(void* processor, const char* text, size_t size,
-                                                                 alignscope_spm_piece_fn fn, void* context, char* error,
-                                                                 size_t errorSize) {
+__attribute__((visibility("default"))) int alignscope_spm_encode(void* processor, const char* text, size_t size, alignscope_spm_piece_fn fn,
+                                                                 void* context, char* error, size_t errorSize) {
     try {
         const auto* p = static_cast<sentencepiece::SentencePieceProcessor*>(processor);
         const auto encoded = p->EncodeAsImmutableProto(std::string(text, size));
-        for (const auto& piece : encoded.pieces())
-            fn(context, piece.piece().data(), piece.piece().size(), piece.begin(), piece.end());
+        for (const auto& piece : encoded.pieces()) fn(context, piece.piece().data(), piece.piece().size(), piece.begin(), piece.end());
         return 0;
     } catch (const std::exception& e) {
         copyError(e.what(), error, errorSize);
@@ -90,8 +88,7 @@ __attribute__((visibility("default"))) void alignscope_spm_piece(void* processor
 
 __attribute__((visibility("default"))) int alignscope_spm_train(const char* const* keys, const char* const* values, size_t settings,
                                                                 const char* const* sentences, const size_t* sizes, size_t count,
-                                                                alignscope_spm_bytes_fn out, void* context, char* error,
-                                                                size_t errorSize) {
+                                                                alignscope_spm_bytes_fn out, void* context, char* error, size_t errorSize) {
     try {
         std::unordered_map<std::string, std::string> kwargs;
         for (size_t k = 0; k < settings; ++k) kwargs[keys[k]] = values[k];

@@ -18,14 +18,13 @@ void* alignscope_spm_load(const char* data, size_t size, char* error, size_t err
 void alignscope_spm_free(void* processor);
 int alignscope_spm_piece_count(void* processor);
 // Calls `fn` once per piece of `text`, in order; returns 0, or -1 with the reason in `error`.
-int alignscope_spm_encode(void* processor, const char* text, size_t size, alignscope_spm_piece_fn fn, void* context,
-                          char* error, size_t errorSize);
+int alignscope_spm_encode(void* processor, const char* text, size_t size, alignscope_spm_piece_fn fn, void* context, char* error,
+                          size_t errorSize);
 // Calls `fn` with the text of piece `id` (0 <= id < piece count).
 void alignscope_spm_piece(void* processor, int id, alignscope_spm_bytes_fn fn, void* context);
 // Trains a model on `count` sentences (sentences[k] of sizes[k] bytes) with SentencePiece trainer
 // settings given as `keys[k]`=`values[k]`; calls `out` once with the serialised .model and returns
 // 0, or returns -1 with the reason in `error`.
 int alignscope_spm_train(const char* const* keys, const char* const* values, size_t settings, const char* const* sentences,
-                         const size_t* sizes, size_t count, alignscope_spm_bytes_fn out, void* context, char* error,
-                         size_t errorSize);
+                         const size_t* sizes, size_t count, alignscope_spm_bytes_fn out, void* context, char* error, size_t errorSize);
 }

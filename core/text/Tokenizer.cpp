@@ -24,8 +24,7 @@ bool isControl(utf8proc_int32_t cp) {
 
 bool isPunctuation(utf8proc_int32_t cp) {
     const auto cat = utf8proc_category(cp);
-    return (cat >= UTF8PROC_CATEGORY_PC && cat <= UTF8PROC_CATEGORY_PO) ||
-           (cat >= UTF8PROC_CATEGORY_SM && cat <= UTF8PROC_CATEGORY_SO);
+    return (cat >= UTF8PROC_CATEGORY_PC && cat <= UTF8PROC_CATEGORY_PO) || (cat >= UTF8PROC_CATEGORY_SM && cat <= UTF8PROC_CATEGORY_SO);
 }
 
 bool isWordChar(utf8proc_int32_t cp) { return !isSpace(cp) && !isPunctuation(cp) && !isControl(cp); }
@@ -176,7 +175,6 @@ std::string base64Encode(const std::string& bytes) {
     return out;
 }
 
-
 bool isSpaceToken(const std::string& t) {
     const auto cps = codePoints(t);
     return cps.size() == 1 && isSpace(cps[0].cp);
@@ -206,11 +204,11 @@ struct Tokenizer::Impl {
     Settings settings;
     nlohmann::json normalizers = nlohmann::json::array();  // v2 steps, applied first, as described
     std::vector<Normalizer> steps;                         // the same, compiled
-    bool legacyNfkc = true;     // the word kind's own NFKC (+ case folding) of format v1
-    bool keepSpaces = false;    // char kind
-    bool spaceOnly = false;     // whitespace kind: "split": "space" (only U+0020 separates)
+    bool legacyNfkc = true;                                // the word kind's own NFKC (+ case folding) of format v1
+    bool keepSpaces = false;                               // char kind
+    bool spaceOnly = false;                                // whitespace kind: "split": "space" (only U+0020 separates)
     enum class Decoder { Word, Spaces, Concat, SentencePiece } decoder = Decoder::Word;
-    std::string pieceModel;     // sentencepiece: the serialised model, as stored (base64)
+    std::string pieceModel;  // sentencepiece: the serialised model, as stored (base64)
     std::shared_ptr<const SentencePieceModel> processor;
 };
 
@@ -253,10 +251,10 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
     case Kind::Word:
         if (d_->legacyNfkc)
             normalized.normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_COMPAT | (d_->settings.lowercase ? UTF8PROC_CASEFOLD : 0));
-        else if (d_->settings.lowercase)
-            normalized.normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
+        else if (d_->settings.lowercase) normalized.normalizeUnicode(UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
         break;
-    default: break;
+    default:
+        break;
     }
     if (normalized.characters() > kMaxLineCharacters)
         throw TextExpansionError("expands this line of " + std::to_string(characters) + " characters to " +
@@ -264,10 +262,14 @@ std::vector<Token> Tokenizer::tokenize(const std::string& text) const {
                                  " a line may have");
     // The pre-tokenizers make at most one token per character of the normalised text.
     switch (d_->kind) {
-    case Kind::Word: return wordTokens(normalized, d_->settings);
-    case Kind::Whitespace: return whitespaceTokens(normalized, d_->spaceOnly);
-    case Kind::Char: return charTokens(normalized, d_->keepSpaces);
-    case Kind::SentencePiece: break;
+    case Kind::Word:
+        return wordTokens(normalized, d_->settings);
+    case Kind::Whitespace:
+        return whitespaceTokens(normalized, d_->spaceOnly);
+    case Kind::Char:
+        return charTokens(normalized, d_->keepSpaces);
+    case Kind::SentencePiece:
+        break;
     }
     const auto& s = normalized.text();
     std::vector<Token> tokens;
@@ -368,8 +370,10 @@ std::string Tokenizer::describe() const {
         if (s.splitElision) d += ", elisions split";
         return d;
     }
-    case Kind::Whitespace: return "whitespace tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
-    case Kind::Char: return "character tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
+    case Kind::Whitespace:
+        return "whitespace tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
+    case Kind::Char:
+        return "character tokenizer" + std::string(d_->normalizers.empty() ? "" : ", normalised");
     case Kind::SentencePiece:
         return "SentencePiece (" + std::to_string(d_->processor->pieceCount()) + " pieces)";
     }
@@ -390,8 +394,12 @@ nlohmann::json Tokenizer::toJson() const {
         j = {{"kind", "whitespace"}};
         if (d_->spaceOnly) j["split"] = "space";
         break;
-    case Kind::Char: j = {{"kind", "char"}, {"keep_spaces", d_->keepSpaces}}; break;
-    case Kind::SentencePiece: j = {{"kind", "sentencepiece"}, {"model", d_->pieceModel}}; break;
+    case Kind::Char:
+        j = {{"kind", "char"}, {"keep_spaces", d_->keepSpaces}};
+        break;
+    case Kind::SentencePiece:
+        j = {{"kind", "sentencepiece"}, {"model", d_->pieceModel}};
+        break;
     }
     if (!d_->normalizers.empty()) j["normalizers"] = d_->normalizers;
     static const char* decoders[] = {"word", "spaces", "concat", "sentencepiece"};
@@ -417,8 +425,7 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     if (kind == "word") {
         d->kind = Kind::Word;
         const auto norm = text("normalization", "NFKC");
-        if (norm != "NFKC" && norm != "none")
-            throw Error("tokenizer normalization '" + norm + "' is not supported (NFKC or none)");
+        if (norm != "NFKC" && norm != "none") throw Error("tokenizer normalization '" + norm + "' is not supported (NFKC or none)");
         d->legacyNfkc = norm == "NFKC";
         d->settings.lowercase = flag("lowercase", d->settings.lowercase);
         d->settings.splitPunctuation = flag("split_punctuation", d->settings.splitPunctuation);
@@ -457,8 +464,7 @@ Tokenizer Tokenizer::fromJson(const nlohmann::json& json) {
     else if (decoder == "spaces") d->decoder = Impl::Decoder::Spaces;
     else if (decoder == "concat") d->decoder = Impl::Decoder::Concat;
     else if (decoder == "sentencepiece") d->decoder = Impl::Decoder::SentencePiece;
-    else if (!decoder.empty())
-        throw Error("unknown detokenizer '" + decoder + "' (word, spaces, concat or sentencepiece)");
+    else if (!decoder.empty()) throw Error("unknown detokenizer '" + decoder + "' (word, spaces, concat or sentencepiece)");
     Tokenizer t;
     t.d_ = d;
     return t;

@@ -34,15 +34,13 @@ const std::vector<std::string>& Vocabulary::specialTokens() {
 
 Vocabulary::Vocabulary() : Vocabulary(specialTokens()) {}
 
-Vocabulary::Vocabulary(std::vector<std::string> tokens)
-    : Vocabulary(std::move(tokens), SpecialIds{kPad, kUnk, kBos, kEos}) {
+Vocabulary::Vocabulary(std::vector<std::string> tokens) : Vocabulary(std::move(tokens), SpecialIds{kPad, kUnk, kBos, kEos}) {
     const auto& specials = specialTokens();
     if (tokens_.size() < specials.size() || !std::equal(specials.begin(), specials.end(), tokens_.begin()))
         throw Error("vocabulary must start with <pad>, <unk>, <s>, </s>");
 }
 
-Vocabulary::Vocabulary(std::vector<std::string> tokens, SpecialIds specials)
-    : tokens_(std::move(tokens)), specials_(specials) {
+Vocabulary::Vocabulary(std::vector<std::string> tokens, SpecialIds specials) : tokens_(std::move(tokens)), specials_(specials) {
     if (tokens_.empty()) throw Error("vocabulary is empty");
     std::vector<std::pair<const char*, int64_t>> named = {
         {"pad", specials_.pad}, {"unk", specials_.unk}, {"bos", specials_.bos}, {"eos", specials_.eos}};
@@ -57,8 +55,7 @@ Vocabulary::Vocabulary(std::vector<std::string> tokens, SpecialIds specials)
                 throw Error(std::string("special ids ") + named[j].first + " and " + name + " are both " + std::to_string(id));
     }
     for (size_t i = 0; i < tokens_.size(); ++i)
-        if (!index_.emplace(tokens_[i], static_cast<int64_t>(i)).second)
-            throw Error("vocabulary lists '" + tokens_[i] + "' twice");
+        if (!index_.emplace(tokens_[i], static_cast<int64_t>(i)).second) throw Error("vocabulary lists '" + tokens_[i] + "' twice");
 }
 
 Vocabulary Vocabulary::fromCounts(const std::map<std::string, int64_t>& counts, int64_t minCount, int64_t maxSize) {
@@ -67,9 +64,8 @@ Vocabulary Vocabulary::fromCounts(const std::map<std::string, int64_t>& counts, 
         const auto& sp = specialTokens();
         if (count >= minCount && std::find(sp.begin(), sp.end(), token) == sp.end()) items.emplace_back(token, count);
     }
-    std::sort(items.begin(), items.end(), [](const auto& a, const auto& b) {
-        return a.second != b.second ? a.second > b.second : a.first < b.first;
-    });
+    std::sort(items.begin(), items.end(),
+              [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
     std::vector<std::string> tokens = specialTokens();
     for (const auto& item : items) {
         if (maxSize > 0 && static_cast<int64_t>(tokens.size()) >= maxSize) break;
@@ -79,8 +75,7 @@ Vocabulary Vocabulary::fromCounts(const std::map<std::string, int64_t>& counts, 
 }
 
 bool Vocabulary::isSpecial(int64_t id) const {
-    return id != SpecialIds::kNone &&
-           (id == specials_.pad || id == specials_.unk || id == specials_.bos || id == specials_.eos);
+    return id != SpecialIds::kNone && (id == specials_.pad || id == specials_.unk || id == specials_.bos || id == specials_.eos);
 }
 
 int64_t Vocabulary::id(const std::string& token) const {

@@ -51,9 +51,9 @@ public:
     int64_t paddingId() const { return specials_.pad >= 0 ? specials_.pad : 0; }
     bool isSpecial(int64_t id) const;
 
-    int64_t id(const std::string& token) const;    // unk when absent (SpecialIds::kNone without an unk)
+    int64_t id(const std::string& token) const;  // unk when absent (SpecialIds::kNone without an unk)
     bool contains(const std::string& token) const { return index_.count(token) != 0; }
-    const std::string& token(int64_t id) const;    // "<unk>" for an out-of-range id
+    const std::string& token(int64_t id) const;  // "<unk>" for an out-of-range id
     const std::vector<std::string>& tokens() const { return tokens_; }
 
 private:

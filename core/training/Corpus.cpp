@@ -39,7 +39,8 @@ std::string tooLong(const std::string& line, size_t tab, size_t maxCharacters) {
         const auto characters = static_cast<size_t>(
             std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
         if (characters > maxCharacters)
-            return std::string("the ") + side + " has " + std::to_string(characters) + " characters; at most " + std::to_string(maxCharacters);
+            return std::string("the ") + side + " has " + std::to_string(characters) + " characters; at most " +
+                   std::to_string(maxCharacters);
     }
     return {};
 }
@@ -80,9 +81,8 @@ Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine
             continue;
         }
         const auto second = line.find('\t', tab + 1);  // a third column (attribution) is ignored
-        c.pairs_.push_back({line.substr(0, tab), line.substr(tab + 1, second == std::string::npos ? std::string::npos
-                                                                                                   : second - tab - 1),
-                            number});
+        c.pairs_.push_back(
+            {line.substr(0, tab), line.substr(tab + 1, second == std::string::npos ? std::string::npos : second - tab - 1), number});
     }
     c.lines_ = number;
     return c;

@@ -26,7 +26,7 @@ public:
     const std::string& name() const { return name_; }
     const std::vector<SentencePair>& pairs() const { return pairs_; }
     const std::vector<Problem>& problems() const { return problems_; }  // skipped lines
-    long lines() const { return lines_; }  // lines of the file, blank ones included
+    long lines() const { return lines_; }                               // lines of the file, blank ones included
 
     // Deterministic split by source sentence: every pair of one source sentence lands in the same
     // part, so a held-out sentence is unseen in training with all its translations.

@@ -46,17 +46,16 @@ void GuidedAlignment::checkLinesOf(const Corpus& corpus) const {
     const auto links = static_cast<long>(lines_.size());
     for (const auto& p : corpus.pairs())
         if (p.line > links)
-            throw Error(corpus.name() + ":" + std::to_string(p.line) + ": a pair with no line of links: '" + path_ +
-                        "' has " + std::to_string(links) + " lines (one line of links per line of the corpus)");
+            throw Error(corpus.name() + ":" + std::to_string(p.line) + ": a pair with no line of links: '" + path_ + "' has " +
+                        std::to_string(links) + " lines (one line of links per line of the corpus)");
     for (long k = corpus.lines(); k < links; ++k)
         if (!lines_[static_cast<size_t>(k)].empty())
-            throw Error(path_ + ":" + std::to_string(k + 1) + ": links past the last line of the corpus '" + corpus.name() +
-                        "' (" + std::to_string(corpus.lines()) + " lines): one line of links per line of the corpus");
+            throw Error(path_ + ":" + std::to_string(k + 1) + ": links past the last line of the corpus '" + corpus.name() + "' (" +
+                        std::to_string(corpus.lines()) + " lines): one line of links per line of the corpus");
 }
 
-std::optional<GuidedAlignment::TokenLinks> GuidedAlignment::tokenLinks(const SentencePair& pair,
-                                                                        const std::vector<Token>& source,
-                                                                        const std::vector<Token>& target) const {
+std::optional<GuidedAlignment::TokenLinks> GuidedAlignment::tokenLinks(const SentencePair& pair, const std::vector<Token>& source,
+                                                                       const std::vector<Token>& target) const {
     if (pair.line < 1 || pair.line > static_cast<long>(lines_.size())) return std::nullopt;
     const auto& links = lines_[static_cast<size_t>(pair.line - 1)];
     // The tokens' words must be the text's whitespace words, every one of them reached.

@@ -12,17 +12,14 @@ namespace {
 
 const char* const kMonths[12] = {"january", "february", "march",     "april",   "may",      "june",
                                  "july",    "august",   "september", "october", "november", "december"};
-const char* const kShortMonths[12] = {"jan", "feb", "mar", "apr", "may", "jun",
-                                      "jul", "aug", "sep", "oct", "nov", "dec"};
+const char* const kShortMonths[12] = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
 const char* const kWeekdays[7] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
 // One word each: the tokenizer keeps a hyphen between letters inside the word.
 const char* const kOrdinalWords[31] = {
-    "first",         "second",       "third",        "fourth",         "fifth",        "sixth",
-    "seventh",       "eighth",       "ninth",        "tenth",          "eleventh",     "twelfth",
-    "thirteenth",    "fourteenth",   "fifteenth",    "sixteenth",      "seventeenth",  "eighteenth",
-    "nineteenth",    "twentieth",    "twenty-first", "twenty-second",  "twenty-third", "twenty-fourth",
-    "twenty-fifth",  "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",
-    "thirty-first"};
+    "first",        "second",       "third",          "fourth",        "fifth",        "sixth",         "seventh",      "eighth",
+    "ninth",        "tenth",        "eleventh",       "twelfth",       "thirteenth",   "fourteenth",    "fifteenth",    "sixteenth",
+    "seventeenth",  "eighteenth",   "nineteenth",     "twentieth",     "twenty-first", "twenty-second", "twenty-third", "twenty-fourth",
+    "twenty-fifth", "twenty-sixth", "twenty-seventh", "twenty-eighth", "twenty-ninth", "thirtieth",     "thirty-first"};
 
 std::string ordinalNumber(int day) {  // 1st 2nd 3rd 4th .. 11th 12th 13th .. 21st 22nd 23rd .. 31st
     const char* suffix = "th";
@@ -65,21 +62,26 @@ std::string SyntheticDates::isoTarget(int year, int month, int day) {
 
 std::string SyntheticDates::formName(Form form) {
     switch (form) {
-    case Form::MonthDayYear: return "month day , year";
-    case Form::DayMonthYear: return "day month year";
-    case Form::OrdinalWordOfMonth: return "the ordinal of month , year";
-    case Form::MonthOrdinalYear: return "month day-th , year";
-    case Form::ShortMonthDayYear: return "mon day , year";
-    case Form::OrdinalOfMonthYear: return "day-th of month year";
+    case Form::MonthDayYear:
+        return "month day , year";
+    case Form::DayMonthYear:
+        return "day month year";
+    case Form::OrdinalWordOfMonth:
+        return "the ordinal of month , year";
+    case Form::MonthOrdinalYear:
+        return "month day-th , year";
+    case Form::ShortMonthDayYear:
+        return "mon day , year";
+    case Form::OrdinalOfMonthYear:
+        return "day-th of month year";
     }
     return "?";
 }
 
 SyntheticDates::Example SyntheticDates::make(int year, int month, int day, Form form, bool weekday) {
     if (year < kFirstYear || year > kLastYear || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
-        throw Error("not a date this generator writes: " + std::to_string(year) + "-" + std::to_string(month) + "-" +
-                    std::to_string(day) + " (years " + std::to_string(kFirstYear) + " to " +
-                    std::to_string(kLastYear) + ")");
+        throw Error("not a date this generator writes: " + std::to_string(year) + "-" + std::to_string(month) + "-" + std::to_string(day) +
+                    " (years " + std::to_string(kFirstYear) + " to " + std::to_string(kLastYear) + ")");
     Example e;
     e.year = year;
     e.month = month;
@@ -95,23 +97,41 @@ SyntheticDates::Example SyntheticDates::make(int year, int month, int day, Form 
     const std::string y = std::to_string(year), m = kMonths[month - 1], d = std::to_string(day);
     switch (form) {
     case Form::MonthDayYear:  // march 5 , 1998
-        add(m, &e.monthWord); add(d, &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
+        add(m, &e.monthWord);
+        add(d, &e.dayWord);
+        add(",", nullptr);
+        add(y, &e.yearWord);
         break;
     case Form::DayMonthYear:  // 5 march 1998
-        add(d, &e.dayWord); add(m, &e.monthWord); add(y, &e.yearWord);
+        add(d, &e.dayWord);
+        add(m, &e.monthWord);
+        add(y, &e.yearWord);
         break;
     case Form::OrdinalWordOfMonth:  // the fifth of march , 1998
-        add("the", nullptr); add(kOrdinalWords[day - 1], &e.dayWord); add("of", nullptr); add(m, &e.monthWord);
-        add(",", nullptr); add(y, &e.yearWord);
+        add("the", nullptr);
+        add(kOrdinalWords[day - 1], &e.dayWord);
+        add("of", nullptr);
+        add(m, &e.monthWord);
+        add(",", nullptr);
+        add(y, &e.yearWord);
         break;
     case Form::MonthOrdinalYear:  // march 5th , 1998
-        add(m, &e.monthWord); add(ordinalNumber(day), &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
+        add(m, &e.monthWord);
+        add(ordinalNumber(day), &e.dayWord);
+        add(",", nullptr);
+        add(y, &e.yearWord);
         break;
     case Form::ShortMonthDayYear:  // mar 5 , 1998
-        add(kShortMonths[month - 1], &e.monthWord); add(d, &e.dayWord); add(",", nullptr); add(y, &e.yearWord);
+        add(kShortMonths[month - 1], &e.monthWord);
+        add(d, &e.dayWord);
+        add(",", nullptr);
+        add(y, &e.yearWord);
         break;
     case Form::OrdinalOfMonthYear:  // 5th of march 1998
-        add(ordinalNumber(day), &e.dayWord); add("of", nullptr); add(m, &e.monthWord); add(y, &e.yearWord);
+        add(ordinalNumber(day), &e.dayWord);
+        add("of", nullptr);
+        add(m, &e.monthWord);
+        add(y, &e.yearWord);
         break;
     }
     for (size_t i = 0; i < w.size(); ++i) e.source += (i ? " " : "") + w[i];

@@ -30,24 +30,24 @@ public:
     static constexpr int kLastYear = 2049;
 
     struct Example {
-        std::string source;      // "thursday , march 5 , 1998"
-        std::string target;      // "1998 - 03 - 05"
+        std::string source;  // "thursday , march 5 , 1998"
+        std::string target;  // "1998 - 03 - 05"
         int year = 0, month = 0, day = 0;
         Form form = Form::MonthDayYear;
-        bool weekday = false;    // the source starts with the (correct) day of the week
-        int yearWord = 0;        // source word (= token) index of the year
-        int monthWord = 0;       // ... of the month
-        int dayWord = 0;         // ... of the day
+        bool weekday = false;  // the source starts with the (correct) day of the week
+        int yearWord = 0;      // source word (= token) index of the year
+        int monthWord = 0;     // ... of the month
+        int dayWord = 0;       // ... of the day
     };
 
     // How well a model does on dates: exact greedy translations, and where the teacher-forced
     // attention of the year, month and day target tokens peaks.
     struct Check {
         size_t examples = 0;
-        size_t exact = 0;                   // greedy translation equals the target, token for token
-        size_t yearAligned = 0;             // alpha of target token 0 (year) peaks on the year word
-        size_t monthAligned = 0;            // ... token 2 (month) on the month word
-        size_t dayAligned = 0;              // ... token 4 (day) on the day word
+        size_t exact = 0;                           // greedy translation equals the target, token for token
+        size_t yearAligned = 0;                     // alpha of target token 0 (year) peaks on the year word
+        size_t monthAligned = 0;                    // ... token 2 (month) on the month word
+        size_t dayAligned = 0;                      // ... token 4 (day) on the day word
         std::array<size_t, kForms> formExamples{};  // [form] examples
         std::array<size_t, kForms> formExact{};     // [form] exact translations
         std::array<size_t, kForms> formAligned{};   // [form] year, month and day tokens aligned (of 3 per example)

@@ -32,8 +32,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct Example {
-    std::vector<int64_t> src;  // ends with </s>
-    std::vector<int64_t> tgt;  // without </s>
+    std::vector<int64_t> src;                          // ends with </s>
+    std::vector<int64_t> tgt;                          // without </s>
     std::optional<GuidedAlignment::TokenLinks> guide;  // guided alignment: none where unmatched
 };
 
@@ -77,23 +77,19 @@ struct Trainer::Impl {
     double bestValidation = std::numeric_limits<double>::infinity();
     double bestBleu = 0;
     double learningRate = 0;
-    double trainSeconds = 0;  // all runs together
+    double trainSeconds = 0;       // all runs together
     nlohmann::json continuedFrom;  // with initFrom: the starting model's own training (null otherwise)
     std::string corpusDigest;      // SHA-256 of the corpus file, in the record: a later run knows its data
-    torch::Tensor rngState;   // dropout randomness: restored into LibTorch's generator when a run starts
+    torch::Tensor rngState;        // dropout randomness: restored into LibTorch's generator when a run starts
 
-    fs::path checkpointDir() const {
-        return o.checkpointDir.empty() ? fs::path(o.outputPath + ".ckpt") : fs::path(o.checkpointDir);
-    }
+    fs::path checkpointDir() const { return o.checkpointDir.empty() ? fs::path(o.outputPath + ".ckpt") : fs::path(o.checkpointDir); }
 
     std::vector<Example> toExamples(const std::vector<SentencePair>& pairs) const {
         std::vector<Example> out;
         for (const auto& p : pairs) {
             const auto s = model->sourceTokenizer().tokenize(p.source);
             const auto t = model->targetTokenizer().tokenize(p.target);
-            if (s.empty() || t.empty() || static_cast<int>(s.size()) > o.maxLength ||
-                static_cast<int>(t.size()) > o.maxLength)
-                continue;
+            if (s.empty() || t.empty() || static_cast<int>(s.size()) > o.maxLength || static_cast<int>(t.size()) > o.maxLength) continue;
             Example e;
             if (guided) e.guide = guided->tokenLinks(p, s, t);
             for (const auto& tok : s) e.src.push_back(model->sourceVocabulary().id(tok.text));
@@ -128,8 +124,7 @@ struct Trainer::Impl {
     // different size) that reads and writes the same pieces as the one it is compared with.
     void buildModelWithTokenizersOf(const std::string& path) {
         const auto donor = TorchModel::load(path);
-        buildWith(donor->sourceVocabulary(), donor->targetVocabulary(), donor->sourceTokenizer(),
-                  donor->targetTokenizer());
+        buildWith(donor->sourceVocabulary(), donor->targetVocabulary(), donor->sourceTokenizer(), donor->targetTokenizer());
     }
 
     // A model trained on from where it stands. Adam's moments are not in a model file, so the optimiser
@@ -138,8 +133,7 @@ struct Trainer::Impl {
     void continueModel(const std::string& path) {
         model = TorchModel::load(path);
         auto meta = model->metadata();
-        continuedFrom = meta.contains("training") && meta["training"].is_object() ? meta["training"]
-                                                                                   : nlohmann::json::object();
+        continuedFrom = meta.contains("training") && meta["training"].is_object() ? meta["training"] : nlohmann::json::object();
         continuedFrom["model"] = fs::path(path).filename().string();
         if (meta.contains("scores")) continuedFrom["scores"] = meta["scores"];
         if (meta.contains("guided_alignment")) continuedFrom["guided_alignment"] = meta["guided_alignment"];
@@ -156,9 +150,8 @@ struct Trainer::Impl {
     bool continuePosition() {
         const auto& r = continuedFrom;
         auto same = [&](const char* key, const nlohmann::json& mine) { return r.contains(key) && r[key] == mine; };
-        if (!same("corpus_sha256", corpusDigest) || !same("batch_size", o.batchSize) ||
-            !same("max_length", o.maxLength) || !same("seed", o.seed) || !r.contains("steps") ||
-            !r["steps"].is_number_integer() || r["steps"].get<int64_t>() < 0)
+        if (!same("corpus_sha256", corpusDigest) || !same("batch_size", o.batchSize) || !same("max_length", o.maxLength) ||
+            !same("seed", o.seed) || !r.contains("steps") || !r["steps"].is_number_integer() || r["steps"].get<int64_t>() < 0)
             return false;
         step = r["steps"].get<int64_t>();
         epoch = static_cast<int>(step / batchesPerEpoch());
@@ -215,8 +208,7 @@ struct Trainer::Impl {
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         std::shuffle(order.begin(), order.end(), rng);
         std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-            return std::make_pair(train[a].src.size(), train[a].tgt.size()) <
-                   std::make_pair(train[b].src.size(), train[b].tgt.size());
+            return std::make_pair(train[a].src.size(), train[a].tgt.size()) < std::make_pair(train[b].src.size(), train[b].tgt.size());
         });
         std::vector<std::vector<size_t>> batches;
         for (size_t i = 0; i < order.size(); i += static_cast<size_t>(o.batchSize))
@@ -268,10 +260,8 @@ struct Trainer::Impl {
         meta["training"]["threads"] = Runtime::threads();
         meta["training"]["corpus_sha256"] = corpusDigest;
         if (!continuedFrom.is_null()) meta["training"]["continued_from"] = continuedFrom;
-        if (valid.empty())
-            meta["scores"] = nlohmann::json::object();  // nothing was measured
-        else
-            meta["scores"] = {{"validation_nll_per_token", bestValidation}, {"validation_greedy_bleu", bestBleu}};
+        if (valid.empty()) meta["scores"] = nlohmann::json::object();  // nothing was measured
+        else meta["scores"] = {{"validation_nll_per_token", bestValidation}, {"validation_greedy_bleu", bestBleu}};
         model->setMetadata(meta);
         model->save(o.outputPath, o.half);
     }
@@ -286,11 +276,15 @@ struct Trainer::Impl {
         model->save((tmp / "model.pt").string(), false);
         saveTorch(*optimizer, tmp / "optimizer.pt");
         saveTorch(at::detail::getDefaultCPUGenerator().get_state(), tmp / "rng.pt");
-        nlohmann::json state = {{"step", step},          {"epoch", epoch},
-                                {"batch_in_epoch", batchInEpoch}, {"history", history},
+        nlohmann::json state = {{"step", step},
+                                {"epoch", epoch},
+                                {"batch_in_epoch", batchInEpoch},
+                                {"history", history},
                                 {"best_validation", std::isfinite(bestValidation) ? bestValidation : -1.0},
-                                {"best_bleu", bestBleu}, {"learning_rate", learningRate},
-                                {"train_seconds", trainSeconds}, {"options", o.toJson()},
+                                {"best_bleu", bestBleu},
+                                {"learning_rate", learningRate},
+                                {"train_seconds", trainSeconds},
+                                {"options", o.toJson()},
                                 {"continued_from", continuedFrom},
                                 {"guided_alignment", guided ? guided->record() : nlohmann::json()}};
         AtomicFile::write((tmp / "state.json").string(), state.dump(1));
@@ -303,8 +297,7 @@ struct Trainer::Impl {
 
     void readCheckpoint() {
         const auto dir = checkpointDir();
-        if (!fs::exists(dir / "state.json"))
-            throw Error("no checkpoint to resume in '" + dir.string() + "'");
+        if (!fs::exists(dir / "state.json")) throw Error("no checkpoint to resume in '" + dir.string() + "'");
         model = TorchModel::load((dir / "model.pt").string());
         std::ifstream in(dir / "state.json");
         const auto state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
@@ -314,8 +307,8 @@ struct Trainer::Impl {
         const auto now = o.toJson();
         for (const char* key : {"seed", "batch_size", "max_length", "corpus", "threads"})
             if (saved[key] != now[key])
-                throw Error(std::string("--resume: option '") + key + "' differs from the checkpoint's (" +
-                            saved[key].dump() + "); resume with the same command");
+                throw Error(std::string("--resume: option '") + key + "' differs from the checkpoint's (" + saved[key].dump() +
+                            "); resume with the same command");
         // The links are part of the data: other links (or none) would continue another run.
         const auto savedLinks = state.value("guided_alignment", nlohmann::json());
         const auto links = [](const nlohmann::json& r) { return r.is_object() ? r.value("links_sha256", "") : ""; };
@@ -327,8 +320,8 @@ struct Trainer::Impl {
         epoch = state["epoch"];
         batchInEpoch = state["batch_in_epoch"];
         history = state["history"].get<std::vector<double>>();
-        bestValidation = state["best_validation"].get<double>() < 0 ? std::numeric_limits<double>::infinity()
-                                                                    : state["best_validation"].get<double>();
+        bestValidation =
+            state["best_validation"].get<double>() < 0 ? std::numeric_limits<double>::infinity() : state["best_validation"].get<double>();
         bestBleu = state["best_bleu"];
         learningRate = state["learning_rate"];
         trainSeconds = state["train_seconds"];
@@ -360,8 +353,7 @@ void Trainer::prepare() {
     if (!(o.dropout >= 0 && o.dropout < 1)) throw Error("dropout must be in [0, 1)");
     if (!(o.labelSmoothing >= 0 && o.labelSmoothing < 1)) throw Error("label smoothing must be in [0, 1)");
     if (!(o.clipNorm >= 0) || !std::isfinite(o.clipNorm)) throw Error("the gradient norm cap must be >= 0 (0: none)");
-    if (o.maxSteps < 0 || o.sourceVocabSize < 0 || o.targetVocabSize < 0 || o.validationBleuSentences < 0 ||
-        !(o.checkpointMinutes >= 0))
+    if (o.maxSteps < 0 || o.sourceVocabSize < 0 || o.targetVocabSize < 0 || o.validationBleuSentences < 0 || !(o.checkpointMinutes >= 0))
         throw Error("steps, vocabulary caps, validation BLEU sentences and checkpoint minutes must not be negative");
     // Before any work: a run that cannot write its model would be lost at the end.
     AtomicFile::checkWritable(o.outputPath);
@@ -384,8 +376,8 @@ void Trainer::prepare() {
     if (o.resume) d_->readCheckpoint();
     else d_->buildModel();
     d_->train = d_->toExamples(d_->split.train);
-    d_->guidedPairs = static_cast<size_t>(
-        std::count_if(d_->train.begin(), d_->train.end(), [](const Example& e) { return e.guide.has_value(); }));
+    d_->guidedPairs =
+        static_cast<size_t>(std::count_if(d_->train.begin(), d_->train.end(), [](const Example& e) { return e.guide.has_value(); }));
     d_->valid = d_->toExamples(d_->split.validation);
     if (d_->train.empty()) throw Error("no training pair is within --max-len " + std::to_string(o.maxLength) + " tokens");
     const bool goesOnFromTheModel = !o.resume && !o.initFrom.empty() && d_->continuePosition();
@@ -395,12 +387,15 @@ void Trainer::prepare() {
                     "--snapshots cannot draw the run's timeline: leave it out");
 
     if (!d_->model->module().find_method("loss"))
-        throw Error("'" + d_->model->origin() + "' has no 'loss' method, so it cannot be trained here "
+        throw Error("'" + d_->model->origin() +
+                    "' has no 'loss' method, so it cannot be trained here "
                     "(AlignScope's own models and those the Python package alignscope exports or trains have one)");
     if (d_->guided) {
         if (!d_->model->module().find_method("guided_loss"))
-            throw Error("'" + d_->model->origin() + "' has no 'guided_loss' method (its code predates guided alignment), "
-                        "so --guided-alignment cannot train it: `alignscope-cli update-code '" + d_->model->origin() +
+            throw Error("'" + d_->model->origin() +
+                        "' has no 'guided_loss' method (its code predates guided alignment), "
+                        "so --guided-alignment cannot train it: `alignscope-cli update-code '" +
+                        d_->model->origin() +
                         "' -o NEW.pt` rewrites it with this version's code (same weights); then train --init-from NEW.pt");
         // Every file this run writes (model, snapshots, checkpoint) says what guided its attention.
         auto meta = d_->model->metadata();
@@ -538,8 +533,8 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
         while (d.batchInEpoch < static_cast<int64_t>(batches.size()) && d.step < total) {
             if (stop && stop->load()) return finish(false);
             auto b = makeBatch(d.train, batches[static_cast<size_t>(d.batchInEpoch)], d.guided.has_value());
-            const auto losses = b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing,
-                                        o.clipNorm, d.guided ? d.guided->weight() : 0.0);
+            const auto losses = b.train(d.model->module(), *d.optimizer, d.parameters(), o.dropout, o.labelSmoothing, o.clipNorm,
+                                        d.guided ? d.guided->weight() : 0.0);
             const double nll = losses.nllPerToken;
             d.history.push_back(nll);
             recent = stepsThisRun == 0 ? nll : 0.98 * recent + 0.02 * nll;
@@ -555,8 +550,7 @@ TrainingResult Trainer::run(const std::function<void(const TrainingProgress&)>& 
             validatedAtEnd = false;
             report("");
             snapshot();
-            if (std::chrono::duration<double>(Clock::now() - lastCheckpoint).count() > o.checkpointMinutes * 60)
-                checkpoint();
+            if (std::chrono::duration<double>(Clock::now() - lastCheckpoint).count() > o.checkpointMinutes * 60) checkpoint();
         }
         if (d.batchInEpoch >= static_cast<int64_t>(batches.size())) {
             validate();

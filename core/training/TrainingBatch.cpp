@@ -9,8 +9,7 @@
 
 namespace alignscope::core {
 
-TrainingBatch TrainingBatch::make(const std::vector<std::vector<int64_t>>& sources,
-                                  const std::vector<std::vector<int64_t>>& targets,
+TrainingBatch TrainingBatch::make(const std::vector<std::vector<int64_t>>& sources, const std::vector<std::vector<int64_t>>& targets,
                                   const std::vector<const GuidedAlignment::TokenLinks*>& guides) {
     if (sources.size() != targets.size() || (!guides.empty() && guides.size() != sources.size()))
         throw Error("internal error: a batch needs one target (and one guide, if any) per source");
@@ -61,13 +60,12 @@ TrainingBatch TrainingBatch::make(const std::vector<std::vector<int64_t>>& sourc
 }
 
 TrainingBatch::Losses TrainingBatch::train(torch::jit::Module& model, torch::optim::Optimizer& optimizer,
-                                           const std::vector<torch::Tensor>& parameters, double dropout,
-                                           double labelSmoothing, double clipNorm, double guidedWeight) const {
+                                           const std::vector<torch::Tensor>& parameters, double dropout, double labelSmoothing,
+                                           double clipNorm, double guidedWeight) const {
     const bool guided = guidance.defined();
-    auto out = guided ? model.get_method("guided_loss")({src, srcLen, tgtIn, tgtOut, dropout, labelSmoothing, guidance,
-                                                         guidedWeight})
-                              .toTuple()
-                      : model.get_method("loss")({src, srcLen, tgtIn, tgtOut, dropout, labelSmoothing}).toTuple();
+    auto out =
+        guided ? model.get_method("guided_loss")({src, srcLen, tgtIn, tgtOut, dropout, labelSmoothing, guidance, guidedWeight}).toTuple()
+               : model.get_method("loss")({src, srcLen, tgtIn, tgtOut, dropout, labelSmoothing}).toTuple();
     const auto& el = out->elements();
     const auto n = el[2].toTensor();
     // Zeroed, not dropped: dropping them (so backward writes fresh buffers) measured the same

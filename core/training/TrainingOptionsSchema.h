@@ -10,7 +10,7 @@ namespace alignscope::core {
 // `alignscope-cli train` and `python3 -m alignscope train` cannot drift apart.
 class TrainingOptionsSchema {
 public:
-    static const nlohmann::json& options();  // name -> {flags, type, default, help}
+    static const nlohmann::json& options();         // name -> {flags, type, default, help}
     static double number(const std::string& name);  // the option's default
     static int integer(const std::string& name) { return static_cast<int>(number(name)); }
     // The flags as CLI11 takes them ("--smoothing,--label-smoothing"), and the help line.

@@ -46,7 +46,8 @@ TrainingTimeline TrainingTimeline::open(const std::string& folderOrIndex) {
         std::vector<fs::path> found;
         for (const auto& e : fs::directory_iterator(index, ec)) {
             const auto name = e.path().filename().string();
-            if (name.size() > std::string(kIndexSuffix).size() && name.substr(name.size() - std::string(kIndexSuffix).size()) == kIndexSuffix)
+            if (name.size() > std::string(kIndexSuffix).size() &&
+                name.substr(name.size() - std::string(kIndexSuffix).size()) == kIndexSuffix)
                 found.push_back(e.path());
         }
         if (ec) throw Error("cannot read the folder '" + folderOrIndex + "': " + ec.message());
@@ -92,7 +93,8 @@ void TrainingTimeline::read(const std::string& indexPath) {
         for (const auto& s : j.at("snapshots")) {
             Snapshot snap{s.at("step").get<int64_t>(), s.at("file").get<std::string>(), s.value("loss", 0.0)};
             // A file name only: an index must not point a viewer anywhere outside its folder.
-            if (snap.file.empty() || snap.file.find('/') != std::string::npos || snap.file.find('\\') != std::string::npos || snap.file == "..")
+            if (snap.file.empty() || snap.file.find('/') != std::string::npos || snap.file.find('\\') != std::string::npos ||
+                snap.file == "..")
                 throw Error("'" + indexPath + "' names a snapshot file '" + snap.file + "' outside its folder");
             snapshots_.push_back(std::move(snap));
         }
@@ -121,8 +123,8 @@ std::vector<int64_t> TrainingTimeline::logUniformSteps(int count, int64_t total)
 
 bool TrainingTimeline::sameVocabularies(const Model& a, const Model& b) {
     return a.sourceVocabulary().tokens() == b.sourceVocabulary().tokens() &&
-           a.targetVocabulary().tokens() == b.targetVocabulary().tokens() &&
-           a.sourceTokenizer().toJson() == b.sourceTokenizer().toJson() && a.targetTokenizer().toJson() == b.targetTokenizer().toJson();
+           a.targetVocabulary().tokens() == b.targetVocabulary().tokens() && a.sourceTokenizer().toJson() == b.sourceTokenizer().toJson() &&
+           a.targetTokenizer().toJson() == b.targetTokenizer().toJson();
 }
 
 void TrainingTimeline::checkSnapshots() const {

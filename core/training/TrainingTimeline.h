@@ -15,9 +15,9 @@ public:
     static constexpr uint64_t kMaxIndexBytes = uint64_t{256} << 20;
 
     struct Snapshot {
-        int64_t step = 0;   // updates done when it was written
-        std::string file;   // its file name, in folder()
-        double loss = 0;    // smoothed training NLL/token then
+        int64_t step = 0;  // updates done when it was written
+        std::string file;  // its file name, in folder()
+        double loss = 0;   // smoothed training NLL/token then
     };
 
     // The timeline of a run writing `outputPath`: the index beside it, read if it exists.
@@ -44,7 +44,9 @@ public:
     const std::vector<Snapshot>& snapshots() const { return snapshots_; }  // ascending steps
     const std::vector<double>& loss() const { return loss_; }              // [updates] training NLL/token
     // Updates in the run: one loss per update, or (a timeline without losses) the last snapshot's.
-    int64_t updates() const { return loss_.empty() ? (snapshots_.empty() ? 0 : snapshots_.back().step) : static_cast<int64_t>(loss_.size()); }
+    int64_t updates() const {
+        return loss_.empty() ? (snapshots_.empty() ? 0 : snapshots_.back().step) : static_cast<int64_t>(loss_.size());
+    }
 
     void keepUpTo(int64_t step);  // a resumed run forgets the snapshots after its checkpoint
     // Records a snapshot and rewrites the index (atomically) with the loss so far.

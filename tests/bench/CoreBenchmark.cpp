@@ -52,7 +52,7 @@ using namespace alignscope;
 
 namespace {
 
-constexpr int kTrainingThreads = 2;   // TrainingOptions::threads' default
+constexpr int kTrainingThreads = 2;  // TrainingOptions::threads' default
 
 // The BLAS's own thread count (every core), read before anything sets it.
 int cores() {
@@ -207,7 +207,7 @@ BENCHMARK(Attribution)->ArgName("method")->DenseRange(0, 3)->Unit(benchmark::kMi
 
 void TrainingUpdate(benchmark::State& state) {
     trainAsTheTrainer();
-    core::Runtime::reuseFreedMemory();  // as Trainer::run; permanent, so this row runs last
+    core::Runtime::reuseFreedMemory();                   // as Trainer::run; permanent, so this row runs last
     auto trained = core::TorchModel::load(modelPath());  // its own copy: training changes the weights
     auto& module = trained->module();
     std::vector<torch::Tensor> params;
@@ -222,8 +222,8 @@ void TrainingUpdate(benchmark::State& state) {
     for (auto _ : state) nll = b.train(module, adam, params, kDropout, kSmoothing, kClipNorm).nllPerToken;
     benchmark::DoNotOptimize(nll);
     state.counters["target_tokens"] = static_cast<double>(b.targetTokens);
-    state.counters["target_tokens_per_s"] = benchmark::Counter(
-        static_cast<double>(b.targetTokens) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["target_tokens_per_s"] =
+        benchmark::Counter(static_cast<double>(b.targetTokens) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     decodeAsTheApp();
 }
 BENCHMARK(TrainingUpdate)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -238,21 +238,20 @@ int main(int argc, char** argv) {
         benchmark::AddCustomContext("alignscope_model", modelPath());
         benchmark::AddCustomContext("alignscope_blas", core::Runtime::blasDescription());
         benchmark::AddCustomContext("alignscope_inference_threads",
-                                    "1 or " + std::to_string(cores()) + " OpenBLAS threads, chosen by timing (BlasThreadChooser), LibTorch intra-op " +
+                                    "1 or " + std::to_string(cores()) +
+                                        " OpenBLAS threads, chosen by timing (BlasThreadChooser), LibTorch intra-op " +
                                         std::to_string(torch::get_num_threads()));
-        benchmark::AddCustomContext("alignscope_training_threads",
-                                    std::to_string(kTrainingThreads) + " OpenBLAS threads, LibTorch intra-op " +
-                                        std::to_string(torch::get_num_threads()));
+        benchmark::AddCustomContext(
+            "alignscope_training_threads",
+            std::to_string(kTrainingThreads) + " OpenBLAS threads, LibTorch intra-op " + std::to_string(torch::get_num_threads()));
         for (int n : {10, 100})
-            benchmark::AddCustomContext("alignscope_ids_src" + std::to_string(n),
-                                        idsText(m.tokenizeSource(sourceOf(n)).ids));
+            benchmark::AddCustomContext("alignscope_ids_src" + std::to_string(n), idsText(m.tokenizeSource(sourceOf(n)).ids));
         benchmark::AddCustomContext("alignscope_ids_sentence10", idsText(m.tokenizeSource(kSentence10).ids));
         const auto b = syntheticBatch(m.sourceVocabulary().size(), m.targetVocabulary().size());
-        benchmark::AddCustomContext("alignscope_batch",
-                                    std::to_string(kBatchPairs) + " pairs, src " + std::to_string(b.src.size(1)) +
-                                        " x tgt " + std::to_string(b.tgtIn.size(1)) + ", " +
-                                        std::to_string(b.targetTokens) + " target tokens, checksum " +
-                                        std::to_string(b.src.sum().item<int64_t>() + b.tgtOut.sum().item<int64_t>()));
+        benchmark::AddCustomContext("alignscope_batch", std::to_string(kBatchPairs) + " pairs, src " + std::to_string(b.src.size(1)) +
+                                                            " x tgt " + std::to_string(b.tgtIn.size(1)) + ", " +
+                                                            std::to_string(b.targetTokens) + " target tokens, checksum " +
+                                                            std::to_string(b.src.sum().item<int64_t>() + b.tgtOut.sum().item<int64_t>()));
     } catch (const std::exception& e) {
         std::cerr << "alignscope_core_benchmark: " << e.what() << '\n';
         return 1;

@@ -135,8 +135,8 @@ void BatchQueued(benchmark::State& state) {
     }
     std::filesystem::remove_all(folder);
     state.SetItemsProcessed(100 * state.iterations());
-    state.counters["s_per_1000"] =
-        benchmark::Counter(100.0 * static_cast<double>(state.iterations()) / 1000.0, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    state.counters["s_per_1000"] = benchmark::Counter(100.0 * static_cast<double>(state.iterations()) / 1000.0,
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BatchQueued)->ArgName("dpi")->Arg(300)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 

@@ -54,7 +54,14 @@ void StepToRepaint(benchmark::State& state) {
         window.repaint();
     }
 }
-BENCHMARK(StepToRepaint)->ArgNames({"tokens", "encoder"})->Args({10, 1})->Args({30, 1})->Args({30, 0})->Args({100, 1})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(StepToRepaint)
+    ->ArgNames({"tokens", "encoder"})
+    ->Args({10, 1})
+    ->Args({30, 1})
+    ->Args({30, 0})
+    ->Args({100, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 
