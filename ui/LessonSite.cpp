@@ -39,7 +39,11 @@ std::string dataUri(const QString& path) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) throw core::Error("cannot read the picture '" + path.toStdString() + "'");
     const QByteArray bytes = file.readAll();
-    const bool png = bytes.startsWith("\x89PNG");
+    const bool png = bytes.startsWith("\x89PNG"), jpeg = bytes.startsWith("\xff\xd8\xff");
+    // The page takes PNG and JPEG only (page.js, page.schema.json): another kind is named, not mislabelled.
+    if (!png && !jpeg)
+        throw core::Error("the picture '" + path.toStdString() +
+                          "' is neither PNG nor JPEG: the exported page shows those two (the app shows SVG and GIF too)");
     return std::string(png ? "data:image/png;base64," : "data:image/jpeg;base64,") + bytes.toBase64().toStdString();
 }
 

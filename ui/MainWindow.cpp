@@ -79,7 +79,8 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent)
     for (auto* dock : {lessonDock_, compareDock_, timelineDock_}) dock->hide();
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
     for (const auto& toggle : kSavedToggles) action(toggle.id)->setChecked(settings.value(toggle.key, toggle.byDefault).toBool());
-    action(kEndColumnIds[std::clamp(settings.value("figure/endColumn", 0).toInt(), 0, 2)])->setChecked(true);
+    const int end = settings.value("figure/endColumn", 0).toInt();
+    action(kEndColumnIds[end == 1 || end == 2 ? end : 0])->setChecked(true);
     applyFigureOptions();
     applyTextScale(1.0);
 

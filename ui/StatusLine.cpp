@@ -3,7 +3,6 @@
 namespace alignscope::ui {
 
 QString StatusLine::describe(const core::DecodingState& s, bool awaitingTarget) {
-    if (awaitingTarget) return tr("Teacher forcing: type the target sentence in Target and press Enter");
     const QString model = s.modelName.empty() ? tr("no model") : QString::fromStdString(s.modelName);
     QString line = s.selectedHypothesis >= 0 ? tr("%1 · %2 source tokens · beam hypothesis %3 of %4, %5 tokens")
                                                    .arg(model)
@@ -11,6 +10,7 @@ QString StatusLine::describe(const core::DecodingState& s, bool awaitingTarget) 
                                                    .arg(s.selectedHypothesis + 1)
                                                    .arg(s.beam.size())
                                                    .arg(s.hypothesisSteps.size())
+                   : awaitingTarget  ? tr("Teacher forcing: type the target sentence in Target and press Enter")
                    : s.teacherForced ? tr("%1 · %2 source tokens · teacher forcing, step %3 of %4")
                                            .arg(model)
                                            .arg(s.sourceTokenCount())

@@ -308,7 +308,10 @@ struct Trainer::Impl {
         for (const char* key : {"seed", "batch_size", "max_length", "corpus", "threads"})
             if (saved[key] != now[key])
                 throw Error(std::string("--resume: option '") + key + "' differs from the checkpoint's (" + saved[key].dump() +
-                            "); resume with the same command");
+                            "); resume with the same command" +
+                            (std::string(key) == "max_length"
+                                 ? " (a run begun when --max-len defaulted to 15 resumes with --max-len 15 given; docs/trainers.md)"
+                                 : ""));
         // The links are part of the data: other links (or none) would continue another run.
         const auto savedLinks = state.value("guided_alignment", nlohmann::json());
         const auto links = [](const nlohmann::json& r) { return r.is_object() ? r.value("links_sha256", "") : ""; };

@@ -35,8 +35,8 @@ from .reference import Seq2SeqAttention
 
 # The options both trainers share, with their flags, defaults and help: the C++ build embeds the
 # same file (core/training/TrainingOptionsSchema.cpp), so the two cannot drift apart.
-SHARED_OPTIONS: Dict[str, Dict[str, Any]] = json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                                        "training_options.json"), encoding="utf-8"))["options"]
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "training_options.json"), encoding="utf-8") as _schema:
+    SHARED_OPTIONS: Dict[str, Dict[str, Any]] = json.load(_schema)["options"]
 
 
 def shared_default(name: str) -> Any:
@@ -216,8 +216,15 @@ class Trainer:
                     # begun under another default of theirs goes on.
                     saved_settings = dict(saved_settings, min_count=mine["min_count"], max_vocab=mine["max_vocab"])
                 if saved_settings != mine:
-                    raise ValueError(f"'{resume_from}' was written with other {key} settings ({ckpt.get(key)}); "
-                                     f"resume with the same corpus and batching, or start a new --checkpoint-dir")
+                    differ = sorted(k for k in set(saved_settings or {}) | set(mine)
+                                    if (saved_settings or {}).get(k) != mine.get(k))
+                    raise ValueError(f"'{resume_from}' was written with other {key} settings: "
+                                     + ", ".join(f"{k} {(saved_settings or {}).get(k)!r} there, {mine.get(k)!r} now"
+                                                 for k in differ)
+                                     + "; resume with the same corpus and batching, or start a new --checkpoint-dir. "
+                                     "A run begun before the trainers shared their defaults (docs/trainers.md) "
+                                     "resumes with its old ones given: --batch-size 32 --min-count 1 "
+                                     "--dropout 0 --smoothing 0 --clip 5")
             saved = Architecture.from_json(ckpt["architecture"])
             if arch is not None and arch != saved:
                 _log(self.dist, f"note: resuming with the checkpoint's architecture ({saved}), not the one given")

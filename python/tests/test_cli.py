@@ -94,6 +94,16 @@ def test_train_with_the_old_options_and_a_training_checkpoint(run, trained):
     assert r.returncode == 1 and r.stderr.strip() == "python3 -m alignscope: error: --resume needs --checkpoint-dir"
 
 
+def test_a_resume_with_other_batching_names_what_differs(run, trained, toy_tsv):
+    """A checkpoint's batching is its record: another batch size is refused with both values named,
+    and the flags a run begun under the trainers' old defaults needs (docs/trainers.md)."""
+    out, _ = trained
+    r = run("train", "--data", toy_tsv, "--steps", 9, "--batch-size", 16, "--device", "cpu", "--checkpoint-dir",
+            out / "ck", "--resume", "--decoder", "conditional", check=False)
+    assert r.returncode == 1
+    assert "batch_size 8 there, 16 now" in r.stderr and "--batch-size 32 --min-count 1" in r.stderr, r.stderr
+
+
 def test_alignscope_cli_opens_the_trained_model(run_cli, trained):
     out, _ = trained
     r = run_cli("inspect", "--model", out / "model.pt")
