@@ -30,7 +30,6 @@ public:
                        std::function<void()> toggled);
     // The action `id`; an id never added is a programming error (std::out_of_range names it).
     QAction* action(const QString& id) const;
-    bool contains(const QString& id) const { return actions_.contains(id); }
     QStringList ids() const { return order_; }  // in the order they were added
 
 private:
