@@ -402,6 +402,40 @@ TEST(DocumentWatch, AnOperationPastTheTimeLimitIsAbandonedAndTheModelStaysOpen) 
     EXPECT_EQ(errors.count(), 1);
 }
 
+// View > Links' reverse model runs under the same watch: one whose code loops is set aside with
+// its name, View > Links goes back to none, and the next step decodes.
+TEST(DocumentWatch, AReverseModelThatLoopsIsAbandonedAndLinksGoBackToNone) {
+    tests::TempDir dir;
+    const auto reverse = tests::writeHostileModel(dir.path("loops-back.pt"), tests::Misbehaviour::LoopsOnLongSources);
+    const auto path = QString::fromStdString(
+        tests::writeHostileModel(dir.path("forward.pt"), tests::Misbehaviour::None, R"({"reverse_model": "loops-back.pt"})"));
+    ui::DecodingDocument document;
+    document.setTimeLimit(1500);
+    QSignalSpy errors(&document, &ui::DecodingDocument::errorOccurred);
+    QSignalSpy dropped(&document, &ui::DecodingDocument::linkRuleDropped);
+    document.openModel(path);
+    ASSERT_TRUE(document.waitUntilIdle());
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(0).toString().toStdString();
+    document.setLinkRule("agreement-intersection");
+    document.setSource("a b");
+    document.runToEnd();  // "a a a a a" and </s>: the reverse model's source is long enough to loop
+    ASSERT_TRUE(document.waitUntilIdle(20000));
+    ASSERT_EQ(errors.count(), 1);
+    const auto message = errors.at(0).at(0).toString().toStdString();
+    EXPECT_NE(message.find("did not finish aligning the pair for View > Links with the reverse model '" + reverse + "' within 1.5 s"),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("View > Links is set back to None"), std::string::npos) << message;
+    EXPECT_EQ(dropped.count(), 1);
+    EXPECT_FALSE(document.busy());
+    document.setSource("a b");
+    document.runToEnd();
+    ASSERT_TRUE(document.waitUntilIdle());
+    EXPECT_EQ(errors.count(), 1);
+    EXPECT_EQ(document.state()->steps.size(), 6u);
+    EXPECT_TRUE(document.state()->linkRule.empty());
+}
+
 // The limit counts silence, as the CLI's --time-limit does: an operation longer than the limit in
 // all, whose steps each finish well within it, runs to its end. Calibrated on this machine: one
 // step's time first (a few tenths of a second: the watch looks every 250 ms), then a limit of two

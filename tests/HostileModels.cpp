@@ -16,9 +16,10 @@ void addFormat1Attributes(torch::jit::Module& m, const std::vector<std::string>&
     m.register_attribute("metadata", c10::StringType::get(), std::string("{}"));
 }
 
-std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour) {
+std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour, const std::string& metadata) {
     torch::jit::Module m("__torch__.Hostile");
     addFormat1Attributes(m, {"<pad>", "<unk>", "<s>", "</s>", "a", "b", "c", "d"});
+    m.setattr("metadata", metadata);
     m.register_attribute("misbehaviour", c10::IntType::get(), static_cast<int64_t>(misbehaviour));
     // The state counts steps (its first value); the next token is always "a", then </s> at step 6.
     m.define(R"(

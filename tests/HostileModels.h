@@ -25,6 +25,7 @@ enum class Misbehaviour {
     SlowSteps            // sources longer than 3 tokens: every step busy for a while (2,000,000 loop
                          // iterations, a few tenths of a second), then as None
 };
-std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour);
+// `metadata`: the model's metadata JSON (a reverse_model, say).
+std::string writeHostileModel(const std::string& path, Misbehaviour misbehaviour, const std::string& metadata = "{}");
 
 }  // namespace alignscope::tests

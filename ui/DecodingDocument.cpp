@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <optional>
 
 namespace alignscope::ui {
@@ -32,6 +33,16 @@ struct DecodingDocument::Shared {
     std::atomic<qint64> startedMs{0};  // when the running operation began; 0 when idle
     std::atomic<int> cancelGeneration{0};
     core::DecodingProgress progress;  // where the running operation is: encoding, step t
+    // What the state's reading is doing after the operation itself ("" : the operation), so a
+    // watch that gives up names it: the attribution of the heatmap, or View > Links' alignment.
+    mutable std::mutex phaseMutex;
+    std::string phase;
+    bool linking = false;  // the phase is View > Links' alignment (with a reverse model, maybe)
+    void enter(std::string what, bool links = false) {
+        std::lock_guard<std::mutex> lock(phaseMutex);
+        phase = std::move(what);
+        linking = links;
+    }
 };
 
 // State touched only on the decoding thread.
@@ -45,6 +56,7 @@ struct DecodingDocument::Worker {
     std::vector<core::StepRecord> selectedSteps;  // beam[selected] replayed, for the panels
     int topK = 10;
     core::DecodingProgress* progress = nullptr;  // the document's watch reads it
+    Shared* shared = nullptr;                    // its phases, which the watch names
     std::string attributionMethod;               // "" : attention only
 
     // Attribution rows already computed: a row depends only on the source and the target up to its
@@ -63,6 +75,7 @@ struct DecodingDocument::Worker {
         size_t same = 0;
         while (same < cache.ids.size() && same < target.ids.size() && cache.ids[same] == target.ids[same]) ++same;
         cache.rows.resize(same);
+        shared->enter("attributing the target (heatmap: " + attributionMethod + ")");
         s.attribute(*model, attributionMethod, cache.rows, progress);
         if (s.attribution.size() == target.ids.size()) {
             cache.ids = target.ids;
@@ -95,11 +108,16 @@ struct DecodingDocument::Worker {
                 o.method = method;
                 o.links = linkRule;
                 o.progress = progress;
-                auto reverses = core::Aligner::reverseModels({*model}, {}, linkRule, [this](const std::string& path) {
+                std::string reversePath;
+                auto reverses = core::Aligner::reverseModels({*model}, {}, linkRule, [this, &reversePath](const std::string& path) {
+                    reversePath = path;
                     auto found = reverseModels.find(path);
                     if (found == reverseModels.end()) found = reverseModels.emplace(path, core::Model::load(path)).first;
                     return found->second;
                 });
+                shared->enter(reversePath.empty() ? "aligning the pair for View > Links"
+                                                  : "aligning the pair for View > Links with the reverse model '" + reversePath + "'",
+                              true);
                 const auto r = core::Aligner({*model}, std::move(reverses), o).align({{s.sourceText, shownTarget}}).front();
                 if (!r.error.empty()) throw core::Error(r.error);
                 linkCache.links = r.links;
@@ -177,6 +195,7 @@ void DecodingDocument::startThread(std::shared_ptr<const core::Model> model) {
     shared_ = std::make_shared<Shared>();
     worker_ = new Worker;
     worker_->progress = &shared_->progress;
+    worker_->shared = shared_.get();
     worker_->linkRule = linkRule_;  // View > Links outlives an abandoned thread
     if (model) worker_->model = *model;
     thread_ = new QThread;
@@ -201,6 +220,7 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
             QString error;
             core::DecodingStatePtr snap;
             shared->progress.step = 0;
+            shared->enter({});
             shared->startedMs = nowMs();
             try {
                 job(*worker);
@@ -209,8 +229,9 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
             } catch (const std::exception& e) {
                 error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
             }
-            shared->startedMs = 0;
+            // Still watched: the state's attribution and links run model code too (a reverse model's).
             snap = worker->state();
+            shared->startedMs = 0;
             QMetaObject::invokeMethod(
                 this,
                 [this, snap, error, generation] {
@@ -245,10 +266,24 @@ void DecodingDocument::checkStuck() {
     const bool ignoredCancel = cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
     if (!overTime && !ignoredCancel) return;
     const auto step = static_cast<long long>(shared_->progress.step);
-    const QString where = step == 0 ? tr("encoding the sentence") : tr("step %1").arg(step);
+    QString where = step == 0 ? tr("encoding the sentence") : tr("step %1").arg(step);
+    bool linking = false;
+    {
+        std::lock_guard<std::mutex> lock(shared_->phaseMutex);
+        if (!shared_->phase.empty()) where = QString::fromStdString(shared_->phase);
+        linking = shared_->linking;
+    }
     const QString model = modelPath_.isEmpty() ? tr("The model") : QStringLiteral("'%1'").arg(modelPath_);
-    abandon(overTime ? tr("%1 did not finish %2 within %3 s: its code may loop for ever.").arg(model, where).arg(timeLimitMs_ / 1000.0)
-                     : tr("%1 did not stop %2 when cancelled.").arg(model, where));
+    QString why = overTime
+                      ? tr("%1 did not finish %2 within %3 s: its code may loop for ever.").arg(model, where).arg(timeLimitMs_ / 1000.0)
+                      : tr("%1 did not stop %2 when cancelled.").arg(model, where);
+    if (linking) {
+        // Every later state would read the same links and hang again: View > Links goes back to none.
+        linkRule_.clear();
+        why += tr(" View > Links is set back to None.");
+    }
+    abandon(why);
+    if (linking) emit linkRuleDropped();
 }
 
 void DecodingDocument::abandon(const QString& why) {

@@ -91,6 +91,8 @@ signals:
     void modelChanged(const QString& name, const QString& path);
     void errorOccurred(const QString& message);
     void busyChanged(bool busy);
+    // View > Links went back to none: its reverse model did not answer within the time limit.
+    void linkRuleDropped();
 
 private:
     struct Worker;  // lives on the decoding thread

@@ -18,8 +18,6 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
-#include <QTextDocumentFragment>
 
 namespace alignscope::ui {
 namespace {
@@ -66,23 +64,6 @@ nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& l
         children.push_back(std::move(c));
     }
     return children;
-}
-
-// The lesson's text as plain text: its few tags read (<br> a line break, &Sigma; a letter, s<sub>t-1</sub>
-// as s_{t-1}, v<sup>T</sup> as v^T), none kept, so the page shows it with textContent alone. (Until
-// lessons have their own markup and parser, issue 47.)
-std::string plainText(const QString& html) {
-    QString text = html;
-    for (const auto& [tag, mark] :
-         {std::pair{QStringLiteral("sub"), QStringLiteral("_")}, std::pair{QStringLiteral("sup"), QStringLiteral("^")}}) {
-        const QRegularExpression script(QStringLiteral("<%1>([^<]*)</%1>").arg(tag));
-        for (auto m = script.match(text); m.hasMatch(); m = script.match(text)) {
-            const QString inner = m.captured(1);
-            text.replace(m.capturedStart(), m.capturedLength(),
-                         mark + (inner.size() == 1 ? inner : QLatin1Char('{') + inner + QLatin1Char('}')));
-        }
-    }
-    return QTextDocumentFragment::fromHtml(text).toPlainText().toStdString();
 }
 
 std::string line(const LessonPage& p) {
@@ -140,12 +121,13 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
                            {"target_tokens", data["target_tokens"]},
                            {"alpha", data["alpha"]}};
     }
+    const auto markup = core::LessonMarkup::parse(p.text.toStdString());  // checked when the lesson loaded
     nlohmann::json L = {
         {"title", lesson.title.toStdString()},
         {"page", k + 1},
         {"pages", lesson.pages.size()},
-        {"text", plainText(p.text)},
-        {"markup", markupTree(core::LessonMarkup::parse(p.text.toStdString()), QFileInfo(lesson.path).absolutePath())},
+        {"text", core::LessonMarkup::plainText(markup)},
+        {"markup", markupTree(markup, QFileInfo(lesson.path).absolutePath())},
         {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(dataUri(p.image))},
         {"previous", k > 0 ? nlohmann::json(pageFile(k - 1).toStdString()) : nlohmann::json(nullptr)},
         {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
@@ -191,7 +173,8 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
              " pages. On a page: → and ← step through the decoding, Page Down and "
              "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
     for (int k = 0; k < n; ++k) {
-        QString first = QString::fromStdString(plainText(lesson.pages[k].text)).simplified();
+        QString first = QString::fromStdString(core::LessonMarkup::plainText(core::LessonMarkup::parse(lesson.pages[k].text.toStdString())))
+                            .simplified();
         if (first.size() > 120) first = first.left(first.lastIndexOf(QLatin1Char(' '), 120)) + QStringLiteral(" …");
         index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + e(first) + "</a></li>\n";
     }

@@ -6,6 +6,7 @@
 #include "ui/CandidatesView.h"
 #include "ui/ChoiceMenu.h"
 #include "ui/ComparePanel.h"
+#include "ui/ComparisonController.h"
 #include "ui/DecodingDocument.h"
 #include "ui/DockToggles.h"
 #include "ui/ExportDialog.h"
@@ -27,7 +28,6 @@
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QElapsedTimer>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -86,12 +86,12 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent)
 
     connect(document_, &DecodingDocument::stateChanged, this, &MainWindow::render);
     connect(document_, &DecodingDocument::errorOccurred, this, &MainWindow::showError);
+    connect(document_, &DecodingDocument::linkRuleDropped, this, [this] { linksMenu_->choose(QString()); });
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
         if (!path.isEmpty()) recent_->remember(path);
         // Test-set scores are of the model that was A: none outlives it.
-        stopScoring();
-        comparePanel_->setScoresMessage(QString());
+        comparison_->forgetScores();
         if (path != modelOpening_) return;
         modelOpening_.clear();
         // A model the user opened: the document decodes the sentence freely; the old model's target
@@ -419,6 +419,10 @@ void MainWindow::buildLayout() {
     addDockWidget(Qt::BottomDockWidgetArea, compareDock_);
     compareDock_->hide();
     connect(compareDock_, &QDockWidget::visibilityChanged, this, [this] { fitCentralView(); });
+    comparison_ = new ComparisonController(comparePanel_, this);
+    connect(comparison_, &ComparisonController::modelOpened, this, [this] { action("compare-test")->setEnabled(true); });
+    connect(comparison_, &ComparisonController::titleChanged, compareDock_, &QDockWidget::setWindowTitle);
+    connect(comparison_, &ComparisonController::status, this, [this](const QString& line) { status_->setText(line); });
 
     connect(stepDock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && state_) stepPanel_->render(state_);
@@ -483,7 +487,7 @@ void MainWindow::applyFigureOptions() {
                                                                        : FigureOptions::EndColumn::Keep;
     view_->setOptions(figureOptions_);
     comparePanel_->setOptions(compareOptions());
-    if (wordsChanged && comparison_) renderComparison();  // the comparison itself is made over words or tokens
+    if (wordsChanged) comparison_->follow(state_, givenTarget_, figureOptions_.mergeWords);  // compared over words or tokens
 }
 
 void MainWindow::render(core::DecodingStatePtr state) {
@@ -508,10 +512,7 @@ void MainWindow::render(core::DecodingStatePtr state) {
         beamList_->setFocus();
     }
     action("export")->setEnabled(!s.steps.empty() || s.selectedHypothesis >= 0);  // an alignment to export
-    if (comparison_) {
-        syncComparison();
-        renderComparison();
-    }
+    comparison_->follow(state_, givenTarget_, figureOptions_.mergeWords);
     if (!document_->busy()) status_->setText(StatusLine::describe(s, awaitingTarget));
 }
 
@@ -530,14 +531,9 @@ bool MainWindow::waitUntilIdle(int timeoutMs) {
     while (clock.elapsed() < timeoutMs) {
         const int left = static_cast<int>(timeoutMs - clock.elapsed());
         if (!document_->waitUntilIdle(left)) return false;
-        if (comparison_ && !comparison_->waitUntilIdle(static_cast<int>(timeoutMs - clock.elapsed()))) return false;
-        while (scoring_ && clock.elapsed() < timeoutMs) {
-            QEventLoop loop;
-            QTimer::singleShot(20, &loop, &QEventLoop::quit);
-            loop.exec();
-        }
+        if (!comparison_->waitUntilIdle(static_cast<int>(timeoutMs - clock.elapsed()))) return false;
         QCoreApplication::processEvents();
-        if (!document_->busy() && !(comparison_ && comparison_->busy()) && !scoring_) return true;
+        if (!document_->busy() && !comparison_->busy()) return true;
     }
     return false;
 }
@@ -562,7 +558,7 @@ void MainWindow::openModel(const QString& path) {
 }
 
 MainWindow::~MainWindow() {
-    stopScoring();                                 // its thread runs LibTorch: never past the window
+    comparison_->forgetScores();                   // its thread runs LibTorch: never past the window
     if (presenter_.active()) applyTextScale(1.0);  // the application's font is shared: back to normal
 }
 

@@ -7,7 +7,6 @@
 
 #include <QMainWindow>
 
-#include <atomic>
 #include <memory>
 
 class QAction;
@@ -19,7 +18,6 @@ class QListWidget;
 class QMenu;
 class QSpinBox;
 class QTimer;
-class QThread;
 
 namespace alignscope::core {
 class Model;
@@ -39,6 +37,7 @@ class TimelinePanel;
 class TrainingRunController;
 class LessonPanel;
 class ComparePanel;
+class ComparisonController;
 class DecodingDocument;
 
 // The main window: source (and optional target) input, decoding controls, the alignment figure,
@@ -95,7 +94,7 @@ public:
     void closeComparison();
     // Both models' BLEU (and AER, given gold links) on a test file, computed off the UI thread.
     void compareOnTestSet(const QString& testPath, const QString& goldPath = QString());
-    DecodingDocument* comparisonDocument() const { return comparison_; }
+    DecodingDocument* comparisonDocument() const;  // model B's, null while not comparing
     ComparePanel* comparePanel() const { return comparePanel_; }
     QDockWidget* compareDock() const { return compareDock_; }
     // Runs the event loop until both documents and a test-set comparison have finished.
@@ -140,9 +139,6 @@ private:
     void exportTimelineDialog();
     void openComparisonDialog();
     void openComparisonTestDialog();
-    void syncComparison();  // model B follows A's sentence and given target
-    void renderComparison();
-    void stopScoring();  // cancels a running test-set comparison and waits for its thread
     void buildMenus();
     void buildLayout();
     void render(core::DecodingStatePtr state);
@@ -196,17 +192,10 @@ private:
     QLabel* status_ = nullptr;
     QSpinBox* beamWidth_ = nullptr;
     FigureOptions figureOptions_;
-    DecodingDocument* comparison_ = nullptr;  // model B, while comparing (owned)
+    ComparisonController* comparison_ = nullptr;  // model B and its scoring
     ComparePanel* comparePanel_ = nullptr;
     QDockWidget* compareDock_ = nullptr;
-    QString givenTarget_;                      // what A is forced along ("" : free decoding)
-    QString comparedSource_, comparedTarget_;  // what B was last asked to decode
-    bool comparedValid_ = false;
-    bool openingComparison_ = false;                       // B's model is being opened (an error means it failed to open)
-    QString comparisonError_;                              // B's last error, shown in place of the figure
-    QThread* scoring_ = nullptr;                           // a running test-set comparison
-    std::shared_ptr<std::atomic<bool>> scoringCancelled_;  // tells it to stop between sentences
-    int scoringGeneration_ = 0;                            // results of an older request are dropped
+    QString givenTarget_;  // what A is forced along ("" : free decoding)
     core::DecodingStatePtr state_;
 };
 

@@ -5,6 +5,7 @@
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
+#include "ui/ComparisonController.h"
 #include "ui/ChoiceMenu.h"
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
@@ -49,7 +50,7 @@ ViewState MainWindow::currentView() const {
         v.timeline = QString::fromStdString(timelinePanel_->timeline().folder());
         v.snapshot = timelinePanel_->current() + 1;
     }
-    v.compare = comparison_ && comparison_->hasModel() ? comparison_->modelPath() : QString();
+    v.compare = comparison_->modelPath();
     return v;
 }
 
@@ -81,7 +82,7 @@ void MainWindow::applyView(const ViewState& v) {
         request.attribution = v.heatmap;
         document_->apply(request);
     }
-    if (!compare.isEmpty() && (!comparison_ || comparison_->modelPath() != compare)) openComparison(compare);
+    if (!compare.isEmpty() && comparison_->modelPath() != compare) openComparison(compare);
     showStepPanel(v.explain || v.highlight == ViewState::Panel::Explain);
     stepPanel_->showPart(v.explainPart);
     highlightPanel(v.highlight);

@@ -252,6 +252,81 @@ std::string LessonMarkup::toHtml(const Node& root, const std::function<std::stri
     return out;
 }
 
+namespace {
+
+void appendPlain(const LessonMarkup::Node& node, std::string& out) {
+    using Kind = LessonMarkup::Kind;
+    const auto newLine = [&out] {
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        if (!out.empty() && out.back() != '\n') out += '\n';
+    };
+    for (const auto& child : node.children) {
+        switch (child.kind) {
+        case Kind::Text:
+            for (size_t i = 0; i < child.text.size(); ++i) {
+                const char c = child.text[i];
+                const bool nbsp = c == '\xc2' && i + 1 < child.text.size() && child.text[i + 1] == '\xa0';
+                if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || nbsp) {
+                    if (nbsp) ++i;
+                    if (!out.empty() && out.back() != ' ' && out.back() != '\n') out += ' ';
+                } else {
+                    out += c;
+                }
+            }
+            break;
+        case Kind::LineBreak:
+            while (!out.empty() && out.back() == ' ') out.pop_back();
+            out += '\n';
+            break;
+        case Kind::Subscript:
+        case Kind::Superscript: {
+            std::string inner;
+            appendPlain(child, inner);
+            out += child.kind == Kind::Subscript ? '_' : '^';
+            out += utf8::codePoints(inner).size() == 1 ? inner : "{" + inner + "}";
+            break;
+        }
+        case Kind::BulletList:
+        case Kind::NumberedList:
+            newLine();
+            appendPlain(child, out);
+            newLine();
+            break;
+        case Kind::Item:
+            newLine();
+            appendPlain(child, out);
+            break;
+        case Kind::Image:
+            break;
+        default:
+            appendPlain(child, out);
+        }
+    }
+}
+
+}  // namespace
+
+std::string LessonMarkup::plainText(const Node& root) {
+    std::string out;
+    appendPlain(root, out);
+    // No space at either end of a line, nor line breaks at either end of the text.
+    std::string trimmed;
+    size_t start = 0;
+    while (start <= out.size()) {
+        size_t end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+        std::string line = out.substr(start, end - start);
+        while (!line.empty() && line.front() == ' ') line.erase(line.begin());
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        if (start > 0) trimmed += '\n';
+        trimmed += line;
+        start = end + 1;
+    }
+    while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
+    while (!trimmed.empty() && trimmed.front() == '\n') trimmed.erase(trimmed.begin());
+    return trimmed;
+}
+
 std::vector<std::string> LessonMarkup::images(const Node& root) {
     std::vector<std::string> out;
     collectImages(root, out);

@@ -17,6 +17,15 @@
 //                              gradient × input, 2 integrated gradients at 16 points (fixed, no
 //                              adaptive refinement), 3 occlusion; the target prefix of 10 tokens is
 //                              run again inside each call, as the app's step does
+//   Pairs2400/translate        greedy translation of 2,400 sources (the 300 pairs of
+//                              docs/alignment-gold/pairs.tsv, eight times) through BatchDecoder, as
+//                              `alignscope-cli translate` runs it: its default batch, one worker a
+//                              core with one BLAS thread each; counter sentences_per_second
+//   Pairs2400/align            the forced alignment of the same 2,400 pairs with their reference
+//                              targets through core::Aligner (attention, argmax links), as
+//                              `alignscope-cli align` runs it. The two rows are issue 45's "align at
+//                              least 1.5x greedy translate" in one run without the process start,
+//                              which both commands pay (docs/performance.md)
 //   TrainingUpdate             one update on a fixed synthetic batch of 64 pairs of 8-11 words: the
 //                              model's TorchScript `loss` (dropout 0.2, label smoothing 0.1),
 //                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
@@ -28,7 +37,9 @@
 // (token ids, batch) are recorded in the JSON context so the reference can be checked to use the
 // same ones.
 #include "core/runtime/BlasThreadChooser.h"
+#include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
+#include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/decoding/EncodedSource.h"
 #include "core/model/Model.h"
@@ -42,7 +53,9 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -183,6 +196,57 @@ void Translate(benchmark::State& state, int beamWidth) {
 }
 BENCHMARK_CAPTURE(Translate, Greedy10Words, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The held-out en-fr gold pairs (never trained on), repeated to the size of issue 45's measurement.
+const std::vector<core::Aligner::Pair>& goldPairs() {
+    static const std::vector<core::Aligner::Pair> pairs = [] {
+        const std::string path = std::string(ALIGNSCOPE_SOURCE_DIR) + "/docs/alignment-gold/pairs.tsv";
+        std::ifstream in(path);
+        if (!in) throw std::runtime_error("cannot read " + path);
+        std::vector<core::Aligner::Pair> once, all;
+        for (std::string line; std::getline(in, line);) {
+            const auto tab = line.find('\t');
+            if (tab != std::string::npos) once.push_back({line.substr(0, tab), line.substr(tab + 1)});
+        }
+        for (int copy = 0; copy < 8; ++copy) all.insert(all.end(), once.begin(), once.end());
+        return all;
+    }();
+    return pairs;
+}
+
+// As the CLI's startWorkers: one worker a core (at most 8), each with one BLAS thread.
+int cliWorkers() {
+    core::BlasThreadChooser::shared().enable(0);
+    const int workers = std::min(8, cores());
+    core::Runtime::setThreads(workers > 1 ? 1 : cores());
+    return workers;
+}
+
+void Pairs2400(benchmark::State& state, bool align) {
+    const auto& pairs = goldPairs();
+    const int workers = cliWorkers();
+    const core::BatchDecoder decoder(model(), core::BatchDecoder::defaultBatch(1), workers);
+    core::Aligner::Options options;
+    options.workers = workers;
+    const core::Aligner aligner({model()}, {}, options);
+    std::vector<core::BatchDecoder::Item> items;
+    for (const auto& p : pairs) items.push_back({p.source, std::nullopt});
+    size_t failed = 0;
+    for (auto _ : state) {
+        failed = 0;
+        if (align) {
+            for (const auto& r : aligner.align(pairs)) failed += !r.error.empty();
+        } else {
+            for (const auto& r : decoder.run(items)) failed += !r.error.empty();
+        }
+    }
+    if (failed) state.SkipWithError((std::to_string(failed) + " pairs failed").c_str());
+    state.counters["sentences_per_second"] =
+        benchmark::Counter(static_cast<double>(pairs.size()) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+    state.counters["workers"] = workers;
+}
+BENCHMARK_CAPTURE(Pairs2400, translate, false)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(Pairs2400, align, true)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void Attribution(benchmark::State& state) {
     static const char* methods[] = {"attention", "grad-x-input", "integrated-gradients", "occlusion"};
