@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
                    "What the heatmap shows: attention, or grad-x-input, integrated-gradients, occlusion, attention-x-occlusion")
         ->check(CLI::IsMember(core::Attributor::methods()));
     cli.add_option("--links", o.links,
-                   "View > Links: word links over the heatmap: argmax, itermax, agreement-intersection or agreement-grow-diag-final-and");
+                   "View > Links: word links over the heatmap: argmax, argmax-skip-eos, itermax, agreement-intersection or "
+                   "agreement-grow-diag-final-and");
     cli.add_flag("--words", o.words, "View > Words: the heatmap over words, sub-word pieces merged");
     cli.add_option("--threads", o.threads,
                    "BLAS threads for decoding, fixed (default: 1 or every core, whichever has been faster lately for "

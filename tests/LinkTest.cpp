@@ -103,6 +103,18 @@ TEST(LinkExtraction, ArgmaxBothWaysAddsEachSourceWordsPeak) {
     EXPECT_EQ(pieces, (Links{{0, 0}, {0, 1}, {1, 1}}));
 }
 
+// A row that peaks on </s> (the pooled column of no word) links nothing with argmax and its best
+// source word with argmax-skip-eos; rows that peak on a word link it with both.
+TEST(LinkExtraction, ArgmaxSkipEosLinksTheBestWordOfARowThatPeaksOnEos) {
+    const std::vector<std::vector<float>> m = {{0.7f, 0.1f, 0.2f}, {0.1f, 0.3f, 0.6f}, {0.05f, 0.15f, 0.8f}};
+    const std::vector<int> sw = {0, 1, -1}, tw = {0, 1, 1};  // target word 1 in two pieces: (0.15, 0.225, 0.7) averaged
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::Argmax), (Links{{0, 0}}));
+    EXPECT_EQ(LinkExtraction::extract(m, sw, tw, LinkExtraction::Rule::ArgmaxSkipEos), (Links{{0, 0}, {1, 1}}));
+    EXPECT_EQ(LinkExtraction::ruleNamed("argmax-skip-eos"), LinkExtraction::Rule::ArgmaxSkipEos);
+    // No source word at all (a source of </s> only): nothing to link.
+    EXPECT_TRUE(LinkExtraction::extract({{1.0f}}, {-1}, {0}, LinkExtraction::Rule::ArgmaxSkipEos).empty());
+}
+
 TEST(LinkExtraction, IterMaxLinksMutualPeaksThenUnlinkedWords) {
     // Four words each side. Round 1: rows peak on sources 0,0,2,2, columns on targets 0,1,2,3
     // (first of equal peaks) -> mutual 0-0, 2-2. Round 2: a cell of two unlinked words whole, of

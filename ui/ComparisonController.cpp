@@ -100,9 +100,9 @@ void ComparisonController::render() {
         return;
     }
     const auto b = document_->state();
-    emit titleChanged(document_->hasModel() && a_ ? tr("Compare models: A = %1, B = %2")
-                                                        .arg(QString::fromStdString(a_->modelName), document_->modelName())
-                                                  : tr("Compare models"));
+    emit titleChanged(document_->hasModel() && a_
+                          ? tr("Compare models: A = %1, B = %2").arg(QString::fromStdString(a_->modelName), document_->modelName())
+                          : tr("Compare models"));
     if (!document_->hasModel() || !a_ || document_->busy() || b->sourceText != a_->sourceText) {
         panel_->showMessage(tr("Model B is decoding the sentence…"));
         return;

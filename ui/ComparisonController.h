@@ -49,9 +49,9 @@ public:
     bool waitUntilIdle(int timeoutMs);
 
 signals:
-    void modelOpened();                      // B has a model: it can be scored
+    void modelOpened();                       // B has a model: it can be scored
     void titleChanged(const QString& title);  // for the dock
-    void status(const QString& line);        // a line for the status bar (B's errors, the scoring's)
+    void status(const QString& line);         // a line for the status bar (B's errors, the scoring's)
 
 private:
     void render();

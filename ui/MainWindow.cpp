@@ -246,13 +246,15 @@ void MainWindow::buildMenus() {
                                   [this](const QString& method) { setHeatmapMethod(method); });
     // Word links over the heatmap, read as `align` reads them (core::Aligner, off the UI thread)
     // from the heatmap's method once the target is complete; exported with the figure.
-    linksMenu_ = new ChoiceMenu(view->addMenu(tr("&Links")), QStringLiteral("links-"),
-                                {{QString(), tr("&None")},
-                                 {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
-                                 {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
-                                 {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
-                                 {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
-                                [this](const QString& rule) { setLinkRule(rule); });
+    linksMenu_ =
+        new ChoiceMenu(view->addMenu(tr("&Links")), QStringLiteral("links-"),
+                       {{QString(), tr("&None")},
+                        {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
+                        {QStringLiteral("argmax-skip-eos"), tr("Argmax, </s> &skipped (each target word's peak among the source words)")},
+                        {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
+                        {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
+                        {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
+                       [this](const QString& rule) { setLinkRule(rule); });
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.

@@ -46,14 +46,15 @@ Command addAlignCommand(CLI::App& app) {
         ->capture_default_str();
     c->add_option(
          "--links", o->links,
-         "Hard links, one decision per target word over its merged row: argmax, threshold; argmax-both-ways (each target word's "
+         "Hard links, one decision per target word over its merged row: argmax (a row that peaks on </s> links nothing), "
+         "argmax-skip-eos (the peak among the source words: </s> as an attention sink), threshold; argmax-both-ways (each target word's "
          "peak and each source word's peak of the one matrix, joined by grow-diag-final-and); itermax (SimAlign's mutual peaks in two "
          "rounds); or with --reverse-model intersection, union, "
          "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
          "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
          "attention-x-occlusion, docs/alignment.md)")
-        ->check(CLI::IsMember({"argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and",
-                               "agreement-intersection", "agreement-union", "agreement-grow-diag-final-and"}))
+        ->check(CLI::IsMember({"argmax", "argmax-skip-eos", "threshold", "argmax-both-ways", "itermax", "intersection", "union",
+                               "grow-diag-final-and", "agreement-intersection", "agreement-union", "agreement-grow-diag-final-and"}))
         ->capture_default_str();
     c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
         ->check(CLI::Range(0.0, 1.0))

@@ -83,6 +83,12 @@ LinkExtraction::Links LinkExtraction::extract(const std::vector<std::vector<floa
             if (peak != none) links.emplace(static_cast<int>(peak), static_cast<int>(w));
             continue;
         }
+        if (rule == Rule::ArgmaxSkipEos) {
+            if (none == 0) continue;
+            const auto peak = std::max_element(row.begin(), row.begin() + static_cast<long>(none)) - row.begin();
+            links.emplace(static_cast<int>(peak), static_cast<int>(w));
+            continue;
+        }
         double mass = 0;
         for (double v : row) mass += std::max(0.0, v);
         if (mass <= 0) continue;
@@ -273,12 +279,13 @@ std::vector<std::string> LinkExtraction::wordLabels(const std::vector<std::strin
 
 LinkExtraction::Rule LinkExtraction::ruleNamed(const std::string& name) {
     if (name == "argmax") return Rule::Argmax;
+    if (name == "argmax-skip-eos") return Rule::ArgmaxSkipEos;
     if (name == "threshold") return Rule::Threshold;
     if (name == "argmax-both-ways") return Rule::ArgmaxBothWays;
     if (name == "itermax") return Rule::IterMax;
-    throw Error(
-        "unknown link rule '" + name +
-        "' (argmax, threshold, argmax-both-ways, itermax, [agreement-]intersection, [agreement-]union, [agreement-]grow-diag-final-and)");
+    throw Error("unknown link rule '" + name +
+                "' (argmax, argmax-skip-eos, threshold, argmax-both-ways, itermax, [agreement-]intersection, [agreement-]union, "
+                "[agreement-]grow-diag-final-and)");
 }
 
 namespace {

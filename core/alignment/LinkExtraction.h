@@ -12,7 +12,11 @@ class LinkExtraction {
 public:
     using Links = std::vector<std::pair<int, int>>;
     enum class Rule {
-        Argmax,     // each target word links the source word its merged row peaks on
+        Argmax,  // each target word links the source word its merged row peaks on
+        // Argmax over the source words only: a row that peaks on </s> links its best word instead
+        // of none. Why: a model may park a third of its attention on </s> (a sink), and the gold
+        // aligns those words (docs/alignment.md, "</s> as an attention sink").
+        ArgmaxSkipEos,
         Threshold,  // every source word holding >= threshold of the merged row's positive mass
         // The one matrix read both ways: each target word's peak (Argmax) and each source word's
         // peak over the target words, joined by grow-diag-final-and. Why: a column's peak catches
@@ -60,8 +64,8 @@ public:
     // tokens spell; "?" for a word without tokens.
     static std::vector<std::string> wordLabels(const std::vector<std::string>& tokens, const std::vector<int>& words, size_t count);
 
-    // "argmax", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and", and the last three
-    // prefixed "agreement-" (agree() before joining; Error for others).
+    // "argmax", "argmax-skip-eos", "threshold", "argmax-both-ways", "itermax", "intersection", "union", "grow-diag-final-and", and the last
+    // three prefixed "agreement-" (agree() before joining; Error for others).
     static Rule ruleNamed(const std::string& name);
     static Symmetrization symmetrizationNamed(const std::string& name);
     static bool isSymmetrization(const std::string& name);
