@@ -76,8 +76,18 @@ if [[ -n $kernels && -z ${OPENBLAS_CORETYPE:-} ]]; then
 fi
 
 log "core benchmark ($reps repetitions)"
-"$build/tests/alignscope_core_benchmark" "${gb[@]}" --benchmark_min_time="$min_time" \
+"$build/tests/alignscope_core_benchmark" "${gb[@]}" --benchmark_min_time="$min_time" --benchmark_filter=-Pairs2400 \
   --benchmark_out="$work/core.json" >&2
+
+log "align against greedy translate, the same 2,400 pairs in one process (3 repetitions)"
+"$build/tests/alignscope_core_benchmark" --benchmark_filter=Pairs2400 --benchmark_repetitions=3 \
+  --benchmark_report_aggregates_only=true --benchmark_out_format=json --benchmark_out="$work/pairs.json" >/dev/null
+"$python" - "$work/pairs.json" >&2 <<'EOF_PAIRS'
+import json, sys
+rate = {b["run_name"].split("/")[1]: b["sentences_per_second"] for b in json.load(open(sys.argv[1]))["benchmarks"]
+        if b.get("aggregate_name") == "median"}
+print("translate %.0f sentences/s, align %.0f pairs/s: align / translate %.2f" % (rate["translate"], rate["align"], rate["align"] / rate["translate"]))
+EOF_PAIRS
 
 log "PyTorch eager reference ($reps repetitions)"
 "$python" scripts/bench_reference.py --model "$model" --repetitions "$reps" --min-time "$min_time" \

@@ -104,7 +104,7 @@ TEST(LessonMarkup, TheSubsetParsesToATreeAndRendersBack) {
 TEST(LessonMarkup, ThePlainTextReadsAsHtmlDoes) {
     const auto plain = [](const std::string& text) { return Markup::plainText(Markup::parse(text)); };
     EXPECT_EQ(plain("  alpha<sub>t</sub> = softmax(e<sub>t-1</sub>), v<sup>T</sup>  "), "alpha_t = softmax(e_{t-1}), v^T");
-    EXPECT_EQ(plain("one\n  two&nbsp;&nbsp;three &amp; &lt;four&gt;"), "one two three & <four>");
+    EXPECT_EQ(plain("one\n  two&nbsp;&nbsp;three &amp; &lt;four&gt;"), "one two  three & <four>");
     EXPECT_EQ(plain("first<br>  second<br>"), "first\nsecond");
     EXPECT_EQ(plain("Look: <ul><li>one <code>x</code></li><li>two<ol><li>n</li></ol></li></ul> after"), "Look:\none x\ntwo\nn\nafter");
     EXPECT_EQ(plain("a picture <img src=\"figs/a.png\"> here, &#931;<sub>i</sub>"), "a picture here, \xCE\xA3_i");

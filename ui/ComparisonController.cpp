@@ -162,7 +162,7 @@ void ComparisonController::score(std::shared_ptr<const core::Model> a, const QSt
 
 void ComparisonController::forgetScores() {
     stopScoring();
-    panel_->setScoresMessage(QString());
+    if (panel_) panel_->setScoresMessage(QString());
 }
 
 void ComparisonController::stopScoring() {
@@ -171,7 +171,7 @@ void ComparisonController::stopScoring() {
     scoringCancelled_->store(true);
     scoring_->wait();  // ModelScorecard polls the flag between sentences
     scoring_ = nullptr;
-    panel_->setScoresMessage(QString());
+    if (panel_) panel_->setScoresMessage(QString());
 }
 
 bool ComparisonController::waitUntilIdle(int timeoutMs) {

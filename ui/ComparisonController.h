@@ -2,6 +2,7 @@
 #include "core/inspection/DecodingState.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 #include <atomic>
@@ -57,7 +58,7 @@ private:
     void render();
     void stopScoring();
 
-    ComparePanel* panel_;
+    QPointer<ComparePanel> panel_;          // the dock's: it may go before this controller
     DecodingDocument* document_ = nullptr;  // model B (owned)
     core::DecodingStatePtr a_;              // A's last state
     QString givenTarget_;                   // the target A was given (B is forced along it where A is)

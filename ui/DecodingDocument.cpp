@@ -108,6 +108,7 @@ struct DecodingDocument::Worker {
                 o.method = method;
                 o.links = linkRule;
                 o.progress = progress;
+                shared->enter("aligning the pair for View > Links", true);  // a reverse model loads first
                 std::string reversePath;
                 auto reverses = core::Aligner::reverseModels({*model}, {}, linkRule, [this, &reversePath](const std::string& path) {
                     reversePath = path;
@@ -263,7 +264,14 @@ void DecodingDocument::checkStuck() {
         lastBeatMs_ = now;
     }
     const bool overTime = timeLimitMs_ > 0 && now - std::max(started, lastBeatMs_) > timeLimitMs_;
-    const bool ignoredCancel = cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
+    bool inPhase = false;
+    {
+        std::lock_guard<std::mutex> lock(shared_->phaseMutex);
+        inPhase = !shared_->phase.empty();
+    }
+    // An attribution or View > Links' alignment does not poll Cancel: it finishes, its state then
+    // dropped by the newer request; only the silence limit sets it aside.
+    const bool ignoredCancel = !inPhase && cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
     if (!overTime && !ignoredCancel) return;
     const auto step = static_cast<long long>(shared_->progress.step);
     QString where = step == 0 ? tr("encoding the sentence") : tr("step %1").arg(step);

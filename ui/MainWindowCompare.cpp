@@ -28,8 +28,7 @@ void MainWindow::openComparison(const QString& path) {
         presenter_.bringForward(compareDock_);
         if (!presenter_.active()) resizeDocks({compareDock_}, {std::max(320, height() / 2)}, Qt::Vertical);
     }
-    comparison_->open(path);
-    comparison_->follow(state_, givenTarget_, figureOptions_.mergeWords);
+    comparison_->open(path);  // B follows A's last state once its model arrives
 }
 
 void MainWindow::closeComparison() {

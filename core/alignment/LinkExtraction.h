@@ -14,7 +14,7 @@ public:
     enum class Rule {
         Argmax,  // each target word links the source word its merged row peaks on
         // Argmax over the source words only: a row that peaks on </s> links its best word instead
-        // of none. Why: a model may park a third of its attention on </s> (a sink), and the gold
+        // of none. Why: a model may use </s> as a sink, the peak of a third of its words' rows, and the gold
         // aligns those words (docs/alignment.md, "</s> as an attention sink").
         ArgmaxSkipEos,
         Threshold,  // every source word holding >= threshold of the merged row's positive mass

@@ -266,8 +266,10 @@ void appendPlain(const LessonMarkup::Node& node, std::string& out) {
             for (size_t i = 0; i < child.text.size(); ++i) {
                 const char c = child.text[i];
                 const bool nbsp = c == '\xc2' && i + 1 < child.text.size() && child.text[i + 1] == '\xa0';
-                if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || nbsp) {
-                    if (nbsp) ++i;
+                if (nbsp) {  // a space of its own, never merged with its neighbours
+                    ++i;
+                    out += ' ';
+                } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
                     if (!out.empty() && out.back() != ' ' && out.back() != '\n') out += ' ';
                 } else {
                     out += c;

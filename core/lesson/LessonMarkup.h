@@ -46,7 +46,7 @@ public:
     // Text as HTML character data or a quoted attribute value: & < > " ' as entities. The one
     // escaper of the project (the web pages use it too).
     static std::string escape(const std::string& text);
-    // The tree as plain text, as HTML reads it: whitespace runs (no-break spaces too) one space, <br>
+    // The tree as plain text, as HTML reads it: whitespace runs one space, each no-break space a space, <br>
     // and each list item a new line, s<sub>t-1</sub> as s_{t-1} and v<sup>T</sup> as v^T, pictures
     // nothing. The exported page's plain `text` and the lesson index's first lines.
     static std::string plainText(const Node& root);

@@ -25,7 +25,7 @@
 //                              targets through core::Aligner (attention, argmax links), as
 //                              `alignscope-cli align` runs it. The two rows are issue 45's "align at
 //                              least 1.5x greedy translate" in one run without the process start,
-//                              which both commands pay (docs/performance.md)
+//                              which both commands pay (docs/performance-corpus.md)
 //   TrainingUpdate             one update on a fixed synthetic batch of 64 pairs of 8-11 words: the
 //                              model's TorchScript `loss` (dropout 0.2, label smoothing 0.1),
 //                              backward, gradient clipping at 1, Adam, as core/Trainer.cpp does
