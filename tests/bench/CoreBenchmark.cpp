@@ -18,7 +18,8 @@
 //                              adaptive refinement), 3 occlusion; the target prefix of 10 tokens is
 //                              run again inside each call, as the app's step does
 //   Pairs2400/translate        greedy translation of 2,400 sources (the 300 pairs of
-//                              docs/alignment-gold/pairs.tsv, eight times) through BatchDecoder, as
+//                              docs/alignment-gold/pairs.tsv, eight times, or the pairs of
+//                              $ALIGNSCOPE_BENCH_PAIRS, source<TAB>target) through BatchDecoder, as
 //                              `alignscope-cli translate` runs it: its default batch, one worker a
 //                              core with one BLAS thread each; counter sentences_per_second
 //   Pairs2400/align            the forced alignment of the same 2,400 pairs with their reference
@@ -197,10 +198,13 @@ void Translate(benchmark::State& state, int beamWidth) {
 BENCHMARK_CAPTURE(Translate, Greedy10Words, 1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(Translate, Beam5_10Words, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// The held-out en-fr gold pairs (never trained on), repeated to the size of issue 45's measurement.
+// The held-out en-fr gold pairs (never trained on), repeated to the size of issue 45's measurement;
+// or the `source<TAB>target` lines of $ALIGNSCOPE_BENCH_PAIRS, once (the issue's own Tatoeba pairs).
 const std::vector<core::Aligner::Pair>& goldPairs() {
     static const std::vector<core::Aligner::Pair> pairs = [] {
-        const std::string path = std::string(ALIGNSCOPE_SOURCE_DIR) + "/docs/alignment-gold/pairs.tsv";
+        const char* env = std::getenv("ALIGNSCOPE_BENCH_PAIRS");
+        const bool given = env && *env;
+        const std::string path = given ? std::string(env) : std::string(ALIGNSCOPE_SOURCE_DIR) + "/docs/alignment-gold/pairs.tsv";
         std::ifstream in(path);
         if (!in) throw std::runtime_error("cannot read " + path);
         std::vector<core::Aligner::Pair> once, all;
@@ -208,7 +212,7 @@ const std::vector<core::Aligner::Pair>& goldPairs() {
             const auto tab = line.find('\t');
             if (tab != std::string::npos) once.push_back({line.substr(0, tab), line.substr(tab + 1)});
         }
-        for (int copy = 0; copy < 8; ++copy) all.insert(all.end(), once.begin(), once.end());
+        for (int copy = 0; copy < (given ? 1 : 8); ++copy) all.insert(all.end(), once.begin(), once.end());
         return all;
     }();
     return pairs;
