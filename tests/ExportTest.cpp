@@ -795,6 +795,39 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
         for (size_t i = 0; i < 3; ++i) EXPECT_EQ(j.at("alpha")[t][i].get<float>(), beam.beam[0].alpha[t][i]);
 }
 
+// export --links: each line's word links read as `align --links` reads them, written into the data
+// and drawn over the heatmap; a rule the model cannot read fails its line with the reason.
+TEST_F(Export, CliExportsARulesLinksAsAlignReadsThem) {
+    std::ofstream(out.path("pairs.txt")) << "the red car ||| la voiture rouge\n";
+    const std::string model = " --model " + dir_->path("tiny.pt"), in = " -i " + out.path("pairs.txt");
+    auto r = run("export" + model + " --format json --links argmax-skip-eos --out " + out.path("json") + in);
+    ASSERT_EQ(r.exitCode, 0) << r.out;
+    const auto j = nlohmann::json::parse(tests::readFile(out.path("json") + "/0001-the-red-car.json"));
+    EXPECT_EQ(j.at("link_rule"), "argmax-skip-eos");
+    const auto aligned = run("align" + model + " --links argmax-skip-eos" + in);
+    ASSERT_EQ(aligned.exitCode, 0) << aligned.out;
+    EXPECT_EQ(j.at("links").get<std::string>() + "\n", aligned.out);
+    EXPECT_EQ(std::count(aligned.out.begin(), aligned.out.end(), '-'), 3) << "every target word links one source word";
+
+    // Drawn: the same figure with the dots differs from the one without.
+    ASSERT_EQ(run("export" + model + " --format png --dpi 96 --out " + out.path("plain") + in).exitCode, 0);
+    ASSERT_EQ(run("export" + model + " --format png --dpi 96 --links argmax-skip-eos --out " + out.path("linked") + in).exitCode, 0);
+    const QImage plain(QString::fromStdString(out.path("plain") + "/0001-the-red-car.png"));
+    const QImage linked(QString::fromStdString(out.path("linked") + "/0001-the-red-car.png"));
+    ASSERT_FALSE(plain.isNull());
+    EXPECT_EQ(plain.size(), linked.size());
+    EXPECT_NE(plain, linked);
+
+    // The tiny model declares no reverse model: agreement cannot be read, and the line says why.
+    r = run("export" + model + " --format json --links agreement-intersection --out " + out.path("agree") + in);
+    EXPECT_EQ(r.exitCode, 1) << r.out;
+    EXPECT_NE(r.out.find("line 1: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("reverse"), std::string::npos) << r.out;
+    r = run("export" + model + " --format json --links nearest --out " + out.path("agree") + in);
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.out.find("--links"), std::string::npos) << r.out;
+}
+
 // --workers decodes lines on threads of their own while the main thread draws: the same files, and
 // a bad line still reported by its number.
 TEST_F(Export, CliWorkersWriteTheSameFilesAndNameABadLine) {

@@ -126,6 +126,20 @@ BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::strin
         p.state.attribute(model_, settings_.heatmap);
         if (!p.state.attributionError.empty()) throw core::Error(p.state.attributionError);
     }
+    if (!settings_.linkRule.empty()) {
+        // Along the given target, else the translation shown, as View > Links reads the pair.
+        const auto pair = core::PairLine::parse(line);
+        p.state.link(
+            model_, pair.target ? *pair.target : p.state.translation, settings_.linkRule, settings_.heatmap,
+            [this](const std::string& path) {
+                std::lock_guard<std::mutex> lock(reverseMutex_);
+                auto found = reverseModels_.find(path);
+                if (found == reverseModels_.end()) found = reverseModels_.emplace(path, core::Model::load(path)).first;
+                return found->second;
+            },
+            settings_.progress);
+        if (!p.state.linksError.empty()) throw core::Error(p.state.linksError);
+    }
     p.options = settings_.figure;
     const std::string source = core::PairLine::sourceText(line);
     if (!settings_.titleTemplate.isEmpty())

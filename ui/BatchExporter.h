@@ -12,6 +12,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <map>
+#include <mutex>
 #include <vector>
 
 namespace alignscope::ui {
@@ -33,6 +35,7 @@ public:
         int digits = 4;                              // zero-padding of the line number in file names
         QString titleTemplate;                       // figure title; {line} {source} {translation} {model} are replaced
         std::string heatmap;                         // "" attention; else an attribution method drawn and written instead
+        std::string linkRule;                        // "" none; else its word links drawn and written (core::Aligner::ruleNames)
         core::DecodingProgress* progress = nullptr;  // when set: each line's decoding reports here (export --time-limit)
     };
 
@@ -92,6 +95,9 @@ private:
     FigureExporter exporter_;
     struct Queue;  // the worker threads and what they report
     std::unique_ptr<Queue> queue_;
+    // The reverse models a link rule reads, loaded once (prepare() runs on several threads).
+    mutable std::mutex reverseMutex_;
+    mutable std::map<std::string, core::Model> reverseModels_;
 };
 
 }  // namespace alignscope::ui

@@ -1,6 +1,5 @@
 #include "ui/DecodingDocument.h"
 
-#include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
@@ -94,38 +93,28 @@ struct DecodingDocument::Worker {
     mutable LinkCache linkCache;
     mutable std::map<std::string, core::Model> reverseModels;
 
-    // Off the UI thread, as every model call here: the rule read over the complete shown pair.
+    // Off the UI thread, as every model call here: the rule read over the complete shown pair
+    // (DecodingState::link, as `align` and the exports read it), once per pair.
     void link(core::DecodingState& s) const {
         if (linkRule.empty() || !model || (!s.finished && s.selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
-        s.linkRule = linkRule;
         const std::string shownTarget = s.teacherForced ? target : s.translation;
-        const std::string method = attributionMethod.empty() ? "attention" : attributionMethod;
-        const std::string key = model->origin() + '\n' + linkRule + '\n' + method + '\n' + s.sourceText + '\n' + shownTarget;
+        const std::string key = model->origin() + '\n' + linkRule + '\n' + attributionMethod + '\n' + s.sourceText + '\n' + shownTarget;
         if (linkCache.key != key) {
-            linkCache = {key, {}, {}};
-            try {
-                core::Aligner::Options o;
-                o.method = method;
-                o.links = linkRule;
-                o.progress = progress;
-                shared->enter("aligning the pair for View > Links", true);  // a reverse model loads first
-                std::string reversePath;
-                auto reverses = core::Aligner::reverseModels({*model}, {}, linkRule, [this, &reversePath](const std::string& path) {
-                    reversePath = path;
+            shared->enter("aligning the pair for View > Links", true);
+            s.link(
+                *model, shownTarget, linkRule, attributionMethod,
+                [this](const std::string& path) {
+                    // Named before it loads: a reverse model that hangs is set aside with its name.
+                    shared->enter("aligning the pair for View > Links with the reverse model '" + path + "'", true);
                     auto found = reverseModels.find(path);
                     if (found == reverseModels.end()) found = reverseModels.emplace(path, core::Model::load(path)).first;
                     return found->second;
-                });
-                shared->enter(reversePath.empty() ? "aligning the pair for View > Links"
-                                                  : "aligning the pair for View > Links with the reverse model '" + reversePath + "'",
-                              true);
-                const auto r = core::Aligner({*model}, std::move(reverses), o).align({{s.sourceText, shownTarget}}).front();
-                if (!r.error.empty()) throw core::Error(r.error);
-                linkCache.links = r.links;
-            } catch (const std::exception& e) {  // core::Error, and what a reverse model's code may throw
-                linkCache.error = e.what();
-            }
+                },
+                progress);
+            linkCache = {key, s.links, s.linksError};
+            return;
         }
+        s.linkRule = linkRule;
         s.links = linkCache.links;
         s.linksError = linkCache.error;
     }

@@ -5,6 +5,7 @@
 #include "core/alignment/LinkSet.h"
 
 #include "ui/AlignmentFigure.h"
+#include "ui/PlotStyle.h"
 #include "ui/DisplayedMatrix.h"
 #include "ui/HtmlPage.h"
 #include "ui/PageData.h"
@@ -227,6 +228,10 @@ QSize FigureExporter::draw(const core::DecodingState& s, const FigureOptions& o,
     const QSize size = figureSize(s, o, settings);
     plot_->resize(size);
     figure_->show(s, o);
+    // Axis titles fitted to the figure's size, as the app's view fits them (a title wider than a
+    // short sentence's figure was cut at both ends).
+    PlotStyle::layOut(plot_.get());
+    PlotStyle::fitLabels(plot_.get());
     return size;
 }
 

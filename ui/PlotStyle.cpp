@@ -1,5 +1,7 @@
 #include "ui/PlotStyle.h"
 
+#include <algorithm>
+
 namespace alignscope::ui {
 
 QCPColorGradient PlotStyle::alphaGradient(FigureOptions::ColorMap map) {
@@ -76,9 +78,13 @@ void PlotStyle::fitLabels(QCustomPlot* plot) {
             fitLabel(axis, before, length);
             changed = changed || axis->label() != before;
         };
-        for (auto* rect : plot->axisRects())
+        for (auto* rect : plot->axisRects()) {
+            // A horizontal title is centred under its axis rect: the room either side of that centre, twice.
+            const int centre = rect->left() + rect->width() / 2;
+            const int across = 2 * std::min(centre, plot->width() - centre) - 10;
             for (auto* axis : rect->axes())
-                if (!axis->label().isEmpty()) fit(axis, axis->orientation() == Qt::Horizontal ? plot->width() - 10 : rect->height());
+                if (!axis->label().isEmpty()) fit(axis, axis->orientation() == Qt::Horizontal ? across : rect->height());
+        }
         for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
             if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k)))
                 if (!scale->axis()->label().isEmpty()) fit(scale->axis(), scale->axis()->axisRect()->height());

@@ -53,8 +53,7 @@ Command addAlignCommand(CLI::App& app) {
          "grow-diag-final-and of each direction's argmax, or the same prefixed agreement- (each target and "
          "source word's peak of the two directions' word matrices multiplied, then joined; the best with "
          "attention-x-occlusion, docs/alignment.md)")
-        ->check(CLI::IsMember({"argmax", "argmax-skip-eos", "threshold", "argmax-both-ways", "itermax", "intersection", "union",
-                               "grow-diag-final-and", "agreement-intersection", "agreement-union", "agreement-grow-diag-final-and"}))
+        ->check(CLI::IsMember(core::Aligner::ruleNames()))
         ->capture_default_str();
     c->add_option("--threshold", o->threshold, "--links threshold: the share of a row's positive mass a link needs")
         ->check(CLI::Range(0.0, 1.0))

@@ -16,6 +16,7 @@
 #include "core/training/TrainingTimeline.h"
 
 #include "core/Error.h"
+#include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/runtime/Runtime.h"
 
@@ -27,7 +28,8 @@ namespace alignscope::cli {
 
 Command addExportCommand(CLI::App& app) {
     struct Options {
-        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline;
+        std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline,
+                                               links;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
         double timeLimit = 30;
         bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
@@ -62,6 +64,12 @@ Command addExportCommand(CLI::App& app) {
                   "What the heatmap and the csv/json cells hold: attention (default), or an attribution: grad-x-input, "
                   "integrated-gradients, occlusion, attention-x-occlusion (json keeps alpha too)")
         ->check(CLI::IsMember(core::Attributor::methods()));
+    c->add_option("--links", o->links,
+                  "Word links drawn over the heatmap (a ringed dot on each linked cell, as View > Links) and written to csv, "
+                  "json, pharaoh and html, read as align --links reads them from the heatmap's matrix along the line's target: "
+                  "argmax, argmax-skip-eos, itermax, agreement-grow-diag-final-and, ... (a rule joining two directions reads the "
+                  "reverse model the model declares). Without it none are drawn, and the data holds attention's argmax")
+        ->check(CLI::IsMember(core::Aligner::ruleNames()));
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
     c->add_flag("--words", o->words,
@@ -108,6 +116,7 @@ Command addExportCommand(CLI::App& app) {
         settings.beamWidth = o->beam;
         settings.maxLength = o->maxLen;
         if (o->heatmap != "attention") settings.heatmap = o->heatmap;
+        settings.linkRule = o->links;
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");
@@ -135,6 +144,7 @@ Command addExportCommand(CLI::App& app) {
             if (settings.file.format != ui::FigureExporter::Format::Gif && settings.file.format != ui::FigureExporter::Format::Frames)
                 throw core::Error("--timeline animates a training run: use --format gif or frames");
             if (!o->model.empty()) throw core::Error("--timeline takes its models from the run's snapshots: leave out --model");
+            if (!o->links.empty()) throw core::Error("--links draws one model's links: leave it out with --timeline");
             const ui::TimelineExporter run(core::TrainingTimeline::open(o->timeline));
             const InterruptGuard interrupt;
             long failures = 0;

@@ -48,6 +48,21 @@ LinkExtraction::Links read(const std::vector<SoftAlignment>& members, const Matr
 
 }  // namespace
 
+const std::vector<std::string>& Aligner::ruleNames() {
+    static const std::vector<std::string> names = {"argmax",
+                                                   "argmax-skip-eos",
+                                                   "threshold",
+                                                   "argmax-both-ways",
+                                                   "itermax",
+                                                   "intersection",
+                                                   "union",
+                                                   "grow-diag-final-and",
+                                                   "agreement-intersection",
+                                                   "agreement-union",
+                                                   "agreement-grow-diag-final-and"};
+    return names;
+}
+
 bool Aligner::joinsDirections(const std::string& links) { return LinkExtraction::isSymmetrization(links); }
 
 std::vector<Model> Aligner::reverseModels(const std::vector<Model>& models, const std::vector<std::string>& paths, const std::string& links,

@@ -52,6 +52,8 @@ public:
     Aligner(Aligner&&) noexcept;
     Aligner& operator=(Aligner&&) noexcept;
 
+    // Every link rule's name, as `align --links` and `export --links` take them.
+    static const std::vector<std::string>& ruleNames();
     // Whether the rule `links` joins two directions (it needs reverse models).
     static bool joinsDirections(const std::string& links);
     // The reverse models for `links`: each of `paths`, or where none is given and the rule joins

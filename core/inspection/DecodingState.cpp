@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/Error.h"
+#include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/text/Vocabulary.h"
@@ -80,6 +82,27 @@ Hypothesis DecodingState::shownTarget() const {
         target.tokens.push_back(step.token);
     }
     return target;
+}
+
+void DecodingState::link(const Model& model, const std::string& target, const std::string& rule, const std::string& method,
+                         const std::function<Model(const std::string&)>& loadReverse, DecodingProgress* progress) {
+    links.clear();
+    linksError.clear();
+    linkRule.clear();
+    if (rule.empty() || (!finished && selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
+    linkRule = rule;
+    try {
+        Aligner::Options o;
+        o.method = method.empty() ? "attention" : method;
+        o.links = rule;
+        o.progress = progress;
+        auto reverses = Aligner::reverseModels({model}, {}, rule, loadReverse);
+        const auto r = Aligner({model}, std::move(reverses), o).align({{sourceText, target}}).front();
+        if (!r.error.empty()) throw Error(r.error);
+        links = r.links;
+    } catch (const std::exception& e) {  // core::Error, and what a reverse model's code may throw
+        linksError = e.what();
+    }
 }
 
 void DecodingState::attribute(const Model& model, const std::string& method, std::vector<std::vector<float>> known,

@@ -6,6 +6,7 @@
 #include "core/model/Model.h"
 #include "core/text/TokenizedSentence.h"
 
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -76,6 +77,12 @@ struct DecodingState {
     // cache); the rest are computed here. A method that cannot run sets attributionError.
     void attribute(const Model& model, const std::string& method, std::vector<std::vector<float>> known = {},
                    DecodingProgress* progress = nullptr);
+    // Fills the link fields once the shown target is complete: `rule`'s word links (empty: none)
+    // read by core::Aligner, as `align` reads them, from `method`'s matrix (empty: attention) along
+    // `target`, the shown target as text. A rule joining two directions reads the reverse models
+    // the model declares, each loaded by `loadReverse`. A rule that cannot be read sets linksError.
+    void link(const Model& model, const std::string& target, const std::string& rule, const std::string& method,
+              const std::function<Model(const std::string&)>& loadReverse, DecodingProgress* progress = nullptr);
     // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
     Hypothesis shownTarget() const;
 

@@ -315,6 +315,7 @@
       rowSteps: rows.map(function (_, r) { return r; }),
       values: rows, total: d.target_tokens.length};
     if (st.words && d.words) m = this.mergeWords(m, cols);
+    m.links = this.linkCells(m, cols);
     if (attribution) {
       var extent = d.attribution.extent || 1e-6;
       m.range = d.attribution.signed ? [-extent, extent] : [0, extent];
@@ -348,19 +349,48 @@
       counts[w] += 1;
       last[w] = r;
     });
-    var values = [], rowLabels = [], rowSteps = [];
+    var values = [], rowLabels = [], rowSteps = [], rowWords = [];
     for (w = 0; w < nT; ++w) {
       if (!sums[w]) continue;
       values.push(sums[w].map(function (v) { return v / counts[w]; }));
       rowLabels.push(d.words.target[w]);
       rowSteps.push(last[w]);
+      rowWords.push(w);
     }
     m.values = values;
     m.rowLabels = rowLabels;
     m.rowSteps = rowSteps;
+    m.rowWords = rowWords;
+    m.nW = nW;
     m.colLabels = d.words.source.slice(0, width);
     m.words = true;
     return m;
+  };
+
+  // The cells View > Links marks, as [row, column] of m: each cell whose source and target words
+  // the rule links (over words, the words' cell; over tokens, every cell of the two words'
+  // pieces). None without a rule (data.link_rule): data.links then holds attention's argmax.
+  Page.prototype.linkCells = function (m, cols) {
+    var d = this.d;
+    if (!d.link_rule || !d.links) return [];
+    var linked = {};
+    d.links.split(/\s+/).forEach(function (p) { if (p) linked[p] = true; });
+    var cells = [];
+    if (m.words) {
+      m.rowWords.forEach(function (w, r) {
+        for (var c = 0; c < m.nW; ++c) if (linked[c + "-" + w]) cells.push([r, c]);
+      });
+    } else {
+      m.values.forEach(function (_, r) {
+        var t = d.target_words[r];
+        if (t === undefined || t < 0) return;
+        cols.forEach(function (i, c) {
+          var s = d.source_words[i];
+          if (s !== undefined && s >= 0 && linked[s + "-" + t]) cells.push([r, c]);
+        });
+      });
+    }
+    return cells;
   };
 
   Page.prototype.draw = function () {
@@ -389,6 +419,11 @@
   };
 
   Page.prototype.sumText = function (m) {
+    var links = m.links && m.links.length ? " Dots: the word links of " + this.d.link_rule + "." : "";
+    return this.cellText(m) + links;
+  };
+
+  Page.prototype.cellText = function (m) {
     if (m.attribution) return "Cells: each target token's " + this.d.attribution.method + " score for each source token" +
       (this.d.attribution.signed ? " (red raises, blue lowers its log-probability)" : "") +
       (m.dropped ? "; the </s> column dropped." : ".") + " \u03a3: the row's sum.";
@@ -438,6 +473,11 @@
         g.appendChild(rect);
       });
       g.appendChild(svg("text", {x: left + nC * cell + 6, y: top + r * cell + cell / 2 + 4, "class": "as-sum as-row-sum"}, fixed(sum(row), 3)));
+    });
+    (m.links || []).forEach(function (rc) {
+      // A ringed dot, legible on every colour of the map (the app's View > Links).
+      g.appendChild(svg("circle", {cx: left + rc[1] * cell + cell / 2, cy: top + rc[0] * cell + cell / 2, r: Math.max(3, cell * 0.16),
+        fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": rc[0], "data-col": rc[1]}));
     });
     var n = m.values.length;
     if (n && onHover) {

@@ -200,6 +200,31 @@ def test_words_merge_the_pieces(pages, browser):
     assert_clean(browser, path)
 
 
+def test_a_link_rules_links_are_dots_on_their_cells_over_tokens_and_words(tmp_path, browser):
+    """export --links: the page marks the cells of the linked words (every piece's cell over tokens,
+    the word's cell over words), as the app's View > Links does; a page without a rule marks none."""
+    page = export(tmp_path, [FORCED], "--links", "argmax-skip-eos")[0]
+    data = page_data(page)
+    assert data["link_rule"] == "argmax-skip-eos"
+    links = {tuple(map(int, p.split("-"))) for p in data["links"].split()}
+    assert len(links) == len(data["words"]["target"])  # </s> skipped: every target word links one
+    opened(browser, page)
+    browser.keys("End")
+    dots = "return [...document.querySelectorAll('.as-heatmap-panel .as-link')].map(c => [+c.dataset.row, +c.dataset.col])"
+    sw, tw = data["source_words"], data["target_words"]
+    expected = {(r, c) for r, t in enumerate(tw) for c, s in enumerate(sw) if (s, t) in links}
+    assert {tuple(x) for x in browser.run(dots)} == expected
+    assert "Dots: the word links of argmax-skip-eos." in browser.run("return document.querySelector('.as-sum-note').textContent")
+    browser.run("document.querySelector('input[type=checkbox]').click()")  # View > Words
+    assert {tuple(x) for x in browser.run(dots)} == {(t, s) for s, t in links}
+    browser.keys("Home")
+    assert browser.run(dots) == []  # no row shown, no cell to mark
+    assert_clean(browser, page)
+    plain = export(tmp_path / "plain", [FORCED])[0]
+    opened(browser, plain)
+    assert browser.run(dots) == []
+
+
 def test_export_options_set_how_the_page_opens(tmp_path, browser):
     page = export(tmp_path, [SENTENCE], "--words", "--colormap", "grey", "--end-column", "drop")[0]
     opened(browser, page)
