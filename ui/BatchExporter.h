@@ -36,6 +36,7 @@ public:
         QString titleTemplate;                       // figure title; {line} {source} {translation} {model} are replaced
         std::string heatmap;                         // "" attention; else an attribution method drawn and written instead
         std::string linkRule;                        // "" none; else its word links drawn and written (core::Aligner::ruleNames)
+        std::vector<std::string> reverseModels;      // a rule joining two directions: these (default: the model's declared one)
         core::DecodingProgress* progress = nullptr;  // when set: each line's decoding reports here (export --time-limit)
     };
 
@@ -98,6 +99,7 @@ private:
     // The reverse models a link rule reads, loaded once (prepare() runs on several threads).
     mutable std::mutex reverseMutex_;
     mutable std::map<std::string, core::Model> reverseModels_;
+    mutable std::map<std::string, std::string> reverseFailures_;  // a model that failed to load fails every line at once
 };
 
 }  // namespace alignscope::ui

@@ -98,11 +98,12 @@ struct DecodingDocument::Worker {
     void link(core::DecodingState& s) const {
         if (linkRule.empty() || !model || (!s.finished && s.selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
         const std::string shownTarget = s.teacherForced ? target : s.translation;
-        const std::string key = model->origin() + '\n' + linkRule + '\n' + attributionMethod + '\n' + s.sourceText + '\n' + shownTarget;
+        const std::string method = attributionMethod.empty() ? "attention" : attributionMethod;
+        const std::string key = model->origin() + '\n' + linkRule + '\n' + method + '\n' + s.sourceText + '\n' + shownTarget;
         if (linkCache.key != key) {
             shared->enter("aligning the pair for View > Links", true);
             s.link(
-                *model, shownTarget, linkRule, attributionMethod,
+                *model, shownTarget, linkRule, method, {},
                 [this](const std::string& path) {
                     // Named before it loads: a reverse model that hangs is set aside with its name.
                     shared->enter("aligning the pair for View > Links with the reverse model '" + path + "'", true);

@@ -30,6 +30,7 @@ Command addExportCommand(CLI::App& app) {
     struct Options {
         std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline,
                                                links;
+        std::vector<std::string> reverseModels;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
         double timeLimit = 30;
         bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
@@ -70,6 +71,9 @@ Command addExportCommand(CLI::App& app) {
                   "argmax, argmax-skip-eos, itermax, agreement-grow-diag-final-and, ... (a rule joining two directions reads the "
                   "reverse model the model declares). Without it none are drawn, and the data holds attention's argmax")
         ->check(CLI::IsMember(core::Aligner::ruleNames()));
+    c->add_option("--reverse-model", o->reverseModels,
+                  "With --links [agreement-]intersection, union or grow-diag-final-and: a model of the other direction "
+                  "(default: the one the model declares, metadata reverse_model)");
     c->add_flag("--no-encoder-states", o->noEncoder, "Leave out the encoder-states panel");
     c->add_flag("--values", o->values, "Write each alpha in its cell");
     c->add_flag("--words", o->words,
@@ -117,6 +121,10 @@ Command addExportCommand(CLI::App& app) {
         settings.maxLength = o->maxLen;
         if (o->heatmap != "attention") settings.heatmap = o->heatmap;
         settings.linkRule = o->links;
+        settings.reverseModels = o->reverseModels;
+        if (!o->reverseModels.empty() && !core::Aligner::joinsDirections(o->links))
+            throw core::Error("--reverse-model is read by --links [agreement-]intersection, union or grow-diag-final-and, not '" +
+                              o->links + "'");
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");

@@ -10,6 +10,7 @@
 #include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
+#include "core/text/Tokenizer.h"
 #include "core/text/Vocabulary.h"
 
 namespace alignscope::core {
@@ -85,18 +86,20 @@ Hypothesis DecodingState::shownTarget() const {
 }
 
 void DecodingState::link(const Model& model, const std::string& target, const std::string& rule, const std::string& method,
-                         const std::function<Model(const std::string&)>& loadReverse, DecodingProgress* progress) {
+                         const std::vector<std::string>& reversePaths, const std::function<Model(const std::string&)>& loadReverse,
+                         DecodingProgress* progress) {
     links.clear();
     linksError.clear();
     linkRule.clear();
     if (rule.empty() || (!finished && selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
     linkRule = rule;
+    if (Tokenizer::isBlank(target)) return;  // a translation that is only </s>: no word to link
     try {
         Aligner::Options o;
         o.method = method.empty() ? "attention" : method;
         o.links = rule;
         o.progress = progress;
-        auto reverses = Aligner::reverseModels({model}, {}, rule, loadReverse);
+        auto reverses = Aligner::reverseModels({model}, reversePaths, rule, loadReverse);
         const auto r = Aligner({model}, std::move(reverses), o).align({{sourceText, target}}).front();
         if (!r.error.empty()) throw Error(r.error);
         links = r.links;

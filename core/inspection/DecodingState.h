@@ -79,10 +79,12 @@ struct DecodingState {
                    DecodingProgress* progress = nullptr);
     // Fills the link fields once the shown target is complete: `rule`'s word links (empty: none)
     // read by core::Aligner, as `align` reads them, from `method`'s matrix (empty: attention) along
-    // `target`, the shown target as text. A rule joining two directions reads the reverse models
-    // the model declares, each loaded by `loadReverse`. A rule that cannot be read sets linksError.
+    // `target`, the shown target as text (empty: no links). A rule joining two directions reads the
+    // reverse models at `reversePaths`, else the one the model declares, each loaded by
+    // `loadReverse`. A rule that cannot be read sets linksError.
     void link(const Model& model, const std::string& target, const std::string& rule, const std::string& method,
-              const std::function<Model(const std::string&)>& loadReverse, DecodingProgress* progress = nullptr);
+              const std::vector<std::string>& reversePaths, const std::function<Model(const std::string&)>& loadReverse,
+              DecodingProgress* progress = nullptr);
     // The shown target as a hypothesis (ids and tokens): the selected beam hypothesis, else the steps.
     Hypothesis shownTarget() const;
 

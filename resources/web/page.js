@@ -477,7 +477,7 @@
     (m.links || []).forEach(function (rc) {
       // A ringed dot, legible on every colour of the map (the app's View > Links).
       g.appendChild(svg("circle", {cx: left + rc[1] * cell + cell / 2, cy: top + rc[0] * cell + cell / 2, r: Math.max(3, cell * 0.16),
-        fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": rc[0], "data-col": rc[1]}));
+        fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": rc[0], "data-col": rc[1], "pointer-events": "none"}));
     });
     var n = m.values.length;
     if (n && onHover) {
