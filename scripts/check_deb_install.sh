@@ -24,48 +24,21 @@ for arg in "$@"; do
   esac
 done
 fail() { echo "check_deb_install: $*" >&2; exit 1; }
-[[ $(id -u) -eq 0 ]] || fail "run as root (debootstrap and chroot need it)"
-command -v debootstrap >/dev/null || fail "debootstrap is missing: apt-get install debootstrap"
+source "$repo/scripts/fresh_root.sh"
 [[ -f $build/CPackConfig.cmake ]] || fail "no built tree at $build (bash scripts/build.sh first)"
 
-mirror=${MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  awk '/^URIs:/ {print $2} /^deb / {print ($2 ~ /^\[/ ? $3 : $2)}' | grep -v -- '-security' | grep -m1 '/debian/\?$' || true)}
-[[ -n $mirror ]] || fail "no Debian mirror found in /etc/apt/sources.list*: set MIRROR=URL"
-
-# The README's install line of the two packages (sudo dropped; the files' folder is the root's /root).
+# The README's install line of the two packages (sudo dropped; the files' folder is the root's /root/alignscope).
 install_line=$(grep -m1 '^sudo apt install ./build/alignscope_' "$repo/README.md" | sed 's/  *#.*//; s/^sudo //; s|\./build/|./|g') ||
   fail "README.md has no 'sudo apt install ./build/alignscope_…' line"
 
-root=$(mktemp -d /var/tmp/alignscope-deb-root.XXXXXX)
 debs=$(mktemp -d -t alignscope-debs.XXXXXX)
-cleanup() {
-  for m in dev/pts dev proc sys; do mountpoint -q "$root/$m" && umount -l "$root/$m"; done
-  rm -rf "$debs"
-  if ((keep)); then echo "root kept: $root"; else rm -rf --one-file-system "$root"; fi
-}
-trap cleanup EXIT
-start=$SECONDS
-phase() { echo "== $* ($((SECONDS - start)) s)"; }
-
+fresh_root_make deb-root
+trap 'fresh_root_cleanup; rm -rf "$debs"' EXIT
 phase "cpack from $build"
 cpack --config "$build/CPackConfig.cmake" -B "$debs" >"$debs/cpack.log" 2>&1 || { tail -20 "$debs/cpack.log"; fail "cpack failed"; }
 ls "$debs"/*.deb
 
-phase "debootstrap bookworm (minbase) from $mirror"
-debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
-  { tail -20 "$root.debootstrap.log"; fail "debootstrap failed (log: $root.debootstrap.log)"; }
-rm -f "$root.debootstrap.log"
-echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
-echo 'APT::Get::Assume-Yes "true";' >"$root/etc/apt/apt.conf.d/90assume-yes"  # a person answers apt's question
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-mount -t proc proc "$root/proc"
-mount -t sysfs sys "$root/sys"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
-cp "$debs"/*.deb "$root/root/"
-in_root() { chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive QT_QPA_PLATFORM=offscreen bash -euo pipefail -c "cd /root && $1"; }
-
+cp "$debs"/*.deb "$root/root/alignscope/"
 phase "apt-get update"
 in_root "apt-get update -qq"
 phase "README: $install_line"
@@ -80,14 +53,14 @@ in_root "echo 'I know that he has read the book.' | alignscope-cli translate -m 
   fail "translate with en-de-subword (alignscope-models) failed"
 in_root "echo 'I know that he has read the book. ||| Ich weiß, dass er das Buch gelesen hat.' | alignscope-cli align -m $models/en-de-subword.pt --links agreement-intersection" ||
   fail "align by agreement with the reverse model en-de-subword declares failed"
-in_root "alignscope --screenshot /root/default.png --size 1024x768" >"$root/gui.log" 2>&1 || { cat "$root/gui.log"; fail "the app on the default model"; }
-in_root "alignscope --model $models/en-de-subword.pt --source 'I know that he has read the book.' --run --words --links argmax-skip-eos --screenshot /root/en-de.png --size 1280x720" >"$root/gui.log" 2>&1 ||
+in_root "alignscope --screenshot /root/alignscope/default.png --size 1024x768" >"$root/gui.log" 2>&1 || { cat "$root/gui.log"; fail "the app on the default model"; }
+in_root "alignscope --model $models/en-de-subword.pt --source 'I know that he has read the book.' --run --words --links argmax-skip-eos --screenshot /root/alignscope/en-de.png --size 1280x720" >"$root/gui.log" 2>&1 ||
   { cat "$root/gui.log"; fail "the app on en-de-subword"; }
 lesson=/usr/share/alignscope/lessons/03-alignment-and-reordering.json
 # Page 5: a verb-final clause on en-de-subword (alignscope-models).
-in_root "alignscope --lesson $lesson --page 5 --screenshot /root/lesson3.png --size 1280x720" >"$root/gui.log" 2>&1 ||
+in_root "alignscope --lesson $lesson --page 5 --screenshot /root/alignscope/lesson3.png --size 1280x720" >"$root/gui.log" 2>&1 ||
   { cat "$root/gui.log"; fail "the app on lesson 3's page 5"; }
 mkdir -p "$build/deb-install-check"
-cp "$root"/root/*.png "$build/deb-install-check/"
+cp "$root"/root/alignscope/*.png "$build/deb-install-check/"
 in_root "apt-get remove -qq alignscope alignscope-models >/dev/null && ! command -v alignscope-cli" || fail "apt remove left alignscope-cli"
 phase "all checks passed; screenshots in $build/deb-install-check/"

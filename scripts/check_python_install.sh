@@ -17,13 +17,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 keep=0
 [[ "${1:-}" == "--keep" ]] && keep=1
 fail() { echo "check_python_install: $*" >&2; exit 1; }
-[[ $(id -u) -eq 0 ]] || fail "run as root (debootstrap and chroot need it)"
-command -v debootstrap >/dev/null || fail "debootstrap is missing: apt-get install debootstrap"
-
-# The Debian mirror of apt's own sources (deb822 URIs: or one-line deb), unless MIRROR is given.
-mirror=${MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null |
-  awk '/^URIs:/ {print $2} /^deb / {print ($2 ~ /^\[/ ? $3 : $2)}' | grep -v -- '-security' | grep -m1 '/debian/\?$' || true)}
-[[ -n $mirror ]] || fail "no Debian mirror found in /etc/apt/sources.list*: set MIRROR=URL"
+source "$repo/scripts/fresh_root.sh"
 
 block() {  # the ```sh block after README's <!-- NAME --> marker
   awk -v name="$1" 'index($0, "<!-- " name) == 1 {found = 1; next}
@@ -36,35 +30,12 @@ notebook_block=$(block notebook-install)
 [[ -n $install_block ]] || fail "README.md has no sh block after <!-- python-install"
 [[ -n $notebook_block ]] || fail "README.md has no sh block after <!-- notebook-install"
 
-root=$(mktemp -d /var/tmp/alignscope-fresh-root.XXXXXX)
-cleanup() {
-  for m in dev/pts dev proc sys; do mountpoint -q "$root/$m" && umount -l "$root/$m"; done
-  if ((keep)); then echo "root kept: $root"; else rm -rf --one-file-system "$root"; fi
-}
-trap cleanup EXIT
-start=$SECONDS
-phase() { echo "== $* ($((SECONDS - start)) s)"; }
-
-phase "debootstrap bookworm (minbase) from $mirror"
-debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
-  { tail -20 "$root.debootstrap.log"; fail "debootstrap failed (log: $root.debootstrap.log)"; }
-rm -f "$root.debootstrap.log"
-echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
-# A person answers apt's question; here it is answered for them.
-echo 'APT::Get::Assume-Yes "true";' >"$root/etc/apt/apt.conf.d/90assume-yes"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-mount -t proc proc "$root/proc"
-mount -t sysfs sys "$root/sys"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
-
+fresh_root_make fresh-root
 mkdir -p "$root/root/alignscope/models" "$root/root/alignscope/resources"
 cp -r "$repo/python" "$root/root/alignscope/python"  # alignscope/web stays the link it is in the checkout
 cp -r "$repo/resources/web" "$root/root/alignscope/resources/web"
 rm -rf "$root/root/alignscope/python/tests"
 cp "$repo/models/en-fr.pt" "$repo/models/en-fr-subword.pt" "$root/root/alignscope/models/"
-in_root() { chroot "$root" env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive bash -euo pipefail -c "cd /root/alignscope && $1"; }
 
 phase "apt-get update (a fresh system's package lists)"
 in_root "apt-get update -qq"

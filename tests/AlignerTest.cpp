@@ -5,6 +5,7 @@
 #include "core/alignment/SoftAlignment.h"
 #include "core/Error.h"
 #include "core/alignment/Aligner.h"
+#include "core/model/ModelCache.h"
 #include "core/decoding/Alignment.h"
 #include "core/decoding/DecodingSession.h"
 
@@ -118,4 +119,23 @@ TEST(SoftAlignment, AModelsPaddingColumnIsNoSourceWordAndNeverLinked) {
     EXPECT_EQ(soft.matrix()[0].size(), 4u);  // the column stays in the matrix, for views that show it
     EXPECT_EQ(core::SoftAlignment::pharaoh(soft.links(core::LinkExtraction::Rule::Argmax)), "0-0 1-1");
     EXPECT_EQ(soft.wordMatrix()[0].size(), 2u);
+}
+
+// The reverse models a link rule reads are loaded once by path; a failure is remembered where the
+// cache says so (a batch), and tried again where not (the app, where the file may appear).
+TEST(ModelCache, LoadsAPathOnceAndRemembersFailuresOnlyWhenAsked) {
+    tests::TempDir dir;
+    const std::string path = dir.path("reverse.pt");
+    core::ModelCache app, batch(/*rememberFailures=*/true);
+    EXPECT_THROW(app.load(path), core::Error);
+    EXPECT_THROW(batch.load(path), core::Error);
+    tests::tinyReverseModel().save(path);
+    const auto first = app.load(path);
+    EXPECT_EQ(&app.load(path).torch(), &first.torch()) << "the same loaded model, not a second load";
+    try {
+        batch.load(path);
+        FAIL() << "a remembered failure";
+    } catch (const core::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not exist"), std::string::npos) << e.what();
+    }
 }

@@ -131,21 +131,7 @@ BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::strin
         const auto pair = core::PairLine::parse(line);
         p.state.link(
             model_, pair.target ? *pair.target : p.state.translation, settings_.linkRule, settings_.heatmap, settings_.reverseModels,
-            [this](const std::string& path) {
-                std::lock_guard<std::mutex> lock(reverseMutex_);
-                if (const auto failed = reverseFailures_.find(path); failed != reverseFailures_.end()) throw core::Error(failed->second);
-                auto found = reverseModels_.find(path);
-                if (found == reverseModels_.end()) {
-                    try {
-                        found = reverseModels_.emplace(path, core::Model::load(path)).first;
-                    } catch (const core::Error& e) {
-                        reverseFailures_.emplace(path, e.what());
-                        throw;
-                    }
-                }
-                return found->second;
-            },
-            settings_.progress);
+            [this](const std::string& path) { return reverseModels_.load(path); }, settings_.progress);
         if (!p.state.linksError.empty()) throw core::Error(p.state.linksError);
     }
     p.options = settings_.figure;

@@ -5,6 +5,7 @@
 
 #include "core/decoding/DecodingProgress.h"
 #include "core/model/Model.h"
+#include "core/model/ModelCache.h"
 
 #include <QDir>
 #include <QString>
@@ -12,8 +13,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <map>
-#include <mutex>
 #include <vector>
 
 namespace alignscope::ui {
@@ -96,10 +95,9 @@ private:
     FigureExporter exporter_;
     struct Queue;  // the worker threads and what they report
     std::unique_ptr<Queue> queue_;
-    // The reverse models a link rule reads, loaded once (prepare() runs on several threads).
-    mutable std::mutex reverseMutex_;
-    mutable std::map<std::string, core::Model> reverseModels_;
-    mutable std::map<std::string, std::string> reverseFailures_;  // a model that failed to load fails every line at once
+    // The reverse models a link rule reads, loaded once (prepare() runs on several threads); one that
+    // failed to load fails every later line at once.
+    mutable core::ModelCache reverseModels_{/*rememberFailures=*/true};
 };
 
 }  // namespace alignscope::ui

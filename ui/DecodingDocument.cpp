@@ -4,6 +4,7 @@
 #include "core/decoding/DecodingSession.h"
 #include "core/Error.h"
 #include "core/model/Model.h"
+#include "core/model/ModelCache.h"
 #include "core/text/Tokenizer.h"
 
 #include <QCoreApplication>
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <mutex>
 #include <optional>
 
@@ -91,7 +91,7 @@ struct DecodingDocument::Worker {
         std::string error;
     };
     mutable LinkCache linkCache;
-    mutable std::map<std::string, core::Model> reverseModels;
+    mutable core::ModelCache reverseModels;
 
     // Off the UI thread, as every model call here: the rule read over the complete shown pair
     // (DecodingState::link, as `align` and the exports read it), once per pair.
@@ -107,9 +107,7 @@ struct DecodingDocument::Worker {
                 [this](const std::string& path) {
                     // Named before it loads: a reverse model that hangs is set aside with its name.
                     shared->enter("aligning the pair for View > Links with the reverse model '" + path + "'", true);
-                    auto found = reverseModels.find(path);
-                    if (found == reverseModels.end()) found = reverseModels.emplace(path, core::Model::load(path)).first;
-                    return found->second;
+                    return reverseModels.load(path);
                 },
                 progress);
             linkCache = {key, s.links, s.linksError};
