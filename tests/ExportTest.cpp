@@ -826,7 +826,7 @@ TEST_F(Export, CliExportsARulesLinksAsAlignReadsThem) {
     r = run("export" + model + " --format json --links argmax --reverse-model " + dir_->path("tiny.pt") + " --out " + out.path("agree") +
             in);
     EXPECT_NE(r.exitCode, 0);
-    EXPECT_NE(r.out.find("--reverse-model is read by --links"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--reverse-model is used by --links"), std::string::npos) << r.out;
     r = run("export" + model + " --format json --links nearest --out " + out.path("agree") + in);
     EXPECT_NE(r.exitCode, 0);
     EXPECT_NE(r.out.find("--links"), std::string::npos) << r.out;

@@ -252,23 +252,21 @@ void DecodingDocument::checkStuck() {
         lastBeatMs_ = now;
     }
     const bool overTime = timeLimitMs_ > 0 && now - std::max(started, lastBeatMs_) > timeLimitMs_;
-    bool inPhase = false;
-    {
-        std::lock_guard<std::mutex> lock(shared_->phaseMutex);
-        inPhase = !shared_->phase.empty();
-    }
-    // An attribution or View > Links' alignment does not poll Cancel: it finishes, its state then
-    // dropped by the newer request; only the silence limit sets it aside.
-    const bool ignoredCancel = !inPhase && cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
-    if (!overTime && !ignoredCancel) return;
-    const auto step = static_cast<long long>(shared_->progress.step);
-    QString where = step == 0 ? tr("encoding the sentence") : tr("step %1").arg(step);
+    std::string phase;
     bool linking = false;
     {
         std::lock_guard<std::mutex> lock(shared_->phaseMutex);
-        if (!shared_->phase.empty()) where = QString::fromStdString(shared_->phase);
+        phase = shared_->phase;
         linking = shared_->linking;
     }
+    // An attribution or View > Links' alignment does not poll Cancel: it finishes, its state then
+    // dropped by the newer request; only the silence limit sets it aside.
+    const bool ignoredCancel = phase.empty() && cancelAtMs_ > 0 && now - cancelAtMs_ > kCancelGraceMs;
+    if (!overTime && !ignoredCancel) return;
+    const auto step = static_cast<long long>(shared_->progress.step);
+    const QString where = !phase.empty() ? QString::fromStdString(phase)
+                          : step == 0    ? tr("encoding the sentence")
+                                         : tr("step %1").arg(step);
     const QString model = modelPath_.isEmpty() ? tr("The model") : QStringLiteral("'%1'").arg(modelPath_);
     QString why = overTime
                       ? tr("%1 did not finish %2 within %3 s: its code may loop for ever.").arg(model, where).arg(timeLimitMs_ / 1000.0)

@@ -122,9 +122,7 @@ Command addExportCommand(CLI::App& app) {
         if (o->heatmap != "attention") settings.heatmap = o->heatmap;
         settings.linkRule = o->links;
         settings.reverseModels = o->reverseModels;
-        if (!o->reverseModels.empty() && !core::Aligner::joinsDirections(o->links))
-            throw core::Error("--reverse-model is read by --links [agreement-]intersection, union or grow-diag-final-and, not '" +
-                              o->links + "'");
+        core::Aligner::checkReversePaths(o->reverseModels, o->links);  // once, not for every line
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");

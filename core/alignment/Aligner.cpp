@@ -65,11 +65,15 @@ const std::vector<std::string>& Aligner::ruleNames() {
 
 bool Aligner::joinsDirections(const std::string& links) { return LinkExtraction::isSymmetrization(links); }
 
+void Aligner::checkReversePaths(const std::vector<std::string>& paths, const std::string& links) {
+    if (!paths.empty() && !joinsDirections(links))
+        throw Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " + links);
+}
+
 std::vector<Model> Aligner::reverseModels(const std::vector<Model>& models, const std::vector<std::string>& paths, const std::string& links,
                                           const std::function<Model(const std::string&)>& load) {
+    checkReversePaths(paths, links);
     const bool joins = joinsDirections(links);
-    if (!joins && !paths.empty())
-        throw Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " + links);
     std::vector<std::string> chosen = paths;
     if (joins && chosen.empty()) {
         // The model's own reverse model (metadata reverse_model), so the documented best rule
