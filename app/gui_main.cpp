@@ -6,6 +6,7 @@
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelinePanel.h"
+#include "ui/ViewReport.h"
 
 #include "core/platform/AtomicFile.h"
 #include "core/runtime/BlasThreadChooser.h"
@@ -33,8 +34,8 @@ namespace core = alignscope::core;
 
 int main(int argc, char** argv) {
     struct {
-        std::string model, source = "The red car is very fast.", target, screenshot, size = "1400x900";
-        std::string lesson, heatmap, links, timeline, compare, compareTest, compareGold;
+        std::string model, source = "The red car is very fast.", target, screenshot, viewReport, size = "1400x900";
+        std::string lesson, heatmap, links, timeline, compare, compareTest, compareGold, file;
         int steps = -1, beam = 0, page = 1, snapshot = 0, threads = 0;
         bool run = false, explain = false, presenter = false, words = false;
     } o;
@@ -71,11 +72,25 @@ int main(int argc, char** argv) {
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
     auto* screenshot = cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
     cli.add_option("--size", o.size, "Window size for --screenshot, WxH");
+    cli.add_option(
+           "--view-report", o.viewReport,
+           "With --screenshot: what the window shows, as JSON (each heatmap's rows and columns in view, cell size, each panel's place)")
+        ->needs(screenshot);
+    // What a file manager passes (the desktop entry's %f): a lesson by its .json, else a model.
+    cli.add_option("file", o.file, "A model (.pt) or a lesson (.json) to open, as --model or --lesson");
     cli.set_version_flag("--version", "alignscope " + core::Runtime::version());
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return cli.exit(e) == 0 ? 0 : 2;  // as alignscope-cli: a command-line mistake exits 2
+    }
+    if (!o.file.empty()) {
+        const bool lessonFile = QString::fromStdString(o.file).endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+        if ((lessonFile && !o.lesson.empty()) || (!lessonFile && !o.model.empty())) {
+            std::cerr << "alignscope: '" << o.file << "' and " << (lessonFile ? "--lesson" : "--model") << " both name what to open\n";
+            return 2;
+        }
+        (lessonFile ? o.lesson : o.model) = o.file;
     }
     // Settled before any window: a screenshot run reports every problem on stderr with an exit code.
     if (screenshot->count() > 0 && o.screenshot.empty()) {
@@ -90,6 +105,7 @@ int main(int argc, char** argv) {
     if (!o.screenshot.empty()) {
         try {
             alignscope::core::AtomicFile::checkWritable(o.screenshot);
+            if (!o.viewReport.empty()) alignscope::core::AtomicFile::checkWritable(o.viewReport);
         } catch (const std::exception& e) {
             std::cerr << "alignscope: " << e.what() << '\n';
             return 2;
@@ -215,6 +231,7 @@ int main(int argc, char** argv) {
         }
         try {
             alignscope::core::AtomicFile::write(o.screenshot, png.toStdString());
+            if (!o.viewReport.empty()) alignscope::core::AtomicFile::write(o.viewReport, ui::ViewReport::of(window).dump(2) + "\n");
         } catch (const std::exception& e) {
             std::cerr << "alignscope: " << e.what() << '\n';
             return 2;

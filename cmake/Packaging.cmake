@@ -4,7 +4,7 @@
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
 #   share/alignscope/models, share/alignscope/lessons
 #   share/doc/alignscope/copyright
-#   share/applications, share/icons/hicolor/scalable/apps, share/metainfo   (the desktop entry)
+#   share/applications, share/icons/hicolor/scalable/apps, share/metainfo, share/mime/packages   (the desktop entry, its file types)
 #
 #   cmake --install build --prefix ~/.local --strip
 #   (cd build && cpack)            # build/alignscope_<version>_amd64.deb and alignscope-models_<version>_all.deb
@@ -36,6 +36,7 @@ if(ALIGNSCOPE_BUILD_GUI)
   set(desktop ${PROJECT_SOURCE_DIR}/resources/desktop)
   configure_file(${desktop}/${ALIGNSCOPE_APP_ID}.metainfo.xml ${CMAKE_BINARY_DIR}/${ALIGNSCOPE_APP_ID}.metainfo.xml @ONLY)
   install(FILES ${desktop}/${ALIGNSCOPE_APP_ID}.desktop DESTINATION share/applications)
+  install(FILES ${desktop}/${ALIGNSCOPE_APP_ID}.mime.xml DESTINATION share/mime/packages RENAME ${ALIGNSCOPE_APP_ID}.xml)
   install(FILES ${desktop}/${ALIGNSCOPE_APP_ID}.svg DESTINATION share/icons/hicolor/scalable/apps)
   install(FILES ${CMAKE_BINARY_DIR}/${ALIGNSCOPE_APP_ID}.metainfo.xml DESTINATION share/metainfo)
 endif()

@@ -12,7 +12,7 @@ packages=(
 )
 if [[ "${1:-}" == "--with-test-tools" ]]; then
   # PyTorch parity test and the Python package's tests (pytest; h5py and sentencepiece for the
-  # adapters' tests); a real X server for GUI checks; clang and libFuzzer for the fuzz targets;
+  # adapters' tests); a real X server with a window manager for GUI checks (Xvfb, openbox, xdotool); clang and libFuzzer for the fuzz targets;
   # the install tests (tests/install): pip into a venv offline, the .deb's dependencies
   # (dpkg-shlibdeps), the desktop entry's and metainfo's validators; the web page's tests in headless
   # Chromium through chromedriver, its data against the schema, its heatmap against the PNG figure;
@@ -20,7 +20,7 @@ if [[ "${1:-}" == "--with-test-tools" ]]; then
   # C++ layout
   packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth clang-14 libfuzzer-14-dev
     python3-venv python3-pip python3-setuptools python3-wheel dpkg-dev desktop-file-utils appstream
-    chromium chromium-driver python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format)
+    chromium chromium-driver openbox xdotool python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format)
 fi
 
 missing=()

@@ -565,8 +565,9 @@ TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
     QTest::keyClick(window->alignmentView(), Qt::Key_E, Qt::ControlModifier);
 }
 
-// Presenter mode: the lesson text and the translation at least 1.5 times their normal size, the
-// charts' labels larger too, the whole screen, and every toolbar action on show.
+// Presenter mode: the translation at least 1.5 times its normal size (the lesson's caption band
+// 1.4, where every line counts), the charts' labels larger too, the whole screen; the toolbars
+// give way to the stage (every command keeps its key) and come back whole after it.
 TEST_F(Gui, PresenterModeEnlargesEveryTextAndKeepsTheActionsVisible) {
     const double translation = window->translationLabel()->font().pointSizeF();
     const double lesson = window->lessonPanel()->textLabel()->font().pointSizeF();
@@ -576,17 +577,20 @@ TEST_F(Gui, PresenterModeEnlargesEveryTextAndKeepsTheActionsVisible) {
     QApplication::processEvents();
     QApplication::processEvents();
     EXPECT_GE(window->translationLabel()->font().pointSizeF(), 1.5 * translation);
-    EXPECT_GE(window->lessonPanel()->textLabel()->font().pointSizeF(), 1.5 * lesson);
+    EXPECT_GE(window->lessonPanel()->textLabel()->font().pointSizeF(), 1.4 * lesson);
     EXPECT_GE(window->alignmentView()->options().fontSize, 1.5 * figure);
     EXPECT_GE(window->candidatesView()->font().pointSizeF(), 1.5 * candidates);
     EXPECT_EQ(window->geometry(), window->screen()->geometry());
+    for (auto* bar : window->toolBars()) EXPECT_FALSE(bar->isVisible()) << bar->windowTitle().toStdString() << " on the stage";
+    for (const char* id : {"step", "back", "run", "reset", "beam-search", "teacher-forcing", "export", "open", "next-page", "keys"})
+        EXPECT_FALSE(window->action(id)->shortcuts().isEmpty()) << id << " has no key on the stage";
+    window->setPresenterMode(false);
+    QApplication::processEvents();
+    EXPECT_DOUBLE_EQ(window->translationLabel()->font().pointSizeF(), translation);
     for (auto* bar : window->toolBars())
         for (auto* action : bar->actions())
             if (auto* button = bar->widgetForAction(action))
                 EXPECT_TRUE(button->isVisible() && bar->rect().contains(button->geometry())) << action->text().toStdString();
-    window->setPresenterMode(false);
-    QApplication::processEvents();
-    EXPECT_DOUBLE_EQ(window->translationLabel()->font().pointSizeF(), translation);
 }
 
 TEST_F(Gui, NarrowWindowsKeepEveryToolbarActionVisible) {
@@ -790,17 +794,31 @@ TEST_F(Gui, LongSentenceScrollsAWindowOfReadableColumnsWithItsAxesInPlace) {
     for (int i = 0; i < 100; ++i) text += (i % 3 ? QStringLiteral("house ") : QStringLiteral("small "));
     type(text);
     trigger(window->action("step"));
-    // The plot fills its panel; a window of readable columns moves over the 101, the axes stay.
+    // The plot fills its panel; a window of columns of the smallest cell (8 px in the window) moves
+    // over the 101, the axes stay; their labels shrink, then thin out so that none overlaps another.
     auto* view = window->alignmentView();
     EXPECT_EQ(view->plot()->size(), view->viewport()->size());
     EXPECT_TRUE(view->scrolls());
     EXPECT_LT(view->fitting().width(), 101);
     auto* x = view->plot()->axisRect()->axis(QCPAxis::atBottom);
-    EXPECT_GE(x->axisRect()->width() / view->fitting().width(), QFontMetrics(x->tickLabelFont()).height()) << "a readable column each";
+    const double cell = static_cast<double>(x->axisRect()->width()) / view->fitting().width();
+    EXPECT_GE(cell, ui::FigureOptions().smallestCell) << "columns no smaller than the smallest cell";
+    EXPECT_LT(x->axisRect()->width(), 101 * (ui::FigureOptions().smallestCell + 1))
+        << "it scrolls only where smaller cells would be needed";
+    auto ticker = x->ticker().dynamicCast<QCPAxisTickerText>();
+    ASSERT_TRUE(ticker);
+    const auto labelled = ticker->ticks().keys();
+    ASSERT_GT(labelled.size(), 1);
+    for (int k = 1; k < labelled.size(); ++k)
+        EXPECT_GE((labelled[k] - labelled[k - 1]) * cell + 0.5, QFontMetrics(x->tickLabelFont()).height())
+            << "labels overlap at " << labelled[k];
     EXPECT_EQ(x->tickLabelRotation(), -90);
     EXPECT_EQ(figure().columnLabels().size(), 101u);
-    view->horizontalScrollBar()->setValue(50);
-    EXPECT_DOUBLE_EQ(x->range().lower, 49.5) << "the window starts at column 51";
+    const int last = view->horizontalScrollBar()->maximum();
+    ASSERT_GT(last, 0);
+    view->horizontalScrollBar()->setValue(last);
+    EXPECT_DOUBLE_EQ(x->range().lower, last - 0.5) << "the window starts at column " << last + 1;
+    EXPECT_DOUBLE_EQ(x->range().upper, 100.5) << "and ends at the last";
 }
 
 TEST_F(Gui, ViewWordsMergesPiecesIntoTheWordsOfTheText) {
@@ -1011,7 +1029,7 @@ TEST(GuiScreen, TheWindowOpensWithinTheScreen) {
     EXPECT_TRUE(room.contains(window.geometry()));
 }
 
-TEST_F(Gui, PresenterModePutsThePanelsInOneColumnAndComesBackAsItWas) {
+TEST_F(Gui, PresenterModeIsAStageAndComesBackAsItWas) {
     window->showStepPanel(true);
     QApplication::processEvents();
     const QRect geometry = window->geometry();
@@ -1022,12 +1040,27 @@ TEST_F(Gui, PresenterModePutsThePanelsInOneColumnAndComesBackAsItWas) {
     QApplication::processEvents();
     QApplication::processEvents();
     EXPECT_EQ(window->geometry(), window->screen()->geometry());
-    // The compare view goes under it all, the whole width (three heatmaps side by side).
+    // The lesson is the caption band across the top; the compare view goes under it all, the whole
+    // width (three heatmaps side by side); the other panels share one column, one above the other.
     for (auto* d : window->findChildren<QDockWidget*>())
-        EXPECT_EQ(window->dockWidgetArea(d), d == window->compareDock() ? Qt::BottomDockWidgetArea : Qt::RightDockWidgetArea)
+        EXPECT_EQ(window->dockWidgetArea(d), d == window->compareDock()  ? Qt::BottomDockWidgetArea
+                                             : d == window->lessonDock() ? Qt::TopDockWidgetArea
+                                                                         : Qt::RightDockWidgetArea)
             << d->windowTitle().toStdString();
-    EXPECT_FALSE(window->tabifiedDockWidgets(window->candidatesDock()).isEmpty()) << "the panels share one column as tabs";
-    EXPECT_LE(window->stepDock()->width(), 0.45 * window->width());
+    EXPECT_TRUE(window->tabifiedDockWidgets(window->candidatesDock()).isEmpty()) << "no panel hides behind a tab";
+    EXPECT_TRUE(window->stepDock()->isVisible() && window->candidatesDock()->isVisible());
+    EXPECT_FALSE(window->beamDock()->isVisible()) << "no beam yet: no empty list on the stage";
+    EXPECT_FALSE(window->menuBar()->isVisible());
+    EXPECT_FALSE(window->sourceEdit()->isVisible());
+    EXPECT_LE(window->stepDock()->width(), 0.4 * window->width());
+    // Esc leaves the stage; F1 lists the keys (a dialog: closed by the test's timer).
+    QTest::keyClick(window.get(), Qt::Key_Escape);
+    QApplication::processEvents();
+    EXPECT_FALSE(window->presenterMode()) << "Esc leaves presenter mode";
+    EXPECT_TRUE(window->menuBar()->isVisible());
+    EXPECT_TRUE(window->sourceEdit()->isVisible());
+    window->setPresenterMode(true);
+    QApplication::processEvents();
     window->setPresenterMode(false);
     QApplication::processEvents();
     EXPECT_FALSE(window->isFullScreen());
@@ -1246,6 +1279,8 @@ TEST(Lessons, StepExplainedFollowsThePage) {
     EXPECT_NE(lesson.pages[2].explainPart, QString()) << "the softmax page names its part";
 }
 
+// In the window a long page scrolls a screenful before the page turns (a clicker's keys); on the
+// stage, where a page's text fits its band, Page Down turns it at once.
 TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
     tests::TempDir dir;
     tests::tinyModel().save(dir.path("tiny.pt"));
@@ -1259,7 +1294,6 @@ TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
     ui::MainWindow window(&document);
     window.resize(1024, 768);
     window.show();
-    window.setPresenterMode(true, false);
     window.startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(window.waitUntilIdle());
     QApplication::processEvents();
@@ -1271,6 +1305,13 @@ TEST(Lessons, PageDownScrollsALongPageBeforeTurningIt) {
     for (int k = 0; k < 50 && window.lessonPlayer()->page() == 0; ++k) QTest::keyClick(&window, Qt::Key_PageDown);
     EXPECT_EQ(window.lessonPlayer()->page(), 1) << "at the end of the text the page turns";
     EXPECT_EQ(bar->value(), 0);
+    window.lessonPlayer()->goTo(0);
+    window.setPresenterMode(true, false);
+    ASSERT_TRUE(window.waitUntilIdle());
+    QApplication::processEvents();
+    QTest::keyClick(&window, Qt::Key_PageDown);
+    EXPECT_EQ(window.lessonPlayer()->page(), 1) << "on the stage one Page Down turns the page";
+    window.setPresenterMode(false);
 }
 
 // The bundled sub-word model: pieces, a vocabulary larger than the candidates' top 10.
@@ -1386,7 +1427,8 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
 }
 
 int main(int argc, char** argv) {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Offscreen, except where a real X server is asked for (tests/gui/real_screen.sh: RealScreen.*).
+    if (qgetenv("QT_QPA_PLATFORM") != "xcb") qputenv("QT_QPA_PLATFORM", "offscreen");
     // QSettings go to a scratch place of this process's own: ctest runs tests in parallel
     // processes, and one test's recent-models list must not show another's.
     QTemporaryDir settingsHome;

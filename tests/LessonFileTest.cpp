@@ -12,6 +12,7 @@
 #include "ui/MainWindow.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <QApplication>
 #include <QBuffer>
@@ -164,6 +165,10 @@ TEST(LessonFormat, WrongTypesAndRangesAreRefusedNotDefaulted) {
         {R"("timeline": "../run")", R"(page 1, "timeline": '../run' leaves the lesson's folder)"},
         {R"("compare": ")" + std::string(10000, 'm') + "\"", R"(page 1, "compare": has 10000 characters; at most 1024)"},
         {R"("colour": "red")", R"(page 1: unknown key "colour")"},
+        {R"("rows": "le")", R"(page 1, "rows": is string, not a list of tokens or positions)"},
+        {R"("rows": [0])", R"(page 1, "rows[0]": is 0; a position from 1 to 1000)"},
+        {R"("columns": ["a", {}])", R"(page 1, "columns[1]": is object, not a token)"},
+        {R"("columns": [""])", R"(page 1, "columns[0]": is an empty token)"},
     };
     for (const auto& [extra, expected] : cases) {
         const auto error = formatError(lessonJson(extra));
@@ -297,6 +302,38 @@ TEST_F(LessonFiles, TheAppRefusesAHostileLessonByNameWithExitTwo) {
         tests::runCommand(std::string(ALIGNSCOPE_APP) + " --lesson /dev/zero --screenshot " + tests::shellQuoted(dir.path("x.png")));
     EXPECT_EQ(zero.exitCode, 2);
     EXPECT_TRUE(contains(zero.output, "lesson '/dev/zero' is a device, not a regular file")) << zero.output;
+}
+
+// --view-report: what a teacher's projector shows of a page, as data. Lesson 3's page 2 names the
+// rows of voiture and rouge: on the stage at 1024x768 the whole matrix is in view, cells at least
+// 12 px, the marked rows framed, and no menu bar, toolbar or empty panel.
+TEST_F(LessonFiles, TheViewReportSaysWhatTheStageShows) {
+    const std::string lesson = std::string(ALIGNSCOPE_SOURCE_DIR) + "/resources/lessons/03-alignment-and-reordering.json";
+    const auto run = tests::runCommand(std::string(ALIGNSCOPE_APP) + " --lesson " + tests::shellQuoted(lesson) +
+                                       " --page 2 --presenter --size 1024x768 --screenshot " + tests::shellQuoted(dir.path("x.png")) +
+                                       " --view-report " + tests::shellQuoted(dir.path("r.json")));
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto report = nlohmann::json::parse(tests::readFile(dir.path("r.json")));
+    EXPECT_EQ(report["size"], nlohmann::json::array({1024, 768}));
+    ASSERT_FALSE(report["heatmaps"].empty());
+    const auto& attention = report["heatmaps"][0];
+    EXPECT_EQ(attention["name"], "attention");
+    EXPECT_GE(attention["rows"].get<int>(), 8);
+    EXPECT_EQ(attention["rows_in_view"], attention["rows"]);
+    EXPECT_EQ(attention["columns_in_view"], attention["columns"]);
+    EXPECT_GE(attention["cell_px"][0].get<double>(), 12.0);
+    EXPECT_GE(attention["cell_px"][1].get<double>(), 12.0);
+    EXPECT_EQ(attention["marked_rows"].size(), 2u) << "voiture and rouge, as the page names them";
+    EXPECT_EQ(attention["marked_rows_in_view"], 2);
+    EXPECT_EQ(attention["marked_columns"].size(), 2u) << "red and car";
+    for (const auto& panel : report["panels"]) {
+        const std::string name = panel["name"];
+        EXPECT_NE(name, "menu bar");
+        EXPECT_NE(name, "source") << "the stage shows the translation, not the input rows";
+        EXPECT_FALSE(panel.value("empty", false)) << name << " is empty on the stage";
+    }
+    const auto refused = tests::runCommand(std::string(ALIGNSCOPE_APP) + " --view-report " + tests::shellQuoted(dir.path("r2.json")));
+    EXPECT_EQ(refused.exitCode, 2) << "--view-report needs --screenshot";
 }
 
 // A run folder mixing snapshots of two models is refused when it opens, as export --timeline does

@@ -28,6 +28,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolBar>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -153,6 +157,46 @@ QStringList heatmapOutOfView(const ui::CellScrollArea* area, const QString& name
     return out + clippedTexts(plot, name);
 }
 
+// The whole matrix in view up to 40 x 40 tokens on the stage, in cells of at least 12 px (8 in
+// the window's panel): a heatmap scrolls only where smaller cells would be needed, and the rows
+// a page names are in view.
+void expectWholeMatrix(const ui::MainWindow* window, bool presenter) {
+    const auto* view = window->alignmentView();
+    if (!view->isVisible()) return;
+    const auto& figure = view->figure();
+    const int rows = static_cast<int>(figure.displayedWeights().size());
+    const int columns = static_cast<int>(figure.columnLabels().size());
+    if (rows == 0 || columns == 0) return;
+    const QRect area = figure.heatmapArea();
+    const int smallest = presenter ? 12 : 8;
+    const QSize cells = figure.cells();
+    if (view->fitting().height() < cells.height())
+        EXPECT_LT(area.height(), cells.height() * (smallest + 1)) << "rows scroll where " << smallest << " px cells would fit them all";
+    if (view->fitting().width() < cells.width())
+        EXPECT_LT(area.width(), cells.width() * (smallest + 1)) << "columns scroll where " << smallest << " px cells would fit them all";
+    EXPECT_GE(area.height() / std::max(1, view->fitting().height()), smallest) << "rows smaller than " << smallest << " px";
+    EXPECT_GE(area.width() / std::max(1, view->fitting().width()), smallest) << "columns smaller than " << smallest << " px";
+    if (presenter && rows <= 40 && columns <= 40)
+        EXPECT_FALSE(view->scrolls()) << rows << " x " << columns << " tokens on the stage: the whole matrix";
+    for (int row : figure.markedRows())
+        EXPECT_TRUE(row >= view->first().y() && row < view->first().y() + view->fitting().height())
+            << "the page's row " << row + 1 << " is out of view";
+}
+
+// The stage: no menu bar, toolbars or input rows; no panel left empty; the page's text whole in
+// its caption band.
+void expectStage(const ui::MainWindow* window) {
+    EXPECT_FALSE(window->menuBar()->isVisible()) << "a menu bar on the stage";
+    for (auto* bar : window->toolBars()) EXPECT_FALSE(bar->isVisible()) << bar->windowTitle().toStdString() << " on the stage";
+    EXPECT_FALSE(window->sourceEdit()->isVisible()) << "the Source row on the stage";
+    EXPECT_FALSE(window->tokensLabel()->isVisible()) << "the Tokens row on the stage";
+    EXPECT_FALSE(window->beamDock()->isVisible() && window->beamList()->count() == 0) << "an empty Beam hypotheses list on the stage";
+    if (window->lessonDock()->isVisible()) {
+        const auto* area = window->lessonPanel()->textArea();
+        EXPECT_EQ(area->verticalScrollBar()->maximum(), 0) << "the page's text needs scrolling in its band (split the page)";
+    }
+}
+
 class Projector : public ::testing::TestWithParam<Screen> {
 protected:
     void SetUp() override {
@@ -194,9 +238,11 @@ protected:
         if (GetParam().presenter) {
             const QSize heatmap = inPlace ? compare->size() : window->alignmentView()->size();
             EXPECT_GE(heatmap.width(), 0.45 * size.width()) << heatmap.width() << " of " << size.width();
-            EXPECT_GE(heatmap.height(), 0.45 * size.height()) << heatmap.height() << " of " << size.height();
+            EXPECT_GE(heatmap.height(), 0.4 * size.height()) << heatmap.height() << " of " << size.height();
         }
         for (const auto& text : heatmapOutOfView(window->alignmentView(), QStringLiteral("heatmap"))) ADD_FAILURE() << text.toStdString();
+        expectWholeMatrix(window.get(), GetParam().presenter);
+        if (GetParam().presenter) expectStage(window.get());
         // The rows before the encoder states: where not every row fits, the states give way (unless
         // the page names them), and the page's last row, where it stops, is in view.
         if (everyRow && window->alignmentView()->isVisible()) {
@@ -330,7 +376,7 @@ TEST(ProjectorRestart, QuittingInPresenterModeSavesTheNormalWindow) {
         window.showStepPanel(true);
         window.highlightPanel(ui::ViewState::Panel::Beam);  // a page that brings a tab forward
         QApplication::processEvents();
-        ASSERT_TRUE(window.tabifiedDockWidgets(window.candidatesDock()).size() > 0) << "presenter mode's column of tabs";
+        ASSERT_EQ(window.dockWidgetArea(window.lessonDock()), Qt::TopDockWidgetArea) << "presenter mode's caption band";
         window.resize(1600, 1000);  // a projector larger than the screen the next start opens on
         window.close();
         EXPECT_EQ(QSettings().value(QStringLiteral("window/rect")).toRect(), before) << "the window's own rectangle, not presenter mode's";
@@ -352,4 +398,101 @@ TEST(ProjectorRestart, QuittingInPresenterModeSavesTheNormalWindow) {
     EXPECT_TRUE(window.compareDock()->isHidden());
     EXPECT_FALSE(window.beamDock()->isHidden()) << "the beam panel as in the normal layout";
     EXPECT_FALSE(window.candidatesDock()->visibleRegion().isEmpty()) << "the candidates in view, not behind a tab";
+}
+
+// The class's projector as it is: a real X server with a window manager (tests/gui/real_screen.sh
+// runs this under Xvfb + openbox at 1024x768 and 1280x720; offscreen it skips). A 40-word sentence
+// first, then presenter mode from its key, then every shipped lesson from the Lessons menu, paged
+// with Page Down only; then quit in presenter mode and start again.
+TEST(RealScreen, EveryLessonOnTheStageThenANormalRestart) {
+    if (QGuiApplication::platformName() != QLatin1String("xcb")) GTEST_SKIP() << "needs an X server (tests/gui/real_screen.sh)";
+    QSettings().remove(QStringLiteral("window"));
+    const QRect screen = QGuiApplication::primaryScreen()->geometry();
+    const auto settle = [](ui::MainWindow& window) {
+        ASSERT_TRUE(window.waitUntilIdle());
+        for (int k = 0; k < 5; ++k) {
+            QApplication::processEvents();
+            QTest::qWait(20);
+        }
+    };
+    {
+        ui::DecodingDocument document;
+        ui::MainWindow window(&document);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        window.setSourceText(QStringLiteral(
+            "The committee said on Tuesday that the new bridge across the river would open to traffic next spring, two years later "
+            "than planned, because the builders had found old foundations that nobody had expected under the water."));
+        window.sourceEdit()->setFocus();
+        QTest::keyClick(window.sourceEdit(), Qt::Key_Return);
+        settle(window);
+        QTest::keyClick(window.alignmentView(), Qt::Key_F5);
+        settle(window);
+        QTest::keyClick(window.alignmentView(), Qt::Key_F11);
+        settle(window);
+        QTest::qWait(300);  // the window manager's full screen
+        settle(window);
+        EXPECT_TRUE(window.presenterMode());
+        EXPECT_EQ(window.geometry(), screen) << "the stage takes the whole screen";
+        {
+            SCOPED_TRACE("the 40-word sentence");
+            expectWholeMatrix(&window, true);
+            expectStage(&window);
+            const auto* view = window.alignmentView();
+            const int rows = static_cast<int>(view->figure().displayedWeights().size());
+            EXPECT_GE(view->first().y() + view->fitting().height(), rows) << "the newest row is in view";
+        }
+        QMenu* lessons = nullptr;
+        for (auto* menu : window.menuBar()->findChildren<QMenu*>())
+            if (menu->title().remove(QLatin1Char('&')) == QLatin1String("Lessons")) lessons = menu;
+        ASSERT_NE(lessons, nullptr);
+        const auto shipped = ui::Lesson::shippedLessons();
+        for (int k = 0; k < static_cast<int>(shipped.size()); ++k) {
+            const auto& path = shipped[k];
+            const auto lesson = ui::Lesson::load(path);
+            lessons->actions().at(k)->trigger();  // the menu's entries, in the shipped lessons' order (LessonsMenu)
+            for (int page = 0; page < lesson.pages.size(); ++page) {
+                settle(window);
+                const std::string where = QFileInfo(path).fileName().toStdString() + " page " + std::to_string(page + 1);
+                SCOPED_TRACE(where);
+                ASSERT_EQ(window.lessonPlayer()->page(), page) << "Page Down turns the page";
+                EXPECT_EQ(window.geometry(), screen);
+                expectWholeMatrix(&window, true);
+                expectStage(&window);
+                // The panel the page names is on the stage at a usable size.
+                const auto named = lesson.pages[page].highlight;
+                QWidget* panel = named == ui::ViewState::Panel::Candidates ? static_cast<QWidget*>(window.candidatesDock())
+                                 : named == ui::ViewState::Panel::Beam     ? static_cast<QWidget*>(window.beamDock())
+                                 : named == ui::ViewState::Panel::Explain  ? static_cast<QWidget*>(window.stepDock())
+                                                                           : nullptr;
+                if (panel) {
+                    EXPECT_TRUE(panel->isVisible() && !panel->visibleRegion().isEmpty()) << "the page's panel is not on the stage";
+                    EXPECT_GE(panel->width(), 250);
+                    EXPECT_GE(panel->height(), 150);
+                }
+                if (named == ui::ViewState::Panel::Encoder && window.alignmentView()->isVisible())
+                    EXPECT_TRUE(window.alignmentView()->figure().showsEncoderStates()) << "the page names the encoder states";
+                if (const QString shots = qEnvironmentVariable("PROJECTOR_SHOTS"); !shots.isEmpty())
+                    window.grab().save(QDir(shots).filePath(QStringLiteral("real-%1x%2-%3.png")
+                                                                .arg(screen.width())
+                                                                .arg(screen.height())
+                                                                .arg(QString::fromStdString(where).replace(' ', '_'))));
+                QTest::keyClick(QApplication::focusWidget() ? QApplication::focusWidget() : &window, Qt::Key_PageDown);
+            }
+            window.lessonPlayer()->stop();
+            settle(window);
+        }
+        window.close();
+    }
+    ui::DecodingDocument document;
+    ui::MainWindow window(&document);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QTest::qWait(200);
+    EXPECT_FALSE(window.presenterMode());
+    EXPECT_TRUE(window.menuBar()->isVisible());
+    const QRect frame = window.frameGeometry();
+    EXPECT_TRUE(screen.contains(frame)) << "the next start is a normal window inside the screen: " << frame.x() << "," << frame.y() << " "
+                                        << frame.width() << "x" << frame.height() << " (saved "
+                                        << QSettings().value(QStringLiteral("window/rect")).toRect().height() << " high)";
 }

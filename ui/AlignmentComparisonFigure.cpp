@@ -78,6 +78,7 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     const auto columns = labels(c.columns());
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     font_ = font;
+    smallestCell_ = o.smallestCell;
     // Row or stack: the arrangement whose cells come out larger in this plot (labels, titles and
     // colour scales taken off first).
     {
@@ -198,7 +199,9 @@ QSize AlignmentComparisonFigure::fit() {
     showWindow({0, 0}, all);
     P::layOut(plot_);
     P::fitLabels(plot_);
-    const int cell = P::readableCell(font_);
+    // Three matrices of a sentence whole before any scrolling: cells down to the panel's smallest
+    // (FigureOptions::smallestCell), where a label's line may just touch its neighbour's.
+    const int cell = std::max(smallestCell_, static_cast<int>(std::lround(0.8 * P::readableCell(font_))));
     QSize fits = all;
     for (auto* rect : rects_)
         fits = fits.boundedTo({P::cellsThatFit(rect->width(), cell, all.width()), P::cellsThatFit(rect->height(), cell, all.height())});

@@ -57,6 +57,7 @@ private:
     std::vector<QCPItemRect*> frames_;  // the hovered cell in each
     Cell highlighted_;
     QFont font_;
+    int smallestCell_ = 8;
     bool stacked_ = false;
 };
 

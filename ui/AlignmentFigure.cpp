@@ -62,6 +62,34 @@ bool needsRotation(const std::vector<QString>& labels, const QFont& font, int ce
     return false;
 }
 
+// A page's named rows or columns: 1-based positions, or labels as the axis shows them (a
+// SentencePiece label also matches without its word-start mark).
+std::vector<int> resolveMarks(const std::vector<FigureOptions::Mark>& marks, const std::vector<QString>& labels, int count) {
+    std::set<int> found;
+    for (const auto& mark : marks) {
+        if (mark.position > 0) {
+            if (mark.position <= count) found.insert(mark.position - 1);
+            continue;
+        }
+        for (int k = 0; k < count && k < static_cast<int>(labels.size()); ++k) {
+            const QString& l = labels[static_cast<size_t>(k)];
+            if (l == mark.label || (l.startsWith(QChar(0x2581)) && l.mid(1) == mark.label)) found.insert(k);
+        }
+    }
+    return {found.begin(), found.end()};
+}
+
+// The label font for cells `cell` pixels long: the figure's own where a line fits, else shrunk
+// toward the smallest readable size.
+QFont shrunkFont(const QFont& font, double cell) {
+    const int line = QFontMetrics(font).height();
+    if (line + 1 <= cell) return font;
+    QFont small = font;
+    const int pixels = QFontInfo(font).pixelSize();
+    small.setPixelSize(std::max(FigureOptions::kSmallestLabelPx, static_cast<int>(std::floor(pixels * (cell - 1) / line))));
+    return small;
+}
+
 }  // namespace
 
 AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) {}
@@ -110,7 +138,7 @@ void AlignmentFigure::drawLinks(const core::DecodingState& s, const core::Alignm
         mark->position->setAxes(x, y);
         mark->position->setCoords(column, row);
         mark->setStyle(QCPItemTracer::tsCircle);
-        mark->setSize(std::max(6.0, QFontMetrics(font_).height() * 0.45));
+        mark->setSize(linkDot_ > 0 ? linkDot_ : std::max(6.0, QFontMetrics(font_).height() * 0.45));
         mark->setPen(QPen(Qt::black, 1.5));
         mark->setBrush(Qt::white);
         ++linkCells_;
@@ -132,6 +160,7 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     plot_->clearItems();
     plot_->plotLayout()->clear();  // deletes the old axis rects, colour scales and title
     heatmap_ = nullptr;
+    scale_ = nullptr;
     linkCells_ = 0;
     heatRect_ = encoderRect_ = nullptr;
     weights_.clear();
@@ -148,6 +177,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     for (int i = 0; i < shownTokens; ++i)
         columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
     for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
+    smallestCell_ = std::max(1, o.smallestCell);
+    linkDot_ = o.linkDotPx;
     // Attribution in place of attention (View > Heatmap) once its rows are there for every shown step.
     attributionLabel_ = QString::fromStdString(s.attributionMethod);
     attribution_ = !s.attributionMethod.empty() && s.attribution.size() == alignment.weights().size() && tokenRows > 0;
@@ -193,6 +224,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
         }
     }
     const bool encoderPanel = o.showEncoderStates && s.encoderSize > 0 && !merged_;
+    markedRows_ = resolveMarks(o.markedRows, rows_, T);
+    markedColumns_ = resolveMarks(o.markedColumns, columns_, S);
 
     auto* layout = plot_->plotLayout();
     int row = 0;
@@ -237,7 +270,7 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
 
-    auto* scale = new QCPColorScale(plot_);
+    auto* scale = scale_ = new QCPColorScale(plot_);
     layout->addElement(row, 1, scale);
     scale->setType(QCPAxis::atRight);
     const QCPRange range = !attribution_         ? QCPRange(0, 1)
@@ -318,10 +351,12 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
             }
         }
         drawLinks(s, alignment, shownTokens);
+        drawMarks(S, T);
     }
 
+    encoderRows_ = 0;
     if (encoderPanel) {
-        const int E = static_cast<int>(s.encoderSize);
+        const int E = encoderRows_ = static_cast<int>(s.encoderSize);
         encoderRect_ = new QCPAxisRect(plot_);
         layout->addElement(row + 1, 0, encoderRect_);
         encoderRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
@@ -439,30 +474,102 @@ QSize AlignmentFigure::cells() const { return {std::max<int>(1, static_cast<int>
 QSize AlignmentFigure::fit() {
     if (!heatRect_) return {1, 1};
     auto* x = heatRect_->axis(QCPAxis::atBottom);
+    auto* y = heatRect_->axis(QCPAxis::atLeft);
     const QSize all = cells();
     showWindow({0, 0}, all);  // the widest labels of all decide the margins
     x->setTickLabelRotation(0);
+    x->setTickLabelFont(font_);
+    y->setTickLabelFont(font_);
+    fitTickLabels(x, columns_, markedColumns_, 1e9);
+    fitTickLabels(y, rows_, markedRows_, 1e9);
+    if (scale_) P::styleAxis(scale_->axis(), font_);
     // In a panel the encoder states are never a strip: their cells and c_t / s_t stay large enough
     // to read a pattern in (cramped() then says when the heatmap cannot have its rows beside them).
     if (encoderRect_) encoderRect_->setMinimumSize(0, kEncoderFloor);
     // The colour scale's title is fitted to the bar below (fitLabels), not the bar to the title.
     heatRect_->setMinimumSize(0, 0);
     P::layOut(plot_);
-    const int cell = P::readableCell(font_);
-    const int columns = P::cellsThatFit(heatRect_->width(), cell, all.width());
-    // Upright source labels where a column is narrower than its label.
-    if (needsRotation(columns_, font_, heatRect_->width() / columns)) {
-        x->setTickLabelRotation(-90);
+    const int readable = P::readableCell(font_);
+    if (heatRect_->width() >= all.width() * readable && heatRect_->height() >= all.height() * readable) {
+        // Upright source labels where a column is narrower than its label.
+        if (needsRotation(columns_, font_, heatRect_->width() / all.width())) {
+            x->setTickLabelRotation(-90);
+            P::layOut(plot_);
+        }
+        P::fitLabels(plot_);
+        return all;
+    }
+    // The whole matrix in smaller cells, down to the smallest cell, before any scrolling: the
+    // labels shrink and then thin (a slide's 40 x 40 matrix keeps every row, not a window of 9).
+    // Twice: smaller labels leave narrower margins, and so larger cells. The colour scale gives
+    // up a quarter of its text's size for them too.
+    if (scale_) {
+        QFont smaller = font_;
+        smaller.setPointSizeF(font_.pointSizeF() * 0.75);
+        P::styleAxis(scale_->axis(), smaller);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        const double across = std::max<double>(smallestCell_, static_cast<double>(heatRect_->width()) / all.width());
+        const double down = std::max<double>(smallestCell_, static_cast<double>(heatRect_->height()) / all.height());
+        fitTickLabels(y, rows_, markedRows_, down);
+        // Upright source labels in the rows' size where rows are what is short: a 16-point label
+        // standing under each column took the room of five rows.
+        const double labelCell = std::min(across, down);
+        const bool upright = needsRotation(columns_, shrunkFont(font_, labelCell), static_cast<int>(across));
+        x->setTickLabelRotation(upright ? -90 : 0);
+        fitTickLabels(x, columns_, markedColumns_, upright ? across : 1e9, upright ? labelCell : 1e9);
         P::layOut(plot_);
     }
     P::fitLabels(plot_);
-    return {P::cellsThatFit(heatRect_->width(), cell, all.width()), P::cellsThatFit(heatRect_->height(), cell, all.height())};
+    return {P::cellsThatFit(heatRect_->width(), smallestCell_, all.width()),
+            P::cellsThatFit(heatRect_->height(), smallestCell_, all.height())};
+}
+
+void AlignmentFigure::fitTickLabels(QCPAxis* axis, const std::vector<QString>& labels, const std::vector<int>& marked, double cell,
+                                    double fontCell) {
+    const QFont font = shrunkFont(font_, std::min(cell, fontCell));
+    axis->setTickLabelFont(font);
+    // Every k-th label where even the smallest line is longer than a cell, and every marked one,
+    // with the regular labels next to a marked one left out so that none overlaps it.
+    const int line = QFontMetrics(font).height();
+    const int every = line <= cell ? 1 : static_cast<int>(std::ceil(line / cell));
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int k = 0; k < static_cast<int>(labels.size()); ++k) {
+        const bool isMarked = std::binary_search(marked.begin(), marked.end(), k);
+        bool nearMark = false;
+        for (int m : marked) nearMark = nearMark || (m != k && std::abs(m - k) < every);
+        if (isMarked || (k % every == 0 && !nearMark)) ticker->addTick(k, labels[static_cast<size_t>(k)]);
+    }
+    axis->setTicker(ticker);
+}
+
+QRect AlignmentFigure::heatmapArea() const { return heatRect_ ? heatRect_->rect() : QRect(); }
+
+QRect AlignmentFigure::encoderArea() const { return encoderRect_ ? encoderRect_->rect() : QRect(); }
+
+// Frames around the rows and columns a lesson page talks about, over every colour of the map.
+void AlignmentFigure::drawMarks(int columns, int rows) {
+    auto* x = heatRect_->axis(QCPAxis::atBottom);
+    auto* y = heatRect_->axis(QCPAxis::atLeft);
+    const auto frame = [&](double left, double top, double right, double bottom) {
+        auto* r = new QCPItemRect(plot_);
+        r->setClipAxisRect(heatRect_);
+        r->topLeft->setAxes(x, y);
+        r->bottomRight->setAxes(x, y);
+        r->topLeft->setCoords(left, top);
+        r->bottomRight->setCoords(right, bottom);
+        r->setPen(QPen(QColor("#e377c2"), 2, Qt::DashLine));
+    };
+    for (int t : markedRows_)
+        if (t < rows) frame(-0.5, t - 0.5, columns - 0.5, t + 0.5);
+    for (int i : markedColumns_)
+        if (i < columns) frame(i - 0.5, -0.5, i + 0.5, std::max(rows, 1) - 0.5);
 }
 
 bool AlignmentFigure::cramped() const {
     if (!heatRect_) return false;
     const int rows = std::min(3, cells().height());
-    return heatRect_->height() < rows * P::readableCell(font_);
+    return heatRect_->height() < rows * smallestCell_;
 }
 
 void AlignmentFigure::showWindow(QPoint first, QSize count) {

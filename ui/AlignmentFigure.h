@@ -5,6 +5,7 @@
 #include <QFont>
 #include <QPoint>
 #include <QPointF>
+#include <QRect>
 #include <QSize>
 #include <QString>
 
@@ -12,7 +13,9 @@
 
 class QCustomPlot;
 class QCPColorMap;
+class QCPColorScale;
 class QCPAxisRect;
+class QCPAxis;
 
 namespace alignscope::ui {
 
@@ -33,11 +36,21 @@ public:
     // (columns, rows) fit at the smallest readable cell; source labels turn upright where a column
     // is too narrow for them. Then showWindow shows those cells from `first`, axes in place.
     QSize fit();
-    QSize cells() const;  // the heatmap's columns and rows in all (rows: those reserved too)
+    QSize cells() const;
+    // The rows and columns FigureOptions::markedRows/markedColumns resolve to (0-based).
+    const std::vector<int>& markedRows() const { return markedRows_; }
+    const std::vector<int>& markedColumns() const {
+        return markedColumns_;
+    }  // the heatmap's columns and rows in all (rows: those reserved too)
     // After fit: the heatmap got less height than three readable rows (or its rows, if fewer): the
     // panel below took it, and the view then leaves the encoder panel out.
     bool cramped() const;
     bool showsEncoderStates() const { return encoderRect_ != nullptr; }
+    // Where the heatmap's cells and the encoder states' are drawn, in the plot's pixels (empty
+    // when not shown), and the encoder states' rows (the state's dimensions).
+    QRect heatmapArea() const;
+    QRect encoderArea() const;
+    int encoderRows() const { return encoderRows_; }
     void showWindow(QPoint first, QSize count);
 
     // Size at which no label overlaps another (token columns wide enough for their labels).
@@ -58,10 +71,16 @@ public:
 
 private:
     void drawLinks(const core::DecodingState& state, const core::Alignment& alignment, int shownTokens);
+    void drawMarks(int columns, int rows);
+    // One axis's tick labels for cells `cell` pixels long: shrunk (to fit `fontCell`, at most
+    // `cell`), then thinned where a line is longer than a cell (FigureOptions::smallestCell).
+    void fitTickLabels(QCPAxis* axis, const std::vector<QString>& labels, const std::vector<int>& marked, double cell,
+                       double fontCell = 1e9);
 
     QCustomPlot* plot_;
     QCPColorMap* heatmap_ = nullptr;
     QCPAxisRect* heatRect_ = nullptr;
+    QCPColorScale* scale_ = nullptr;
     QCPAxisRect* encoderRect_ = nullptr;
     std::vector<std::vector<double>> weights_;  // [T][S']
     std::vector<QString> columns_, rows_;
@@ -71,6 +90,10 @@ private:
     QString attributionLabel_;
     QFont font_;
     int rowsTotal_ = 0;  // the heatmap's rows, with those reserved
+    int smallestCell_ = 8;
+    int linkDot_ = 0;
+    int encoderRows_ = 0;
+    std::vector<int> markedRows_, markedColumns_;
     int linkCells_ = 0;
 };
 

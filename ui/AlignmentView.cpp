@@ -63,6 +63,9 @@ void AlignmentView::refit() {
     setCells(figure_->cells(), fits);
     const int rows = static_cast<int>(figure_->displayedWeights().size());
     if ((rows != rowsShown_ || followed) && rows > 0) ensureRowVisible(rows - 1);
+    // The rows a lesson page names stay in view, before the newest where the window cannot hold both.
+    for (int row : figure_->markedRows())
+        if (row < rows) ensureRowVisible(row);
     rowsShown_ = rows;
     figure_->showWindow(first(), fitting());
     plot()->replot(QCustomPlot::rpImmediateRefresh);

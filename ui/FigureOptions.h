@@ -25,6 +25,20 @@ struct FigureOptions {
     // matrix has at most kMaxVectorCells cells; a larger one stays an image.
     bool vectorCells = false;
     static constexpr int kMaxVectorCells = 10000;
+    // In a panel (AlignmentFigure::fit): the smallest cell, in pixels, before the heatmap shows a
+    // window of its cells; above it the tick labels shrink (to kSmallestLabelPx) and then thin
+    // rather than scroll. The window's panel allows 8 px, presenter mode's stage 12.
+    int smallestCell = 8;
+    static constexpr int kSmallestLabelPx = 10;
+    int linkDotPx = 0;  // View > Links' dots, in pixels (0: from the font); the stage's are read from the back of a room
+    // Rows and columns a lesson page talks about: framed, always labelled, never thinned away.
+    // Each is a 1-based position, or a label as the axis shows it ("voiture": every such row).
+    struct Mark {
+        int position = 0;  // > 0: this position
+        QString label;     // else every row (column) of this label
+        bool operator==(const Mark& o) const { return position == o.position && label == o.label; }
+    };
+    std::vector<Mark> markedRows, markedColumns;
 
     // The source columns the figure shows: all, or all but the </s> column that endColumn drops.
     // endColumn only acts where the last column is the model's </s> (not where a model's sources

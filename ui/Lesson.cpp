@@ -168,6 +168,8 @@ Lesson Lesson::load(const QString& path) {
         page.highlight = ViewState::panelNamed(QString::fromStdString(p.highlight));
         page.heatmap = QString::fromStdString(p.heatmap);
         page.snapshot = p.snapshot;
+        for (const auto& r : p.rows) page.markRows.push_back({r.position, QString::fromStdString(r.token)});
+        for (const auto& c : p.columns) page.markColumns.push_back({c.position, QString::fromStdString(c.token)});
         if (!p.model.empty()) page.model = QString::fromStdString(files.model(p.model, where, "model"));
         if (!p.compare.empty()) page.compare = QString::fromStdString(files.model(p.compare, where, "compare"));
         if (!p.timeline.empty()) page.timeline = QString::fromStdString(files.timeline(p.timeline, p.snapshot, where));

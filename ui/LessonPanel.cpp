@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStyle>
 #include <QScrollBar>
 #include <QVBoxLayout>
 
@@ -23,7 +24,7 @@ void LessonPanel::setTextScale(const QFont& base, double scale) {
     bold.setPointSizeF(base.pointSizeF() * 1.25);
     title_->setFont(bold);
     QFont text = base;
-    text.setPointSizeF(base.pointSizeF() * 1.1);
+    text.setPointSizeF(base.pointSizeF() * (stage_ ? 1.0 : 1.1));  // the stage's band: every line counts
     text_->setFont(text);
     for (auto* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(next_)}) w->setFont(base);
     imageScale_ = std::max(1.0, scale);  // a chart's picture carries its own text: it grows with the rest
@@ -86,6 +87,13 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
 
 QString LessonPanel::pageText() const { return text_->text(); }
 
+void LessonPanel::setStage(bool on) {
+    stage_ = on;
+    for (auto* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(next_)}) w->setVisible(!on);
+    picture_->setVisible(!image_.isNull() && !on);
+    if (player_->running()) showPage(player_->page(), static_cast<int>(player_->lesson().pages.size()));
+}
+
 bool LessonPanel::scrollPage(int direction) {
     auto* bar = scroll_->verticalScrollBar();
     if (direction > 0 ? bar->value() >= bar->maximum() : bar->value() <= bar->minimum()) return false;
@@ -97,13 +105,15 @@ bool LessonPanel::scrollPage(int direction) {
 
 int LessonPanel::pageHeight(int width) const {
     const QMargins outer = layout()->contentsMargins();
-    const int inner = width - outer.left() - outer.right();
+    // Measured beside a scroll bar: a page that fits exactly without one wrapped a line more with it.
+    const int inner = width - outer.left() - outer.right() - style()->pixelMetric(QStyle::PM_ScrollBarExtent);
     int page = 0;
     for (auto* part : {title_, text_, picture_})
         if (!part->isHidden())
             page += (part->hasHeightForWidth() ? part->heightForWidth(inner) : part->sizeHint().height()) +
                     scroll_->widget()->layout()->spacing();
-    return outer.top() + page + layout()->spacing() + next_->sizeHint().height() + outer.bottom();
+    const int buttons = next_->isHidden() ? 0 : layout()->spacing() + next_->sizeHint().height();
+    return outer.top() + page + buttons + outer.bottom();
 }
 
 void LessonPanel::resizeEvent(QResizeEvent* event) {
@@ -156,11 +166,12 @@ void LessonPanel::showPage(int page, int pages) {
         next_->setEnabled(false);
         return;
     }
-    title_->setText(player_->lesson().title);
+    // On the stage the buttons give way (Page Down / Page Up turn the pages): the title says where we are.
+    title_->setText(stage_ ? tr("%1 · %2 / %3").arg(player_->lesson().title).arg(page + 1).arg(pages) : player_->lesson().title);
     const auto& p = player_->lesson().pages[page];
     text_->setText(p.html);  // the page's markup, checked and converted when the lesson was loaded
     image_ = p.picture.isNull() ? QPixmap() : QPixmap::fromImage(p.picture);
-    picture_->setVisible(!image_.isNull());
+    picture_->setVisible(!image_.isNull() && !stage_);  // on the stage it has a panel of its own
     scaleImage();
     counter_->setText(tr("%1 / %2").arg(page + 1).arg(pages));
     scroll_->verticalScrollBar()->setValue(0);  // each page is read from its top

@@ -20,6 +20,8 @@ public:
     // Title and text sized from `base` (the window's text font; larger in presenter mode, where
     // `scale` also lets the picture grow past 1:1, as far as the panel's width allows).
     void setTextScale(const QFont& base, double scale = 1.0);
+    // Presenter mode's caption band: no buttons (the keys turn the pages), the page number in the title.
+    void setStage(bool on);
     // The page's picture as loaded (null when the page has none), before scaling to the panel.
     QPixmap pageImage() const { return image_; }
 
@@ -45,6 +47,7 @@ private:
     QLabel* text_;
     QLabel* picture_;
     QScrollArea* scroll_;
+    bool stage_ = false;
     double imageScale_ = 1.0;  // presenter mode: the picture may grow past 1:1 with the text
     QPixmap image_;
     QLabel* counter_;

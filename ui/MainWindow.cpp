@@ -14,6 +14,7 @@
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
 #include "ui/LessonsMenu.h"
+#include "ui/PicturePanel.h"
 #include "ui/RecentModelsMenu.h"
 #include "ui/SentencePanel.h"
 #include "ui/StatusLine.h"
@@ -76,7 +77,7 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent)
     WindowPlacement::restore(this, settings);
     // What shows a lesson, a comparison or a training run stays closed: none of them is open at start.
     restoreState(settings.value("window/state").toByteArray());
-    for (auto* dock : {lessonDock_, compareDock_, timelineDock_}) dock->hide();
+    for (auto* dock : {lessonDock_, compareDock_, timelineDock_, pictureDock_}) dock->hide();
     beamWidth_->setValue(settings.value("decoding/beamWidth", 5).toInt());
     for (const auto& toggle : kSavedToggles) action(toggle.id)->setChecked(settings.value(toggle.key, toggle.byDefault).toBool());
     const int end = settings.value("figure/endColumn", 0).toInt();
@@ -89,7 +90,8 @@ MainWindow::MainWindow(DecodingDocument* document, QWidget* parent)
     connect(document_, &DecodingDocument::linkRuleDropped, this, [this] { linksMenu_->choose(QString()); });
     connect(document_, &DecodingDocument::modelChanged, this, [this](const QString& name, const QString& path) {
         setWindowTitle(tr("AlignScope — %1").arg(name));
-        if (!path.isEmpty()) recent_->remember(path);
+        // A lesson's models and a training run's snapshots are not the user's recent files.
+        if (!path.isEmpty() && !lessonPlayer_->running() && !run_->active()) recent_->remember(path);
         // Test-set scores are of the model that was A: none outlives it.
         comparison_->forgetScores();
         if (path != modelOpening_) return;
@@ -178,10 +180,11 @@ void MainWindow::buildActions() {
     // A page's text longer than its panel (a small projector) scrolls a screenful first, as a
     // presentation clicker (which sends these keys) expects; at its end the page turns.
     r.add("next-page", tr("&Next page"), tr("The lesson's next page"), {QKeySequence(Qt::Key_PageDown)}, [this] {
-        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
+        // On the stage the caption band holds the whole page: the key turns it.
+        if (presenter_.active() || !lessonDock_->isVisible() || !lessonPanel_->scrollPage(1)) lessonPlayer_->next();
     });
     r.add("previous-page", tr("&Previous page"), tr("The lesson's previous page"), {QKeySequence(Qt::Key_PageUp)}, [this] {
-        if (!lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
+        if (presenter_.active() || !lessonDock_->isVisible() || !lessonPanel_->scrollPage(-1)) lessonPlayer_->previous();
     });
     r.addToggle("presenter", tr("Presenter &mode"), tr("Large text, the whole screen, the panels in one column"),
                 {QKeySequence(Qt::Key_F11)}, [this] { setPresenterMode(action("presenter")->isChecked()); });
@@ -190,6 +193,7 @@ void MainWindow::buildActions() {
     r.add("picture", tr("Show the page's p&icture full size"), tr("The lesson page's picture, fitted to the screen"),
           {QKeySequence(Qt::CTRL | Qt::Key_I)}, [this] { lessonPanel_->enlargeImage(); })
         ->setEnabled(false);
+    r.add("keys", tr("&Keys…"), tr("Every key and what it does"), {QKeySequence(Qt::Key_F1)}, [this] { showKeys(); });
     r.add("end-lesson", tr("&End lesson"), tr("Back to the view before the lesson"), {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L)},
           [this] { lessonPlayer_->stop(); });
 }
@@ -218,20 +222,22 @@ void MainWindow::buildMenus() {
 
     auto* lessons = menuBar()->addMenu(tr("&Lessons"));
     LessonsMenu::addLessons(lessons, this, [this](const QString& path) { startLesson(path); });
-    add(lessons, {nullptr, "next-page", "previous-page", "presenter", "picture", "end-lesson"});
+    add(lessons, {nullptr, "next-page", "previous-page", "presenter", "picture", "end-lesson", nullptr, "keys"});
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this,
             [this] { action("picture")->setEnabled(!lessonPanel_->pageImage().isNull()); });
 
     auto* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
     auto* explain = stepDock_->toggleViewAction();
     explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    addAction(explain);  // its key also on the stage, where the menu bar is hidden
     // Every panel and toolbar, so one closed with its × comes back from here.
     const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")},
                                                        {beamDock_, tr("&Beam hypotheses")},
                                                        {stepDock_, tr("Step e&xplained")},
                                                        {lessonDock_, tr("&Lesson")},
                                                        {timelineDock_, tr("T&raining run")},
-                                                       {compareDock_, tr("Com&pare models")}};
+                                                       {compareDock_, tr("Com&pare models")},
+                                                       {pictureDock_, tr("Pict&ure")}};
     for (const auto& [dock, text] : panels) DockToggles::add(view, dock, text);
     view->addSeparator();
     add(view, {"encoder-states", "values", "grayscale", "words", nullptr, kEndColumnIds[0], kEndColumnIds[1], kEndColumnIds[2]});
@@ -380,6 +386,7 @@ void MainWindow::buildLayout() {
     lessonDock_->hide();
     connect(lessonPlayer_, &LessonPlayer::pageChanged, this, [this] {
         lessonDock_->show();
+        fitStage();
         fitCentralView();                                               // a comparison the page keeps takes the heatmap's place
         QTimer::singleShot(0, this, [this] { presenter_.arrange(); });  // presenter mode: the page's share of the column
         view_->setFocus();                                              // the arrows step, Page Down turns the page; no box takes the keys
@@ -389,6 +396,7 @@ void MainWindow::buildLayout() {
         applyView(viewBeforeLesson_);                                         // back to what was open before the lesson, at its step
         if (frontBeforeLesson_) presenter_.bringForward(frontBeforeLesson_);  // and the tab that was in front
         fitCentralView();  // a comparison open before the lesson is beside the heatmap again
+        fitStage();
         view_->setFocus();
     });
     timelinePanel_ = new TimelinePanel;
@@ -415,6 +423,16 @@ void MainWindow::buildLayout() {
     connect(timelinePanel_, &TimelinePanel::exportRequested, this, &MainWindow::exportTimelineDialog);
 
     comparePanel_ = new ComparePanel;
+    // A lesson page's picture on the stage (the window keeps it in the lesson's own panel).
+    picturePanel_ = new PicturePanel;
+    connect(picturePanel_, &PicturePanel::enlargeRequested, this, [this] { lessonPanel_->enlargeImage(); });
+    pictureDock_ = new QDockWidget(tr("Picture"), this);
+    pictureDock_->setObjectName(QStringLiteral("pictureDock"));
+    pictureDock_->setWidget(picturePanel_);
+    addDockWidget(Qt::RightDockWidgetArea, pictureDock_);
+    pictureDock_->hide();
+    presenter_.setPictureDock(pictureDock_);
+
     compareDock_ = new QDockWidget(tr("Compare models"), this);
     compareDock_->setObjectName(QStringLiteral("compareDock"));
     compareDock_->setWidget(comparePanel_);
@@ -487,7 +505,7 @@ void MainWindow::applyFigureOptions() {
     figureOptions_.endColumn = action(kEndColumnIds[1])->isChecked()   ? FigureOptions::EndColumn::Drop
                                : action(kEndColumnIds[2])->isChecked() ? FigureOptions::EndColumn::Renormalize
                                                                        : FigureOptions::EndColumn::Keep;
-    view_->setOptions(figureOptions_);
+    view_->setOptions(heatmapOptions());
     comparePanel_->setOptions(compareOptions());
     if (wordsChanged) comparison_->follow(state_, givenTarget_, figureOptions_.mergeWords);  // compared over words or tokens
 }
@@ -500,6 +518,7 @@ void MainWindow::render(core::DecodingStatePtr state) {
     if (stepDock_->isVisible()) stepPanel_->render(state);
     candidates_->render(s);
     beamPanel_->render(s);
+    fitStage();  // a beam's hypotheses appear on the stage with its results
     const bool ready = !s.source.tokens.empty();
     // Teacher forcing on with no target yet: Step would decode freely under a button that says
     // otherwise, so it waits for the target.

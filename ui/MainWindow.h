@@ -36,6 +36,7 @@ class LessonPlayer;
 class TimelinePanel;
 class TrainingRunController;
 class LessonPanel;
+class PicturePanel;
 class ComparePanel;
 class ComparisonController;
 class DecodingDocument;
@@ -131,6 +132,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void buildActions();
@@ -154,7 +156,10 @@ private:
     void fitToolBars();                 // a second toolbar row when one row cannot show every action
     void fitCentralView();              // presenter mode: a comparison in the heatmap's place
     FigureOptions compareOptions() const;
-    void fitBottomDocks();  // the compare and training-run docks' share of the height
+    FigureOptions heatmapOptions() const;  // the window's heatmap: on the stage, the encoder states only where the page names them
+    void fitBottomDocks();                 // the compare and training-run docks' share of the height
+    void fitStage();                       // presenter mode: the panels the page names, none left empty
+    void showKeys();                       // F1, ?: every command that has a key, from the registry
 
     DecodingDocument* document_;
     ActionRegistry* actions_;
@@ -165,6 +170,8 @@ private:
     LessonPlayer* lessonPlayer_ = nullptr;
     LessonPanel* lessonPanel_ = nullptr;
     QDockWidget* lessonDock_ = nullptr;
+    PicturePanel* picturePanel_ = nullptr;
+    QDockWidget* pictureDock_ = nullptr;  // presenter mode's stage: a page's picture in the column
     QDockWidget* candidatesDock_ = nullptr;
     QDockWidget* beamDock_ = nullptr;
     PresenterLayout presenter_{this};

@@ -2,6 +2,7 @@
 // the panels a page points at, and presenter mode's text and layout.
 #include "ui/MainWindow.h"
 
+#include "ui/ActionRegistry.h"
 #include "ui/AlignmentView.h"
 #include "ui/CandidatesView.h"
 #include "ui/ComparePanel.h"
@@ -11,6 +12,7 @@
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
 #include "ui/LessonPlayer.h"
+#include "ui/PicturePanel.h"
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelinePanel.h"
 
@@ -23,6 +25,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QKeyEvent>
+#include <QMessageBox>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -32,6 +36,9 @@ namespace alignscope::ui {
 namespace {
 constexpr double kPresenterScale = 1.6;     // presenter mode: every text, for the back of a room
 constexpr double kTranslationScale = 1.25;  // the translation line, above the rest
+constexpr int kStageCell = 12;              // the smallest heatmap cell on the stage before it scrolls (pixels)
+constexpr int kWindowCell = 8;              // and in the window's panel
+constexpr int kStageLinkDot = 14;           // View > Links' dots on the stage (pixels)
 }  // namespace
 
 ViewState MainWindow::currentView() const {
@@ -51,10 +58,14 @@ ViewState MainWindow::currentView() const {
         v.snapshot = timelinePanel_->current() + 1;
     }
     v.compare = comparison_->modelPath();
+    v.markRows = figureOptions_.markedRows;
+    v.markColumns = figureOptions_.markedColumns;
     return v;
 }
 
-void MainWindow::applyView(const ViewState& v) {
+void MainWindow::applyView(const ViewState& view) {
+    // A copy: the view may be a lesson's page, and what this opens (a training run) can change the lesson.
+    const ViewState v = view;
     sentence_->stopTyping();
     document_->cancel();
     modelOpening_.clear();
@@ -83,6 +94,9 @@ void MainWindow::applyView(const ViewState& v) {
         document_->apply(request);
     }
     if (!compare.isEmpty() && comparison_->modelPath() != compare) openComparison(compare);
+    figureOptions_.markedRows = v.markRows;
+    figureOptions_.markedColumns = v.markColumns;
+    view_->setOptions(heatmapOptions());
     showStepPanel(v.explain || v.highlight == ViewState::Panel::Explain);
     stepPanel_->showPart(v.explainPart);
     highlightPanel(v.highlight);
@@ -119,7 +133,9 @@ void MainWindow::highlightPanel(ViewState::Panel panel) {
     }
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
     else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+    const bool encoderChanged = (highlightedPanel_ == ViewState::Panel::Encoder) != (panel == ViewState::Panel::Encoder);
     highlightedPanel_ = panel;
+    if (encoderChanged && presenter_.active()) view_->setOptions(heatmapOptions());
     // On a projector and on a lesson's pages the rows come before the encoder states, unless the
     // page names them.
     view_->setRowsFirst((presenter_.active() || lessonPlayer_->running()) && panel != Panel::Encoder);
@@ -144,12 +160,19 @@ void MainWindow::startLesson(const QString& path, int firstPage) {
 
 void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     action("presenter")->setChecked(on);
+    figureOptions_.smallestCell = on ? kStageCell : kWindowCell;
+    figureOptions_.linkDotPx = on ? kStageLinkDot : 0;
+    sentence_->setStage(on);
+    lessonPanel_->setStage(on);
     applyTextScale(on ? kPresenterScale : 1.0);
     // The panels a lesson shows or hides keep what the lesson made of them when presenter mode ends.
     if (on)
-        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_}, compareDock_,
-                         {lessonDock_, stepDock_, timelineDock_, compareDock_});
+        presenter_.enter(fillScreen, lessonDock_, {candidatesDock_, stepDock_, beamDock_, timelineDock_, pictureDock_}, compareDock_,
+                         {lessonDock_, stepDock_, timelineDock_, compareDock_, pictureDock_});
     else presenter_.leave();
+    if (!on) pictureDock_->hide();        // the window shows the picture in the lesson's panel
+    view_->setOptions(heatmapOptions());  // the encoder states on the stage only where a page names them
+    fitStage();
     fitCentralView();
     highlightPanel(highlightedPanel_);  // its tab in front, the rows first
     fitToolBars();
@@ -164,6 +187,12 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
 FigureOptions MainWindow::compareOptions() const {
     FigureOptions o = figureOptions_;
     o.fontSize = std::min(o.fontSize, FigureOptions().fontSize);
+    return o;
+}
+
+FigureOptions MainWindow::heatmapOptions() const {
+    FigureOptions o = figureOptions_;
+    if (presenter_.active()) o.showEncoderStates = o.showEncoderStates && highlightedPanel_ == ViewState::Panel::Encoder;
     return o;
 }
 
@@ -200,8 +229,57 @@ void MainWindow::applyTextScale(double scale) {
     for (auto* dock : findChildren<QDockWidget*>()) dock->setFont(base);
     menuBar()->setFont(base);
     figureOptions_.fontSize = static_cast<int>(std::lround(FigureOptions().fontSize * scale));
-    view_->setOptions(figureOptions_);
+    view_->setOptions(heatmapOptions());
     comparePanel_->setOptions(compareOptions());
+}
+
+void MainWindow::fitStage() {
+    if (!presenter_.active()) return;
+    using Panel = ViewState::Panel;
+    // On a lesson's page the stage shows the panels the page names (Step explained follows the
+    // page's "explain"); outside one, the candidates. A beam's list only once it has hypotheses.
+    const bool candidates = !lessonPlayer_->running() || highlightedPanel_ == Panel::Candidates;
+    const bool beam = state_ && !state_->beam.empty();
+    // A page's picture has its own panel beside the heatmap (in the band a chart was a strip).
+    const QPixmap picture = lessonPlayer_->running() ? lessonPanel_->pageImage() : QPixmap();
+    picturePanel_->setPicture(picture);
+    const bool showPicture = !picture.isNull();
+    if (candidatesDock_->isHidden() == !candidates && beamDock_->isHidden() == !beam && pictureDock_->isHidden() == !showPicture) return;
+    candidatesDock_->setVisible(candidates);
+    beamDock_->setVisible(beam);
+    pictureDock_->setVisible(showPicture);
+    QTimer::singleShot(0, this, [this] { presenter_.arrange(); });
+}
+
+void MainWindow::showKeys() {
+    QStringList rows;
+    for (const auto& id : actions_->ids()) {
+        const auto* a = action(id);
+        if (a->shortcuts().isEmpty() || id.startsWith(QLatin1String("choose-"))) continue;
+        QStringList keys;
+        for (const auto& key : a->shortcuts()) keys << key.toString(QKeySequence::NativeText).toHtmlEscaped();
+        rows << QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(keys.join(QStringLiteral(", ")), a->text().remove(QLatin1Char('&')).toHtmlEscaped());
+    }
+    rows << QStringLiteral("<tr><td><b>1–9</b></td><td>%1</td></tr>").arg(tr("Choose that candidate").toHtmlEscaped());
+    if (presenter_.active())
+        rows << QStringLiteral("<tr><td><b>Esc</b></td><td>%1</td></tr>").arg(tr("Leave presenter mode").toHtmlEscaped());
+    QMessageBox box(QMessageBox::NoIcon, tr("Keys"), QStringLiteral("<table cellspacing='6'>%1</table>").arg(rows.join(QString())),
+                    QMessageBox::Close, this);
+    box.exec();
+}
+
+void MainWindow::keyPressEvent(QKeyEvent* event) {
+    // Esc leaves the stage (a running search takes it first: Cancel); ? lists the keys there.
+    if (presenter_.active() && event->key() == Qt::Key_Escape && !document_->busy()) {
+        setPresenterMode(false);
+        return;
+    }
+    if (presenter_.active() && event->text() == QLatin1String("?")) {
+        showKeys();
+        return;
+    }
+    QMainWindow::keyPressEvent(event);
 }
 
 void MainWindow::setHeatmapMethod(const QString& method) {

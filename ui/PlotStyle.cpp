@@ -96,6 +96,10 @@ void PlotStyle::fitLabels(QCustomPlot* plot) {
 void PlotStyle::layOut(QCustomPlot* plot) {
     plot->setViewport(plot->rect());
     auto* layout = plot->plotLayout();
+    // A colour scale reports its current margin as the one it needs, so a margin group holding one
+    // only ever grew (labels turned upright and back left their height as an empty band): from zero.
+    for (auto* element : layout->elements(true))
+        if (auto* scale = qobject_cast<QCPColorScale*>(element)) scale->setMargins(QMargins());
     layout->update(QCPLayoutElement::upPreparation);
     layout->update(QCPLayoutElement::upMargins);
     layout->update(QCPLayoutElement::upLayout);

@@ -1,12 +1,12 @@
 #include "ui/PresenterLayout.h"
 
 #include "ui/LessonPanel.h"
-#include "ui/TimelinePanel.h"
 
 #include <QDockWidget>
 #include <QMainWindow>
+#include <QMenuBar>
 #include <QScreen>
-#include <QTabBar>
+#include <QToolBar>
 
 #include <algorithm>
 
@@ -19,8 +19,14 @@ void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QD
         windowState_ = window_->windowState();
         state_ = window_->saveState();
         bottomRight_ = window_->corner(Qt::BottomRightCorner);
+        topLeft_ = window_->corner(Qt::TopLeftCorner);
+        topRight_ = window_->corner(Qt::TopRightCorner);
     }
     active_ = true;
+    // No menu bar or toolbars on the stage: every command keeps its key (ActionRegistry adds each
+    // action to the window), and F1 lists them.
+    window_->menuBar()->hide();
+    for (auto* bar : window_->findChildren<QToolBar*>()) bar->hide();
     lesson_ = lesson;
     tabbed_ = tabbed;
     wide_ = wide;
@@ -32,20 +38,13 @@ void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QD
     }
     // Hidden docks are placed too, so that one a page shows later lands in the column.
     for (auto* dock : QList<QDockWidget*>{lesson_} + tabbed_) dock->setFloating(false);
-    window_->addDockWidget(Qt::RightDockWidgetArea, lesson_, Qt::Vertical);
-    QDockWidget* head = nullptr;
-    for (auto* dock : tabbed_) {
-        if (!head) window_->addDockWidget(Qt::RightDockWidgetArea, dock, Qt::Vertical);
-        else window_->tabifyDockWidget(head, dock);
-        head = head ? head : dock;
-    }
-    if (forward_ && !forward_->isHidden() && tabbed_.contains(forward_)) forward_->raise();
-    else
-        for (auto* dock : tabbed_)
-            if (!dock->isHidden()) {
-                dock->raise();
-                break;
-            }
+    // The caption band spans the whole width, over the column too.
+    window_->setCorner(Qt::TopLeftCorner, Qt::TopDockWidgetArea);
+    window_->setCorner(Qt::TopRightCorner, Qt::TopDockWidgetArea);
+    window_->addDockWidget(Qt::TopDockWidgetArea, lesson_);
+    // One above the other, not tabbed: the stage shows only what the page names (one or two
+    // panels), and a panel behind a tab is one the class cannot see.
+    for (auto* dock : tabbed_) window_->addDockWidget(Qt::RightDockWidgetArea, dock, Qt::Vertical);
     if (fillScreen) {
         // From a maximised window too: some window managers keep the title bar of a window that
         // goes from maximised to full screen in one step.
@@ -72,36 +71,31 @@ void PresenterLayout::arrange() {
         steppedAside_.clear();
         if (forward_ && !forward_->isHidden()) forward_->raise();
     }
-    QDockWidget* below = nullptr;
+    const bool picture = picture_ && !picture_->isHidden();
     for (auto* dock : tabbed_)
-        if (!below && !dock->isHidden()) below = dock;
-    if (wide) window_->resizeDocks({wide_}, {static_cast<int>(window_->height() * kWideShare)}, Qt::Vertical);
-    QDockWidget* top = !lesson_->isHidden() ? lesson_ : below;
-    if (!top) return;
-    window_->resizeDocks({top}, {static_cast<int>(window_->width() * kColumnShare)}, Qt::Horizontal);
-    if (top == lesson_ && below) {
-        // The lesson takes what its page needs, within its shares; the panel under it the rest.
-        // (resizeDocks shares what the column has in these proportions)
-        const int height = lesson_->isVisible() && below->isVisible() ? lesson_->height() + below->height() : window_->height();
-        int lessonHeight = static_cast<int>(height * kLessonShare);
-        if (auto* panel = qobject_cast<LessonPanel*>(lesson_->widget())) {
-            const int frame = std::max(0, lesson_->height() - panel->height());  // the dock's title bar
-            const int width = static_cast<int>(window_->width() * kColumnShare) - std::max(0, lesson_->width() - panel->width());
-            // The panels under it keep what they need whole (the loss curve with its axes).
-            int under = 0, tabs = 0;
-            for (auto* bar : window_->findChildren<QTabBar*>(QString(), Qt::FindDirectChildrenOnly))
-                if (bar->isVisible()) tabs = std::max(tabs, bar->height());
-            for (auto* dock : tabbed_)
-                if (dock->isVisible()) {
-                    const auto* run = qobject_cast<const TimelinePanel*>(dock->widget());
-                    const int needs = run ? run->wholeHeight() : dock->widget()->minimumSizeHint().height();
-                    under = std::max(under, needs + frame + tabs);
-                }
-            const int floor = static_cast<int>(height * kLessonFloor);
-            lessonHeight = std::clamp(panel->pageHeight(width) + frame, floor, std::max(floor, std::min(lessonHeight, height - under)));
+        if (!dock->isHidden()) {
+            window_->resizeDocks({dock}, {static_cast<int>(window_->width() * (picture ? kPictureShare : kColumnShare))}, Qt::Horizontal);
+            break;
         }
-        window_->resizeDocks({lesson_, below}, {lessonHeight, height - lessonHeight}, Qt::Vertical);
+    if (lesson_->isHidden()) {
+        if (wide) window_->resizeDocks({wide_}, {static_cast<int>(window_->height() * kWideShare)}, Qt::Vertical);
+        return;
     }
+    // The band is as tall as the page needs at the window's width, within its share: a page that
+    // needs more is one to split (the lesson check says which).
+    int band = static_cast<int>(window_->height() * kLessonShare);
+    if (auto* panel = qobject_cast<LessonPanel*>(lesson_->widget())) {
+        const int frame = std::max(0, lesson_->height() - panel->height());  // the dock's title bar
+        const int width = window_->width() - std::max(0, lesson_->width() - panel->width());
+        band = std::min(band, panel->pageHeight(width) + frame);
+        // Held as the panel's least height: the column's panels beside the heatmap otherwise took
+        // rows of the band back whenever the dock layout shared out the height again.
+        panel->setMinimumHeight(std::max(0, band - frame));
+    }
+    window_->resizeDocks({lesson_}, {band}, Qt::Vertical);
+    // The comparison in the heatmap's place takes all the height the band and the translation
+    // leave (a share of it left an empty stretch round the translation).
+    if (wide) window_->resizeDocks({wide_}, {window_->height()}, Qt::Vertical);
 }
 
 void PresenterLayout::bringForward(QDockWidget* dock) {
@@ -125,7 +119,11 @@ void PresenterLayout::leave() {
     window_->setWindowState(windowState_);  // out of full screen: the title bar comes back
     if (!(windowState_ & (Qt::WindowMaximized | Qt::WindowFullScreen))) window_->setGeometry(geometry_);
     window_->setCorner(Qt::BottomRightCorner, bottomRight_);
-    window_->restoreState(state_);
+    window_->setCorner(Qt::TopLeftCorner, topLeft_);
+    window_->setCorner(Qt::TopRightCorner, topRight_);
+    if (lesson_ && lesson_->widget()) lesson_->widget()->setMinimumHeight(0);
+    window_->restoreState(state_);  // the toolbars too
+    window_->menuBar()->show();
     for (int k = 0; k < live_.size(); ++k) live_[k]->setVisible(shown[k]);
 }
 

@@ -8,21 +8,22 @@ class QMainWindow;
 
 namespace alignscope::ui {
 
-// Presenter mode's arrangement of the main window, made for the projectors classrooms have
-// (1024×768, 1280×720): every dock in one column on the right, at most kColumnShare of the width,
-// the lesson on top and the other panels tabbed under it, so the heatmap and the translation get
-// the room. The window's geometry (with its title bar) and its dock layout are kept on entering
-// and put back on leaving; the docks a lesson page shows or hides keep the visibility they have.
+// Presenter mode's stage, made for the projectors classrooms have (1024×768, 1280×720): the
+// lesson's text as a caption band across the top, as tall as the page needs, the heatmap under it
+// with the room, and the panels the page names in one column on the right, at most kColumnShare
+// of the width (MainWindow::fitStage decides which show; none is left empty). The window's
+// geometry (with its title bar), its menu bar, toolbars and dock layout are kept on entering and
+// put back on leaving; the docks a lesson page shows or hides keep the visibility they have.
 class PresenterLayout {
 public:
-    static constexpr double kColumnShare = 0.4;   // of the window's width, for the docks
-    static constexpr double kLessonShare = 0.55;  // of the column's height, for the lesson text at most
-    static constexpr double kLessonFloor = 0.25;  // and at least: what a short page leaves goes to the panels under it
-    static constexpr double kWideShare = 0.52;    // of the window's height, for the compare view under it all
+    static constexpr double kColumnShare = 0.3;    // of the window's width, for the named panels
+    static constexpr double kLessonShare = 0.4;    // of the window's height, for the caption band at most
+    static constexpr double kWideShare = 0.52;     // of the window's height, for the compare view under it all
+    static constexpr double kPictureShare = 0.45;  // of the width, for a page's picture in the column (a chart to read)
 
     explicit PresenterLayout(QMainWindow* window) : window_(window) {}
 
-    // `lesson` heads the column, `tabbed` share the space under it (in this order); `wide` (the
+    // `lesson` is the caption band, `tabbed` share the column (in this order); `wide` (the
     // compare view: three heatmaps side by side need the width) goes under the window's widgets
     // and the column, the whole width; `live` are the docks whose visibility follows what the app
     // shows rather than the user's layout.
@@ -39,6 +40,8 @@ public:
     // The dock's tab to the front (a lesson page points at its panel); remembered outside presenter
     // mode for when it starts.
     void bringForward(QDockWidget* dock);
+    // The column's dock that holds a page's picture: given more of the width when it shows.
+    void setPictureDock(QDockWidget* dock) { picture_ = dock; }
 
 private:
     QMainWindow* window_;
@@ -49,9 +52,11 @@ private:
     QDockWidget* lesson_ = nullptr;
     QList<QDockWidget*> tabbed_, live_;
     QDockWidget* wide_ = nullptr;
+    QDockWidget* picture_ = nullptr;
     QList<QDockWidget*> steppedAside_;                           // tabbed panels hidden while `wide` is shown
-    Qt::DockWidgetArea bottomRight_ = Qt::BottomDockWidgetArea;  // the corner's owner outside presenter mode
-    QDockWidget* forward_ = nullptr;                             // the panel last brought forward (its tab in front on entering)
+    Qt::DockWidgetArea bottomRight_ = Qt::BottomDockWidgetArea;  // the corners' owners outside presenter mode
+    Qt::DockWidgetArea topLeft_ = Qt::TopDockWidgetArea, topRight_ = Qt::TopDockWidgetArea;
+    QDockWidget* forward_ = nullptr;  // the panel last brought forward (its tab in front on entering)
 };
 
 }  // namespace alignscope::ui

@@ -4,11 +4,13 @@
 
 #include <QCoreApplication>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QFormLayout>
 #include <QInputMethodEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTextCharFormat>
+#include <QResizeEvent>
 #include <QTimer>
 
 #include <algorithm>
@@ -24,7 +26,6 @@ SentencePanel::SentencePanel(QWidget* parent) : QWidget(parent) {
     target_ = new QLineEdit;
     target_->setObjectName(QStringLiteral("targetEdit"));
     target_->setPlaceholderText(tr("Target sentence for teacher forcing"));
-    target_->setVisible(false);
     tokens_ = new QLabel;
     tokens_->setTextFormat(Qt::RichText);
     tokens_->setWordWrap(true);
@@ -37,6 +38,7 @@ SentencePanel::SentencePanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Tokens"), tokens_);
     form->addRow(tr("Target"), target_);
     form->addRow(tr("Translation"), translation_);
+    showRows();
     // As tall as the wrapped translation needs at the window's width, no taller (fitTranslation).
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     translation_->installEventFilter(this);
@@ -74,7 +76,23 @@ void SentencePanel::render(core::DecodingStatePtr state) {
     }
     tokens_->setText(parts.join(QStringLiteral(" ")));
     underlineTokens(s);
-    translation_->setText(QString::fromStdString(s.translation).toHtmlEscaped());
+    showTranslation();
+}
+
+// On the stage a long translation keeps to kStageLines lines, its newest words in view (the rest
+// is on the heatmap's axis): a 40-word sentence's translation took the screen.
+void SentencePanel::showTranslation() {
+    if (!shown_) return;
+    QString text = QString::fromStdString(shown_->translation);
+    translation_->setText(text.toHtmlEscaped());
+    if (stage_ && translation_->width() > 0) {
+        const int most = kStageLines * QFontMetrics(translation_->font()).lineSpacing() + 2;
+        while (translation_->heightForWidth(translation_->width()) > most && text.size() > 1) {
+            const int space = text.indexOf(QLatin1Char(' '), std::min<int>(static_cast<int>(text.size()) - 1, 8));
+            text = space > 0 ? text.mid(space + 1) : text.mid(static_cast<int>(text.size()) / 2);
+            translation_->setText(QStringLiteral("… ") + text.toHtmlEscaped());
+        }
+    }
     fitTranslation();
 }
 
@@ -83,7 +101,11 @@ void SentencePanel::render(core::DecodingStatePtr state) {
 void SentencePanel::fitTranslation() { translation_->setMinimumHeight(std::max(0, translation_->heightForWidth(translation_->width()))); }
 
 bool SentencePanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == translation_ && event->type() == QEvent::Resize) fitTranslation();
+    if (watched == translation_ && event->type() == QEvent::Resize) {
+        if (stage_ && event->type() == QEvent::Resize && static_cast<QResizeEvent*>(event)->oldSize().width() != translation_->width())
+            showTranslation();
+        else fitTranslation();
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -114,11 +136,29 @@ void SentencePanel::setSource(const QString& text) {
 }
 
 void SentencePanel::showTarget(const QString& text) {
-    target_->setVisible(!text.isEmpty());
+    targetWanted_ = !text.isEmpty();
     target_->setText(text);
+    showRows();
 }
 
-void SentencePanel::setTargetVisible(bool visible) { target_->setVisible(visible); }
+void SentencePanel::setTargetVisible(bool visible) {
+    targetWanted_ = visible;
+    showRows();
+}
+
+void SentencePanel::setStage(bool on) {
+    stage_ = on;
+    showRows();
+    showTranslation();
+}
+
+// Whole rows, label and field: a hidden field alone left its label ("Target") behind.
+void SentencePanel::showRows() {
+    auto* form = static_cast<QFormLayout*>(layout());
+    form->setRowVisible(source_, !stage_);
+    form->setRowVisible(tokens_, !stage_);
+    form->setRowVisible(target_, !stage_ && targetWanted_);
+}
 
 QString SentencePanel::source() const { return source_->text(); }
 
@@ -128,7 +168,7 @@ void SentencePanel::stopTyping() { typing_->stop(); }
 
 void SentencePanel::setTranslationFont(const QFont& font) {
     translation_->setFont(font);
-    fitTranslation();
+    showTranslation();
 }
 
 }  // namespace alignscope::ui

@@ -16,6 +16,7 @@ class SentencePanel : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kTypingPauseMs = 250;  // an edit is acted on once typing pauses this long
+    static constexpr int kStageLines = 2;       // the translation's lines on the stage at most
 
     explicit SentencePanel(QWidget* parent = nullptr);
 
@@ -27,6 +28,9 @@ public:
     QString target() const;
     void stopTyping();  // an edit waiting for its pause is dropped
     void setTranslationFont(const QFont& font);
+    // Presenter mode's stage: the translation only (the class reads the sentence on the heatmap's
+    // axis); off, the Source and Tokens rows again, and Target where it was asked for.
+    void setStage(bool on);
 
     QLineEdit* sourceEdit() const { return source_; }
     QLineEdit* targetEdit() const { return target_; }
@@ -45,6 +49,8 @@ protected:
 private:
     void underlineTokens(const core::DecodingState& s);
     void fitTranslation();
+    void showRows();
+    void showTranslation();
 
     QLineEdit* source_;
     QLineEdit* target_;
@@ -52,6 +58,8 @@ private:
     QLabel* translation_;
     QTimer* typing_;
     core::DecodingStatePtr shown_;
+    bool stage_ = false;
+    bool targetWanted_ = false;  // the Target row, outside the stage
 };
 
 }  // namespace alignscope::ui

@@ -251,7 +251,7 @@ void StepExplainedPanel::render(core::DecodingStatePtr state) {
                             .arg(queryState.size())
                             .arg(num(norm(queryState)))
                 : conditional ? tr("<b>%1. Query</b>: s'<sub>%2</sub> = %3(s<sub>%4</sub>, emb(<i>%5</i>)), the previous state (length %6) "
-                                   "after a first cell has read the word just written: this model knows <i>%5</i> before it looks.")
+                                   "after a first cell has read the word just written: this model knows “<i>%5</i>” before it looks.")
                                     .arg(n(1))
                                     .arg(t)
                                     .arg(QString::fromStdString(s.cell).toUpper())

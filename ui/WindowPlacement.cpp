@@ -14,7 +14,8 @@ QRect WindowPlacement::fitted(const QRect& saved, const QRect& room) {
     const QPoint lowest =
         room.bottomRight() - QPoint(size.width(), size.height()) - QPoint(kFrameAllowance.width(), kFrameAllowance.height()) + QPoint(1, 1);
     const int titleBar = kFrameAllowance.height() - kFrameAllowance.width() / 2;  // above the rectangle
-    return QRect(QPoint(std::clamp(saved.x(), room.left(), std::max(room.left(), lowest.x())),
+    const int border = kFrameAllowance.width() / 2;                               // left of it (a window manager's frame)
+    return QRect(QPoint(std::clamp(saved.x(), room.left() + border, std::max(room.left() + border, lowest.x() + border)),
                         std::clamp(saved.y(), room.top() + titleBar, std::max(room.top() + titleBar, lowest.y() + titleBar))),
                  size);
 }

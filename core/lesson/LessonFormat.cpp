@@ -14,8 +14,8 @@ namespace {
 using json = nlohmann::json;
 
 const std::vector<std::string> kTopKeys = {"title", "summary", "pages"};
-const std::vector<std::string> kPageKeys = {"text",    "model",     "source",  "target",   "steps",    "run",     "beam",
-                                            "explain", "highlight", "heatmap", "timeline", "snapshot", "compare", "image"};
+const std::vector<std::string> kPageKeys = {"text",      "model",   "source",   "target",   "steps",   "run",   "beam", "explain",
+                                            "highlight", "heatmap", "timeline", "snapshot", "compare", "image", "rows", "columns"};
 
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
@@ -73,6 +73,36 @@ public:
         if (it == o_.end()) return false;
         if (!it->is_boolean()) fail(key, std::string("is ") + it->type_name() + ", not true or false");
         return it->get<bool>();
+    }
+
+    // "rows" / "columns": the tokens a page talks about, each a label as the axis shows it or a
+    // 1-based position.
+    std::vector<LessonFormat::Mark> marks(const std::string& key) const {
+        std::vector<LessonFormat::Mark> out;
+        const json* list = find(key);
+        if (!list) return out;
+        if (!list->is_array()) fail(key, std::string("is ") + list->type_name() + ", not a list of tokens or positions");
+        if (list->size() > LessonFormat::kMaxMarks)
+            fail(key, "names " + std::to_string(list->size()) + " tokens; at most " + std::to_string(LessonFormat::kMaxMarks));
+        for (size_t k = 0; k < list->size(); ++k) {
+            const json& item = (*list)[k];
+            const std::string at = key + "[" + std::to_string(k) + "]";
+            if (item.is_number_integer()) {
+                const auto v = item.get<json::number_integer_t>();
+                if (v < 1 || v > LessonFormat::kMaxSteps)
+                    fail(at, "is " + item.dump() + "; a position from 1 to " + std::to_string(LessonFormat::kMaxSteps));
+                out.push_back({static_cast<int>(v), {}});
+            } else if (item.is_string()) {
+                const auto& s = item.get_ref<const std::string&>();
+                if (s.empty() || characters(s) > 100) fail(at, "is an empty token or longer than 100 characters");
+                for (unsigned char c : s)
+                    if (c < 0x20) fail(at, "holds a control character");
+                out.push_back({0, s});
+            } else {
+                fail(at, std::string("is ") + item.type_name() + ", not a token (a string) or a position (a whole number)");
+            }
+        }
+        return out;
     }
 
     const json* find(const std::string& key) const {
@@ -193,6 +223,8 @@ LessonFormat::Lesson LessonFormat::parse(const std::string& bytes, const std::st
         page.timeline = r.reference("timeline");
         page.image = r.reference("image");
         page.snapshot = r.integer("snapshot", 1, kMaxSnapshot);
+        page.rows = r.marks("rows");
+        page.columns = r.marks("columns");
         if (page.snapshot > 0 && page.timeline.empty()) r.fail("snapshot", "is given without a \"timeline\"");
         out.pages.push_back(std::move(page));
     }

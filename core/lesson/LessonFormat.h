@@ -19,13 +19,20 @@ public:
     static constexpr int kMaxSteps = 1000;
     static constexpr int kMaxBeam = 32;
     static constexpr int kMaxSnapshot = 100000;
+    static constexpr size_t kMaxMarks = 40;  // "rows" / "columns" a page names
 
+    // A row or column a page talks about: a 1-based position, or a token as the axis shows it.
+    struct Mark {
+        int position = 0;   // > 0: this position
+        std::string token;  // else every row (column) of this label
+    };
     struct Page {
         std::string text;  // as written (the markup)
         LessonMarkup::Node markup;
         std::string model, source, target, explainPart, highlight, heatmap, timeline, compare, image;
         int steps = 0, beam = 0, snapshot = 0;
         bool run = false, explain = false;
+        std::vector<Mark> rows, columns;  // the target rows and source columns the page talks about
     };
     struct Lesson {
         std::string title, summary;

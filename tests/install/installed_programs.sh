@@ -20,7 +20,8 @@ cd "$work/prefix"
 for f in bin/alignscope-cli bin/alignscope lib/alignscope/libalignscope_sentencepiece.so \
   share/alignscope/models/en-fr-subword.pt share/alignscope/models/lesson-dates.pt share/alignscope/models/dates-run \
   share/alignscope/lessons/01-fixed-context-bottleneck.json share/alignscope/lessons/figures/bleu-by-length-subword.png \
-  "share/applications/$app_id.desktop" "share/icons/hicolor/scalable/apps/$app_id.svg" "share/metainfo/$app_id.metainfo.xml"; do
+  "share/applications/$app_id.desktop" "share/icons/hicolor/scalable/apps/$app_id.svg" "share/metainfo/$app_id.metainfo.xml" \
+  "share/mime/packages/$app_id.xml"; do
   [[ -e $f ]] || fail "the install lacks $f"
 done
 for f in bin/alignscope bin/alignscope-cli lib/alignscope/*.so; do
