@@ -71,6 +71,13 @@
     for (var i = 1; i < row.length; ++i) if (row[i] > row[best]) best = i;
     return best;
   }
+  // A text's width in pixels at `px` (the page's font), to make room for labels before drawing.
+  var measure = null;
+  function textWidth(text, px) {
+    if (!measure) measure = document.createElement("canvas").getContext("2d");
+    measure.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
+    return measure.measureText(text).width;
+  }
   function sum(row) { return row.reduce(function (a, b) { return a + b; }, 0); }
   function norm(v) { return Math.sqrt(v.reduce(function (a, b) { return a + b * b; }, 0)); }
 
@@ -433,11 +440,6 @@
     return "Each row sums to 1" + w + ". \u03a3: the row's sum.";
   };
 
-  Page.prototype.textWidth = function (text, px) {
-    if (!Page.ctx) Page.ctx = document.createElement("canvas").getContext("2d");
-    Page.ctx.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
-    return Page.ctx.measureText(text).width;
-  };
 
   // A heatmap into `box`: every row's label (`allRows`, the ones not reached yet pale), the rows of
   // m.values drawn, the newest framed with its peak; `onHover(r, c)` for a cell under the pointer.
@@ -445,8 +447,8 @@
     var self = this;
     var nC = m.colLabels.length, nR = allRows.length;
     var colW = 0, rowW = 0;
-    m.colLabels.forEach(function (l) { colW = Math.max(colW, self.textWidth(l, 12)); });
-    allRows.forEach(function (l) { rowW = Math.max(rowW, self.textWidth(l, 12)); });
+    m.colLabels.forEach(function (l) { colW = Math.max(colW, textWidth(l, 12)); });
+    allRows.forEach(function (l) { rowW = Math.max(rowW, textWidth(l, 12)); });
     var avail = Math.max(240, (box.clientWidth || 600) - 12);
     var left = Math.ceil(Math.min(rowW, 180)) + 10, right = 52;
     var cell = Math.max(16, Math.min(40, Math.floor((avail - left - right) / Math.max(1, nC))));
@@ -559,24 +561,45 @@
   };
 
   // Bars over labelled categories, the highlighted one orange (the app's Step explained charts).
+  // The margins are measured from the labels (a value's minus sign, a token's rotated name), so
+  // every label stays inside the chart at any width; a name longer than LABEL_MAX is shortened.
+  var LABEL_MAX = 72, SLANT = 50 * Math.PI / 180;
   function bars(labels, values, colour, highlight) {
-    var n = values.length, W = 340, H = 120, bottom = 34, w = (W - 30) / Math.max(1, n);
+    var n = values.length, W = 340, H0 = 90, px = 10;
     if (!n) return svg("svg", {"class": "as-chart", width: 0, height: 0});
     var lo = Math.min(0, Math.min.apply(null, values)), hi = Math.max(0, Math.max.apply(null, values));
-    var span = hi - lo || 1, y0 = 6 + (H - bottom - 6) * hi / span;
+    var ticks = [fixed(hi, 2)].concat(lo < 0 ? [fixed(lo, 2)] : []);
+    var axis = Math.ceil(Math.max.apply(null, ticks.map(function (v) { return textWidth(v, px); }))) + 6;
+    var names = labels.map(function (l) {
+      l = String(l);
+      if (textWidth(l, px) <= LABEL_MAX) return l;
+      while (l.length > 1 && textWidth(l + "…", px) > LABEL_MAX) l = l.slice(0, -1);
+      return l + "…";
+    });
+    var widths = names.map(function (l) { return textWidth(l, px); });
+    // A name rotated about its end reaches cos(SLANT) x its width left of its bar, sin(SLANT) x below.
+    var left = axis, w = (W - left - 2) / n;
+    for (var pass = 0; pass < 2; ++pass) {
+      widths.forEach(function (tw, i) { left = Math.max(left, Math.cos(SLANT) * tw + px * 0.5 - (i + 0.5) * w + 2); });
+      w = (W - left - 2) / n;
+    }
+    var bottom = Math.ceil(Math.sin(SLANT) * Math.max.apply(null, widths) + px * 1.4) + 8, H = H0 + bottom;
+    var span = hi - lo || 1, y0 = 6 + (H0 - 6) * hi / span;
     var g = svg("svg", {"class": "as-chart", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
       "aria-label": "bar chart of " + n + " values"});
-    g.appendChild(svg("line", {x1: 26, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
-    g.appendChild(svg("text", {x: 24, y: 12, "text-anchor": "end"}, fixed(hi, 2)));
-    if (lo < 0) g.appendChild(svg("text", {x: 24, y: H - bottom, "text-anchor": "end"}, fixed(lo, 2)));
-    var every = Math.max(1, Math.ceil(n * 14 / (W - 30)));
+    g.appendChild(svg("line", {x1: left - 2, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
+    g.appendChild(svg("text", {x: axis - 4, y: 12, "text-anchor": "end", "class": "as-tick"}, ticks[0]));
+    if (lo < 0) g.appendChild(svg("text", {x: axis - 4, y: H0, "text-anchor": "end", "class": "as-tick"}, ticks[1]));
+    var every = Math.max(1, Math.ceil(n * 14 / (W - left)));
     values.forEach(function (v, i) {
-      var h = (H - bottom - 6) * Math.abs(v) / span;
-      g.appendChild(svg("rect", {x: 28 + i * w + w * 0.15, y: v >= 0 ? y0 - h : y0, width: w * 0.7, height: Math.max(0.5, h),
+      var h = (H0 - 6) * Math.abs(v) / span;
+      g.appendChild(svg("rect", {x: left + i * w + w * 0.15, y: v >= 0 ? y0 - h : y0, width: w * 0.7, height: Math.max(0.5, h),
         fill: i === highlight ? "#ff7f0e" : colour}, null));
       if (i === highlight || (i % every === 0 && (highlight < 0 || Math.abs(i - highlight) >= every))) {
-        var x = 28 + i * w + w / 2, y = H - bottom + 10;
-        g.appendChild(svg("text", {x: x, y: y, transform: "rotate(-50 " + x + " " + y + ")", "text-anchor": "end"}, labels[i]));
+        var x = left + i * w + w / 2, y = H0 + 10;
+        var t = svg("text", {x: x, y: y, transform: "rotate(-50 " + x + " " + y + ")", "text-anchor": "end", "class": "as-bar-label"}, names[i]);
+        if (names[i] !== String(labels[i])) t.appendChild(svg("title", null, labels[i]));
+        g.appendChild(t);
       }
     });
     return g;
