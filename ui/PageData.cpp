@@ -155,12 +155,16 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding
     j["beam_width"] = std::max<int>(settings.beamWidth, static_cast<int>(s.beam.size() > 1 ? s.beam.size() : 1));
     nlohmann::json beam = nlohmann::json::array();
-    for (size_t k = 0; k < s.beam.size(); ++k)
+    for (size_t k = 0; k < s.beam.size(); ++k) {
         beam.push_back({{"text", k < s.beamTexts.size() ? s.beamTexts[k] : std::string()},
                         {"tokens", s.beam[k].tokens},
                         {"score", n(s.beam[k].score)},
                         {"log_prob", n(s.beam[k].logProb)},
                         {"finished", s.beam[k].finished}});
+        // Each hypothesis' own rows, so that the page shows any one chosen (the app's beam panel);
+        // only over the whole matrix, the columns alpha has then.
+        if (!cut) beam.back()["alpha"] = n.matrix(s.beam[k].alpha);
+    }
     j["beam"] = std::move(beam);
 
     // The matrix over words: a source word's columns summed, a target word's rows averaged.
@@ -213,8 +217,10 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
         if (const auto e = r.extras.find("energies"); e != r.extras.end())
             explain["energies"] = n.row(
                 std::vector<float>(e->second.begin(), e->second.begin() + static_cast<long>(std::min(e->second.size(), energyCount))));
+        // A beam hypothesis is stepped through by forcing its tokens, but beam search chose them.
+        const bool forced = r.forced && s.selectedHypothesis < 0;
         nlohmann::json step = {{"token", r.token},         {"id", r.tokenId},
-                               {"forced", r.forced},       {"p", n(std::exp(static_cast<double>(r.logProb)))},
+                               {"forced", forced},         {"p", n(std::exp(static_cast<double>(r.logProb)))},
                                {"chosen", chosen},         {"candidates", std::move(candidates)},
                                {"piece", pieceKind(s, r)}, {"explain", std::move(explain)}};
         if (attribution && t < s.attribution.size()) {

@@ -164,7 +164,8 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
             explain["query_projection_norm"] = n(_norm(r.extras["query"]))
         if "energies" in r.extras:
             explain["energies"] = n.row(r.extras["energies"][:real])
-        steps.append({"token": r.token, "id": r.token_id, "forced": r.forced, "p": n(math.exp(r.log_prob)),
+        # A beam hypothesis is stepped through by forcing its tokens, but beam search chose them.
+        steps.append({"token": r.token, "id": r.token_id, "forced": r.forced and not d.hypotheses, "p": n(math.exp(r.log_prob)),
                       "chosen": chosen, "candidates": [{"token": t, "id": i, "p": n(p)} for i, t, p in r.candidates],
                       "piece": _piece_kind(model, r.token_id, r.token), "explain": explain})
     data = {
@@ -191,7 +192,7 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
         "beam_hypothesis": 0 if d.hypotheses else -1,
         "beam_width": max(d.beam, len(d.hypotheses) if len(d.hypotheses) > 1 else 1),
         "beam": [{"text": model.detokenize(h.ids), "tokens": h.tokens, "score": n(h.score), "log_prob": n(h.log_prob),
-                  "finished": h.finished} for h in d.hypotheses],
+                  "finished": h.finished, "alpha": n.matrix(h.alpha)} for h in d.hypotheses],
         "words": {"source": columns, "target": _word_labels([s.token for s in d.steps], target_words, len(merged)),
                   "alpha": n.matrix(merged)},
         "steps": steps,

@@ -102,6 +102,12 @@ def test_beam_and_page_fields_are_export_json_s(name, run_cli, tmp_path, schema)
         pytest.skip("this alignscope-cli writes the export JSON of version 1 (no steps, beam or card)")
     assert [h["tokens"] for h in data["beam"]] == [h["tokens"] for h in exported["beam"]]
     close([h["score"] for h in data["beam"]], [h["score"] for h in exported["beam"]], "beam scores")
+    # Beam search chose every token (issue 58: no step is "forced"), and each hypothesis has its rows.
+    assert not any(s["forced"] for s in data["steps"]) and not any(s["forced"] for s in exported["steps"])
+    for k, (h, expected) in enumerate(zip(data["beam"], exported["beam"])):
+        assert len(h["alpha"]) == len(expected["alpha"]) == len(h["tokens"]), f"hypothesis {k + 1} rows"
+        for row, want in zip(h["alpha"], expected["alpha"]):
+            close(row, want, f"hypothesis {k + 1} alpha")
     assert data["decoder"] == exported["decoder"]
     assert [c for c in data["model_card"] if c["label"] != "file"] == \
         [c for c in exported["model_card"] if c["label"] != "file"]

@@ -92,7 +92,8 @@
       words: !!o.words,
       cmap: o.color_map === "grey" || o.color_map === "gray" ? "grey" : "viridis",
       heatmap: o.heatmap && data.attribution && data.attribution.method === o.heatmap ? o.heatmap : "attention",
-      snapshot: data.timeline ? data.timeline.shown : -1
+      snapshot: data.timeline ? data.timeline.shown : -1,
+      hyp: data.beam && data.beam.length ? data.beam_hypothesis : -1
     };
     this.build();
     this.draw();
@@ -108,7 +109,7 @@
     var tgt = el("p", {"class": "as-sentence"});
     tgt.appendChild(el("span", {"class": "as-label"}, d.teacher_forced ? "Target (given: teacher forcing)" :
       d.beam && d.beam.length ? "Translation (beam search, width " + d.beam_width + ")" : "Translation (greedy)"));
-    tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
+    this.translationText = tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
     header.appendChild(src);
     header.appendChild(tgt);
     root.appendChild(header);
@@ -202,15 +203,22 @@
     if (d.beam && d.beam.length) {
       var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
       beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
-      var ol = el("ol", {"class": "as-beam"});
-      d.beam.forEach(function (h, k) {
-        var li = el("li", {"class": k === d.beam_hypothesis ? "as-shown" : ""});
-        li.appendChild(el("span", {"class": "as-hyp"}, h.text));
-        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)") +
-          (k === d.beam_hypothesis ? "  \u2190 shown" : "")));
-        ol.appendChild(li);
+      var choosable = d.beam.every(function (h) { return h.alpha; });
+      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, "Choose a hypothesis to see its alignment; the candidates and Step explained follow hypothesis " +
+        (d.beam_hypothesis + 1) + "."));
+      this.beamList = el("ol", {"class": "as-beam"});
+      this.beamItems = d.beam.map(function (h, k) {
+        var li = el("li");
+        // A button per hypothesis (keyboard and touch as well as the mouse) where its rows are in the data.
+        var name = choosable ? el("button", {type: "button", "class": "as-hyp", "aria-pressed": "false"}, h.text) : el("span", {"class": "as-hyp"}, h.text);
+        if (choosable) name.addEventListener("click", function () { self.choose(k); });
+        li.appendChild(name);
+        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)")));
+        li.appendChild(el("span", {"class": "as-shown-mark"}));
+        self.beamList.appendChild(li);
+        return li;
       });
-      beam.appendChild(ol);
+      beam.appendChild(this.beamList);
       main.appendChild(beam);
       this.beamPanel = beam;
     }
@@ -258,7 +266,24 @@
   };
 
   Page.prototype.go = function (t) {
-    this.state.t = Math.max(0, Math.min(this.d.target_tokens.length, t));
+    this.state.t = Math.max(0, Math.min(this.length(), t));
+    this.draw();
+  };
+
+  // Another hypothesis of the beam than the data's own, where one is chosen: the page then shows
+  // its tokens and rows only (the steps, words, attribution and links are the data's hypothesis').
+  Page.prototype.other = function () {
+    var d = this.d, k = this.state.hyp;
+    return d.beam && k >= 0 && k !== d.beam_hypothesis && d.beam[k] && d.beam[k].alpha ? d.beam[k] : null;
+  };
+  Page.prototype.length = function () {
+    var o = this.other();
+    return o ? o.tokens.length : this.d.target_tokens.length;
+  };
+  // A hypothesis chosen in the beam's list: its whole alignment, as the app's beam panel shows it.
+  Page.prototype.choose = function (k) {
+    this.state.hyp = k;
+    this.state.t = this.length();
     this.draw();
   };
 
@@ -297,9 +322,10 @@
   // tokens or words (a source word's columns summed, a target word's rows averaged, as the app's
   // View > Words; </s> stays a column of its own there while it is shown).
   Page.prototype.matrix = function () {
-    var d = this.d, st = this.state, t = st.t;
-    var attribution = st.heatmap !== "attention" && d.attribution;
-    var full = attribution ? d.attribution.scores
+    var d = this.d, st = this.state, t = st.t, other = this.other();
+    var attribution = !other && st.heatmap !== "attention" && d.attribution;
+    var tokens = other ? other.tokens : d.target_tokens;
+    var full = other ? other.alpha : attribution ? d.attribution.scores
       : d.timeline && st.snapshot >= 0 ? d.timeline.snapshots[st.snapshot].alpha : d.alpha;
     var S = full.length ? full[0].length : (attribution ? d.attribution.source_tokens.length : d.source_tokens.length);
     var endCol = d.end_column === null || d.end_column === undefined || d.end_column >= S ? -1 : d.end_column;
@@ -318,11 +344,11 @@
     }
     var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol,
       colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
-      rowLabels: rows.map(function (_, r) { return label(d.target_tokens[r]); }),
+      rowLabels: rows.map(function (_, r) { return label(tokens[r]); }),
       rowSteps: rows.map(function (_, r) { return r; }),
-      values: rows, total: d.target_tokens.length};
-    if (st.words && d.words) m = this.mergeWords(m, cols);
-    m.links = this.linkCells(m, cols);
+      values: rows, total: tokens.length, allRows: tokens.map(label)};
+    if (st.words && d.words && !other) m = this.mergeWords(m, cols);
+    m.links = other ? [] : this.linkCells(m, cols);
     if (attribution) {
       var extent = d.attribution.extent || 1e-6;
       m.range = d.attribution.signed ? [-extent, extent] : [0, extent];
@@ -371,6 +397,7 @@
     m.nW = nW;
     m.colLabels = d.words.source.slice(0, width);
     m.words = true;
+    m.allRows = d.words.target;
     return m;
   };
 
@@ -401,7 +428,7 @@
   };
 
   Page.prototype.draw = function () {
-    var d = this.d, st = this.state, T = d.target_tokens.length;
+    var d = this.d, st = this.state, T = this.length(), other = this.other();
     this.homeButton.disabled = this.backButton.disabled = st.t === 0;
     this.stepButton.disabled = this.endButton.disabled = st.t >= T;
     this.stepLabel.textContent = "step " + st.t + " of " + T;
@@ -412,7 +439,19 @@
       side("source", d.source_language);
     this.sumNote.textContent = this.sumText(m);
     var self = this;
-    this.drawHeatmap(this.heatmapBox, m, m.words ? d.words.target : d.target_tokens.map(label), function (r, c) { self.hover(r, c); });
+    this.drawHeatmap(this.heatmapBox, m, m.allRows, function (r, c) { self.hover(r, c); });
+    this.wordsBox.disabled = !!other;  // the data's words are its own hypothesis'
+    if (d.attribution) this.heatmapSelect.disabled = !!other;
+    if (this.beamItems) {
+      this.translationText.textContent = other ? other.text : d.translation;
+      this.beamItems.forEach(function (li, k) {
+        var on = k === (st.hyp >= 0 ? st.hyp : d.beam_hypothesis);
+        li.classList.toggle("as-shown", on);
+        var b = li.querySelector("button");
+        if (b) b.setAttribute("aria-pressed", String(on));
+        li.querySelector(".as-shown-mark").textContent = on ? "  \u2190 shown" : "";
+      });
+    }
     if (this.snapshotLabel) this.snapshotLabel.textContent = d.timeline.snapshots[st.snapshot].label;
     if (this.compareBox) {
       // Model B's whole decoding of the sentence, on the same colour scale.
@@ -529,13 +568,17 @@
     list.textContent = "";
     if (!t) {
       this.candTitle.textContent = "Candidates";
-      list.appendChild(el("li", null, "Press Step \u2192 to decode the first token."));
+      list.appendChild(el("li", {"class": "as-message"}, "Press Step \u2192 to decode the first token."));
       return;
     }
     var step = d.steps[t - 1];
     this.candTitle.textContent = "Candidates at step " + t;
+    if (this.other()) {
+      list.appendChild(el("li", {"class": "as-message"}, "Recorded along hypothesis " + (d.beam_hypothesis + 1) + " only: choose it to see them."));
+      return;
+    }
     if (!step) {
-      list.appendChild(el("li", null, "This step's candidates were not recorded."));
+      list.appendChild(el("li", {"class": "as-message"}, "This step's candidates were not recorded."));
       return;
     }
     var chosenShown = false;
@@ -573,8 +616,8 @@
     var names = labels.map(function (l) {
       l = String(l);
       if (textWidth(l, px) <= LABEL_MAX) return l;
-      while (l.length > 1 && textWidth(l + "…", px) > LABEL_MAX) l = l.slice(0, -1);
-      return l + "…";
+      while (l.length > 1 && textWidth(l + "\u2026", px) > LABEL_MAX) l = l.slice(0, -1);
+      return l + "\u2026";
     });
     var widths = names.map(function (l) { return textWidth(l, px); });
     // A name rotated about its end reaches cos(SLANT) x its width left of its bar, sin(SLANT) x below.
@@ -615,6 +658,10 @@
       return;
     }
     var step = d.steps[t - 1], parts = {};
+    if (this.other()) {
+      body.appendChild(el("p", null, "This page recorded the numbers of hypothesis " + (d.beam_hypothesis + 1) + "'s steps only: choose it to see them."));
+      return;
+    }
     if (!step) {
       body.appendChild(el("p", null, "This step's numbers were not recorded."));
       return;
