@@ -78,6 +78,12 @@
     measure.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
     return measure.measureText(text).width;
   }
+  // A label cut to `max` pixels at `px`, with an ellipsis (the whole name goes in its tooltip).
+  function shorten(text, px, max) {
+    if (textWidth(text, px) <= max) return text;
+    while (text.length > 1 && textWidth(text + "\u2026", px) > max) text = text.slice(0, -1);
+    return text + "\u2026";
+  }
   function sum(row) { return row.reduce(function (a, b) { return a + b; }, 0); }
   function norm(v) { return Math.sqrt(v.reduce(function (a, b) { return a + b * b; }, 0)); }
 
@@ -187,7 +193,7 @@
     this.heatmapBox = el("div", {"class": "as-heatmap-box", tabindex: "0",
       "aria-label": "Heatmap: rows are target tokens, columns source tokens; \u2192 and \u2190 step"});
     hm.appendChild(this.heatmapBox);
-    this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, "Hover a cell for its exact weight.");
+    this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, this.readoutHint());
     hm.appendChild(this.readout);
     this.colorbar = el("div", {"class": "as-colorbar-box"});
     hm.appendChild(this.colorbar);
@@ -247,6 +253,13 @@
     var keyTarget = root.getAttribute("data-keys") === "document" ? document : root;
     if (keyTarget === root && !root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
     keyTarget.addEventListener("keydown", function (e) { self.key(e); });
+    // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; self.draw(); });
+    });
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
   };
 
@@ -439,7 +452,7 @@
       side("source", d.source_language);
     this.sumNote.textContent = this.sumText(m);
     var self = this;
-    this.drawHeatmap(this.heatmapBox, m, m.allRows, function (r, c) { self.hover(r, c); });
+    this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
     this.wordsBox.disabled = !!other;  // the data's words are its own hypothesis'
     if (d.attribution) this.heatmapSelect.disabled = !!other;
     if (this.beamItems) {
@@ -457,7 +470,7 @@
       // Model B's whole decoding of the sentence, on the same colour scale.
       var b = d.comparison;
       this.drawHeatmap(this.compareBox, {colLabels: b.source_tokens.map(label), values: b.alpha, range: [0, 1], stops: SCALES[st.cmap],
-        total: b.target_tokens.length}, b.target_tokens.map(label), null);
+        total: b.target_tokens.length, allRows: b.target_tokens.map(label)}, null);
     }
     this.drawColorbar(m);
     this.drawCandidates();
@@ -480,63 +493,146 @@
   };
 
 
-  // A heatmap into `box`: every row's label (`allRows`, the ones not reached yet pale), the rows of
-  // m.values drawn, the newest framed with its peak; `onHover(r, c)` for a cell under the pointer.
-  Page.prototype.drawHeatmap = function (box, m, allRows, onHover) {
-    var self = this;
-    var nC = m.colLabels.length, nR = allRows.length;
-    var colW = 0, rowW = 0;
-    m.colLabels.forEach(function (l) { colW = Math.max(colW, textWidth(l, 12)); });
-    allRows.forEach(function (l) { rowW = Math.max(rowW, textWidth(l, 12)); });
-    var avail = Math.max(240, (box.clientWidth || 600) - 12);
-    var left = Math.ceil(Math.min(rowW, 180)) + 10, right = 52;
-    var cell = Math.max(16, Math.min(40, Math.floor((avail - left - right) / Math.max(1, nC))));
-    var top = Math.ceil(Math.min(colW, 160) * 0.75) + 16;
-    var W = left + nC * cell + right, H = top + Math.max(1, nR) * cell + 4;
-    var g = svg("svg", {"class": "as-heatmap", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
-      "aria-label": "heatmap with " + m.values.length + " rows of " + nR});
-    m.colLabels.forEach(function (l, i) {
-      var x = left + i * cell + cell / 2;
-      g.appendChild(svg("text", {x: x, y: top - 6, transform: "rotate(-45 " + x + " " + (top - 6) + ")", "class": "as-col-label"}, l));
-    });
-    g.appendChild(svg("text", {x: left + nC * cell + 8, y: top - 6, "class": "as-sum"}, "\u03a3"));
-    allRows.forEach(function (l, r) {
-      g.appendChild(svg("text", {x: left - 6, y: top + r * cell + cell / 2 + 4, "text-anchor": "end",
-        "class": "as-row-label" + (r < m.values.length ? "" : " as-pending"), opacity: r < m.values.length ? 1 : 0.35}, l));
-    });
-    g.appendChild(svg("rect", {x: left, y: top, width: nC * cell, height: Math.max(1, nR) * cell, fill: "none", stroke: "#c8c8c8"}));
-    var lo = m.range[0], span = m.range[1] - m.range[0] || 1;
-    m.values.forEach(function (row, r) {
-      row.forEach(function (v, c) {
-        var rect = svg("rect", {x: left + c * cell, y: top + r * cell, width: cell, height: cell,
-          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v});
-        if (onHover) rect.addEventListener("mouseenter", function () { onHover(r, c); });
-        g.appendChild(rect);
-      });
-      g.appendChild(svg("text", {x: left + nC * cell + 6, y: top + r * cell + cell / 2 + 4, "class": "as-sum as-row-sum"}, fixed(sum(row), 3)));
-    });
-    (m.links || []).forEach(function (rc) {
-      // A ringed dot, legible on every colour of the map (the app's View > Links).
-      g.appendChild(svg("circle", {cx: left + rc[1] * cell + cell / 2, cy: top + rc[0] * cell + cell / 2, r: Math.max(3, cell * 0.16),
-        fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": rc[0], "data-col": rc[1], "pointer-events": "none"}));
-    });
-    var n = m.values.length;
-    if (n && onHover) {
-      // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
-      var last = m.values[n - 1];
-      g.appendChild(svg("rect", {x: left, y: top + (n - 1) * cell, width: nC * cell, height: cell, fill: "none",
-        stroke: "#ff7f0e", "stroke-width": 2, "class": "as-row-frame"}));
-      var uniform = last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; });
-      if (!uniform) {
-        var p = argmax(last);
-        g.appendChild(svg("rect", {x: left + p * cell + 2, y: top + (n - 1) * cell + 2, width: cell - 4, height: cell - 4,
-          fill: "none", stroke: "#d62728", "stroke-width": 3, "class": "as-peak", "data-row": n - 1, "data-col": p}));
+  // The heatmap's geometry in `box`: cells that fit the room there is (the box's width, and in a
+  // page of its own the window's height below the box; a frame a notebook sizes to its content
+  // gets a fixed height, or the two would grow each other), between CELL_MIN and CELL_MAX pixels,
+  // with labels in a font that fits the cells (upright names where the columns are narrow).
+  var CELL_MIN = 9, CELL_MAX = 40, LABEL_MAX_ROOM = 170;
+  function heatmapGeometry(box, m) {
+    var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);
+    var width = Math.max(200, (box.clientWidth || 600) - 10);
+    var framed = window.self !== window.top;
+    var height = framed ? 640 : Math.max(320, window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 16);
+    var g = {font: 12, upright: false, height: height, nC: nC, nR: nR};
+    for (var pass = 0; pass < 2; ++pass) {
+      var colW = 0, rowW = 0, room = Math.min(LABEL_MAX_ROOM, Math.max(60, width * 0.3));
+      m.colLabels.forEach(function (l) { colW = Math.max(colW, textWidth(l, g.font)); });
+      m.allRows.forEach(function (l) { rowW = Math.max(rowW, textWidth(l, g.font)); });
+      g.labelRoom = room;
+      g.left = Math.ceil(Math.min(rowW, room)) + 10;
+      g.right = Math.ceil(textWidth("0.000", g.font)) + 14;
+      g.top = Math.ceil(Math.min(colW, LABEL_MAX_ROOM) * (g.upright ? 1 : 0.75)) + g.font + 4;
+      var fit = Math.min((width - g.left - g.right) / nC, (height - g.top - 6) / nR);
+      g.cell = Math.floor(Math.max(CELL_MIN, Math.min(CELL_MAX, fit)));
+      if (pass === 0 && g.cell < 16) {
+        // Narrow columns: names upright (one cell apart, not 0.7 of one) in a font that fits a cell.
+        g.upright = true;
+        g.font = Math.max(8, Math.min(12, g.cell - 1));
       }
     }
-    if (onHover) g.addEventListener("mouseleave", function () { self.readout.textContent = "Hover a cell for its exact weight."; });
-    box.textContent = "";
-    box.appendChild(g);
+    g.W = nC * g.cell;
+    g.H = nR * g.cell;
+    return g;
+  }
+
+  // A heatmap into `box`: the rows of m.values, each row's label (m.allRows) shown once its row is
+  // (a lesson does not give the next token away), the newest row framed with its peak;
+  // `onHover(r, c)` for a cell under the pointer or tapped. The column and row labels are pinned
+  // while the cells scroll. A step only adds or removes rows where nothing else changed (redrawing
+  // the whole map took 111 ms a step at 100 tokens).
+  Page.prototype.drawHeatmap = function (box, m, onHover) {
+    var g = heatmapGeometry(box, m), st = this.state;
+    var key = JSON.stringify([g, m.colLabels, m.allRows, m.range, m.stops, m.attribution, m.renormalized, m.words,
+      st.heatmap, st.end, st.cmap, st.snapshot, st.hyp, !!onHover]);
+    var drawn = box.asDrawn;
+    // Over words a row's values change as its word's pieces come: drawn whole.
+    if (!drawn || drawn.key !== key || m.words) drawn = this.heatmapFrame(box, m, g, key, onHover);
+    var n = m.values.length, cell = g.cell, lo = m.range[0], span = m.range[1] - m.range[0] || 1;
+    var links = {};
+    (m.links || []).forEach(function (rc) { (links[rc[0]] = links[rc[0]] || []).push(rc[1]); });
+    while (drawn.rows.length > n) drawn.rows.pop().remove();
+    for (var r = drawn.rows.length; r < n; ++r) {
+      var group = svg("g", {"class": "as-row", "data-row": r});
+      m.values[r].forEach(function (v, c) {
+        group.appendChild(svg("rect", {x: c * cell, y: r * cell, width: cell, height: cell,
+          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v}));
+      });
+      group.appendChild(svg("text", {x: g.W + 6, y: r * cell + cell / 2 + g.font / 3, "class": "as-sum as-row-sum"}, fixed(sum(m.values[r]), 3)));
+      (links[r] || []).forEach(function (c) {
+        // A ringed dot, legible on every colour of the map (the app's View > Links).
+        group.appendChild(svg("circle", {cx: c * cell + cell / 2, cy: r * cell + cell / 2, r: Math.max(3, cell * 0.16),
+          fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": r, "data-col": c, "pointer-events": "none"}));
+      });
+      drawn.cells.insertBefore(group, drawn.frame);
+      drawn.rows.push(group);
+    }
+    drawn.labels.forEach(function (t, r) { t.setAttribute("visibility", r < n ? "visible" : "hidden"); });
+    drawn.cells.setAttribute("aria-label", "heatmap with " + n + " rows of " + m.allRows.length);
+    // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
+    var last = n && onHover ? m.values[n - 1] : null;
+    var p = !last || last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; }) ? -1 : argmax(last);
+    drawn.frame.setAttribute("visibility", last ? "visible" : "hidden");
+    drawn.peak.setAttribute("visibility", p >= 0 ? "visible" : "hidden");
+    if (!last) return;
+    drawn.frame.setAttribute("y", (n - 1) * cell);
+    drawn.peak.setAttribute("x", p * cell + 2);
+    drawn.peak.setAttribute("y", (n - 1) * cell + 2);
+    drawn.peak.setAttribute("data-row", n - 1);
+    drawn.peak.setAttribute("data-col", p);
+    this.follow(box, g, n - 1, p);
   };
+
+  // The heatmap's frame: pinned column labels (and Σ) and row labels around the cells' SVG, in a
+  // grid that the box scrolls; drawHeatmap adds the cells' rows.
+  Page.prototype.heatmapFrame = function (box, m, g, key, onHover) {
+    var self = this, cell = g.cell, font = g.font;
+    if (window.self === window.top) box.style.maxHeight = g.height + "px";
+    var grid = el("div", {"class": "as-hm"});
+    grid.style.gridTemplateColumns = g.left + "px " + (g.W + g.right) + "px";
+    grid.style.gridTemplateRows = g.top + "px " + (g.H + 4) + "px";
+    var corner = svg("svg", {"class": "as-hm-pin as-hm-corner", width: g.left, height: g.top, "aria-hidden": "true"});
+    var cols = svg("svg", {"class": "as-hm-pin as-hm-cols", width: g.W + g.right, height: g.top, "font-size": font, "aria-hidden": "true"});
+    m.colLabels.forEach(function (l, i) {
+      var x = i * cell + cell / 2 + (g.upright ? font / 3 : 0), y = g.top - 4, name = shorten(l, font, LABEL_MAX_ROOM);
+      var t = svg("text", {x: x, y: y, transform: "rotate(" + (g.upright ? -90 : -45) + " " + x + " " + y + ")", "class": "as-col-label"}, name);
+      if (name !== l) t.appendChild(svg("title", null, l));
+      cols.appendChild(t);
+    });
+    cols.appendChild(svg("text", {x: g.W + 6, y: g.top - 4, "class": "as-sum"}, "\u03a3"));
+    var rows = svg("svg", {"class": "as-hm-pin as-hm-rows", width: g.left, height: g.H + 4, "font-size": font, "aria-hidden": "true"});
+    var labels = m.allRows.map(function (l, r) {
+      var name = shorten(l, font, g.labelRoom);
+      var t = svg("text", {x: g.left - 6, y: r * cell + cell / 2 + font / 3, "text-anchor": "end", "class": "as-row-label", visibility: "hidden"}, name);
+      if (name !== l) t.appendChild(svg("title", null, l));
+      return rows.appendChild(t);
+    });
+    var cells = svg("svg", {"class": "as-heatmap", width: g.W + g.right, height: g.H + 4, "font-size": font, role: "img"});
+    cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: g.H, fill: "none", stroke: "#c8c8c8"}));
+    var frame = cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: cell, fill: "none", stroke: "#ff7f0e", "stroke-width": 2,
+      "class": "as-row-frame", visibility: "hidden"}));
+    var peak = cells.appendChild(svg("rect", {x: 0, y: 0, width: cell - 4, height: cell - 4, fill: "none", stroke: "#d62728",
+      "stroke-width": 3, "class": "as-peak", visibility: "hidden"}));
+    if (onHover) {
+      // A cell's weight under the mouse, and where a finger taps it (a touch screen has no hover).
+      var at = function (e) {
+        var c = e.target;
+        if (c && c.getAttribute && c.getAttribute("class") === "as-cell") onHover(Number(c.getAttribute("data-row")), Number(c.getAttribute("data-col")));
+      };
+      cells.addEventListener("mouseover", at);
+      cells.addEventListener("click", at);
+      cells.addEventListener("mouseleave", function () { self.readout.textContent = self.readoutHint(); });
+    }
+    [corner, cols, rows, cells].forEach(function (e) { grid.appendChild(e); });
+    box.textContent = "";
+    box.appendChild(grid);
+    box.asDrawn = {key: key, cells: cells, frame: frame, peak: peak, labels: labels, rows: []};
+    return box.asDrawn;
+  };
+
+  // Where the box scrolls, the newest row and its peak brought into view beside the pinned
+  // labels (the app's heatmap follows the step too).
+  Page.prototype.follow = function (box, g, r, c) {
+    if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) return;
+    var top = g.top + r * g.cell, bottom = top + g.cell + 6;
+    if (bottom - box.scrollTop > box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+    if (top - box.scrollTop < g.top) box.scrollTop = top - g.top;
+    if (c < 0) return;
+    var left = g.left + c * g.cell, right = left + g.cell + 6;
+    if (right - box.scrollLeft > box.clientWidth) box.scrollLeft = right - box.clientWidth;
+    if (left - box.scrollLeft < g.left) box.scrollLeft = left - g.left;
+  };
+
+  Page.prototype.readoutHint = function () { return "Hover over a cell, or tap it, for its exact weight."; };
 
   Page.prototype.hover = function (r, c) {
     var m = this.current, v = m.values[r][c];
@@ -613,12 +709,7 @@
     var lo = Math.min(0, Math.min.apply(null, values)), hi = Math.max(0, Math.max.apply(null, values));
     var ticks = [fixed(hi, 2)].concat(lo < 0 ? [fixed(lo, 2)] : []);
     var axis = Math.ceil(Math.max.apply(null, ticks.map(function (v) { return textWidth(v, px); }))) + 6;
-    var names = labels.map(function (l) {
-      l = String(l);
-      if (textWidth(l, px) <= LABEL_MAX) return l;
-      while (l.length > 1 && textWidth(l + "\u2026", px) > LABEL_MAX) l = l.slice(0, -1);
-      return l + "\u2026";
-    });
+    var names = labels.map(function (l) { return shorten(String(l), px, LABEL_MAX); });
     var widths = names.map(function (l) { return textWidth(l, px); });
     // A name rotated about its end reaches cos(SLANT) x its width left of its bar, sin(SLANT) x below.
     var left = axis, w = (W - left - 2) / n;

@@ -242,7 +242,7 @@ def test_hover_shows_the_exact_weight_and_grey_changes_the_scale(pages, browser)
     data = page_data(path)
     opened(browser, path)
     browser.run("document.querySelector('.as-heatmap-panel .as-cell[data-row=\"1\"][data-col=\"2\"]')"
-                ".dispatchEvent(new MouseEvent('mouseenter'))")
+                ".dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
     text = browser.run("return document.querySelector('.as-readout').textContent")
     assert text.endswith(f"= {data['alpha'][1][2]:.4f}")
     before = browser.run("return document.querySelector('.as-cell').getAttribute('fill')")
