@@ -286,3 +286,34 @@ def test_tokenizers_are_the_cores(kind, run_cli, tmp_path):
         d = decode(loaded, line, max_length=8)
         assert d.source_tokens == trace["source_tokens"], line
         assert [s.token_id for s in d.steps] == trace["target_ids"] and d.translation == trace["translation"]
+
+
+def test_the_notebook_frame_is_as_tall_as_its_page_and_follows_it(tmp_path):
+    """Issue 58: a notebook's output frame is its page's height (±10 px, no inner scrollbar), and
+    follows the page when it grows or shrinks (a hypothesis chosen, the model card opened, step 0)."""
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
+    import browser
+    why = browser.available()
+    if why:
+        pytest.skip(why)
+    page = alignscope.show(str(ROOT / "models" / "en-fr.pt"), SENTENCE, beam=3)
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><p>In [1]:</p>{page._repr_html_()}<p>In [2]:</p></body></html>", encoding="utf-8")
+    heights = ("const f = document.querySelector('iframe'); return [f.clientHeight, "
+               "Math.ceil(f.contentDocument.documentElement.getBoundingClientRect().height), f.contentWindow.innerHeight]")
+    for width in (1024, 600):
+        with browser.Browser(width, 768) as b:
+            b.open(notebook)
+            seen = []
+            for change in ("", "d.querySelector('.as-card-panel details').open = true",
+                           "d.querySelectorAll('.as-beam button')[1].click()", "d.querySelector('.alignscope-page').alignscope.go(0)"):
+                b.run("const d = document.querySelector('iframe').contentDocument; " + change)
+                for _ in range(20):  # the observer answers after the next layout
+                    frame, content, inner = b.run(heights)
+                    if abs(frame - content) <= 10:
+                        break
+                    b.run("return new Promise(r => setTimeout(r, 50))")
+                assert abs(frame - content) <= 10 and inner == frame, f"{width} px, after {change!r}: frame {frame}, page {content}"
+                seen.append(content)
+            assert len(set(seen)) > 1, seen  # the page did change size, and the frame followed
+            assert [m for m in b.console() if m.get("level") == "SEVERE"] == []
