@@ -711,10 +711,11 @@
     var axis = Math.ceil(Math.max.apply(null, ticks.map(function (v) { return textWidth(v, px); }))) + 6;
     var names = labels.map(function (l) { return shorten(String(l), px, LABEL_MAX); });
     var widths = names.map(function (l) { return textWidth(l, px); });
-    // A name rotated about its end reaches cos(SLANT) x its width left of its bar, sin(SLANT) x below.
+    // A name rotated about its end reaches cos(SLANT) x its width left of its bar (and its glyphs
+    // about a font size more), sin(SLANT) x its width below.
     var left = axis, w = (W - left - 2) / n;
     for (var pass = 0; pass < 2; ++pass) {
-      widths.forEach(function (tw, i) { left = Math.max(left, Math.cos(SLANT) * tw + px * 0.5 - (i + 0.5) * w + 2); });
+      widths.forEach(function (tw, i) { left = Math.max(left, Math.cos(SLANT) * tw + px - (i + 0.5) * w + 2); });
       w = (W - left - 2) / n;
     }
     var bottom = Math.ceil(Math.sin(SLANT) * Math.max.apply(null, widths) + px * 1.4) + 8, H = H0 + bottom;

@@ -420,3 +420,157 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
                 assert b.run("return location.pathname").endswith("page-02.html")
                 b.keys("PageUp")
                 assert b.run("return location.pathname").endswith("page-01.html")
+
+
+# Issue 58: what a student meets at every size.
+FORTY = (LONG + " The mayor was not pleased at all. ||| La commission a déclaré mardi que le nouveau pont sur la rivière "
+         "ouvrirait au printemps prochain, deux ans plus tard que prévu par la ville. Le maire était fâché.")  # 40 x 40 tokens
+SIZES = [(375, 812), (1024, 768), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def long_pages(tmp_path_factory):
+    """A 30-token sentence, a forced pair of 40 x 40 tokens, and a 60-token sentence (LONG twice)."""
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    tmp = tmp_path_factory.mktemp("long")
+    return dict(zip(["thirty", "forty", "sixty"], export(tmp, [LONG, FORTY, LONG + " " + LONG])))
+
+
+def labels_outside(b: Browser, css: str):
+    """Each text of the SVGs matching `css` whose box leaves its SVG's box: [text, left, right, bottom] overhangs."""
+    return b.run("const out = []; for (const c of document.querySelectorAll(arguments[0])) { const box = c.getBoundingClientRect(); "
+                 "for (const t of c.querySelectorAll('text')) { if (t.getAttribute('visibility') === 'hidden') continue; "
+                 "const r = t.getBoundingClientRect(); if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || "
+                 "r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) out.push([t.textContent, box.left - r.left, "
+                 "r.right - box.right, r.bottom - box.bottom]); } } return out", css)
+
+
+def test_step_explained_charts_keep_their_labels_inside_at_every_size(long_pages):
+    """Token names under the bars keep their start, and a negative energy its minus sign."""
+    path = long_pages["thirty"]
+    data = page_data(path)
+    T = len(data["target_tokens"])
+    for width, height in SIZES:
+        with Browser(width, height) as b:
+            opened(b, path)
+            b.keys("Home")
+            for t in sorted({1, 2, T // 2, T}):
+                b.run("document.querySelector('.alignscope-page').alignscope.go(arguments[0])", t)
+                assert b.run("return document.querySelectorAll('.as-explain .as-chart').length") >= 2
+                assert labels_outside(b, ".as-explain .as-chart") == [], f"{width}x{height}, step {t}"
+                energies = data["steps"][t - 1]["explain"].get("energies")
+                if energies and min(energies) < 0:
+                    ticks = b.run("return [...document.querySelector('.as-part-energies .as-chart').querySelectorAll('.as-tick')]"
+                                  ".map(t => t.textContent)")
+                    assert ticks[-1] == f"{min(energies):.2f}" and ticks[-1].startswith("-")
+            assert_clean(b, path)
+
+
+def test_a_beam_page_calls_no_step_forced_and_shows_the_chosen_hypothesis(tmp_path, browser):
+    page = export(tmp_path, [SENTENCE], "--beam", "3")[0]
+    data = page_data(page)
+    assert not any(s["forced"] for s in data["steps"])
+    assert all(len(h["alpha"]) == len(h["tokens"]) for h in data["beam"])
+    opened(browser, page)
+    browser.keys("Home")
+    for _ in data["steps"]:
+        browser.keys("ArrowRight")
+        text = browser.run("return document.querySelector('.as-candidates-panel').textContent + document.querySelector('.as-explain').textContent")
+        assert "forced" not in text.lower() and "Beam search kept:" in text
+    # Choosing a hypothesis shows its alignment, as the app's beam panel does; choosing the first again its steps.
+    other = data["beam"][1]
+    browser.run("document.querySelectorAll('.as-beam button.as-hyp')[1].click()")
+    assert rows(browser) == len(other["tokens"])
+    values = browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => +c.dataset.value)")
+    assert values == [v for row in other["alpha"] for v in row]
+    shown = browser.run("return [document.querySelector('.as-translation').textContent, "
+                        "[...document.querySelectorAll('.as-beam button')].map(b => b.getAttribute('aria-pressed'))]")
+    assert shown == [other["text"], ["false", "true", "false"]]
+    assert "hypothesis 1" in browser.run("return document.querySelector('.as-explain').textContent")
+    browser.run("document.querySelectorAll('.as-beam button.as-hyp')[0].click()")
+    assert rows(browser) == len(data["target_tokens"])
+    assert browser.run("return document.querySelector('.as-translation').textContent") == data["translation"]
+    assert "Beam search kept:" in browser.run("return document.querySelector('.as-explain').textContent")
+    assert_clean(browser, page)
+
+
+def test_step_0_gives_no_target_away_and_its_message_reads_as_a_line(pages, browser):
+    path = pages["greedy"]
+    opened(browser, path)
+    browser.keys("Home")
+    shown = "return [...document.querySelectorAll('.as-heatmap-panel .as-row-label')].filter(t => t.getAttribute('visibility') !== 'hidden').length"
+    assert browser.run(shown) == 0
+    box = browser.run("const li = document.querySelector('.as-candidates li'), ol = li.parentElement; "
+                      "return [li.textContent, li.getBoundingClientRect().height, ol.getBoundingClientRect().width, "
+                      "parseFloat(getComputedStyle(li).lineHeight)]")
+    assert box[0].startswith("Press Step") and box[1] <= 2.5 * box[3], box  # one line or two, not a word a line
+    browser.keys("ArrowRight", "ArrowRight")
+    assert browser.run(shown) == 2
+    assert_clean(browser, path)
+
+
+def test_a_step_draws_only_its_row(long_pages, browser):
+    """The rows drawn stay the same elements from step to step; a step adds (or removes) its own."""
+    opened(browser, long_pages["sixty"])
+    browser.keys("Home", "ArrowRight", "ArrowRight")
+    browser.run("document.querySelectorAll('.as-heatmap-panel .as-row').forEach(g => g.dataset.kept = 'yes')")
+    browser.keys("ArrowRight")
+    assert browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row')].map(g => g.dataset.kept || '')") == ["yes", "yes", ""]
+    browser.keys("ArrowLeft", "ArrowLeft")
+    assert browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row')].map(g => g.dataset.kept || '')") == ["yes"]
+    assert rows(browser) == 1
+
+
+def box_geometry(b: Browser):
+    return b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'), r = x.getBoundingClientRect(); "
+                 "return {sw: x.scrollWidth, cw: x.clientWidth, sh: x.scrollHeight, ch: x.clientHeight, "
+                 "left: r.left, top: r.top, right: r.left + x.clientWidth, bottom: r.top + x.clientHeight}")
+
+
+def test_long_sentences_fit_the_room_pin_their_axes_and_follow_the_newest_row(long_pages):
+    forty, sixty = page_data(long_pages["forty"]), page_data(long_pages["sixty"])
+    assert len(forty["source_tokens"]) == len(forty["target_tokens"]) == 40
+    assert len(sixty["target_tokens"]) >= 60
+    with Browser(1024, 768) as b:
+        opened(b, long_pages["forty"])
+        g = box_geometry(b)
+        assert g["sw"] <= g["cw"] and g["sh"] <= g["ch"] and g["bottom"] <= 768, g  # the whole 40 x 40 matrix, in the window
+        assert labels_outside(b, ".as-heatmap-panel .as-hm-cols, .as-heatmap-panel .as-hm-rows") == []
+        opened(b, long_pages["sixty"])
+        b.keys("Home", "End")
+        g = box_geometry(b)
+        assert g["sh"] > g["ch"] and g["bottom"] <= 768  # it must scroll, within the window
+        frame = b.run("const r = document.querySelector('.as-heatmap-panel .as-row-frame').getBoundingClientRect(); return [r.top, r.bottom]")
+        peak = b.run("const r = document.querySelector('.as-heatmap-panel .as-peak').getBoundingClientRect(); return [r.left, r.right]")
+        assert g["top"] <= frame[0] and frame[1] <= g["bottom"] + 1 and frame[1] <= 768, (frame, g)  # the newest row in view
+        assert g["left"] <= peak[0] and peak[1] <= g["right"] + 1, (peak, g)
+        # The axes stay at the box's edges while the cells scroll under them.
+        b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); x.scrollTop = 137; x.scrollLeft = 59")
+        pins = b.run("const q = s => document.querySelector('.as-heatmap-panel ' + s).getBoundingClientRect(); "
+                     "return [q('.as-hm-cols').top, q('.as-hm-rows').left, q('.as-hm-corner').top, q('.as-hm-corner').left]")
+        box = b.run("const r = document.querySelector('.as-heatmap-panel .as-heatmap-box').getBoundingClientRect(); return [r.top, r.left]")
+        assert all(abs(p - e) <= 1.5 for p, e in zip(pins, [box[0], box[1], box[0], box[1]])), (pins, box)
+        assert_clean(b, long_pages["sixty"])
+
+
+def tap(b: Browser, css: str) -> None:
+    """A finger's tap on the first element matching `css` (WebDriver touch pointer actions)."""
+    element = b._call("POST", b._s("/element"), {"using": "css selector", "value": css})
+    origin = {"element-6066-11e4-a52e-4f735466cecf": next(iter(element.values()))}
+    b._call("POST", b._s("/actions"), {"actions": [{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                        {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
+
+
+def test_a_phone_shows_a_short_sentences_heatmap_whole_and_a_tap_shows_a_weight(pages):
+    data = page_data(pages["forced"])
+    assert len(data["source_tokens"]) <= 15
+    with Browser(375, 812) as b:
+        for path in pages.values():
+            opened(b, path)
+            g = box_geometry(b)
+            assert g["sw"] <= g["cw"], f"{path.name}: the heatmap scrolls sideways ({g})"
+        tap(b, '.as-heatmap-panel .as-cell[data-row="1"][data-col="2"]')
+        assert b.run("return document.querySelector('.as-readout').textContent").endswith(f"= {data['alpha'][1][2]:.4f}")
+        assert_clean(b, pages["forced"])
