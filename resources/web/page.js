@@ -563,6 +563,7 @@
     var p = !last || last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; }) ? -1 : argmax(last);
     drawn.frame.setAttribute("visibility", last ? "visible" : "hidden");
     drawn.peak.setAttribute("visibility", p >= 0 ? "visible" : "hidden");
+    if (!n) box.scrollTop = box.scrollLeft = 0;  // step 0: the map's start, where the first row comes
     if (!last) return;
     drawn.frame.setAttribute("y", (n - 1) * cell);
     drawn.peak.setAttribute("x", p * cell + 2);
