@@ -293,9 +293,10 @@
     var o = this.other();
     return o ? o.tokens.length : this.d.target_tokens.length;
   };
-  // A hypothesis chosen in the beam's list: its whole alignment, as the app's beam panel shows it.
+  // A hypothesis chosen in the beam's list: its whole alignment, as the app's beam panel shows it;
+  // the one on show chosen again: the data's own again (its steps, where no hypothesis is its own).
   Page.prototype.choose = function (k) {
-    this.state.hyp = k;
+    this.state.hyp = k === this.state.hyp ? this.d.beam_hypothesis : k;
     this.state.t = this.length();
     this.draw();
   };
