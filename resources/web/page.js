@@ -210,8 +210,8 @@
       var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
       beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
       var choosable = d.beam.every(function (h) { return h.alpha; });
-      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, "Choose a hypothesis to see its alignment; the candidates and Step explained follow hypothesis " +
-        (d.beam_hypothesis + 1) + "."));
+      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, "Choose a hypothesis to see its alignment; the candidates and Step explained follow " +
+        this.own() + "."));
       this.beamList = el("ol", {"class": "as-beam"});
       this.beamItems = d.beam.map(function (h, k) {
         var li = el("li");
@@ -288,6 +288,10 @@
   Page.prototype.other = function () {
     var d = this.d, k = this.state.hyp;
     return d.beam && k >= 0 && k !== d.beam_hypothesis && d.beam[k] && d.beam[k].alpha ? d.beam[k] : null;
+  };
+  // What the data's steps follow, in words.
+  Page.prototype.own = function () {
+    return this.d.beam_hypothesis >= 0 ? "hypothesis " + (this.d.beam_hypothesis + 1) : "the decoded steps";
   };
   Page.prototype.length = function () {
     var o = this.other();
@@ -672,7 +676,7 @@
     var step = d.steps[t - 1];
     this.candTitle.textContent = "Candidates at step " + t;
     if (this.other()) {
-      list.appendChild(el("li", {"class": "as-message"}, "Recorded along hypothesis " + (d.beam_hypothesis + 1) + " only: choose it to see them."));
+      list.appendChild(el("li", {"class": "as-message"}, "Recorded along " + this.own() + " only: choose it to see them."));
       return;
     }
     if (!step) {
@@ -753,7 +757,7 @@
     }
     var step = d.steps[t - 1], parts = {};
     if (this.other()) {
-      body.appendChild(el("p", null, "This page recorded the numbers of hypothesis " + (d.beam_hypothesis + 1) + "'s steps only: choose it to see them."));
+      body.appendChild(el("p", null, "This page recorded the numbers of " + this.own() + " only: choose it to see them."));
       return;
     }
     if (!step) {
