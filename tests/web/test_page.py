@@ -571,6 +571,10 @@ def test_a_phone_shows_a_short_sentences_heatmap_whole_and_a_tap_shows_a_weight(
             opened(b, path)
             g = box_geometry(b)
             assert g["sw"] <= g["cw"], f"{path.name}: the heatmap scrolls sideways ({g})"
+            # One column: the step's candidates and Step explained come right under the heatmap.
+            tops = b.run("const q = s => document.querySelector(s).getBoundingClientRect(); "
+                         "return [q('.as-heatmap-panel').bottom, q('.as-candidates-panel').top, q('.as-candidates-panel').bottom, q('.as-explain').top]")
+            assert 0 <= tops[1] - tops[0] <= 30 and 0 <= tops[3] - tops[2] <= 30, tops
         tap(b, '.as-heatmap-panel .as-cell[data-row="1"][data-col="2"]')
         assert b.run("return document.querySelector('.as-readout').textContent").endswith(f"= {data['alpha'][1][2]:.4f}")
         assert_clean(b, pages["forced"])
