@@ -3,6 +3,7 @@ alignscope-cli's numbers (trace, export --format json) within 1e-5 on every bund
 forced and beam; the page data meets the one schema (resources/web/page.schema.json); untrusted
 text stays text; the package's renderer files are resources/web/'s; errors name what is wrong."""
 
+import base64
 import filecmp
 import html
 import json
@@ -123,6 +124,19 @@ def test_beam_and_page_fields_are_export_json_s(name, run_cli, tmp_path, schema)
             close(value if isinstance(value, list) else [value],
                   expected["explain"][key] if isinstance(value, list) else [expected["explain"][key]],
                   f"step {t + 1} explain {key}")
+    # The encoder panel's states (h_i, s_0, each step's c_t and s_t), quantised alike: a byte
+    # apart at most, where a value sits on a rounding edge.
+    def same_bytes(a, b, what):
+        x, y = base64.b64decode(a), base64.b64decode(b)
+        assert len(x) == len(y) and len(x) > 0, what
+        worst = max(abs((p if p < 128 else p - 256) - (q if q < 128 else q - 256)) for p, q in zip(x, y))
+        assert worst <= 1, f"{what}: {worst} apart"
+    assert data["encoder"]["size"] == exported["encoder"]["size"]
+    for key in ("states", "initial_state"):
+        same_bytes(data["encoder"][key], exported["encoder"][key], f"encoder {key}")
+    for t, (step, expected) in enumerate(zip(data["steps"], exported["steps"])):
+        for key in ("context", "state"):
+            same_bytes(step[key], expected[key], f"step {t + 1} {key}")
     # The page export's own data (numbers rounded to 4 decimals, the app's ten candidates a step)
     run_cli("export", "--model", ROOT / "models" / name, "-i", tmp_path / "in.txt", "--format", "html", "--beam", "4",
             "-o", tmp_path / "html", "--no-progress")

@@ -50,11 +50,27 @@
     return e;
   }
   function hex(c) { return [parseInt(c.substr(1, 2), 16), parseInt(c.substr(3, 2), 16), parseInt(c.substr(5, 2), 16)]; }
-  function colour(stops, x) {
+  function rgb(stops, x) {
     x = Math.max(0, Math.min(1, isFinite(x) ? x : 0));
     var n = stops.length - 1, k = Math.min(n - 1, Math.floor(x * n)), f = x * n - k;
     var a = hex(stops[k]), b = hex(stops[k + 1]);
-    return "rgb(" + [0, 1, 2].map(function (i) { return Math.round(a[i] + (b[i] - a[i]) * f); }).join(",") + ")";
+    return [0, 1, 2].map(function (i) { return Math.round(a[i] + (b[i] - a[i]) * f); });
+  }
+  function colour(stops, x) { return "rgb(" + rgb(stops, x).join(",") + ")"; }
+  // A quantised vector of the data (docs/page-format.md: encoder): signed bytes over 127, base64.
+  function vector(b64) {
+    var bin = window.atob(b64 || ""), out = new Float32Array(bin.length);
+    for (var i = 0; i < bin.length; ++i) { var b = bin.charCodeAt(i); out[i] = (b > 127 ? b - 256 : b) / 127; }
+    return out;
+  }
+  // The encoder panel's colours, blue-white-red over [-1, 1], one per byte value (-127..127).
+  var DIVERGING = null;
+  function diverging(v) {
+    if (!DIVERGING) {
+      DIVERGING = [];
+      for (var q = -127; q <= 127; ++q) DIVERGING.push(rgb(SCALES.diverging, (q / 127 + 1) / 2));
+    }
+    return DIVERGING[Math.max(0, Math.min(254, Math.round(v * 127) + 127))];
   }
   function fixed(v, d) { return (Math.round(v * Math.pow(10, d)) / Math.pow(10, d)).toFixed(d); }
   // A whitespace token (a character model's space) shows as ␣, as the app labels it.
@@ -65,6 +81,11 @@
     try { return new Intl.DisplayNames(["en"], {type: "language"}).of(code) || code; } catch (e) { return code; }
   }
   function side(name, code) { var l = languageName(code); return l ? name + " (" + l + ")" : name; }
+  // FigureOptions::sideLabel: "target (French, decoded)".
+  function side2(name, code, detail) {
+    var parts = [languageName(code), detail].filter(function (x) { return x; });
+    return parts.length ? name + " (" + parts.join(", ") + ")" : name;
+  }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
   function argmax(row) {
     var best = 0;
@@ -182,6 +203,7 @@
       controls.appendChild(this.snapshotLabel);
     }
     root.appendChild(controls);
+    if (d.timeline && d.timeline.loss && d.timeline.loss.length > 1) root.appendChild(this.lossPanel());
 
     var layout = el("div", {"class": "as-layout"});
     var main = el("div", {"class": "as-main"});
@@ -192,12 +214,18 @@
     hm.appendChild(this.sumNote);
     this.heatmapBox = el("div", {"class": "as-heatmap-box", tabindex: "0",
       "aria-label": "Heatmap: rows are target tokens, columns source tokens; \u2192 and \u2190 step"});
-    hm.appendChild(this.heatmapBox);
+    // The axis titles of the app's figure: the source's above its (pinned) column labels, the
+    // target's beside the rows.
+    this.xTitle = hm.appendChild(el("p", {"class": "as-axis-title as-axis-x"}));
+    var hmRow = hm.appendChild(el("div", {"class": "as-axis-row"}));
+    this.yTitle = hmRow.appendChild(el("div", {"class": "as-axis-title as-axis-y"}));
+    hmRow.appendChild(this.heatmapBox);
     this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, this.readoutHint());
     hm.appendChild(this.readout);
     this.colorbar = el("div", {"class": "as-colorbar-box"});
     hm.appendChild(this.colorbar);
     main.appendChild(hm);
+    if (d.encoder) main.appendChild(this.encoderPanel());
     if (d.comparison) {
       var cmp = el("section", {"class": "as-panel as-compare-panel", "aria-label": "Model B"});
       cmp.appendChild(el("h2", null, "Model B: " + d.comparison.model));
@@ -245,7 +273,7 @@
     side.appendChild(explain);
     layout.appendChild(side);
     root.appendChild(layout);
-    this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel};
+    this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel, encoder: this.encPanel};
     if (d.lesson && d.lesson.highlight && this.panels[d.lesson.highlight]) this.panels[d.lesson.highlight].classList.add("as-highlight");
 
     // A page file takes the keys of its whole document; a page inside another (a notebook) only
@@ -261,6 +289,84 @@
       window.requestAnimationFrame(function () { pending = false; self.draw(); });
     });
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
+    if (d.lesson) {
+      // What the lesson's text talks about brought into view once laid out: the part of Step
+      // explained it marks, or the panel it frames.
+      var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
+        ? this.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;
+      var target = part || (d.lesson.highlight && this.panels[d.lesson.highlight]);
+      if (target) window.requestAnimationFrame(function () {
+        var r = target.getBoundingClientRect();
+        if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({block: r.height > window.innerHeight ? "start" : "nearest"});
+      });
+    }
+  };
+
+  // The encoder states under the heatmap, on its source axis (the PNG figure's lower panel): a
+  // column of h_i per source token, c_t and s_t beside them, blue-white-red over [-1, 1].
+  Page.prototype.encoderPanel = function () {
+    var d = this.d, self = this;
+    var p = el("section", {"class": "as-panel as-encoder-panel", "aria-label": "Encoder states"});
+    p.appendChild(rich("h2", ["Encoder states h", ["sub", "i"], ", context c", ["sub", "t"], " and decoder state s", ["sub", "t"]]));
+    var row = p.appendChild(el("div", {"class": "as-axis-row"}));
+    this.encYTitle = row.appendChild(el("div", {"class": "as-axis-title as-axis-y"}));
+    this.encBox = row.appendChild(el("div", {"class": "as-encoder-box"}));
+    p.appendChild(rich("p", ["encoder states h", ["sub", "i"], " (one column per source token)"])).className = "as-axis-title as-axis-enc";
+    this.encNote = p.appendChild(el("p", {"class": "as-note"}));
+    // Its scale: every value of the panel (tanh-bounded states) from -1 to 1.
+    var W = 220, g = svg("svg", {"class": "as-colorbar as-enc-scale", width: W, height: 44, role: "img", "aria-label": "colour scale of the states from -1 to 1"});
+    var id = "as-enc-grad-" + Page.count, defs = svg("defs"), grad = svg("linearGradient", {id: id});
+    SCALES.diverging.forEach(function (c, k) { grad.appendChild(svg("stop", {offset: k / 2, "stop-color": c})); });
+    defs.appendChild(grad);
+    g.appendChild(defs);
+    g.appendChild(svg("rect", {x: 10, y: 4, width: W - 20, height: 10, fill: "url(#" + id + ")", stroke: "#888"}));
+    [["-1", "start", 10], ["0", "middle", W / 2], ["1", "end", W - 10]].forEach(function (t) {
+      g.appendChild(svg("text", {x: t[2], y: 27, "text-anchor": t[1]}, t[0]));
+    });
+    g.appendChild(svg("text", {x: W / 2, y: 41, "text-anchor": "middle", "class": "as-scale-title"}, "h_i, c_t, s_t: value"));
+    p.appendChild(el("div", {"class": "as-colorbar-box"})).appendChild(g);
+    // The encoder's columns scroll with the heatmap's.
+    this.heatmapBox.addEventListener("scroll", function () { self.encBox.scrollLeft = self.heatmapBox.scrollLeft; });
+    this.encPanel = p;
+    return p;
+  };
+
+  // The training run's loss (the timeline export's curve), the snapshot on show marked on it.
+  Page.prototype.lossPanel = function () {
+    var tl = this.d.timeline;
+    var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
+    p.appendChild(el("h2", null, "Training loss of " + tl.name + " (the snapshots are the dots; the slider moves along them)"));
+    var W = 640, H = 150, L = 44, R = 10, T = 8, B = 30;
+    var pts = tl.loss, first = Math.max(1, pts[0][0]), last = Math.max(first + 1, pts[pts.length - 1][0], tl.updates || 0);
+    var lo = Math.min.apply(null, pts.map(function (q) { return q[1]; })), hi = Math.max.apply(null, pts.map(function (q) { return q[1]; }));
+    lo = Math.min(0, lo);
+    var logX = last / first > 50;  // snapshots spaced out as the run goes: a log axis shows the early ones
+    var fx = function (u) { u = Math.max(first, u); return L + (W - L - R) * (logX ? Math.log(u / first) / Math.log(last / first) : (u - first) / (last - first)); };
+    var fy = function (v) { return T + (H - T - B) * (1 - (v - lo) / ((hi - lo) || 1)); };
+    var g = svg("svg", {"class": "as-chart as-loss", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
+      "aria-label": "training loss over " + last + " updates"});
+    g.appendChild(svg("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#999"}));
+    g.appendChild(svg("line", {x1: L, x2: L, y1: T, y2: H - B, stroke: "#999"}));
+    [hi, (hi + lo) / 2, lo].forEach(function (v) {
+      g.appendChild(svg("text", {x: L - 4, y: fy(v) + 4, "text-anchor": "end", "class": "as-tick"}, fixed(v, 2)));
+    });
+    var ticks = [];
+    if (logX) for (var u = 1; u <= last; u *= 10) { if (u >= first) ticks.push(u); } else ticks = [first, Math.round((first + last) / 2), last];
+    ticks.forEach(function (u) { g.appendChild(svg("text", {x: fx(u), y: H - B + 14, "text-anchor": "middle", "class": "as-tick"}, String(u))); });
+    g.appendChild(svg("text", {x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", "class": "as-tick"},
+      "update" + (logX ? " (log scale)" : "") + "; training loss, smoothed NLL per token"));
+    g.appendChild(svg("polyline", {points: pts.map(function (q) { return fx(q[0]).toFixed(1) + "," + fy(q[1]).toFixed(1); }).join(" "),
+      fill: "none", stroke: "#1f77b4", "stroke-width": 1.5}));
+    this.lossDots = tl.snapshots.map(function (snap, k) {
+      if (typeof snap.update !== "number" || typeof snap.loss !== "number") return null;
+      var dot = svg("circle", {cx: fx(snap.update), cy: fy(snap.loss), r: 4, fill: "#fff", stroke: "#1f77b4", "stroke-width": 1.5, "class": "as-loss-dot"});
+      dot.appendChild(svg("title", null, snap.label));
+      return g.appendChild(dot);
+    });
+    this.lossMark = g.appendChild(svg("line", {y1: T, y2: H - B, stroke: "#ff7f0e", "stroke-width": 2, "class": "as-loss-mark"}));
+    this.lossFx = fx;
+    p.appendChild(g);
+    return p;
   };
 
   Page.prototype.key = function (e) {
@@ -292,6 +398,21 @@
   // What the data's steps follow, in words.
   Page.prototype.own = function () {
     return this.d.beam_hypothesis >= 0 ? "hypothesis " + (this.d.beam_hypothesis + 1) : "the decoded steps";
+  };
+  // How the rows came, as the app's figure says it beside them.
+  Page.prototype.how = function () {
+    var d = this.d, k = this.state.hyp;
+    if (d.teacher_forced) return "given";
+    if (d.beam && d.beam.length && (k >= 0 || d.beam_hypothesis >= 0)) return "beam hypothesis " + ((k >= 0 ? k : d.beam_hypothesis) + 1);
+    var forced = d.steps.filter(function (s) { return s.forced; }).length;
+    return forced ? forced + " of " + d.steps.length + " forced" : "decoded";
+  };
+  // The numbers on show: a training run's snapshot's own (its steps, states), else the data's.
+  Page.prototype.run = function () {
+    var d = this.d, k = this.state.snapshot, snap = d.timeline && k >= 0 ? d.timeline.snapshots[k] : null;
+    var own = snap && snap.steps;
+    return {alpha: snap ? snap.alpha : d.alpha, steps: own ? snap.steps : d.steps, encoder: own ? snap.encoder : d.encoder,
+      key: own ? "snapshot " + k : "data"};
   };
   Page.prototype.length = function () {
     var o = this.other();
@@ -360,7 +481,7 @@
       }
       rows.push(row);
     }
-    var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol,
+    var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol, cols: cols,
       colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
       rowLabels: rows.map(function (_, r) { return label(tokens[r]); }),
       rowSteps: rows.map(function (_, r) { return r; }),
@@ -456,8 +577,18 @@
       (m.words ? " over words" : " over tokens") + ": rows " + side("target", d.target_language) + ", columns " +
       side("source", d.source_language);
     this.sumNote.textContent = this.sumText(m);
+    this.xTitle.textContent = m.words ? side2("source words", d.source_language, "merged from pieces: a word's columns summed") : side("source", d.source_language);
+    this.yTitle.textContent = side2("target", d.target_language, this.how()) + (m.words ? ", words: rows averaged" : "");
     var self = this;
-    this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
+    var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
+    this.xTitle.style.paddingLeft = g.left + "px";
+    if (this.encPanel) this.drawEncoder(m, g);
+    if (this.lossMark) {
+      var snap = d.timeline.snapshots[st.snapshot], x = typeof snap.update === "number" ? this.lossFx(snap.update) : -10;
+      this.lossMark.setAttribute("x1", x);
+      this.lossMark.setAttribute("x2", x);
+      this.lossDots.forEach(function (dot, k) { if (dot) dot.setAttribute("fill", k === st.snapshot ? "#ff7f0e" : "#fff"); });
+    }
     this.wordsBox.disabled = !!other;  // the data's words are its own hypothesis'
     if (d.attribution) this.heatmapSelect.disabled = !!other;
     if (this.beamItems) {
@@ -569,13 +700,14 @@
     drawn.frame.setAttribute("visibility", last ? "visible" : "hidden");
     drawn.peak.setAttribute("visibility", p >= 0 ? "visible" : "hidden");
     if (!n) box.scrollTop = box.scrollLeft = 0;  // step 0: the map's start, where the first row comes
-    if (!last) return;
+    if (!last) return g;
     drawn.frame.setAttribute("y", (n - 1) * cell);
     drawn.peak.setAttribute("x", p * cell + 2);
     drawn.peak.setAttribute("y", (n - 1) * cell + 2);
     drawn.peak.setAttribute("data-row", n - 1);
     drawn.peak.setAttribute("data-col", p);
     this.follow(box, g, n - 1, p);
+    return g;
   };
 
   // The heatmap's frame: pinned column labels (and Σ) and row labels around the cells' SVG, in a
@@ -638,6 +770,103 @@
     if (left - box.scrollLeft < g.left) box.scrollLeft = left - g.left;
   };
 
+  // The encoder panel on the heatmap's columns (m.cols, cells of g.cell px, after g.left px of row
+  // labels): h_i drawn once per layout; a step redraws only the c_t / s_t columns.
+  Page.prototype.drawEncoder = function (m, g) {
+    var d = this.d, st = this.state, run = this.run(), enc = run.encoder, box = this.encBox;
+    var other = this.other();
+    if (!enc || m.words) {
+      box.textContent = "";
+      box.asDrawn = null;
+      this.encYTitle.textContent = "";
+      this.encNote.textContent = m.words ? "The encoder reads tokens, not words: turn Words off to see its states." : "";
+      return;
+    }
+    var E = enc.size, states = enc.decoded || (enc.decoded = vector(enc.states));
+    var S = Math.floor(states.length / E), cols = m.cols.filter(function (i) { return i < S; });
+    var H = Math.max(96, Math.min(200, 2 * E)), top = 18, cw = Math.max(10, Math.floor((g.right - 10) / 2)), sideW = 2 * cw + 8;
+    var dpr = window.devicePixelRatio || 1;
+    var key = JSON.stringify([g.left, g.cell, g.W, cols, E, H, sideW, run.key]);
+    if (!box.asDrawn || box.asDrawn.key !== key) {
+      var grid = el("div", {"class": "as-enc"});
+      grid.style.gridTemplateColumns = g.left + "px " + g.W + "px " + sideW + "px";
+      // Left: the state's halves (a bidirectional encoder: forward on top, backward below).
+      var left = svg("svg", {width: g.left, height: top + H, "class": "as-enc-pin as-enc-left", "aria-hidden": "true", "font-size": 11});
+      var halves = d.decoder && d.decoder.bidirectional && E % 2 === 0 ? [["fwd \u2192", 0.25], ["\u2190 bwd", 0.75]] : [["h", 0.5]];
+      halves.forEach(function (h) { left.appendChild(svg("text", {x: g.left - 6, y: top + H * h[1] + 4, "text-anchor": "end"}, h[0])); });
+      var cells = el("canvas", {"class": "as-enc-cells", role: "img",
+        "aria-label": "encoder states: " + cols.length + " columns of " + E + " numbers"});
+      cells.width = Math.max(1, Math.round(g.W * dpr));
+      cells.height = Math.round(H * dpr);
+      cells.style.width = g.W + "px";
+      cells.style.height = H + "px";
+      cells.style.marginTop = top + "px";
+      // One pixel a number, scaled up without smoothing: E numbers over H pixels at any E.
+      var img = new ImageData(Math.max(1, cols.length), E), px = img.data;
+      cols.forEach(function (i, c) {
+        for (var k = 0; k < E; ++k) {
+          var col = diverging(states[i * E + k]), o = 4 * (k * cols.length + c);
+          px[o] = col[0]; px[o + 1] = col[1]; px[o + 2] = col[2]; px[o + 3] = 255;
+        }
+      });
+      var ctx = cells.getContext("2d"), tmp = document.createElement("canvas");
+      tmp.width = img.width; tmp.height = E;
+      tmp.getContext("2d").putImageData(img, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(tmp, 0, 0, cells.width, cells.height);
+      if (halves.length === 2) {
+        ctx.fillStyle = "#000";
+        ctx.fillRect(0, Math.round(cells.height / 2 - dpr), cells.width, Math.max(1, Math.round(1.5 * dpr)));
+      }
+      var sideBox = el("div", {"class": "as-enc-pin as-enc-side"});
+      var labels = sideBox.appendChild(el("div", {"class": "as-enc-side-labels"}));
+      labels.style.height = top + "px";
+      var cLabel = labels.appendChild(el("span")), sLabel = labels.appendChild(el("span"));
+      cLabel.style.width = sLabel.style.width = cw + "px";
+      var sideCanvas = sideBox.appendChild(el("canvas", {"class": "as-enc-now", role: "img"}));
+      sideCanvas.width = Math.round((2 * cw + 4) * dpr);
+      sideCanvas.height = Math.round(H * dpr);
+      sideCanvas.style.width = (2 * cw + 4) + "px";
+      sideCanvas.style.height = H + "px";
+      [left, cells, sideBox].forEach(function (e) { grid.appendChild(e); });
+      box.textContent = "";
+      box.appendChild(grid);
+      box.asDrawn = {key: key, side: sideCanvas, c: cLabel, s: sLabel, cw: cw, H: H};
+      this.encYTitle.textContent = E + " numbers";
+    }
+    // c_t and s_t of the step on show (c and s_0 before the first).
+    var a = box.asDrawn, t = st.t, step = t && !other ? run.steps[t - 1] : null;
+    a.c.textContent = "";
+    a.s.textContent = "";
+    a.c.appendChild(step ? rich("span", ["c", ["sub", "t"]]) : document.createTextNode("c"));
+    a.s.appendChild(step ? rich("span", ["s", ["sub", "t"]]) : rich("span", ["s", ["sub", "0"]]));
+    var context = step && step.context ? vector(step.context) : new Float32Array(0);
+    var state = other && t ? new Float32Array(0) : step ? (step.state ? vector(step.state) : new Float32Array(0)) : vector(enc.initial_state);
+    var n = Math.max(E, state.length, 1), sctx = a.side.getContext("2d"), sw = a.side.width, sh = a.side.height;
+    sctx.clearRect(0, 0, sw, sh);
+    var simg = new ImageData(2, n), sp = simg.data;
+    [context, state].forEach(function (v, c) {
+      for (var k = 0; k < v.length; ++k) {
+        var col = diverging(v[k]), o = 4 * (k * 2 + c);
+        sp[o] = col[0]; sp[o + 1] = col[1]; sp[o + 2] = col[2]; sp[o + 3] = 255;
+      }
+    });
+    var tmp2 = document.createElement("canvas");
+    tmp2.width = 2; tmp2.height = n;
+    tmp2.getContext("2d").putImageData(simg, 0, 0);
+    sctx.imageSmoothingEnabled = false;
+    var cwp = a.cw * (sw / (2 * a.cw + 4));
+    sctx.drawImage(tmp2, 0, 0, 1, n, 0, 0, cwp, sh);
+    sctx.drawImage(tmp2, 1, 0, 1, n, sw - cwp, 0, cwp, sh);
+    a.side.setAttribute("aria-label", step ? "context c_t and state s_t of step " + t : "the decoder's first state s_0");
+    box.scrollLeft = this.heatmapBox.scrollLeft;
+    this.encNote.textContent = "";
+    this.encNote.appendChild(other ? rich("span", ["c", ["sub", "t"], " and s", ["sub", "t"], " were recorded along " + this.own() + " only: choose it to see them."])
+      : rich("span", [!t ? "Before the first step: the decoder starts from s" : "", !t ? ["sub", "0"] : "", !t ? " (no context yet). " : "",
+        "Blue below zero, red above; c", ["sub", "t"], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", "t,i"], " h", ["sub", "i"],
+        ", the columns weighted by the step's row of the heatmap."]));
+  };
+
   Page.prototype.readoutHint = function () { return "Hover over a cell, or tap it, for its exact weight."; };
 
   Page.prototype.hover = function (r, c) {
@@ -648,7 +877,7 @@
   };
 
   Page.prototype.drawColorbar = function (m) {
-    var W = 260, H = 44, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
+    var W = 260, H = 58, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
       "aria-label": "colour bar from " + m.range[0] + " to " + m.range[1]});
     var id = "as-grad-" + Page.count + "-" + (Page.grads = (Page.grads || 0) + 1);
     var defs = svg("defs"), grad = svg("linearGradient", {id: id});
@@ -661,6 +890,10 @@
       g.appendChild(svg("text", {x: 10 + f * (W - 20), y: 34, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle"},
         Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
     });
+    // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
+    var title = m.attribution ? this.d.attribution.method + (this.d.attribution.signed ? " (signed)" : "")
+      : this.d.decoder && this.d.decoder.attention === "none" ? "alpha (uniform: no attention)" : "attention weight \u03b1";
+    g.appendChild(svg("text", {x: W / 2, y: 53, "text-anchor": "middle", "class": "as-scale-title"}, title));
     this.colorbar.textContent = "";
     this.colorbar.appendChild(g);
   };
@@ -673,7 +906,7 @@
       list.appendChild(el("li", {"class": "as-message"}, "Press Step \u2192 to decode the first token."));
       return;
     }
-    var step = d.steps[t - 1];
+    var step = this.run().steps[t - 1];
     this.candTitle.textContent = "Candidates at step " + t;
     if (this.other()) {
       list.appendChild(el("li", {"class": "as-message"}, "Recorded along " + this.own() + " only: choose it to see them."));
@@ -755,7 +988,7 @@
       body.appendChild(rich("p", [["b", "Press Step"], " to see one decoding step explained with this model's numbers."]));
       return;
     }
-    var step = d.steps[t - 1], parts = {};
+    var run = this.run(), step = run.steps[t - 1], parts = {};
     if (this.other()) {
       body.appendChild(el("p", null, "This page recorded the numbers of " + this.own() + " only: choose it to see them."));
       return;
@@ -767,7 +1000,7 @@
     var x = step.explain || {};
     var after = !!dec.attention_after_cell, conditional = !!dec.conditional_decoder && !after;
     var cell = (dec.cell || "gru").toUpperCase(), att = dec.attention || "additive";
-    var prev = t >= 2 ? label(d.steps[t - 2].token) : "<s>";
+    var prev = t >= 2 ? label(run.steps[t - 2].token) : "<s>";
     var tokens = d.source_tokens.map(label);
     var n = function (k) { return String(after ? (k === 5 ? 1 : k <= 4 ? k + 1 : k) : k); };
     var q = after ? ["s", ["sub", "t"]] : conditional ? ["s'", ["sub", "t"]] : ["s", ["sub", "t-1"]];
@@ -810,7 +1043,7 @@
       parts.energies.appendChild(bars(tokens, energies, "#9467bd", top));
     }
 
-    var alpha = d.alpha[t - 1], peak = argmax(alpha), total = sum(alpha);
+    var alpha = run.alpha[t - 1], peak = argmax(alpha), total = sum(alpha);
     var padding = d.padding_column === true;
     parts.softmax = el("div");
     if (att === "none") {

@@ -4,6 +4,7 @@ with keys, and checked on what they draw (rows after N steps, the framed peak, t
 text, the </s> column's row sums), with no console error and no request but the page itself.
 Their data is checked against the schema (python3-jsonschema)."""
 
+import base64
 import io
 import json
 import os
@@ -380,14 +381,26 @@ def test_the_finished_heatmap_has_the_png_figures_cells_and_colours(pages, brows
     assert worst <= 6, f"largest channel difference {worst}"
 
 
-def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
-    lessons = sorted((REPO / "resources" / "lessons").glob("*.json"))
-    assert lessons
+LESSONS = sorted((REPO / "resources" / "lessons").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def lesson_sites(tmp_path_factory):
+    """Every shipped lesson exported once: {stem: (folder, the lesson's JSON)}."""
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    assert LESSONS
+    tmp = tmp_path_factory.mktemp("lessons")
+    sites = {}
+    for lesson in LESSONS:
+        cli("export-lesson", lesson, "--out", tmp / lesson.stem)
+        sites[lesson.stem] = (tmp / lesson.stem, json.loads(lesson.read_text(encoding="utf-8")))
+    return sites
+
+
+def test_every_shipped_lesson_exports_and_its_pages_turn(lesson_sites):
     with Browser(1024, 768) as b:
-        for lesson in lessons:
-            out = tmp_path / lesson.stem
-            cli("export-lesson", lesson, "--out", out)
-            spec = json.loads(lesson.read_text(encoding="utf-8"))
+        for out, spec in lesson_sites.values():
             pages = sorted(out.glob("page-*.html"))
             assert len(pages) == len(spec["pages"]) and (out / "index.html").is_file()
             index = (out / "index.html").read_text(encoding="utf-8")
@@ -420,6 +433,130 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
                 assert b.run("return location.pathname").endswith("page-02.html")
                 b.keys("PageUp")
                 assert b.run("return location.pathname").endswith("page-01.html")
+
+
+def test_the_page_has_the_figures_axis_titles_colour_bar_title_and_encoder_panel(pages, browser):
+    """As the PNG figure: "source (English)" over the columns, "target (French, decoded)" beside
+    the rows, "attention weight α" on the colour bar, and the encoder states under the heatmap, a
+    column of h_i per source token under that token's column, with c_t and s_t beside them; a
+    step redraws c_t and s_t only (the h_i canvas stays the same element)."""
+    for kind, how in [("greedy", "decoded"), ("forced", "given")]:
+        opened(browser, pages[kind])
+        data = page_data(pages[kind])
+        enc = data["encoder"]
+        assert len(base64.b64decode(enc["states"])) == enc["size"] * len(data["source_tokens"])
+        assert all(len(base64.b64decode(s["context"])) == enc["size"] for s in data["steps"])
+        titles = browser.run("return [document.querySelector('.as-axis-x').textContent, document.querySelector('.as-heatmap-panel .as-axis-y').textContent, "
+                             "document.querySelector('.as-colorbar .as-scale-title').textContent]")
+        assert titles == ["source (English)", f"target (French, {how})", "attention weight \u03b1"], titles
+        browser.keys("Home")
+        geo = browser.run("""
+            var cells = document.querySelectorAll('.as-hm-cols .as-col-label').length;
+            var hm = document.querySelector('.as-heatmap').getBoundingClientRect();
+            var enc = document.querySelector('.as-enc-cells').getBoundingClientRect();
+            var now = document.querySelector('.as-enc-now').getBoundingClientRect();
+            var labels = document.querySelector('.as-enc-side-labels').textContent;
+            return [cells, hm.left, enc.left, enc.width, now.left, labels, enc.top - hm.bottom];""")
+        cols = len(data["source_tokens"])
+        cell = browser.run("return Number(document.querySelector('.as-cell, .as-heatmap rect').getAttribute('width'))") or 0
+        assert geo[0] == cols and abs(geo[1] - geo[2]) <= 1, geo
+        assert geo[5] == "cs0" and geo[4] >= geo[2] + geo[3] - 1 and geo[6] > 0, geo
+        canvas = browser.run("window.asEnc = document.querySelector('.as-enc-cells'); return true")
+        browser.keys("ArrowRight")
+        assert browser.run("return document.querySelector('.as-enc-cells') === window.asEnc && "
+                           "document.querySelector('.as-enc-side-labels').textContent === 'ctst'")
+        assert canvas and cell >= 0
+        assert_clean(browser, pages[kind])
+
+
+# What a lesson page's text names, and where the page draws it (its CSS selector): a page that
+# talks of a panel the exported site does not draw fails (issue 58, finding 4).
+NAMED = {"lower panel": ".as-encoder-panel canvas.as-enc-cells", "c_t column": ".as-encoder-panel canvas.as-enc-now",
+         "shown at the right": ".as-encoder-panel canvas.as-enc-now", "h_i": ".as-encoder-panel",
+         "candidates": ".as-candidates-panel", "step explained": ".as-explain", "purple bars": ".as-part-energies svg",
+         "heatmap": ".as-heatmap-box svg.as-heatmap", "hypothes": ".as-beam button.as-hyp", "slider": "input[type=range]",
+         "curve": ".as-loss-panel polyline"}
+PANELS = {"heatmap": ".as-heatmap-panel", "encoder": ".as-encoder-panel", "candidates": ".as-candidates-panel",
+          "beam": ".as-beam-panel", "explain": ".as-explain"}
+
+
+def test_every_lesson_page_draws_the_panels_it_names_and_brings_them_into_view(lesson_sites):
+    """Each page's "highlight" is a panel the page draws, framed; every panel its text names is
+    there and has a size; the framed panel (or the Step explained part it marks) is in view once
+    the page is laid out, at 1024x768 and on a phone."""
+    for width, height in [(1024, 768), (375, 812)]:
+        with Browser(width, height) as b:
+            for stem, (out, spec) in lesson_sites.items():
+                for k, want in enumerate(spec["pages"]):
+                    page = out / f"page-{k + 1:02d}.html"
+                    opened(b, page)
+                    text = page_data(page)["lesson"]["text"].lower()
+                    for phrase, css in NAMED.items():
+                        if phrase in text:
+                            size = b.run("var e = document.querySelector(arguments[0]); if (!e) return null; "
+                                         "var r = e.getBoundingClientRect(); return [r.width, r.height];", css)
+                            assert size and size[0] > 0 and size[1] > 0, f"{stem} page {k + 1} names '{phrase}': no {css} drawn"
+                    name = want.get("highlight")
+                    if not name:
+                        continue
+                    assert name in PANELS, f"{stem} page {k + 1}: no page panel is called '{name}'"
+                    framed = b.run("return Array.from(document.querySelectorAll('.as-highlight')).map(e => e.className)")
+                    assert any(PANELS[name][1:] in c.split() for c in framed), f"{stem} page {k + 1}: {name} is not drawn and framed ({framed})"
+                    b.run("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                    part = want.get("explain") if name == "explain" else None
+                    css = f".as-part-{part}" if part else PANELS[name]
+                    box = b.run("var r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                                "return [r.top, r.bottom, innerHeight];", css)
+                    assert box[0] < box[2] and box[1] > 0, f"{stem} page {k + 1} at {width}px: {css} out of view {box}"
+                    assert box[0] >= -1 or box[1] >= box[2] - 1, f"{stem} page {k + 1} at {width}px: {css} cut at the top {box}"
+                    assert_clean(b, page)
+
+
+def test_the_lesson_index_renders_its_markup_and_page_down_opens_page_1(lesson_sites):
+    out, spec = lesson_sites["02-attention-by-hand"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "e_{1,i}" not in index and "v^T" not in index
+    assert "e<sub>1,i</sub>" in index and "v<sup>T</sup>" in index
+    with Browser(1024, 768) as b:
+        opened(b, out / "index.html")
+        assert b.run("return document.querySelectorAll('ol a sub').length") > 0
+        assert b.run("return document.querySelectorAll('img, script[src]').length") == 0
+        assert_clean(b, out / "index.html")
+        b.keys("PageDown")
+        assert b.run("return location.pathname").endswith("page-01.html")
+
+
+def test_lesson_7s_slider_moves_the_candidates_step_explained_and_the_loss_curve(lesson_sites):
+    """Each snapshot brings its own numbers: at the first the candidates and Step explained show
+    the untrained model's, at the last the trained one's; the loss curve is drawn, marked at the
+    snapshot shown."""
+    out, spec = lesson_sites["07-how-attention-learns-to-align"]
+    page = out / "page-01.html"
+    data = page_data(page)
+    snaps = data["timeline"]["snapshots"]
+    assert all(len(s["steps"]) == len(data["target_tokens"]) for s in snaps)
+    assert len(data["timeline"]["loss"]) > 10 and all(isinstance(s["loss"], float) for s in snaps)
+    with Browser(1024, 768) as b:
+        opened(b, page)
+        b.keys("Home", "ArrowRight")
+
+        def shown():
+            return b.run("return [document.querySelector('.as-candidates').textContent, document.querySelector('.as-explain').textContent, "
+                         "document.querySelector('.as-loss-mark').getAttribute('x1'), document.querySelector('.as-snapshot-label').textContent]")
+
+        def slide(k):
+            b.run("var r = document.querySelector('input[type=range]'); r.value = arguments[0]; r.dispatchEvent(new Event('input'));", k)
+
+        slide(0)
+        first = shown()
+        slide(len(snaps) - 1)
+        last = shown()
+        for a, z in zip(first, last):
+            assert a != z
+        p0, p1 = snaps[0]["steps"][0]["candidates"][0]["p"], snaps[-1]["steps"][0]["candidates"][0]["p"]
+        assert f"{p0:.3f}" in first[0] and f"{p1:.3f}" in last[0] and p1 > p0
+        assert b.run("return document.querySelector('.as-loss-panel polyline').getAttribute('points').split(' ').length") > 10
+        assert_clean(b, page)
 
 
 # Issue 58: what a student meets at every size.
