@@ -140,8 +140,17 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
             snaps.push_back(std::move(snap));
             if (static_cast<int>(k) == shown) state = f.state;
         });
-        // The loss curve the lesson names (the timeline export's numbers), thinned to at most 400 points.
-        const auto& loss = run.timeline().loss();
+        // The loss curve the lesson names, as the app's training-run panel draws it (ui/TimelinePanel:
+        // the per-update loss's running mean over 2 % of the run), thinned to at most 400 points.
+        const auto& raw = run.timeline().loss();
+        std::vector<double> loss(raw.size());
+        const size_t window = std::max<size_t>(1, raw.size() / 50);
+        double sum = 0;
+        for (size_t i = 0; i < raw.size(); ++i) {
+            sum += raw[i];
+            if (i >= window) sum -= raw[i - window];
+            loss[i] = sum / static_cast<double>(std::min(i + 1, window));
+        }
         nlohmann::json curve = nlohmann::json::array();
         const size_t stride = std::max<size_t>(1, (loss.size() + 399) / 400);
         for (size_t u = 0; u < loss.size(); u += stride) curve.push_back({u + 1, std::round(loss[u] * 1e4) / 1e4});

@@ -354,12 +354,18 @@
     if (logX) for (var u = 1; u <= last; u *= 10) { if (u >= first) ticks.push(u); } else ticks = [first, Math.round((first + last) / 2), last];
     ticks.forEach(function (u) { g.appendChild(svg("text", {x: fx(u), y: H - B + 14, "text-anchor": "middle", "class": "as-tick"}, String(u))); });
     g.appendChild(svg("text", {x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", "class": "as-tick"},
-      "update" + (logX ? " (log scale)" : "") + "; training loss, smoothed NLL per token"));
+      "update" + (logX ? " (log scale)" : "") + "; loss (NLL/token)"));
     g.appendChild(svg("polyline", {points: pts.map(function (q) { return fx(q[0]).toFixed(1) + "," + fy(q[1]).toFixed(1); }).join(" "),
       fill: "none", stroke: "#1f77b4", "stroke-width": 1.5}));
-    this.lossDots = tl.snapshots.map(function (snap, k) {
-      if (typeof snap.update !== "number" || typeof snap.loss !== "number") return null;
-      var dot = svg("circle", {cx: fx(snap.update), cy: fy(snap.loss), r: 4, fill: "#fff", stroke: "#1f77b4", "stroke-width": 1.5, "class": "as-loss-dot"});
+    // Each snapshot sits on the curve (the trend at its update; its own smoothed loss lags it), as in the app.
+    var onCurve = function (u) {
+      var v = pts[0][1];
+      for (var i = 0; i < pts.length && pts[i][0] <= u; ++i) v = pts[i][1];
+      return v;
+    };
+    this.lossDots = tl.snapshots.map(function (snap) {
+      if (typeof snap.update !== "number") return null;
+      var dot = svg("circle", {cx: fx(snap.update), cy: fy(onCurve(snap.update)), r: 4, fill: "#fff", stroke: "#1f77b4", "stroke-width": 1.5, "class": "as-loss-dot"});
       dot.appendChild(svg("title", null, snap.label));
       return g.appendChild(dot);
     });
@@ -573,9 +579,9 @@
     this.stepLabel.textContent = "step " + st.t + " of " + T;
     var m = this.matrix();
     this.current = m;
+    // The sides are named by the axis titles (the figure's), so the title stays one line.
     this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
-      (m.words ? " over words" : " over tokens") + ": rows " + side("target", d.target_language) + ", columns " +
-      side("source", d.source_language);
+      (m.words ? " over words" : " over tokens");
     this.sumNote.textContent = this.sumText(m);
     this.xTitle.textContent = m.words ? side2("source words", d.source_language, "merged from pieces: a word's columns summed") : side("source", d.source_language);
     this.yTitle.textContent = side2("target", d.target_language, this.how()) + (m.words ? ", words: rows averaged" : "");

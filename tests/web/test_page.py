@@ -233,8 +233,10 @@ def test_export_options_set_how_the_page_opens(tmp_path, browser):
                         "[...document.querySelectorAll('select')].map(s => s.value)]")
     assert state == [True, ["attention", "drop", "grey"]]
     # The languages the model declares, by name.
-    assert browser.run("return document.querySelector('.as-heatmap-panel h2').textContent").endswith(
-        "over words: rows target (French), columns source (English)")
+    assert browser.run("return [document.querySelector('.as-heatmap-panel h2').textContent, document.querySelector('.as-axis-x').textContent, "
+                       "document.querySelector('.as-heatmap-panel .as-axis-y').textContent]") == [
+        "Attention weights \u03b1 over words", "source words (English, merged from pieces: a word's columns summed)",
+        "target (French, decoded), words: rows averaged"]
     assert_clean(browser, page)
 
 
