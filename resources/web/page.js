@@ -336,14 +336,15 @@
     var tl = this.d.timeline;
     var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
     p.appendChild(el("h2", null, "Training loss of " + tl.name + " (the snapshots are the dots; the slider moves along them)"));
-    var W = 640, H = 150, L = 44, R = 10, T = 8, B = 30;
+    // Drawn in the page's pixels (not scaled to the width: at 1,000 px a scaled chart took 230 px of height).
+    var W = Math.max(280, Math.min(900, (this.root.clientWidth || 640) - 40)), H = 130, L = 44, R = 10, T = 8, B = 30;
     var pts = tl.loss, first = Math.max(1, pts[0][0]), last = Math.max(first + 1, pts[pts.length - 1][0], tl.updates || 0);
     var lo = Math.min.apply(null, pts.map(function (q) { return q[1]; })), hi = Math.max.apply(null, pts.map(function (q) { return q[1]; }));
     lo = Math.min(0, lo);
     var logX = last / first > 50;  // snapshots spaced out as the run goes: a log axis shows the early ones
     var fx = function (u) { u = Math.max(first, u); return L + (W - L - R) * (logX ? Math.log(u / first) / Math.log(last / first) : (u - first) / (last - first)); };
     var fy = function (v) { return T + (H - T - B) * (1 - (v - lo) / ((hi - lo) || 1)); };
-    var g = svg("svg", {"class": "as-chart as-loss", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
+    var g = svg("svg", {"class": "as-chart as-loss", viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
       "aria-label": "training loss over " + last + " updates"});
     g.appendChild(svg("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#999"}));
     g.appendChild(svg("line", {x1: L, x2: L, y1: T, y2: H - B, stroke: "#999"}));
