@@ -295,9 +295,13 @@
       var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
         ? this.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;
       var target = part || (d.lesson.highlight && this.panels[d.lesson.highlight]);
+      // Scrolled only where its top is not in the upper 60 % of the window, and no further than
+      // needed (its bottom to the window's, or its top to the window's where it is taller): the
+      // lesson's text stays in view where it can.
       if (target) window.requestAnimationFrame(function () {
-        var r = target.getBoundingClientRect();
-        if (r.top < 0 || r.bottom > window.innerHeight) target.scrollIntoView({block: r.height > window.innerHeight ? "start" : "nearest"});
+        var r = target.getBoundingClientRect(), h = window.innerHeight;
+        if (r.top >= 0 && r.top < 0.6 * h) return;
+        window.scrollTo(0, window.scrollY + r.top - Math.max(8, h - r.height - 8));
       });
     }
   };
@@ -335,7 +339,7 @@
   Page.prototype.lossPanel = function () {
     var tl = this.d.timeline;
     var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
-    p.appendChild(el("h2", null, "Training loss of " + tl.name + " (the snapshots are the dots; the slider moves along them)"));
+    p.appendChild(el("h2", null, "Training loss of " + tl.name + " (dots: the snapshots)"));
     // Drawn in the page's pixels (not scaled to the width: at 1,000 px a scaled chart took 230 px of height).
     var W = Math.max(280, Math.min(900, (this.root.clientWidth || 640) - 40)), H = 130, L = 44, R = 10, T = 8, B = 30;
     var pts = tl.loss, first = Math.max(1, pts[0][0]), last = Math.max(first + 1, pts[pts.length - 1][0], tl.updates || 0);
