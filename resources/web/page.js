@@ -203,7 +203,6 @@
       controls.appendChild(this.snapshotLabel);
     }
     root.appendChild(controls);
-    if (d.timeline && d.timeline.loss && d.timeline.loss.length > 1) root.appendChild(this.lossPanel());
 
     var layout = el("div", {"class": "as-layout"});
     var main = el("div", {"class": "as-main"});
@@ -260,6 +259,8 @@
     layout.appendChild(main);
 
     var side = el("div", {"class": "as-side"});
+    // A training run's loss beside the heatmap (above it, it pushed the heatmap below a lesson's fold).
+    if (d.timeline && d.timeline.loss && d.timeline.loss.length > 1) side.appendChild(this.lossPanel());
     var cands = el("section", {"class": "as-panel as-candidates-panel", "aria-label": "Candidates"});
     this.candTitle = el("h2", null, "Candidates");
     cands.appendChild(this.candTitle);
@@ -341,7 +342,8 @@
     var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
     p.appendChild(el("h2", null, "Training loss of " + tl.name + " (dots: the snapshots)"));
     // Drawn in the page's pixels (not scaled to the width: at 1,000 px a scaled chart took 230 px of height).
-    var W = Math.max(280, Math.min(900, (this.root.clientWidth || 640) - 40)), H = 130, L = 44, R = 10, T = 8, B = 30;
+    var wide = (this.root.clientWidth || 1000) >= 760;  // page.css: two columns, the side one at most 380 px
+    var W = wide ? 340 : Math.max(260, (this.root.clientWidth || 360) - 40), H = 130, L = 44, R = 10, T = 8, B = 30;
     var pts = tl.loss, first = Math.max(1, pts[0][0]), last = Math.max(first + 1, pts[pts.length - 1][0], tl.updates || 0);
     var lo = Math.min.apply(null, pts.map(function (q) { return q[1]; })), hi = Math.max.apply(null, pts.map(function (q) { return q[1]; }));
     lo = Math.min(0, lo);
