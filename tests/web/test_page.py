@@ -468,6 +468,12 @@ def test_the_page_has_the_figures_axis_titles_colour_bar_title_and_encoder_panel
         assert browser.run("return document.querySelector('.as-enc-cells') === window.asEnc && "
                            "document.querySelector('.as-enc-side-labels').textContent === 'ctst'")
         assert canvas and cell >= 0
+        # Over words the encoder panel says why it shows nothing: its columns are tokens.
+        browser.run("document.querySelector('input[type=checkbox]').click()")
+        assert browser.run("return [document.querySelectorAll('.as-enc-cells').length, document.querySelector('.as-encoder-panel .as-note').textContent]") == [
+            0, "The encoder reads tokens, not words: turn Words off to see its states."]
+        browser.run("document.querySelector('input[type=checkbox]').click()")
+        assert browser.run("return document.querySelectorAll('.as-enc-cells').length") == 1
         assert_clean(browser, pages[kind])
 
 
@@ -535,6 +541,8 @@ def test_lesson_7s_slider_moves_the_candidates_step_explained_and_the_loss_curve
     out, spec = lesson_sites["07-how-attention-learns-to-align"]
     page = out / "page-01.html"
     data = page_data(page)
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(data, json.loads((WEB / "page.schema.json").read_text(encoding="utf-8")))
     snaps = data["timeline"]["snapshots"]
     assert all(len(s["steps"]) == len(data["target_tokens"]) for s in snaps)
     assert len(data["timeline"]["loss"]) > 10 and all(isinstance(s["loss"], float) for s in snaps)
