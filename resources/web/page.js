@@ -841,6 +841,15 @@
       sideCanvas.height = Math.round(H * dpr);
       sideCanvas.style.width = (2 * cw + 4) + "px";
       sideCanvas.style.height = H + "px";
+      // A number's value under the pointer or a tap (the app's encoder panel tells it too).
+      var self = this, show = function (e) {
+        var r = cells.getBoundingClientRect(), c = Math.floor((e.clientX - r.left) / g.cell), k = Math.floor((e.clientY - r.top) / H * E);
+        if (c < 0 || c >= cols.length || k < 0 || k >= E) return;
+        self.encNote.textContent = "h of " + m.colLabels[c] + ", number " + (k + 1) + " of " + E + ": " + fixed(states[cols[c] * E + k], 2) +
+          " (the page keeps it to \u00b11/254)";
+      };
+      cells.addEventListener("mousemove", show);
+      cells.addEventListener("click", show);
       [left, cells, sideBox].forEach(function (e) { grid.appendChild(e); });
       box.textContent = "";
       box.appendChild(grid);

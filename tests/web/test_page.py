@@ -468,6 +468,10 @@ def test_the_page_has_the_figures_axis_titles_colour_bar_title_and_encoder_panel
         assert browser.run("return document.querySelector('.as-enc-cells') === window.asEnc && "
                            "document.querySelector('.as-enc-side-labels').textContent === 'ctst'")
         assert canvas and cell >= 0
+        said = browser.run("var c = document.querySelector('.as-enc-cells'), r = c.getBoundingClientRect(); "
+                           "c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 1, clientY: r.top + 1, bubbles: true})); "
+                           "return document.querySelector('.as-encoder-panel .as-note').textContent")
+        assert said.startswith("h of \u2581The, number 1 of " + str(enc["size"]) + ": "), said
         # Over words the encoder panel says why it shows nothing: its columns are tokens.
         browser.run("document.querySelector('input[type=checkbox]').click()")
         assert browser.run("return [document.querySelectorAll('.as-enc-cells').length, document.querySelector('.as-encoder-panel .as-note').textContent]") == [
