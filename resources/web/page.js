@@ -293,13 +293,14 @@
     if (d.lesson) {
       // What the lesson's text talks about brought into view once laid out: the part of Step
       // explained it marks, or the panel it frames.
-      var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
-        ? this.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;
-      var target = part || (d.lesson.highlight && this.panels[d.lesson.highlight]);
       // Scrolled only where its top is not in the upper 60 % of the window, and no further than
       // needed (its bottom to the window's, or its top to the window's where it is taller): the
       // lesson's text stays in view where it can.
-      if (target) window.requestAnimationFrame(function () {
+      window.requestAnimationFrame(function () {
+        var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
+          ? self.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;  // drawn by now
+        var target = part || (d.lesson.highlight && self.panels[d.lesson.highlight]);
+        if (!target) return;
         var r = target.getBoundingClientRect(), h = window.innerHeight;
         if (r.top >= 0 && r.top < 0.6 * h) return;
         window.scrollTo(0, window.scrollY + r.top - Math.max(8, h - r.height - 8));
