@@ -793,6 +793,10 @@ TEST_F(Export, CliExportsEveryLineWithoutADisplay) {
     const auto beam = ui::BatchExporter::decode(*model_, "the red car", 3);
     for (size_t t = 0; t < beam.beam[0].alpha.size(); ++t)
         for (size_t i = 0; i < 3; ++i) EXPECT_EQ(j.at("alpha")[t][i].get<float>(), beam.beam[0].alpha[t][i]);
+    // Beam search chose every token, though the hypothesis is stepped through by forcing them (issue 58);
+    // a hypothesis' own rows are only over the whole matrix (here cut: </s> dropped).
+    for (const auto& step : j.at("steps")) EXPECT_FALSE(step.at("forced").get<bool>());
+    for (const auto& h : j.at("beam")) EXPECT_FALSE(h.contains("alpha"));
 }
 
 // export --links: each line's word links read as `align --links` reads them, written into the data

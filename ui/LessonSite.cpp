@@ -13,6 +13,7 @@
 #include "core/runtime/Runtime.h"
 #include "core/training/TrainingTimeline.h"
 
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -66,6 +67,40 @@ nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& l
     return children;
 }
 
+// The start of a page's text for the index: its inline elements only (a list's items and a line
+// break read as spaces, pictures left out), cut after about `budget` characters at a space with " …".
+core::LessonMarkup::Node inlineStart(const core::LessonMarkup::Node& node, size_t& budget) {
+    using Kind = core::LessonMarkup::Kind;
+    core::LessonMarkup::Node out{node.kind == Kind::BulletList || node.kind == Kind::NumberedList || node.kind == Kind::Item ? Kind::Root : node.kind,
+                                 {}, {}};
+    const auto text = [](std::string t) { return core::LessonMarkup::Node{Kind::Text, std::move(t), {}}; };
+    for (const auto& child : node.children) {
+        if (budget == 0) break;
+        if (child.kind == Kind::Image) continue;
+        if (child.kind == Kind::LineBreak || child.kind == Kind::Item) {
+            if (!out.children.empty()) out.children.push_back(text(" "));
+            if (child.kind == Kind::LineBreak) continue;
+        }
+        if (child.kind == Kind::Text) {
+            std::string t = child.text;
+            if (t.size() > budget) {
+                const size_t space = t.rfind(' ', budget);
+                size_t cut = space == std::string::npos ? budget : space;
+                while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+                t = t.substr(0, cut) + " …";
+                budget = 0;
+            } else budget -= t.size();
+            out.children.push_back(text(std::move(t)));
+            continue;
+        }
+        auto inner = inlineStart(child, budget);
+        if (inner.kind == Kind::Root) {
+            for (auto& c : inner.children) out.children.push_back(std::move(c));
+        } else out.children.push_back(std::move(inner));
+    }
+    return out;
+}
+
 std::string line(const LessonPage& p) {
     return p.target.isEmpty() ? p.source.toStdString() : p.source.toStdString() + " ||| " + p.target.toStdString();
 }
@@ -90,12 +125,41 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
         const TimelineExporter run(core::TrainingTimeline::open(LessonPlayer::resolveTimeline(p.timeline).toStdString()));
         const int count = static_cast<int>(run.timeline().snapshots().size());
         const int shown = p.snapshot > 0 ? std::min(p.snapshot, count) - 1 : count - 1;
+        const auto& points = run.timeline().snapshots();
         nlohmann::json snaps = nlohmann::json::array();
         run.forEachFrame(p.source.toStdString(), p.target.toStdString(), options, 800, [&](size_t k, const FigureExporter::Frame& f) {
-            snaps.push_back({{"label", f.options.title.toStdString()}, {"alpha", PageData::build(f.state, options, settings)["alpha"]}});
+            // Each snapshot's own steps and states: the candidates, Step explained and the
+            // encoder panel follow the slider, not only the heatmap.
+            auto data = PageData::build(f.state, options, settings);
+            nlohmann::json snap = {{"label", f.options.title.toStdString()},
+                                   {"alpha", std::move(data["alpha"])},
+                                   {"update", points[k].step},
+                                   {"loss", std::round(points[k].loss * 1e4) / 1e4},
+                                   {"steps", std::move(data["steps"])}};
+            if (data.contains("encoder")) snap["encoder"] = std::move(data["encoder"]);
+            snaps.push_back(std::move(snap));
             if (static_cast<int>(k) == shown) state = f.state;
         });
-        timeline = {{"name", run.timeline().name()}, {"snapshots", std::move(snaps)}, {"shown", shown}};
+        // The loss curve the lesson names, as the app's training-run panel draws it (ui/TimelinePanel:
+        // the per-update loss's running mean over 2 % of the run), thinned to at most 400 points.
+        const auto& raw = run.timeline().loss();
+        std::vector<double> loss(raw.size());
+        const size_t window = std::max<size_t>(1, raw.size() / 50);
+        double sum = 0;
+        for (size_t i = 0; i < raw.size(); ++i) {
+            sum += raw[i];
+            if (i >= window) sum -= raw[i - window];
+            loss[i] = sum / static_cast<double>(std::min(i + 1, window));
+        }
+        nlohmann::json curve = nlohmann::json::array();
+        const size_t stride = std::max<size_t>(1, (loss.size() + 399) / 400);
+        for (size_t u = 0; u < loss.size(); u += stride) curve.push_back({u + 1, std::round(loss[u] * 1e4) / 1e4});
+        if (!loss.empty() && (loss.size() - 1) % stride != 0) curve.push_back({loss.size(), std::round(loss.back() * 1e4) / 1e4});
+        timeline = {{"name", run.timeline().name()},
+                    {"snapshots", std::move(snaps)},
+                    {"shown", shown},
+                    {"updates", run.timeline().updates()},
+                    {"loss", std::move(curve)}};
         const auto& snaps0 = run.timeline().snapshots();
         model = &modelAt(models, QString::fromStdString(run.timeline().folder() + "/" + snaps0[static_cast<size_t>(shown)].file));
     } else {
@@ -165,7 +229,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     std::string index =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>" +
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n<title>" +
         e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
         "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
     if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
@@ -173,12 +237,19 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
              " pages. On a page: → and ← step through the decoding, Page Down and "
              "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
     for (int k = 0; k < n; ++k) {
-        QString first = QString::fromStdString(core::LessonMarkup::plainText(core::LessonMarkup::parse(lesson.pages[k].text.toStdString())))
-                            .simplified();
-        if (first.size() > 120) first = first.left(first.lastIndexOf(QLatin1Char(' '), 120)) + QStringLiteral(" …");
-        index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + e(first) + "</a></li>\n";
+        // The page's first words as the app shows them (s<sub>t</sub>, not s_t), escaped by LessonMarkup.
+        size_t budget = 120;
+        const auto first = core::LessonMarkup::toHtml(inlineStart(core::LessonMarkup::parse(lesson.pages[k].text.toStdString()), budget),
+                                                      [](const std::string&) { return std::string(); });
+        index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + first + "</a></li>\n";
     }
-    index += "</ol>\n<p class=\"as-note\">Written by AlignScope " + core::Runtime::version() + ".</p>\n</main>\n</body>\n</html>\n";
+    index += "</ol>\n<p class=\"as-note\">Written by AlignScope " + core::Runtime::version() +
+             ".</p>\n</main>\n<script>\n"
+             // Page Down opens the first page, as it turns the pages of the lesson.
+             "document.addEventListener(\"keydown\", function (e) {\n"
+             "  if (e.key !== \"PageDown\" || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;\n"
+             "  e.preventDefault();\n  window.location.href = \"" + pageFile(0).toStdString() + "\";\n});\n"
+             "</script>\n</body>\n</html>\n";
     const QString indexPath = folder + QStringLiteral("/index.html");
     FigureExporter::writeFile(indexPath, QByteArray::fromStdString(index));
     written << indexPath;

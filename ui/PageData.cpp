@@ -9,6 +9,7 @@
 #include "core/text/PieceText.h"
 #include "core/text/Vocabulary.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 
@@ -73,6 +74,19 @@ nlohmann::json pieceKind(const core::DecodingState& s, const core::StepRecord& s
     }
     return core::PieceText::startsWord(step.token) ? "start" : "continue";
 }
+
+// A vector of the encoder panel (h_i, c_t, s_t) as the page draws it: each value clamped to [-1, 1]
+// as a signed byte round(127 v), base64. Colours need no more, and a 30-token page with 512-wide
+// states stays small (as decimals its states alone took 270 KB).
+std::string quantised(const float* v, size_t n) {
+    QByteArray bytes(static_cast<qsizetype>(n), '\0');
+    for (size_t k = 0; k < n; ++k) {
+        const double x = std::isfinite(v[k]) ? std::clamp(static_cast<double>(v[k]), -1.0, 1.0) : 0.0;
+        bytes[static_cast<qsizetype>(k)] = static_cast<char>(static_cast<signed char>(std::lround(127 * x)));
+    }
+    return bytes.toBase64().toStdString();
+}
+std::string quantised(const std::vector<float>& v) { return quantised(v.data(), v.size()); }
 
 }  // namespace
 
@@ -155,13 +169,24 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     j["beam_hypothesis"] = s.selectedHypothesis;  // -1: step-by-step (greedy) decoding
     j["beam_width"] = std::max<int>(settings.beamWidth, static_cast<int>(s.beam.size() > 1 ? s.beam.size() : 1));
     nlohmann::json beam = nlohmann::json::array();
-    for (size_t k = 0; k < s.beam.size(); ++k)
+    for (size_t k = 0; k < s.beam.size(); ++k) {
         beam.push_back({{"text", k < s.beamTexts.size() ? s.beamTexts[k] : std::string()},
                         {"tokens", s.beam[k].tokens},
                         {"score", n(s.beam[k].score)},
                         {"log_prob", n(s.beam[k].logProb)},
                         {"finished", s.beam[k].finished}});
+        // Each hypothesis' own rows, so that the page shows any one chosen (the app's beam panel);
+        // only over the whole matrix, the columns alpha has then.
+        if (!cut) beam.back()["alpha"] = n.matrix(s.beam[k].alpha);
+    }
     j["beam"] = std::move(beam);
+    // The encoder panel's states (the PNG figure's h_i, one column per source token), over the
+    // columns of alpha (as the hypotheses' rows: absent where it is cut).
+    const size_t E = static_cast<size_t>(s.encoderSize);
+    if (!cut && E > 0 && s.encoderStates.size() >= S * E)
+        j["encoder"] = {{"size", E},
+                        {"states", quantised(s.encoderStates.data(), S * E)},
+                        {"initial_state", quantised(s.initialState)}};
 
     // The matrix over words: a source word's columns summed, a target word's rows averaged.
     std::vector<std::vector<double>> pieces;
@@ -213,10 +238,16 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
         if (const auto e = r.extras.find("energies"); e != r.extras.end())
             explain["energies"] = n.row(
                 std::vector<float>(e->second.begin(), e->second.begin() + static_cast<long>(std::min(e->second.size(), energyCount))));
+        // A beam hypothesis is stepped through by forcing its tokens, but beam search chose them.
+        const bool forced = r.forced && s.selectedHypothesis < 0;
         nlohmann::json step = {{"token", r.token},         {"id", r.tokenId},
-                               {"forced", r.forced},       {"p", n(std::exp(static_cast<double>(r.logProb)))},
+                               {"forced", forced},         {"p", n(std::exp(static_cast<double>(r.logProb)))},
                                {"chosen", chosen},         {"candidates", std::move(candidates)},
                                {"piece", pieceKind(s, r)}, {"explain", std::move(explain)}};
+        if (j.contains("encoder")) {
+            step["context"] = quantised(r.context);
+            step["state"] = quantised(r.state);
+        }
         if (attribution && t < s.attribution.size()) {
             const size_t real = s.sourceTokenCount();
             const std::vector<float> alpha(r.alpha.begin(), r.alpha.begin() + static_cast<long>(std::min(real, r.alpha.size())));

@@ -219,6 +219,8 @@ class Decoding:
     target_words: Optional[List[int]] = None  # a followed target's words (the user's)
     hypotheses: List[Hypothesis] = field(default_factory=list)
     beam: int = 1
+    encoder_states: List[List[float]] = field(default_factory=list)  # [S][E] h_i (a padding column: zeros)
+    initial_state: List[float] = field(default_factory=list)  # [D] s_0
 
     @property
     def translation(self) -> str:
@@ -243,9 +245,12 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
     with torch.inference_mode():
         enc = tuple(model.module.encode(torch.tensor([ids]), torch.tensor([len(ids)])))
         S = len(ids) + (1 if model.attends_padding else 0)
+        d.encoder_states = enc[0][0].float().tolist()
+        d.initial_state = enc[1][0].float().tolist()
         if model.attends_padding:
             d.source_tokens.append(PADDING_COLUMN)
             d.source_words.append(-1)
+            d.encoder_states.append([0.0] * len(d.encoder_states[0]))  # DecodingSession: the padding column's state is zeros
         limit = length_limit(max_length, S, model.max_length)
         forced: Optional[List[int]] = None
         if target is not None:

@@ -51,6 +51,14 @@ def render(data: Dict[str, Any], title: str) -> str:
     return "".join(out)
 
 
+# The frame's height set to its page's (the html element's, which is the page's own height, not
+# the frame's) when it loads and whenever the page's size changes, by a ResizeObserver of the
+# page's window. It runs in the notebook, so the page's CSP stays as strict as a saved file's.
+FIT_FRAME = ("var f=this;try{var d=f.contentDocument.documentElement,"
+             "fit=function(){f.style.height=Math.ceil(d.getBoundingClientRect().height)+'px'};"
+             "fit();new f.contentWindow.ResizeObserver(fit).observe(d)}catch(e){}")
+
+
 class Page:
     """A decoding shown as AlignScope's page: inline in a notebook (_repr_html_), or .save(path)."""
 
@@ -74,12 +82,12 @@ class Page:
 
     def _repr_html_(self) -> str:
         # The page in an iframe of its own: its keys (arrows, Home, End) and styles stay out of the
-        # notebook's, and it is the very document save() writes.
+        # notebook's, and it is the very document save() writes. The frame is as tall as the page and
+        # follows it as it grows or shrinks (a step, a hypothesis chosen, a panel opened): FIT_FRAME.
         return (f'<iframe class="alignscope-notebook" title="{html.escape(self.title, quote=True)}" '
                 f'srcdoc="{html.escape(self.html(), quote=True)}" '
-                'style="width:100%;height:720px;border:1px solid #ccc;resize:vertical" '
-                'onload="try{this.style.height=(this.contentDocument.documentElement.scrollHeight+24)+\'px\'}catch(e){}">'
-                '</iframe>')
+                'style="width:100%;height:720px;border:1px solid #ccc;display:block" '
+                f'onload="{html.escape(FIT_FRAME, quote=True)}"></iframe>')
 
     def __repr__(self) -> str:
         return f"<alignscope page: {self.title}>"

@@ -3,6 +3,7 @@ renderer reads (resources/web/page.schema.json, docs/page-format.md), field for 
 ui/PageData.cpp writes for `alignscope-cli export --format html` (rounded display numbers, the whole
 matrix) or, with rounded=None, exact engine values."""
 
+import base64
 import importlib.metadata
 import math
 import os
@@ -36,6 +37,16 @@ class _Numbers:
 
     def matrix(self, rows: Sequence[Sequence[float]]) -> List[List[float]]:
         return [self.row(r) for r in rows]
+
+
+def _quantised(values: Sequence[float]) -> str:
+    """PageData's quantised(): each value clamped to [-1, 1] as a signed byte round(127 v), base64."""
+    out = bytearray()
+    for v in values:
+        x = min(1.0, max(-1.0, float(v))) if math.isfinite(v) else 0.0
+        q = int(math.copysign(math.floor(abs(127 * x) + 0.5), x))  # std::lround: halves away from zero
+        out.append(q & 0xFF)
+    return base64.b64encode(bytes(out)).decode("ascii")
 
 
 def _join_pieces(pieces: Sequence[str]) -> str:
@@ -164,9 +175,12 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
             explain["query_projection_norm"] = n(_norm(r.extras["query"]))
         if "energies" in r.extras:
             explain["energies"] = n.row(r.extras["energies"][:real])
-        steps.append({"token": r.token, "id": r.token_id, "forced": r.forced, "p": n(math.exp(r.log_prob)),
+        # A beam hypothesis is stepped through by forcing its tokens, but beam search chose them.
+        steps.append({"token": r.token, "id": r.token_id, "forced": r.forced and not d.hypotheses, "p": n(math.exp(r.log_prob)),
                       "chosen": chosen, "candidates": [{"token": t, "id": i, "p": n(p)} for i, t, p in r.candidates],
                       "piece": _piece_kind(model, r.token_id, r.token), "explain": explain})
+        if d.encoder_states:
+            steps[-1].update(context=_quantised(r.context), state=_quantised(r.state))
     data = {
         "format": "alignscope-alignment",
         "format_version": 2,
@@ -191,13 +205,17 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
         "beam_hypothesis": 0 if d.hypotheses else -1,
         "beam_width": max(d.beam, len(d.hypotheses) if len(d.hypotheses) > 1 else 1),
         "beam": [{"text": model.detokenize(h.ids), "tokens": h.tokens, "score": n(h.score), "log_prob": n(h.log_prob),
-                  "finished": h.finished} for h in d.hypotheses],
+                  "finished": h.finished, "alpha": n.matrix(h.alpha)} for h in d.hypotheses],
         "words": {"source": columns, "target": _word_labels([s.token for s in d.steps], target_words, len(merged)),
                   "alpha": n.matrix(merged)},
         "steps": steps,
         "options": {"end_column": "keep", "color_map": "viridis", "values_in_cells": False, "font_size": 10,
                     "encoder_states": True, "words": words, "title": "", "step": None},
     }
+    if d.encoder_states:  # the encoder panel's states (PageData::build)
+        data["encoder"] = {"size": len(d.encoder_states[0]),
+                           "states": _quantised([v for row in d.encoder_states for v in row]),
+                           "initial_state": _quantised(d.initial_state)}
     # The languages the model declares, where it declares them (PageData::build).
     for side in ("source_language", "target_language"):
         code = model.metadata.get(side)

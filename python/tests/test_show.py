@@ -3,6 +3,7 @@ alignscope-cli's numbers (trace, export --format json) within 1e-5 on every bund
 forced and beam; the page data meets the one schema (resources/web/page.schema.json); untrusted
 text stays text; the package's renderer files are resources/web/'s; errors name what is wrong."""
 
+import base64
 import filecmp
 import html
 import json
@@ -102,6 +103,12 @@ def test_beam_and_page_fields_are_export_json_s(name, run_cli, tmp_path, schema)
         pytest.skip("this alignscope-cli writes the export JSON of version 1 (no steps, beam or card)")
     assert [h["tokens"] for h in data["beam"]] == [h["tokens"] for h in exported["beam"]]
     close([h["score"] for h in data["beam"]], [h["score"] for h in exported["beam"]], "beam scores")
+    # Beam search chose every token (issue 58: no step is "forced"), and each hypothesis has its rows.
+    assert not any(s["forced"] for s in data["steps"]) and not any(s["forced"] for s in exported["steps"])
+    for k, (h, expected) in enumerate(zip(data["beam"], exported["beam"])):
+        assert len(h["alpha"]) == len(expected["alpha"]) == len(h["tokens"]), f"hypothesis {k + 1} rows"
+        for row, want in zip(h["alpha"], expected["alpha"]):
+            close(row, want, f"hypothesis {k + 1} alpha")
     assert data["decoder"] == exported["decoder"]
     assert [c for c in data["model_card"] if c["label"] != "file"] == \
         [c for c in exported["model_card"] if c["label"] != "file"]
@@ -117,6 +124,19 @@ def test_beam_and_page_fields_are_export_json_s(name, run_cli, tmp_path, schema)
             close(value if isinstance(value, list) else [value],
                   expected["explain"][key] if isinstance(value, list) else [expected["explain"][key]],
                   f"step {t + 1} explain {key}")
+    # The encoder panel's states (h_i, s_0, each step's c_t and s_t), quantised alike: a byte
+    # apart at most, where a value sits on a rounding edge.
+    def same_bytes(a, b, what):
+        x, y = base64.b64decode(a), base64.b64decode(b)
+        assert len(x) == len(y) and len(x) > 0, what
+        worst = max(abs((p if p < 128 else p - 256) - (q if q < 128 else q - 256)) for p, q in zip(x, y))
+        assert worst <= 1, f"{what}: {worst} apart"
+    assert data["encoder"]["size"] == exported["encoder"]["size"]
+    for key in ("states", "initial_state"):
+        same_bytes(data["encoder"][key], exported["encoder"][key], f"encoder {key}")
+    for t, (step, expected) in enumerate(zip(data["steps"], exported["steps"])):
+        for key in ("context", "state"):
+            same_bytes(step[key], expected[key], f"step {t + 1} {key}")
     # The page export's own data (numbers rounded to 4 decimals, the app's ten candidates a step)
     run_cli("export", "--model", ROOT / "models" / name, "-i", tmp_path / "in.txt", "--format", "html", "--beam", "4",
             "-o", tmp_path / "html", "--no-progress")
@@ -280,3 +300,34 @@ def test_tokenizers_are_the_cores(kind, run_cli, tmp_path):
         d = decode(loaded, line, max_length=8)
         assert d.source_tokens == trace["source_tokens"], line
         assert [s.token_id for s in d.steps] == trace["target_ids"] and d.translation == trace["translation"]
+
+
+def test_the_notebook_frame_is_as_tall_as_its_page_and_follows_it(tmp_path):
+    """Issue 58: a notebook's output frame is its page's height (±10 px, no inner scrollbar), and
+    follows the page when it grows or shrinks (a hypothesis chosen, the model card opened, step 0)."""
+    sys.path.insert(0, str(ROOT / "tests" / "web"))
+    import browser
+    why = browser.available()
+    if why:
+        pytest.skip(why)
+    page = alignscope.show(str(ROOT / "models" / "en-fr.pt"), SENTENCE, beam=3)
+    notebook = tmp_path / "notebook.html"
+    notebook.write_text(f"<!DOCTYPE html><html><body><p>In [1]:</p>{page._repr_html_()}<p>In [2]:</p></body></html>", encoding="utf-8")
+    heights = ("const f = document.querySelector('iframe'); return [f.clientHeight, "
+               "Math.ceil(f.contentDocument.documentElement.getBoundingClientRect().height), f.contentWindow.innerHeight]")
+    for width in (1024, 600):
+        with browser.Browser(width, 768) as b:
+            b.open(notebook)
+            seen = []
+            for change in ("", "d.querySelector('.as-card-panel details').open = true",
+                           "d.querySelectorAll('.as-beam button')[1].click()", "d.querySelector('.alignscope-page').alignscope.go(0)"):
+                b.run("const d = document.querySelector('iframe').contentDocument; " + change)
+                for _ in range(20):  # the observer answers after the next layout
+                    frame, content, inner = b.run(heights)
+                    if abs(frame - content) <= 10:
+                        break
+                    b.run("return new Promise(r => setTimeout(r, 50))")
+                assert abs(frame - content) <= 10 and inner == frame, f"{width} px, after {change!r}: frame {frame}, page {content}"
+                seen.append(content)
+            assert len(set(seen)) > 1, seen  # the page did change size, and the frame followed
+            assert [m for m in b.console() if m.get("level") == "SEVERE"] == []

@@ -50,11 +50,27 @@
     return e;
   }
   function hex(c) { return [parseInt(c.substr(1, 2), 16), parseInt(c.substr(3, 2), 16), parseInt(c.substr(5, 2), 16)]; }
-  function colour(stops, x) {
+  function rgb(stops, x) {
     x = Math.max(0, Math.min(1, isFinite(x) ? x : 0));
     var n = stops.length - 1, k = Math.min(n - 1, Math.floor(x * n)), f = x * n - k;
     var a = hex(stops[k]), b = hex(stops[k + 1]);
-    return "rgb(" + [0, 1, 2].map(function (i) { return Math.round(a[i] + (b[i] - a[i]) * f); }).join(",") + ")";
+    return [0, 1, 2].map(function (i) { return Math.round(a[i] + (b[i] - a[i]) * f); });
+  }
+  function colour(stops, x) { return "rgb(" + rgb(stops, x).join(",") + ")"; }
+  // A quantised vector of the data (docs/page-format.md: encoder): signed bytes over 127, base64.
+  function vector(b64) {
+    var bin = window.atob(b64 || ""), out = new Float32Array(bin.length);
+    for (var i = 0; i < bin.length; ++i) { var b = bin.charCodeAt(i); out[i] = (b > 127 ? b - 256 : b) / 127; }
+    return out;
+  }
+  // The encoder panel's colours, blue-white-red over [-1, 1], one per byte value (-127..127).
+  var DIVERGING = null;
+  function diverging(v) {
+    if (!DIVERGING) {
+      DIVERGING = [];
+      for (var q = -127; q <= 127; ++q) DIVERGING.push(rgb(SCALES.diverging, (q / 127 + 1) / 2));
+    }
+    return DIVERGING[Math.max(0, Math.min(254, Math.round(v * 127) + 127))];
   }
   function fixed(v, d) { return (Math.round(v * Math.pow(10, d)) / Math.pow(10, d)).toFixed(d); }
   // A whitespace token (a character model's space) shows as ␣, as the app labels it.
@@ -65,11 +81,29 @@
     try { return new Intl.DisplayNames(["en"], {type: "language"}).of(code) || code; } catch (e) { return code; }
   }
   function side(name, code) { var l = languageName(code); return l ? name + " (" + l + ")" : name; }
+  // FigureOptions::sideLabel: "target (French, decoded)".
+  function side2(name, code, detail) {
+    var parts = [languageName(code), detail].filter(function (x) { return x; });
+    return parts.length ? name + " (" + parts.join(", ") + ")" : name;
+  }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
   function argmax(row) {
     var best = 0;
     for (var i = 1; i < row.length; ++i) if (row[i] > row[best]) best = i;
     return best;
+  }
+  // A text's width in pixels at `px` (the page's font), to make room for labels before drawing.
+  var measure = null;
+  function textWidth(text, px) {
+    if (!measure) measure = document.createElement("canvas").getContext("2d");
+    measure.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
+    return measure.measureText(text).width;
+  }
+  // A label cut to `max` pixels at `px`, with an ellipsis (the whole name goes in its tooltip).
+  function shorten(text, px, max) {
+    if (textWidth(text, px) <= max) return text;
+    while (text.length > 1 && textWidth(text + "\u2026", px) > max) text = text.slice(0, -1);
+    return text + "\u2026";
   }
   function sum(row) { return row.reduce(function (a, b) { return a + b; }, 0); }
   function norm(v) { return Math.sqrt(v.reduce(function (a, b) { return a + b * b; }, 0)); }
@@ -85,7 +119,8 @@
       words: !!o.words,
       cmap: o.color_map === "grey" || o.color_map === "gray" ? "grey" : "viridis",
       heatmap: o.heatmap && data.attribution && data.attribution.method === o.heatmap ? o.heatmap : "attention",
-      snapshot: data.timeline ? data.timeline.shown : -1
+      snapshot: data.timeline ? data.timeline.shown : -1,
+      hyp: data.beam && data.beam.length ? data.beam_hypothesis : -1
     };
     this.build();
     this.draw();
@@ -101,7 +136,7 @@
     var tgt = el("p", {"class": "as-sentence"});
     tgt.appendChild(el("span", {"class": "as-label"}, d.teacher_forced ? "Target (given: teacher forcing)" :
       d.beam && d.beam.length ? "Translation (beam search, width " + d.beam_width + ")" : "Translation (greedy)"));
-    tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
+    this.translationText = tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
     header.appendChild(src);
     header.appendChild(tgt);
     root.appendChild(header);
@@ -178,12 +213,18 @@
     hm.appendChild(this.sumNote);
     this.heatmapBox = el("div", {"class": "as-heatmap-box", tabindex: "0",
       "aria-label": "Heatmap: rows are target tokens, columns source tokens; \u2192 and \u2190 step"});
-    hm.appendChild(this.heatmapBox);
-    this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, "Hover a cell for its exact weight.");
+    // The axis titles of the app's figure: the source's above its (pinned) column labels, the
+    // target's beside the rows.
+    this.xTitle = hm.appendChild(el("p", {"class": "as-axis-title as-axis-x"}));
+    var hmRow = hm.appendChild(el("div", {"class": "as-axis-row"}));
+    this.yTitle = hmRow.appendChild(el("div", {"class": "as-axis-title as-axis-y"}));
+    hmRow.appendChild(this.heatmapBox);
+    this.readout = el("p", {"class": "as-readout", "aria-live": "polite"}, this.readoutHint());
     hm.appendChild(this.readout);
     this.colorbar = el("div", {"class": "as-colorbar-box"});
     hm.appendChild(this.colorbar);
     main.appendChild(hm);
+    if (d.encoder) main.appendChild(this.encoderPanel());
     if (d.comparison) {
       var cmp = el("section", {"class": "as-panel as-compare-panel", "aria-label": "Model B"});
       cmp.appendChild(el("h2", null, "Model B: " + d.comparison.model));
@@ -195,15 +236,22 @@
     if (d.beam && d.beam.length) {
       var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
       beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
-      var ol = el("ol", {"class": "as-beam"});
-      d.beam.forEach(function (h, k) {
-        var li = el("li", {"class": k === d.beam_hypothesis ? "as-shown" : ""});
-        li.appendChild(el("span", {"class": "as-hyp"}, h.text));
-        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)") +
-          (k === d.beam_hypothesis ? "  \u2190 shown" : "")));
-        ol.appendChild(li);
+      var choosable = d.beam.every(function (h) { return h.alpha; });
+      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, "Choose a hypothesis to see its alignment; the candidates and Step explained follow " +
+        this.own() + "."));
+      this.beamList = el("ol", {"class": "as-beam"});
+      this.beamItems = d.beam.map(function (h, k) {
+        var li = el("li");
+        // A button per hypothesis (keyboard and touch as well as the mouse) where its rows are in the data.
+        var name = choosable ? el("button", {type: "button", "class": "as-hyp", "aria-pressed": "false"}, h.text) : el("span", {"class": "as-hyp"}, h.text);
+        if (choosable) name.addEventListener("click", function () { self.choose(k); });
+        li.appendChild(name);
+        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)")));
+        li.appendChild(el("span", {"class": "as-shown-mark"}));
+        self.beamList.appendChild(li);
+        return li;
       });
-      beam.appendChild(ol);
+      beam.appendChild(this.beamList);
       main.appendChild(beam);
       this.beamPanel = beam;
     }
@@ -211,6 +259,8 @@
     layout.appendChild(main);
 
     var side = el("div", {"class": "as-side"});
+    // A training run's loss beside the heatmap (above it, it pushed the heatmap below a lesson's fold).
+    if (d.timeline && d.timeline.loss && d.timeline.loss.length > 1) side.appendChild(this.lossPanel());
     var cands = el("section", {"class": "as-panel as-candidates-panel", "aria-label": "Candidates"});
     this.candTitle = el("h2", null, "Candidates");
     cands.appendChild(this.candTitle);
@@ -224,7 +274,7 @@
     side.appendChild(explain);
     layout.appendChild(side);
     root.appendChild(layout);
-    this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel};
+    this.panels = {heatmap: hm, candidates: cands, explain: explain, beam: this.beamPanel, encoder: this.encPanel};
     if (d.lesson && d.lesson.highlight && this.panels[d.lesson.highlight]) this.panels[d.lesson.highlight].classList.add("as-highlight");
 
     // A page file takes the keys of its whole document; a page inside another (a notebook) only
@@ -232,7 +282,105 @@
     var keyTarget = root.getAttribute("data-keys") === "document" ? document : root;
     if (keyTarget === root && !root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
     keyTarget.addEventListener("keydown", function (e) { self.key(e); });
+    // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; self.draw(); });
+    });
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
+    if (d.lesson) {
+      // What the lesson's text talks about brought into view once laid out: the part of Step
+      // explained it marks, or the panel it frames.
+      // Scrolled only where its top is not in the upper 60 % of the window, and no further than
+      // needed (its bottom to the window's, or its top to the window's where it is taller): the
+      // lesson's text stays in view where it can.
+      window.requestAnimationFrame(function () {
+        var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
+          ? self.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;  // drawn by now
+        var target = part || (d.lesson.highlight && self.panels[d.lesson.highlight]);
+        if (!target) return;
+        var r = target.getBoundingClientRect(), h = window.innerHeight;
+        if (r.top >= 0 && r.top < 0.6 * h) return;
+        window.scrollTo(0, window.scrollY + r.top - Math.max(8, h - r.height - 8));
+      });
+    }
+  };
+
+  // The encoder states under the heatmap, on its source axis (the PNG figure's lower panel): a
+  // column of h_i per source token, c_t and s_t beside them, blue-white-red over [-1, 1].
+  Page.prototype.encoderPanel = function () {
+    var d = this.d, self = this;
+    var p = el("section", {"class": "as-panel as-encoder-panel", "aria-label": "Encoder states"});
+    p.appendChild(rich("h2", ["Encoder states h", ["sub", "i"], ", context c", ["sub", "t"], " and decoder state s", ["sub", "t"]]));
+    var row = p.appendChild(el("div", {"class": "as-axis-row"}));
+    this.encYTitle = row.appendChild(el("div", {"class": "as-axis-title as-axis-y"}));
+    this.encBox = row.appendChild(el("div", {"class": "as-encoder-box"}));
+    p.appendChild(rich("p", ["encoder states h", ["sub", "i"], " (one column per source token)"])).className = "as-axis-title as-axis-enc";
+    this.encNote = p.appendChild(el("p", {"class": "as-note"}));
+    // Its scale: every value of the panel (tanh-bounded states) from -1 to 1.
+    var W = 220, g = svg("svg", {"class": "as-colorbar as-enc-scale", width: W, height: 44, role: "img", "aria-label": "colour scale of the states from -1 to 1"});
+    var id = "as-enc-grad-" + Page.count, defs = svg("defs"), grad = svg("linearGradient", {id: id});
+    SCALES.diverging.forEach(function (c, k) { grad.appendChild(svg("stop", {offset: k / 2, "stop-color": c})); });
+    defs.appendChild(grad);
+    g.appendChild(defs);
+    g.appendChild(svg("rect", {x: 10, y: 4, width: W - 20, height: 10, fill: "url(#" + id + ")", stroke: "#888"}));
+    [["-1", "start", 10], ["0", "middle", W / 2], ["1", "end", W - 10]].forEach(function (t) {
+      g.appendChild(svg("text", {x: t[2], y: 27, "text-anchor": t[1]}, t[0]));
+    });
+    g.appendChild(svg("text", {x: W / 2, y: 41, "text-anchor": "middle", "class": "as-scale-title"}, "h_i, c_t, s_t: value"));
+    p.appendChild(el("div", {"class": "as-colorbar-box"})).appendChild(g);
+    // The encoder's columns scroll with the heatmap's.
+    this.heatmapBox.addEventListener("scroll", function () { self.encBox.scrollLeft = self.heatmapBox.scrollLeft; });
+    this.encPanel = p;
+    return p;
+  };
+
+  // The training run's loss (the timeline export's curve), the snapshot on show marked on it.
+  Page.prototype.lossPanel = function () {
+    var tl = this.d.timeline;
+    var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
+    p.appendChild(el("h2", null, "Training loss of " + tl.name + " (dots: the snapshots)"));
+    // Drawn in the page's pixels (not scaled to the width: at 1,000 px a scaled chart took 230 px of height).
+    var wide = (this.root.clientWidth || 1000) >= 760;  // page.css: two columns, the side one at most 380 px
+    var W = wide ? 340 : Math.max(260, (this.root.clientWidth || 360) - 40), H = 130, L = 44, R = 10, T = 8, B = 30;
+    var pts = tl.loss, first = Math.max(1, pts[0][0]), last = Math.max(first + 1, pts[pts.length - 1][0], tl.updates || 0);
+    var lo = Math.min.apply(null, pts.map(function (q) { return q[1]; })), hi = Math.max.apply(null, pts.map(function (q) { return q[1]; }));
+    lo = Math.min(0, lo);
+    var logX = last / first > 50;  // snapshots spaced out as the run goes: a log axis shows the early ones
+    var fx = function (u) { u = Math.max(first, u); return L + (W - L - R) * (logX ? Math.log(u / first) / Math.log(last / first) : (u - first) / (last - first)); };
+    var fy = function (v) { return T + (H - T - B) * (1 - (v - lo) / ((hi - lo) || 1)); };
+    var g = svg("svg", {"class": "as-chart as-loss", viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
+      "aria-label": "training loss over " + last + " updates"});
+    g.appendChild(svg("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#999"}));
+    g.appendChild(svg("line", {x1: L, x2: L, y1: T, y2: H - B, stroke: "#999"}));
+    [hi, (hi + lo) / 2, lo].forEach(function (v) {
+      g.appendChild(svg("text", {x: L - 4, y: fy(v) + 4, "text-anchor": "end", "class": "as-tick"}, fixed(v, 2)));
+    });
+    var ticks = [];
+    if (logX) for (var u = 1; u <= last; u *= 10) { if (u >= first) ticks.push(u); } else ticks = [first, Math.round((first + last) / 2), last];
+    ticks.forEach(function (u) { g.appendChild(svg("text", {x: fx(u), y: H - B + 14, "text-anchor": "middle", "class": "as-tick"}, String(u))); });
+    g.appendChild(svg("text", {x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", "class": "as-tick"},
+      "update" + (logX ? " (log scale)" : "") + "; loss (NLL/token)"));
+    g.appendChild(svg("polyline", {points: pts.map(function (q) { return fx(q[0]).toFixed(1) + "," + fy(q[1]).toFixed(1); }).join(" "),
+      fill: "none", stroke: "#1f77b4", "stroke-width": 1.5}));
+    // Each snapshot sits on the curve (the trend at its update; its own smoothed loss lags it), as in the app.
+    var onCurve = function (u) {
+      var v = pts[0][1];
+      for (var i = 0; i < pts.length && pts[i][0] <= u; ++i) v = pts[i][1];
+      return v;
+    };
+    this.lossDots = tl.snapshots.map(function (snap) {
+      if (typeof snap.update !== "number") return null;
+      var dot = svg("circle", {cx: fx(snap.update), cy: fy(onCurve(snap.update)), r: 4, fill: "#fff", stroke: "#1f77b4", "stroke-width": 1.5, "class": "as-loss-dot"});
+      dot.appendChild(svg("title", null, snap.label));
+      return g.appendChild(dot);
+    });
+    this.lossMark = g.appendChild(svg("line", {y1: T, y2: H - B, stroke: "#ff7f0e", "stroke-width": 2, "class": "as-loss-mark"}));
+    this.lossFx = fx;
+    p.appendChild(g);
+    return p;
   };
 
   Page.prototype.key = function (e) {
@@ -251,7 +399,44 @@
   };
 
   Page.prototype.go = function (t) {
-    this.state.t = Math.max(0, Math.min(this.d.target_tokens.length, t));
+    this.state.t = Math.max(0, Math.min(this.length(), t));
+    this.draw();
+  };
+
+  // Another hypothesis of the beam than the data's own, where one is chosen: the page then shows
+  // its tokens and rows only (the steps, words, attribution and links are the data's hypothesis').
+  Page.prototype.other = function () {
+    var d = this.d, k = this.state.hyp;
+    return d.beam && k >= 0 && k !== d.beam_hypothesis && d.beam[k] && d.beam[k].alpha ? d.beam[k] : null;
+  };
+  // What the data's steps follow, in words.
+  Page.prototype.own = function () {
+    return this.d.beam_hypothesis >= 0 ? "hypothesis " + (this.d.beam_hypothesis + 1) : "the decoded steps";
+  };
+  // How the rows came, as the app's figure says it beside them.
+  Page.prototype.how = function () {
+    var d = this.d, k = this.state.hyp;
+    if (d.teacher_forced) return "given";
+    if (d.beam && d.beam.length && (k >= 0 || d.beam_hypothesis >= 0)) return "beam hypothesis " + ((k >= 0 ? k : d.beam_hypothesis) + 1);
+    var forced = d.steps.filter(function (s) { return s.forced; }).length;
+    return forced ? forced + " of " + d.steps.length + " forced" : "decoded";
+  };
+  // The numbers on show: a training run's snapshot's own (its steps, states), else the data's.
+  Page.prototype.run = function () {
+    var d = this.d, k = this.state.snapshot, snap = d.timeline && k >= 0 ? d.timeline.snapshots[k] : null;
+    var own = snap && snap.steps;
+    return {alpha: snap ? snap.alpha : d.alpha, steps: own ? snap.steps : d.steps, encoder: own ? snap.encoder : d.encoder,
+      key: own ? "snapshot " + k : "data"};
+  };
+  Page.prototype.length = function () {
+    var o = this.other();
+    return o ? o.tokens.length : this.d.target_tokens.length;
+  };
+  // A hypothesis chosen in the beam's list: its whole alignment, as the app's beam panel shows it;
+  // the one on show chosen again: the data's own again (its steps, where no hypothesis is its own).
+  Page.prototype.choose = function (k) {
+    this.state.hyp = k === this.state.hyp ? this.d.beam_hypothesis : k;
+    this.state.t = this.length();
     this.draw();
   };
 
@@ -290,9 +475,10 @@
   // tokens or words (a source word's columns summed, a target word's rows averaged, as the app's
   // View > Words; </s> stays a column of its own there while it is shown).
   Page.prototype.matrix = function () {
-    var d = this.d, st = this.state, t = st.t;
-    var attribution = st.heatmap !== "attention" && d.attribution;
-    var full = attribution ? d.attribution.scores
+    var d = this.d, st = this.state, t = st.t, other = this.other();
+    var attribution = !other && st.heatmap !== "attention" && d.attribution;
+    var tokens = other ? other.tokens : d.target_tokens;
+    var full = other ? other.alpha : attribution ? d.attribution.scores
       : d.timeline && st.snapshot >= 0 ? d.timeline.snapshots[st.snapshot].alpha : d.alpha;
     var S = full.length ? full[0].length : (attribution ? d.attribution.source_tokens.length : d.source_tokens.length);
     var endCol = d.end_column === null || d.end_column === undefined || d.end_column >= S ? -1 : d.end_column;
@@ -309,13 +495,13 @@
       }
       rows.push(row);
     }
-    var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol,
+    var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol, cols: cols,
       colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
-      rowLabels: rows.map(function (_, r) { return label(d.target_tokens[r]); }),
+      rowLabels: rows.map(function (_, r) { return label(tokens[r]); }),
       rowSteps: rows.map(function (_, r) { return r; }),
-      values: rows, total: d.target_tokens.length};
-    if (st.words && d.words) m = this.mergeWords(m, cols);
-    m.links = this.linkCells(m, cols);
+      values: rows, total: tokens.length, allRows: tokens.map(label)};
+    if (st.words && d.words && !other) m = this.mergeWords(m, cols);
+    m.links = other ? [] : this.linkCells(m, cols);
     if (attribution) {
       var extent = d.attribution.extent || 1e-6;
       m.range = d.attribution.signed ? [-extent, extent] : [0, extent];
@@ -364,6 +550,7 @@
     m.nW = nW;
     m.colLabels = d.words.source.slice(0, width);
     m.words = true;
+    m.allRows = d.words.target;
     return m;
   };
 
@@ -394,24 +581,46 @@
   };
 
   Page.prototype.draw = function () {
-    var d = this.d, st = this.state, T = d.target_tokens.length;
+    var d = this.d, st = this.state, T = this.length(), other = this.other();
     this.homeButton.disabled = this.backButton.disabled = st.t === 0;
     this.stepButton.disabled = this.endButton.disabled = st.t >= T;
     this.stepLabel.textContent = "step " + st.t + " of " + T;
     var m = this.matrix();
     this.current = m;
+    // The sides are named by the axis titles (the figure's), so the title stays one line.
     this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
-      (m.words ? " over words" : " over tokens") + ": rows " + side("target", d.target_language) + ", columns " +
-      side("source", d.source_language);
+      (m.words ? " over words" : " over tokens");
     this.sumNote.textContent = this.sumText(m);
+    this.xTitle.textContent = m.words ? side2("source words", d.source_language, "merged from pieces: a word's columns summed") : side("source", d.source_language);
+    this.yTitle.textContent = side2("target", d.target_language, this.how()) + (m.words ? ", words: rows averaged" : "");
     var self = this;
-    this.drawHeatmap(this.heatmapBox, m, m.words ? d.words.target : d.target_tokens.map(label), function (r, c) { self.hover(r, c); });
+    var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
+    this.xTitle.style.paddingLeft = g.left + "px";
+    if (this.encPanel) this.drawEncoder(m, g);
+    if (this.lossMark) {
+      var snap = d.timeline.snapshots[st.snapshot], x = typeof snap.update === "number" ? this.lossFx(snap.update) : -10;
+      this.lossMark.setAttribute("x1", x);
+      this.lossMark.setAttribute("x2", x);
+      this.lossDots.forEach(function (dot, k) { if (dot) dot.setAttribute("fill", k === st.snapshot ? "#ff7f0e" : "#fff"); });
+    }
+    this.wordsBox.disabled = !!other;  // the data's words are its own hypothesis'
+    if (d.attribution) this.heatmapSelect.disabled = !!other;
+    if (this.beamItems) {
+      this.translationText.textContent = other ? other.text : d.translation;
+      this.beamItems.forEach(function (li, k) {
+        var on = k === (st.hyp >= 0 ? st.hyp : d.beam_hypothesis);
+        li.classList.toggle("as-shown", on);
+        var b = li.querySelector("button");
+        if (b) b.setAttribute("aria-pressed", String(on));
+        li.querySelector(".as-shown-mark").textContent = on ? "  \u2190 shown" : "";
+      });
+    }
     if (this.snapshotLabel) this.snapshotLabel.textContent = d.timeline.snapshots[st.snapshot].label;
     if (this.compareBox) {
       // Model B's whole decoding of the sentence, on the same colour scale.
       var b = d.comparison;
       this.drawHeatmap(this.compareBox, {colLabels: b.source_tokens.map(label), values: b.alpha, range: [0, 1], stops: SCALES[st.cmap],
-        total: b.target_tokens.length}, b.target_tokens.map(label), null);
+        total: b.target_tokens.length, allRows: b.target_tokens.map(label)}, null);
     }
     this.drawColorbar(m);
     this.drawCandidates();
@@ -433,69 +642,255 @@
     return "Each row sums to 1" + w + ". \u03a3: the row's sum.";
   };
 
-  Page.prototype.textWidth = function (text, px) {
-    if (!Page.ctx) Page.ctx = document.createElement("canvas").getContext("2d");
-    Page.ctx.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
-    return Page.ctx.measureText(text).width;
-  };
 
-  // A heatmap into `box`: every row's label (`allRows`, the ones not reached yet pale), the rows of
-  // m.values drawn, the newest framed with its peak; `onHover(r, c)` for a cell under the pointer.
-  Page.prototype.drawHeatmap = function (box, m, allRows, onHover) {
-    var self = this;
-    var nC = m.colLabels.length, nR = allRows.length;
-    var colW = 0, rowW = 0;
-    m.colLabels.forEach(function (l) { colW = Math.max(colW, self.textWidth(l, 12)); });
-    allRows.forEach(function (l) { rowW = Math.max(rowW, self.textWidth(l, 12)); });
-    var avail = Math.max(240, (box.clientWidth || 600) - 12);
-    var left = Math.ceil(Math.min(rowW, 180)) + 10, right = 52;
-    var cell = Math.max(16, Math.min(40, Math.floor((avail - left - right) / Math.max(1, nC))));
-    var top = Math.ceil(Math.min(colW, 160) * 0.75) + 16;
-    var W = left + nC * cell + right, H = top + Math.max(1, nR) * cell + 4;
-    var g = svg("svg", {"class": "as-heatmap", width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img",
-      "aria-label": "heatmap with " + m.values.length + " rows of " + nR});
-    m.colLabels.forEach(function (l, i) {
-      var x = left + i * cell + cell / 2;
-      g.appendChild(svg("text", {x: x, y: top - 6, transform: "rotate(-45 " + x + " " + (top - 6) + ")", "class": "as-col-label"}, l));
-    });
-    g.appendChild(svg("text", {x: left + nC * cell + 8, y: top - 6, "class": "as-sum"}, "\u03a3"));
-    allRows.forEach(function (l, r) {
-      g.appendChild(svg("text", {x: left - 6, y: top + r * cell + cell / 2 + 4, "text-anchor": "end",
-        "class": "as-row-label" + (r < m.values.length ? "" : " as-pending"), opacity: r < m.values.length ? 1 : 0.35}, l));
-    });
-    g.appendChild(svg("rect", {x: left, y: top, width: nC * cell, height: Math.max(1, nR) * cell, fill: "none", stroke: "#c8c8c8"}));
-    var lo = m.range[0], span = m.range[1] - m.range[0] || 1;
-    m.values.forEach(function (row, r) {
-      row.forEach(function (v, c) {
-        var rect = svg("rect", {x: left + c * cell, y: top + r * cell, width: cell, height: cell,
-          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v});
-        if (onHover) rect.addEventListener("mouseenter", function () { onHover(r, c); });
-        g.appendChild(rect);
-      });
-      g.appendChild(svg("text", {x: left + nC * cell + 6, y: top + r * cell + cell / 2 + 4, "class": "as-sum as-row-sum"}, fixed(sum(row), 3)));
-    });
-    (m.links || []).forEach(function (rc) {
-      // A ringed dot, legible on every colour of the map (the app's View > Links).
-      g.appendChild(svg("circle", {cx: left + rc[1] * cell + cell / 2, cy: top + rc[0] * cell + cell / 2, r: Math.max(3, cell * 0.16),
-        fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": rc[0], "data-col": rc[1], "pointer-events": "none"}));
-    });
-    var n = m.values.length;
-    if (n && onHover) {
-      // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
-      var last = m.values[n - 1];
-      g.appendChild(svg("rect", {x: left, y: top + (n - 1) * cell, width: nC * cell, height: cell, fill: "none",
-        stroke: "#ff7f0e", "stroke-width": 2, "class": "as-row-frame"}));
-      var uniform = last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; });
-      if (!uniform) {
-        var p = argmax(last);
-        g.appendChild(svg("rect", {x: left + p * cell + 2, y: top + (n - 1) * cell + 2, width: cell - 4, height: cell - 4,
-          fill: "none", stroke: "#d62728", "stroke-width": 3, "class": "as-peak", "data-row": n - 1, "data-col": p}));
+  // The heatmap's geometry in `box`: cells that fit the room there is (the box's width, and in a
+  // page of its own the window's height below the box; a frame a notebook sizes to its content
+  // gets a fixed height, or the two would grow each other), between CELL_MIN and CELL_MAX pixels,
+  // with labels in a font that fits the cells (upright names where the columns are narrow).
+  var CELL_MIN = 9, CELL_MAX = 40, LABEL_MAX_ROOM = 170;
+  function heatmapGeometry(box, m) {
+    var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);
+    var width = Math.max(200, (box.clientWidth || 600) - 10);
+    var framed = window.self !== window.top;
+    var height = framed ? 640 : Math.max(320, window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 16);
+    var g = {font: 12, upright: false, height: height, nC: nC, nR: nR};
+    for (var pass = 0; pass < 2; ++pass) {
+      var colW = 0, rowW = 0, room = Math.min(LABEL_MAX_ROOM, Math.max(60, width * 0.3));
+      m.colLabels.forEach(function (l) { colW = Math.max(colW, textWidth(l, g.font)); });
+      m.allRows.forEach(function (l) { rowW = Math.max(rowW, textWidth(l, g.font)); });
+      g.labelRoom = room;
+      g.left = Math.ceil(Math.min(rowW, room)) + 10;
+      g.right = Math.ceil(textWidth("0.000", g.font)) + 14;
+      g.top = Math.ceil(Math.min(colW, LABEL_MAX_ROOM) * (g.upright ? 1 : 0.75)) + g.font + 4;
+      var fit = Math.min((width - g.left - g.right) / nC, (height - g.top - 6) / nR);
+      g.cell = Math.floor(Math.max(CELL_MIN, Math.min(CELL_MAX, fit)));
+      if (pass === 0 && g.cell < 16) {
+        // Narrow columns: names upright (one cell apart, not 0.7 of one) in a font that fits a cell.
+        g.upright = true;
+        g.font = Math.max(8, Math.min(12, g.cell - 1));
       }
     }
-    if (onHover) g.addEventListener("mouseleave", function () { self.readout.textContent = "Hover a cell for its exact weight."; });
-    box.textContent = "";
-    box.appendChild(g);
+    g.W = nC * g.cell;
+    g.H = nR * g.cell;
+    return g;
+  }
+
+  // A heatmap into `box`: the rows of m.values, each row's label (m.allRows) shown once its row is
+  // (a lesson does not give the next token away), the newest row framed with its peak;
+  // `onHover(r, c)` for a cell under the pointer or tapped. The column and row labels are pinned
+  // while the cells scroll. A step only adds or removes rows where nothing else changed (redrawing
+  // the whole map took 111 ms a step at 100 tokens).
+  Page.prototype.drawHeatmap = function (box, m, onHover) {
+    var g = heatmapGeometry(box, m), st = this.state;
+    var key = JSON.stringify([g, m.colLabels, m.allRows, m.range, m.stops, m.attribution, m.renormalized, m.words,
+      st.heatmap, st.end, st.cmap, st.snapshot, st.hyp, !!onHover]);
+    var drawn = box.asDrawn;
+    // Over words a row's values change as its word's pieces come: drawn whole.
+    if (!drawn || drawn.key !== key || m.words) drawn = this.heatmapFrame(box, m, g, key, onHover);
+    var n = m.values.length, cell = g.cell, lo = m.range[0], span = m.range[1] - m.range[0] || 1;
+    var links = {};
+    (m.links || []).forEach(function (rc) { (links[rc[0]] = links[rc[0]] || []).push(rc[1]); });
+    while (drawn.rows.length > n) drawn.rows.pop().remove();
+    for (var r = drawn.rows.length; r < n; ++r) {
+      var group = svg("g", {"class": "as-row", "data-row": r});
+      m.values[r].forEach(function (v, c) {
+        group.appendChild(svg("rect", {x: c * cell, y: r * cell, width: cell, height: cell,
+          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v}));
+      });
+      group.appendChild(svg("text", {x: g.W + 6, y: r * cell + cell / 2 + g.font / 3, "class": "as-sum as-row-sum"}, fixed(sum(m.values[r]), 3)));
+      (links[r] || []).forEach(function (c) {
+        // A ringed dot, legible on every colour of the map (the app's View > Links).
+        group.appendChild(svg("circle", {cx: c * cell + cell / 2, cy: r * cell + cell / 2, r: Math.max(3, cell * 0.16),
+          fill: "#ffffff", stroke: "#000000", "stroke-width": 1.5, "class": "as-link", "data-row": r, "data-col": c, "pointer-events": "none"}));
+      });
+      drawn.cells.insertBefore(group, drawn.frame);
+      drawn.rows.push(group);
+    }
+    drawn.labels.forEach(function (t, r) { t.setAttribute("visibility", r < n ? "visible" : "hidden"); });
+    drawn.cells.setAttribute("aria-label", "heatmap with " + n + " rows of " + m.allRows.length);
+    // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
+    var last = n && onHover ? m.values[n - 1] : null;
+    var p = !last || last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; }) ? -1 : argmax(last);
+    drawn.frame.setAttribute("visibility", last ? "visible" : "hidden");
+    drawn.peak.setAttribute("visibility", p >= 0 ? "visible" : "hidden");
+    if (!n) box.scrollTop = box.scrollLeft = 0;  // step 0: the map's start, where the first row comes
+    if (!last) return g;
+    drawn.frame.setAttribute("y", (n - 1) * cell);
+    drawn.peak.setAttribute("x", p * cell + 2);
+    drawn.peak.setAttribute("y", (n - 1) * cell + 2);
+    drawn.peak.setAttribute("data-row", n - 1);
+    drawn.peak.setAttribute("data-col", p);
+    this.follow(box, g, n - 1, p);
+    return g;
   };
+
+  // The heatmap's frame: pinned column labels (and Σ) and row labels around the cells' SVG, in a
+  // grid that the box scrolls; drawHeatmap adds the cells' rows.
+  Page.prototype.heatmapFrame = function (box, m, g, key, onHover) {
+    var self = this, cell = g.cell, font = g.font;
+    if (window.self === window.top) box.style.maxHeight = g.height + "px";
+    var grid = el("div", {"class": "as-hm"});
+    grid.style.gridTemplateColumns = g.left + "px " + (g.W + g.right) + "px";
+    grid.style.gridTemplateRows = g.top + "px " + (g.H + 4) + "px";
+    var corner = svg("svg", {"class": "as-hm-pin as-hm-corner", width: g.left, height: g.top, "aria-hidden": "true"});
+    var cols = svg("svg", {"class": "as-hm-pin as-hm-cols", width: g.W + g.right, height: g.top, "font-size": font, "aria-hidden": "true"});
+    m.colLabels.forEach(function (l, i) {
+      var x = i * cell + cell / 2 + (g.upright ? font / 3 : 0), y = g.top - 4, name = shorten(l, font, LABEL_MAX_ROOM);
+      var t = svg("text", {x: x, y: y, transform: "rotate(" + (g.upright ? -90 : -45) + " " + x + " " + y + ")", "class": "as-col-label"}, name);
+      if (name !== l) t.appendChild(svg("title", null, l));
+      cols.appendChild(t);
+    });
+    cols.appendChild(svg("text", {x: g.W + 6, y: g.top - 4, "class": "as-sum"}, "\u03a3"));
+    var rows = svg("svg", {"class": "as-hm-pin as-hm-rows", width: g.left, height: g.H + 4, "font-size": font, "aria-hidden": "true"});
+    var labels = m.allRows.map(function (l, r) {
+      var name = shorten(l, font, g.labelRoom);
+      var t = svg("text", {x: g.left - 6, y: r * cell + cell / 2 + font / 3, "text-anchor": "end", "class": "as-row-label", visibility: "hidden"}, name);
+      if (name !== l) t.appendChild(svg("title", null, l));
+      return rows.appendChild(t);
+    });
+    var cells = svg("svg", {"class": "as-heatmap", width: g.W + g.right, height: g.H + 4, "font-size": font, role: "img"});
+    cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: g.H, fill: "none", stroke: "#c8c8c8"}));
+    var frame = cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: cell, fill: "none", stroke: "#ff7f0e", "stroke-width": 2,
+      "class": "as-row-frame", visibility: "hidden"}));
+    var peak = cells.appendChild(svg("rect", {x: 0, y: 0, width: cell - 4, height: cell - 4, fill: "none", stroke: "#d62728",
+      "stroke-width": 3, "class": "as-peak", visibility: "hidden"}));
+    if (onHover) {
+      // A cell's weight under the mouse, and where a finger taps it (a touch screen has no hover).
+      var at = function (e) {
+        var c = e.target;
+        if (c && c.getAttribute && c.getAttribute("class") === "as-cell") onHover(Number(c.getAttribute("data-row")), Number(c.getAttribute("data-col")));
+      };
+      cells.addEventListener("mouseover", at);
+      cells.addEventListener("click", at);
+      cells.addEventListener("mouseleave", function () { self.readout.textContent = self.readoutHint(); });
+    }
+    [corner, cols, rows, cells].forEach(function (e) { grid.appendChild(e); });
+    box.textContent = "";
+    box.appendChild(grid);
+    box.asDrawn = {key: key, cells: cells, frame: frame, peak: peak, labels: labels, rows: []};
+    return box.asDrawn;
+  };
+
+  // Where the box scrolls, the newest row and its peak brought into view beside the pinned
+  // labels (the app's heatmap follows the step too).
+  Page.prototype.follow = function (box, g, r, c) {
+    if (box.scrollHeight <= box.clientHeight + 1 && box.scrollWidth <= box.clientWidth + 1) return;
+    var top = g.top + r * g.cell, bottom = top + g.cell + 6;
+    if (bottom - box.scrollTop > box.clientHeight) box.scrollTop = bottom - box.clientHeight;
+    if (top - box.scrollTop < g.top) box.scrollTop = top - g.top;
+    if (c < 0) return;
+    var left = g.left + c * g.cell, right = left + g.cell + 6;
+    if (right - box.scrollLeft > box.clientWidth) box.scrollLeft = right - box.clientWidth;
+    if (left - box.scrollLeft < g.left) box.scrollLeft = left - g.left;
+  };
+
+  // The encoder panel on the heatmap's columns (m.cols, cells of g.cell px, after g.left px of row
+  // labels): h_i drawn once per layout; a step redraws only the c_t / s_t columns.
+  Page.prototype.drawEncoder = function (m, g) {
+    var d = this.d, st = this.state, run = this.run(), enc = run.encoder, box = this.encBox;
+    var other = this.other();
+    if (!enc || m.words) {
+      box.textContent = "";
+      box.asDrawn = null;
+      this.encYTitle.textContent = "";
+      this.encNote.textContent = m.words ? "The encoder reads tokens, not words: turn Words off to see its states." : "";
+      return;
+    }
+    var E = enc.size, states = enc.decoded || (enc.decoded = vector(enc.states));
+    var S = Math.floor(states.length / E), cols = m.cols.filter(function (i) { return i < S; });
+    var H = Math.max(96, Math.min(200, 2 * E)), top = 18, cw = Math.max(10, Math.floor((g.right - 10) / 2)), sideW = 2 * cw + 8;
+    var dpr = window.devicePixelRatio || 1;
+    var key = JSON.stringify([g.left, g.cell, g.W, cols, E, H, sideW, run.key]);
+    if (!box.asDrawn || box.asDrawn.key !== key) {
+      var grid = el("div", {"class": "as-enc"});
+      grid.style.gridTemplateColumns = g.left + "px " + g.W + "px " + sideW + "px";
+      // Left: the state's halves (a bidirectional encoder: forward on top, backward below).
+      var left = svg("svg", {width: g.left, height: top + H, "class": "as-enc-pin as-enc-left", "aria-hidden": "true", "font-size": 11});
+      var halves = d.decoder && d.decoder.bidirectional && E % 2 === 0 ? [["fwd \u2192", 0.25], ["\u2190 bwd", 0.75]] : [["h", 0.5]];
+      halves.forEach(function (h) { left.appendChild(svg("text", {x: g.left - 6, y: top + H * h[1] + 4, "text-anchor": "end"}, h[0])); });
+      var cells = el("canvas", {"class": "as-enc-cells", role: "img",
+        "aria-label": "encoder states: " + cols.length + " columns of " + E + " numbers"});
+      cells.width = Math.max(1, Math.round(g.W * dpr));
+      cells.height = Math.round(H * dpr);
+      cells.style.width = g.W + "px";
+      cells.style.height = H + "px";
+      cells.style.marginTop = top + "px";
+      // One pixel a number, scaled up without smoothing: E numbers over H pixels at any E.
+      var img = new ImageData(Math.max(1, cols.length), E), px = img.data;
+      cols.forEach(function (i, c) {
+        for (var k = 0; k < E; ++k) {
+          var col = diverging(states[i * E + k]), o = 4 * (k * cols.length + c);
+          px[o] = col[0]; px[o + 1] = col[1]; px[o + 2] = col[2]; px[o + 3] = 255;
+        }
+      });
+      var ctx = cells.getContext("2d"), tmp = document.createElement("canvas");
+      tmp.width = img.width; tmp.height = E;
+      tmp.getContext("2d").putImageData(img, 0, 0);
+      ctx.imageSmoothingEnabled = false;
+      ctx.drawImage(tmp, 0, 0, cells.width, cells.height);
+      if (halves.length === 2) {
+        ctx.fillStyle = "#000";
+        ctx.fillRect(0, Math.round(cells.height / 2 - dpr), cells.width, Math.max(1, Math.round(1.5 * dpr)));
+      }
+      var sideBox = el("div", {"class": "as-enc-pin as-enc-side"});
+      var labels = sideBox.appendChild(el("div", {"class": "as-enc-side-labels"}));
+      labels.style.height = top + "px";
+      var cLabel = labels.appendChild(el("span")), sLabel = labels.appendChild(el("span"));
+      cLabel.style.width = sLabel.style.width = cw + "px";
+      var sideCanvas = sideBox.appendChild(el("canvas", {"class": "as-enc-now", role: "img"}));
+      sideCanvas.width = Math.round((2 * cw + 4) * dpr);
+      sideCanvas.height = Math.round(H * dpr);
+      sideCanvas.style.width = (2 * cw + 4) + "px";
+      sideCanvas.style.height = H + "px";
+      // A number's value under the pointer or a tap (the app's encoder panel tells it too).
+      var self = this, show = function (e) {
+        var r = cells.getBoundingClientRect(), c = Math.floor((e.clientX - r.left) / g.cell), k = Math.floor((e.clientY - r.top) / H * E);
+        if (c < 0 || c >= cols.length || k < 0 || k >= E) return;
+        self.encNote.textContent = "h of " + m.colLabels[c] + ", number " + (k + 1) + " of " + E + ": " + fixed(states[cols[c] * E + k], 2) +
+          " (the page keeps it to \u00b11/254)";
+      };
+      cells.addEventListener("mousemove", show);
+      cells.addEventListener("click", show);
+      [left, cells, sideBox].forEach(function (e) { grid.appendChild(e); });
+      box.textContent = "";
+      box.appendChild(grid);
+      box.asDrawn = {key: key, side: sideCanvas, c: cLabel, s: sLabel, cw: cw, H: H};
+      this.encYTitle.textContent = E + " numbers";
+    }
+    // c_t and s_t of the step on show (c and s_0 before the first).
+    var a = box.asDrawn, t = st.t, step = t && !other ? run.steps[t - 1] : null;
+    a.c.textContent = "";
+    a.s.textContent = "";
+    a.c.appendChild(step ? rich("span", ["c", ["sub", "t"]]) : document.createTextNode("c"));
+    a.s.appendChild(step ? rich("span", ["s", ["sub", "t"]]) : rich("span", ["s", ["sub", "0"]]));
+    var context = step && step.context ? vector(step.context) : new Float32Array(0);
+    var state = other && t ? new Float32Array(0) : step ? (step.state ? vector(step.state) : new Float32Array(0)) : vector(enc.initial_state);
+    var n = Math.max(E, state.length, 1), sctx = a.side.getContext("2d"), sw = a.side.width, sh = a.side.height;
+    sctx.clearRect(0, 0, sw, sh);
+    var simg = new ImageData(2, n), sp = simg.data;
+    [context, state].forEach(function (v, c) {
+      for (var k = 0; k < v.length; ++k) {
+        var col = diverging(v[k]), o = 4 * (k * 2 + c);
+        sp[o] = col[0]; sp[o + 1] = col[1]; sp[o + 2] = col[2]; sp[o + 3] = 255;
+      }
+    });
+    var tmp2 = document.createElement("canvas");
+    tmp2.width = 2; tmp2.height = n;
+    tmp2.getContext("2d").putImageData(simg, 0, 0);
+    sctx.imageSmoothingEnabled = false;
+    var cwp = a.cw * (sw / (2 * a.cw + 4));
+    sctx.drawImage(tmp2, 0, 0, 1, n, 0, 0, cwp, sh);
+    sctx.drawImage(tmp2, 1, 0, 1, n, sw - cwp, 0, cwp, sh);
+    a.side.setAttribute("aria-label", step ? "context c_t and state s_t of step " + t : "the decoder's first state s_0");
+    box.scrollLeft = this.heatmapBox.scrollLeft;
+    this.encNote.textContent = "";
+    this.encNote.appendChild(other ? rich("span", ["c", ["sub", "t"], " and s", ["sub", "t"], " were recorded along " + this.own() + " only: choose it to see them."])
+      : rich("span", [!t ? "Before the first step: the decoder starts from s" : "", !t ? ["sub", "0"] : "", !t ? " (no context yet). " : "",
+        "Blue below zero, red above; c", ["sub", "t"], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", "t,i"], " h", ["sub", "i"],
+        ", the columns weighted by the step's row of the heatmap."]));
+  };
+
+  Page.prototype.readoutHint = function () { return "Hover over a cell, or tap it, for its exact weight."; };
 
   Page.prototype.hover = function (r, c) {
     var m = this.current, v = m.values[r][c];
@@ -505,7 +900,7 @@
   };
 
   Page.prototype.drawColorbar = function (m) {
-    var W = 260, H = 44, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
+    var W = 260, H = 58, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
       "aria-label": "colour bar from " + m.range[0] + " to " + m.range[1]});
     var id = "as-grad-" + Page.count + "-" + (Page.grads = (Page.grads || 0) + 1);
     var defs = svg("defs"), grad = svg("linearGradient", {id: id});
@@ -518,6 +913,10 @@
       g.appendChild(svg("text", {x: 10 + f * (W - 20), y: 34, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle"},
         Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
     });
+    // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
+    var title = m.attribution ? this.d.attribution.method + (this.d.attribution.signed ? " (signed)" : "")
+      : this.d.decoder && this.d.decoder.attention === "none" ? "alpha (uniform: no attention)" : "attention weight \u03b1";
+    g.appendChild(svg("text", {x: W / 2, y: 53, "text-anchor": "middle", "class": "as-scale-title"}, title));
     this.colorbar.textContent = "";
     this.colorbar.appendChild(g);
   };
@@ -527,13 +926,17 @@
     list.textContent = "";
     if (!t) {
       this.candTitle.textContent = "Candidates";
-      list.appendChild(el("li", null, "Press Step \u2192 to decode the first token."));
+      list.appendChild(el("li", {"class": "as-message"}, "Press Step \u2192 to decode the first token."));
       return;
     }
-    var step = d.steps[t - 1];
+    var step = this.run().steps[t - 1];
     this.candTitle.textContent = "Candidates at step " + t;
+    if (this.other()) {
+      list.appendChild(el("li", {"class": "as-message"}, "Recorded along " + this.own() + " only: choose it to see them."));
+      return;
+    }
     if (!step) {
-      list.appendChild(el("li", null, "This step's candidates were not recorded."));
+      list.appendChild(el("li", {"class": "as-message"}, "This step's candidates were not recorded."));
       return;
     }
     var chosenShown = false;
@@ -559,24 +962,41 @@
   };
 
   // Bars over labelled categories, the highlighted one orange (the app's Step explained charts).
+  // The margins are measured from the labels (a value's minus sign, a token's rotated name), so
+  // every label stays inside the chart at any width; a name longer than LABEL_MAX is shortened.
+  var LABEL_MAX = 72, SLANT = 50 * Math.PI / 180;
   function bars(labels, values, colour, highlight) {
-    var n = values.length, W = 340, H = 120, bottom = 34, w = (W - 30) / Math.max(1, n);
+    var n = values.length, W = 340, H0 = 90, px = 10;
     if (!n) return svg("svg", {"class": "as-chart", width: 0, height: 0});
     var lo = Math.min(0, Math.min.apply(null, values)), hi = Math.max(0, Math.max.apply(null, values));
-    var span = hi - lo || 1, y0 = 6 + (H - bottom - 6) * hi / span;
+    var ticks = [fixed(hi, 2)].concat(lo < 0 ? [fixed(lo, 2)] : []);
+    var axis = Math.ceil(Math.max.apply(null, ticks.map(function (v) { return textWidth(v, px); }))) + 6;
+    var names = labels.map(function (l) { return shorten(String(l), px, LABEL_MAX); });
+    var widths = names.map(function (l) { return textWidth(l, px); });
+    // A name rotated about its end reaches cos(SLANT) x its width left of its bar (and its glyphs
+    // about a font size more), sin(SLANT) x its width below.
+    var left = axis, w = (W - left - 2) / n;
+    for (var pass = 0; pass < 2; ++pass) {
+      widths.forEach(function (tw, i) { left = Math.max(left, Math.cos(SLANT) * tw + px - (i + 0.5) * w + 2); });
+      w = (W - left - 2) / n;
+    }
+    var bottom = Math.ceil(Math.sin(SLANT) * Math.max.apply(null, widths) + px * 1.4) + 8, H = H0 + bottom;
+    var span = hi - lo || 1, y0 = 6 + (H0 - 6) * hi / span;
     var g = svg("svg", {"class": "as-chart", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
       "aria-label": "bar chart of " + n + " values"});
-    g.appendChild(svg("line", {x1: 26, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
-    g.appendChild(svg("text", {x: 24, y: 12, "text-anchor": "end"}, fixed(hi, 2)));
-    if (lo < 0) g.appendChild(svg("text", {x: 24, y: H - bottom, "text-anchor": "end"}, fixed(lo, 2)));
-    var every = Math.max(1, Math.ceil(n * 14 / (W - 30)));
+    g.appendChild(svg("line", {x1: left - 2, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
+    g.appendChild(svg("text", {x: axis - 4, y: 12, "text-anchor": "end", "class": "as-tick"}, ticks[0]));
+    if (lo < 0) g.appendChild(svg("text", {x: axis - 4, y: H0, "text-anchor": "end", "class": "as-tick"}, ticks[1]));
+    var every = Math.max(1, Math.ceil(n * 14 / (W - left)));
     values.forEach(function (v, i) {
-      var h = (H - bottom - 6) * Math.abs(v) / span;
-      g.appendChild(svg("rect", {x: 28 + i * w + w * 0.15, y: v >= 0 ? y0 - h : y0, width: w * 0.7, height: Math.max(0.5, h),
+      var h = (H0 - 6) * Math.abs(v) / span;
+      g.appendChild(svg("rect", {x: left + i * w + w * 0.15, y: v >= 0 ? y0 - h : y0, width: w * 0.7, height: Math.max(0.5, h),
         fill: i === highlight ? "#ff7f0e" : colour}, null));
       if (i === highlight || (i % every === 0 && (highlight < 0 || Math.abs(i - highlight) >= every))) {
-        var x = 28 + i * w + w / 2, y = H - bottom + 10;
-        g.appendChild(svg("text", {x: x, y: y, transform: "rotate(-50 " + x + " " + y + ")", "text-anchor": "end"}, labels[i]));
+        var x = left + i * w + w / 2, y = H0 + 10;
+        var t = svg("text", {x: x, y: y, transform: "rotate(-50 " + x + " " + y + ")", "text-anchor": "end", "class": "as-bar-label"}, names[i]);
+        if (names[i] !== String(labels[i])) t.appendChild(svg("title", null, labels[i]));
+        g.appendChild(t);
       }
     });
     return g;
@@ -591,7 +1011,11 @@
       body.appendChild(rich("p", [["b", "Press Step"], " to see one decoding step explained with this model's numbers."]));
       return;
     }
-    var step = d.steps[t - 1], parts = {};
+    var run = this.run(), step = run.steps[t - 1], parts = {};
+    if (this.other()) {
+      body.appendChild(el("p", null, "This page recorded the numbers of " + this.own() + " only: choose it to see them."));
+      return;
+    }
     if (!step) {
       body.appendChild(el("p", null, "This step's numbers were not recorded."));
       return;
@@ -599,7 +1023,7 @@
     var x = step.explain || {};
     var after = !!dec.attention_after_cell, conditional = !!dec.conditional_decoder && !after;
     var cell = (dec.cell || "gru").toUpperCase(), att = dec.attention || "additive";
-    var prev = t >= 2 ? label(d.steps[t - 2].token) : "<s>";
+    var prev = t >= 2 ? label(run.steps[t - 2].token) : "<s>";
     var tokens = d.source_tokens.map(label);
     var n = function (k) { return String(after ? (k === 5 ? 1 : k <= 4 ? k + 1 : k) : k); };
     var q = after ? ["s", ["sub", "t"]] : conditional ? ["s'", ["sub", "t"]] : ["s", ["sub", "t-1"]];
@@ -642,7 +1066,7 @@
       parts.energies.appendChild(bars(tokens, energies, "#9467bd", top));
     }
 
-    var alpha = d.alpha[t - 1], peak = argmax(alpha), total = sum(alpha);
+    var alpha = run.alpha[t - 1], peak = argmax(alpha), total = sum(alpha);
     var padding = d.padding_column === true;
     parts.softmax = el("div");
     if (att === "none") {

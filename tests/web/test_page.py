@@ -4,6 +4,7 @@ with keys, and checked on what they draw (rows after N steps, the framed peak, t
 text, the </s> column's row sums), with no console error and no request but the page itself.
 Their data is checked against the schema (python3-jsonschema)."""
 
+import base64
 import io
 import json
 import os
@@ -232,8 +233,10 @@ def test_export_options_set_how_the_page_opens(tmp_path, browser):
                         "[...document.querySelectorAll('select')].map(s => s.value)]")
     assert state == [True, ["attention", "drop", "grey"]]
     # The languages the model declares, by name.
-    assert browser.run("return document.querySelector('.as-heatmap-panel h2').textContent").endswith(
-        "over words: rows target (French), columns source (English)")
+    assert browser.run("return [document.querySelector('.as-heatmap-panel h2').textContent, document.querySelector('.as-axis-x').textContent, "
+                       "document.querySelector('.as-heatmap-panel .as-axis-y').textContent]") == [
+        "Attention weights \u03b1 over words", "source words (English, merged from pieces: a word's columns summed)",
+        "target (French, decoded), words: rows averaged"]
     assert_clean(browser, page)
 
 
@@ -242,7 +245,7 @@ def test_hover_shows_the_exact_weight_and_grey_changes_the_scale(pages, browser)
     data = page_data(path)
     opened(browser, path)
     browser.run("document.querySelector('.as-heatmap-panel .as-cell[data-row=\"1\"][data-col=\"2\"]')"
-                ".dispatchEvent(new MouseEvent('mouseenter'))")
+                ".dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
     text = browser.run("return document.querySelector('.as-readout').textContent")
     assert text.endswith(f"= {data['alpha'][1][2]:.4f}")
     before = browser.run("return document.querySelector('.as-cell').getAttribute('fill')")
@@ -380,14 +383,26 @@ def test_the_finished_heatmap_has_the_png_figures_cells_and_colours(pages, brows
     assert worst <= 6, f"largest channel difference {worst}"
 
 
-def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
-    lessons = sorted((REPO / "resources" / "lessons").glob("*.json"))
-    assert lessons
+LESSONS = sorted((REPO / "resources" / "lessons").glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def lesson_sites(tmp_path_factory):
+    """Every shipped lesson exported once: {stem: (folder, the lesson's JSON)}."""
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    assert LESSONS
+    tmp = tmp_path_factory.mktemp("lessons")
+    sites = {}
+    for lesson in LESSONS:
+        cli("export-lesson", lesson, "--out", tmp / lesson.stem)
+        sites[lesson.stem] = (tmp / lesson.stem, json.loads(lesson.read_text(encoding="utf-8")))
+    return sites
+
+
+def test_every_shipped_lesson_exports_and_its_pages_turn(lesson_sites):
     with Browser(1024, 768) as b:
-        for lesson in lessons:
-            out = tmp_path / lesson.stem
-            cli("export-lesson", lesson, "--out", out)
-            spec = json.loads(lesson.read_text(encoding="utf-8"))
+        for out, spec in lesson_sites.values():
             pages = sorted(out.glob("page-*.html"))
             assert len(pages) == len(spec["pages"]) and (out / "index.html").is_file()
             index = (out / "index.html").read_text(encoding="utf-8")
@@ -420,3 +435,297 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(tmp_path):
                 assert b.run("return location.pathname").endswith("page-02.html")
                 b.keys("PageUp")
                 assert b.run("return location.pathname").endswith("page-01.html")
+
+
+def test_the_page_has_the_figures_axis_titles_colour_bar_title_and_encoder_panel(pages, browser):
+    """As the PNG figure: "source (English)" over the columns, "target (French, decoded)" beside
+    the rows, "attention weight α" on the colour bar, and the encoder states under the heatmap, a
+    column of h_i per source token under that token's column, with c_t and s_t beside them; a
+    step redraws c_t and s_t only (the h_i canvas stays the same element)."""
+    for kind, how in [("greedy", "decoded"), ("forced", "given")]:
+        opened(browser, pages[kind])
+        data = page_data(pages[kind])
+        enc = data["encoder"]
+        assert len(base64.b64decode(enc["states"])) == enc["size"] * len(data["source_tokens"])
+        assert all(len(base64.b64decode(s["context"])) == enc["size"] for s in data["steps"])
+        titles = browser.run("return [document.querySelector('.as-axis-x').textContent, document.querySelector('.as-heatmap-panel .as-axis-y').textContent, "
+                             "document.querySelector('.as-colorbar .as-scale-title').textContent]")
+        assert titles == ["source (English)", f"target (French, {how})", "attention weight \u03b1"], titles
+        browser.keys("Home")
+        geo = browser.run("""
+            var cells = document.querySelectorAll('.as-hm-cols .as-col-label').length;
+            var hm = document.querySelector('.as-heatmap').getBoundingClientRect();
+            var enc = document.querySelector('.as-enc-cells').getBoundingClientRect();
+            var now = document.querySelector('.as-enc-now').getBoundingClientRect();
+            var labels = document.querySelector('.as-enc-side-labels').textContent;
+            return [cells, hm.left, enc.left, enc.width, now.left, labels, enc.top - hm.bottom];""")
+        cols = len(data["source_tokens"])
+        cell = browser.run("return Number(document.querySelector('.as-cell, .as-heatmap rect').getAttribute('width'))") or 0
+        assert geo[0] == cols and abs(geo[1] - geo[2]) <= 1, geo
+        assert geo[5] == "cs0" and geo[4] >= geo[2] + geo[3] - 1 and geo[6] > 0, geo
+        canvas = browser.run("window.asEnc = document.querySelector('.as-enc-cells'); return true")
+        browser.keys("ArrowRight")
+        assert browser.run("return document.querySelector('.as-enc-cells') === window.asEnc && "
+                           "document.querySelector('.as-enc-side-labels').textContent === 'ctst'")
+        assert canvas and cell >= 0
+        said = browser.run("var c = document.querySelector('.as-enc-cells'), r = c.getBoundingClientRect(); "
+                           "c.dispatchEvent(new MouseEvent('mousemove', {clientX: r.left + 1, clientY: r.top + 1, bubbles: true})); "
+                           "return document.querySelector('.as-encoder-panel .as-note').textContent")
+        assert said.startswith("h of \u2581The, number 1 of " + str(enc["size"]) + ": "), said
+        # Over words the encoder panel says why it shows nothing: its columns are tokens.
+        browser.run("document.querySelector('input[type=checkbox]').click()")
+        assert browser.run("return [document.querySelectorAll('.as-enc-cells').length, document.querySelector('.as-encoder-panel .as-note').textContent]") == [
+            0, "The encoder reads tokens, not words: turn Words off to see its states."]
+        browser.run("document.querySelector('input[type=checkbox]').click()")
+        assert browser.run("return document.querySelectorAll('.as-enc-cells').length") == 1
+        assert_clean(browser, pages[kind])
+
+
+# What a lesson page's text names, and where the page draws it (its CSS selector): a page that
+# talks of a panel the exported site does not draw fails (issue 58, finding 4).
+NAMED = {"lower panel": ".as-encoder-panel canvas.as-enc-cells", "c_t column": ".as-encoder-panel canvas.as-enc-now",
+         "shown at the right": ".as-encoder-panel canvas.as-enc-now", "h_i": ".as-encoder-panel",
+         "candidates": ".as-candidates-panel", "step explained": ".as-explain", "purple bars": ".as-part-energies svg",
+         "heatmap": ".as-heatmap-box svg.as-heatmap", "hypothes": ".as-beam button.as-hyp", "slider": "input[type=range]",
+         "curve": ".as-loss-panel polyline"}
+PANELS = {"heatmap": ".as-heatmap-panel", "encoder": ".as-encoder-panel", "candidates": ".as-candidates-panel",
+          "beam": ".as-beam-panel", "explain": ".as-explain"}
+
+
+def test_every_lesson_page_draws_the_panels_it_names_and_brings_them_into_view(lesson_sites):
+    """Each page's "highlight" is a panel the page draws, framed; every panel its text names is
+    there and has a size; the framed panel (or the Step explained part it marks) is in view once
+    the page is laid out, at 1024x768 and on a phone."""
+    for width, height in [(1024, 768), (375, 812)]:
+        with Browser(width, height) as b:
+            for stem, (out, spec) in lesson_sites.items():
+                for k, want in enumerate(spec["pages"]):
+                    page = out / f"page-{k + 1:02d}.html"
+                    opened(b, page)
+                    text = page_data(page)["lesson"]["text"].lower()
+                    for phrase, css in NAMED.items():
+                        if phrase in text:
+                            size = b.run("var e = document.querySelector(arguments[0]); if (!e) return null; "
+                                         "var r = e.getBoundingClientRect(); return [r.width, r.height];", css)
+                            assert size and size[0] > 0 and size[1] > 0, f"{stem} page {k + 1} names '{phrase}': no {css} drawn"
+                    name = want.get("highlight")
+                    if not name:
+                        continue
+                    assert name in PANELS, f"{stem} page {k + 1}: no page panel is called '{name}'"
+                    framed = b.run("return Array.from(document.querySelectorAll('.as-highlight')).map(e => e.className)")
+                    assert any(PANELS[name][1:] in c.split() for c in framed), f"{stem} page {k + 1}: {name} is not drawn and framed ({framed})"
+                    b.run("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                    part = want.get("explain") if name == "explain" else None
+                    css = f".as-part-{part}" if part else PANELS[name]
+                    box = b.run("var r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                                "return [r.top, r.bottom, innerHeight];", css)
+                    assert box[0] < box[2] and box[1] > 0, f"{stem} page {k + 1} at {width}px: {css} out of view {box}"
+                    assert box[0] >= -1 or box[1] >= box[2] - 1, f"{stem} page {k + 1} at {width}px: {css} cut at the top {box}"
+                    assert_clean(b, page)
+
+
+def test_the_lesson_index_renders_its_markup_and_page_down_opens_page_1(lesson_sites):
+    out, spec = lesson_sites["02-attention-by-hand"]
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "e_{1,i}" not in index and "v^T" not in index
+    assert "e<sub>1,i</sub>" in index and "v<sup>T</sup>" in index
+    with Browser(1024, 768) as b:
+        opened(b, out / "index.html")
+        assert b.run("return document.querySelectorAll('ol a sub').length") > 0
+        assert b.run("return document.querySelectorAll('img, script[src]').length") == 0
+        assert_clean(b, out / "index.html")
+        b.keys("PageDown")
+        assert b.run("return location.pathname").endswith("page-01.html")
+
+
+def test_lesson_7s_slider_moves_the_candidates_step_explained_and_the_loss_curve(lesson_sites):
+    """Each snapshot brings its own numbers: at the first the candidates and Step explained show
+    the untrained model's, at the last the trained one's; the loss curve is drawn, marked at the
+    snapshot shown."""
+    out, spec = lesson_sites["07-how-attention-learns-to-align"]
+    page = out / "page-01.html"
+    data = page_data(page)
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(data, json.loads((WEB / "page.schema.json").read_text(encoding="utf-8")))
+    snaps = data["timeline"]["snapshots"]
+    assert all(len(s["steps"]) == len(data["target_tokens"]) for s in snaps)
+    assert len(data["timeline"]["loss"]) > 10 and all(isinstance(s["loss"], float) for s in snaps)
+    with Browser(1024, 768) as b:
+        opened(b, page)
+        b.keys("Home", "ArrowRight")
+
+        def shown():
+            return b.run("return [document.querySelector('.as-candidates').textContent, document.querySelector('.as-explain').textContent, "
+                         "document.querySelector('.as-loss-mark').getAttribute('x1'), document.querySelector('.as-snapshot-label').textContent]")
+
+        def slide(k):
+            b.run("var r = document.querySelector('input[type=range]'); r.value = arguments[0]; r.dispatchEvent(new Event('input'));", k)
+
+        slide(0)
+        first = shown()
+        slide(len(snaps) - 1)
+        last = shown()
+        for a, z in zip(first, last):
+            assert a != z
+        p0, p1 = snaps[0]["steps"][0]["candidates"][0]["p"], snaps[-1]["steps"][0]["candidates"][0]["p"]
+        assert f"{p0:.3f}" in first[0] and f"{p1:.3f}" in last[0] and p1 > p0
+        assert b.run("return document.querySelector('.as-loss-panel polyline').getAttribute('points').split(' ').length") > 10
+        assert_clean(b, page)
+
+
+# Issue 58: what a student meets at every size.
+FORTY = (LONG + " The mayor was not pleased at all. ||| La commission a déclaré mardi que le nouveau pont sur la rivière "
+         "ouvrirait au printemps prochain, deux ans plus tard que prévu par la ville. Le maire était fâché.")  # 40 x 40 tokens
+SIZES = [(375, 812), (1024, 768), (1920, 1080)]
+
+
+@pytest.fixture(scope="module")
+def long_pages(tmp_path_factory):
+    """A 30-token sentence, a forced pair of 40 x 40 tokens, and a 60-token sentence (LONG twice)."""
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    tmp = tmp_path_factory.mktemp("long")
+    return dict(zip(["thirty", "forty", "sixty"], export(tmp, [LONG, FORTY, LONG + " " + LONG])))
+
+
+def labels_outside(b: Browser, css: str):
+    """Each text of the SVGs matching `css` whose box leaves its SVG's box: [text, left, right, bottom] overhangs."""
+    return b.run("const out = []; for (const c of document.querySelectorAll(arguments[0])) { const box = c.getBoundingClientRect(); "
+                 "for (const t of c.querySelectorAll('text')) { if (t.getAttribute('visibility') === 'hidden') continue; "
+                 "const r = t.getBoundingClientRect(); if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || "
+                 "r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5) out.push([t.textContent, box.left - r.left, "
+                 "r.right - box.right, r.bottom - box.bottom]); } } return out", css)
+
+
+def test_step_explained_charts_keep_their_labels_inside_at_every_size(long_pages):
+    """Token names under the bars keep their start, and a negative energy its minus sign."""
+    path = long_pages["thirty"]
+    data = page_data(path)
+    T = len(data["target_tokens"])
+    for width, height in SIZES:
+        with Browser(width, height) as b:
+            opened(b, path)
+            b.keys("Home")
+            for t in sorted({1, 2, T // 2, T}):
+                b.run("document.querySelector('.alignscope-page').alignscope.go(arguments[0])", t)
+                assert b.run("return document.querySelectorAll('.as-explain .as-chart').length") >= 2
+                assert labels_outside(b, ".as-explain .as-chart") == [], f"{width}x{height}, step {t}"
+                energies = data["steps"][t - 1]["explain"].get("energies")
+                if energies and min(energies) < 0:
+                    ticks = b.run("return [...document.querySelector('.as-part-energies .as-chart').querySelectorAll('.as-tick')]"
+                                  ".map(t => t.textContent)")
+                    assert ticks[-1] == f"{min(energies):.2f}" and ticks[-1].startswith("-")
+            assert_clean(b, path)
+
+
+def test_a_beam_page_calls_no_step_forced_and_shows_the_chosen_hypothesis(tmp_path, browser):
+    page = export(tmp_path, [SENTENCE], "--beam", "3")[0]
+    data = page_data(page)
+    assert not any(s["forced"] for s in data["steps"])
+    assert all(len(h["alpha"]) == len(h["tokens"]) for h in data["beam"])
+    opened(browser, page)
+    browser.keys("Home")
+    for _ in data["steps"]:
+        browser.keys("ArrowRight")
+        text = browser.run("return document.querySelector('.as-candidates-panel').textContent + document.querySelector('.as-explain').textContent")
+        assert "forced" not in text.lower() and "Beam search kept:" in text
+    # Choosing a hypothesis shows its alignment, as the app's beam panel does; choosing the first again its steps.
+    other = data["beam"][1]
+    browser.run("document.querySelectorAll('.as-beam button.as-hyp')[1].click()")
+    assert rows(browser) == len(other["tokens"])
+    values = browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => +c.dataset.value)")
+    assert values == [v for row in other["alpha"] for v in row]
+    shown = browser.run("return [document.querySelector('.as-translation').textContent, "
+                        "[...document.querySelectorAll('.as-beam button')].map(b => b.getAttribute('aria-pressed'))]")
+    assert shown == [other["text"], ["false", "true", "false"]]
+    assert "hypothesis 1" in browser.run("return document.querySelector('.as-explain').textContent")
+    browser.run("document.querySelectorAll('.as-beam button.as-hyp')[0].click()")
+    assert rows(browser) == len(data["target_tokens"])
+    assert browser.run("return document.querySelector('.as-translation').textContent") == data["translation"]
+    assert "Beam search kept:" in browser.run("return document.querySelector('.as-explain').textContent")
+    assert_clean(browser, page)
+
+
+def test_step_0_gives_no_target_away_and_its_message_reads_as_a_line(pages, browser):
+    path = pages["greedy"]
+    opened(browser, path)
+    browser.keys("Home")
+    shown = "return [...document.querySelectorAll('.as-heatmap-panel .as-row-label')].filter(t => t.getAttribute('visibility') !== 'hidden').length"
+    assert browser.run(shown) == 0
+    box = browser.run("const li = document.querySelector('.as-candidates li'), ol = li.parentElement; "
+                      "return [li.textContent, li.getBoundingClientRect().height, ol.getBoundingClientRect().width, "
+                      "parseFloat(getComputedStyle(li).lineHeight)]")
+    assert box[0].startswith("Press Step") and box[1] <= 2.5 * box[3], box  # one line or two, not a word a line
+    browser.keys("ArrowRight", "ArrowRight")
+    assert browser.run(shown) == 2
+    assert_clean(browser, path)
+
+
+def test_a_step_draws_only_its_row(long_pages, browser):
+    """The rows drawn stay the same elements from step to step; a step adds (or removes) its own."""
+    opened(browser, long_pages["sixty"])
+    browser.keys("Home", "ArrowRight", "ArrowRight")
+    browser.run("document.querySelectorAll('.as-heatmap-panel .as-row').forEach(g => g.dataset.kept = 'yes')")
+    browser.keys("ArrowRight")
+    assert browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row')].map(g => g.dataset.kept || '')") == ["yes", "yes", ""]
+    browser.keys("ArrowLeft", "ArrowLeft")
+    assert browser.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row')].map(g => g.dataset.kept || '')") == ["yes"]
+    assert rows(browser) == 1
+
+
+def box_geometry(b: Browser):
+    return b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'), r = x.getBoundingClientRect(); "
+                 "return {sw: x.scrollWidth, cw: x.clientWidth, sh: x.scrollHeight, ch: x.clientHeight, "
+                 "left: r.left, top: r.top, right: r.left + x.clientWidth, bottom: r.top + x.clientHeight}")
+
+
+def test_long_sentences_fit_the_room_pin_their_axes_and_follow_the_newest_row(long_pages):
+    forty, sixty = page_data(long_pages["forty"]), page_data(long_pages["sixty"])
+    assert len(forty["source_tokens"]) == len(forty["target_tokens"]) == 40
+    assert len(sixty["target_tokens"]) >= 60
+    with Browser(1024, 768) as b:
+        opened(b, long_pages["forty"])
+        g = box_geometry(b)
+        assert g["sw"] <= g["cw"] and g["sh"] <= g["ch"] and g["bottom"] <= 768, g  # the whole 40 x 40 matrix, in the window
+        assert labels_outside(b, ".as-heatmap-panel .as-hm-cols, .as-heatmap-panel .as-hm-rows") == []
+        opened(b, long_pages["sixty"])
+        b.keys("Home", "End")
+        g = box_geometry(b)
+        assert g["sh"] > g["ch"] and g["bottom"] <= 768  # it must scroll, within the window
+        frame = b.run("const r = document.querySelector('.as-heatmap-panel .as-row-frame').getBoundingClientRect(); return [r.top, r.bottom]")
+        peak = b.run("const r = document.querySelector('.as-heatmap-panel .as-peak').getBoundingClientRect(); return [r.left, r.right]")
+        assert g["top"] <= frame[0] and frame[1] <= g["bottom"] + 1 and frame[1] <= 768, (frame, g)  # the newest row in view
+        assert g["left"] <= peak[0] and peak[1] <= g["right"] + 1, (peak, g)
+        # The axes stay at the box's edges while the cells scroll under them.
+        b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); x.scrollTop = 137; x.scrollLeft = 59")
+        pins = b.run("const q = s => document.querySelector('.as-heatmap-panel ' + s).getBoundingClientRect(); "
+                     "return [q('.as-hm-cols').top, q('.as-hm-rows').left, q('.as-hm-corner').top, q('.as-hm-corner').left]")
+        box = b.run("const r = document.querySelector('.as-heatmap-panel .as-heatmap-box').getBoundingClientRect(); return [r.top, r.left]")
+        assert all(abs(p - e) <= 1.5 for p, e in zip(pins, [box[0], box[1], box[0], box[1]])), (pins, box)
+        assert_clean(b, long_pages["sixty"])
+
+
+def tap(b: Browser, css: str) -> None:
+    """A finger's tap on the first element matching `css` (WebDriver touch pointer actions)."""
+    element = b._call("POST", b._s("/element"), {"using": "css selector", "value": css})
+    origin = {"element-6066-11e4-a52e-4f735466cecf": next(iter(element.values()))}
+    b._call("POST", b._s("/actions"), {"actions": [{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+                        {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
+
+
+def test_a_phone_shows_a_short_sentences_heatmap_whole_and_a_tap_shows_a_weight(pages):
+    data = page_data(pages["forced"])
+    assert len(data["source_tokens"]) <= 15
+    with Browser(375, 812) as b:
+        for path in pages.values():
+            opened(b, path)
+            g = box_geometry(b)
+            assert g["sw"] <= g["cw"], f"{path.name}: the heatmap scrolls sideways ({g})"
+            # One column: the step's candidates and Step explained come right under the heatmap.
+            tops = b.run("const q = s => document.querySelector(s).getBoundingClientRect(); "
+                         "return [q('.as-heatmap-panel').bottom, q('.as-candidates-panel').top, q('.as-candidates-panel').bottom, q('.as-explain').top]")
+            assert 0 <= tops[1] - tops[0] <= 30 and 0 <= tops[3] - tops[2] <= 30, tops
+        tap(b, '.as-heatmap-panel .as-cell[data-row="1"][data-col="2"]')
+        assert b.run("return document.querySelector('.as-readout').textContent").endswith(f"= {data['alpha'][1][2]:.4f}")
+        assert_clean(b, pages["forced"])
