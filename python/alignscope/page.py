@@ -8,6 +8,7 @@ import os
 from typing import Any, Dict, Optional
 
 from .decoding import LoadedModel, decode
+from .files import path_name, write_text
 from .page_data import page_data, source_file_name
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
@@ -62,15 +63,15 @@ class Page:
     def html(self) -> str:
         return render(self.data, self.title)
 
-    def save(self, path: str) -> str:
-        """Writes the self-contained page (no file beside it, no request to any server); returns the path."""
+    def save(self, path: "str | os.PathLike[str]") -> str:
+        """Writes the self-contained page (no file beside it, no request to any server) by the package's
+        one rule for files it writes (files.atomic_write); returns the path."""
+        name = path_name(path, "the page's path")
         text = self.html()
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+            return write_text(name, text, what="page")
         except OSError as e:
-            raise OSError(f"cannot write the page '{path}': {e.strerror}") from None
-        return path
+            raise OSError(f"cannot write the page '{name}': {e.strerror}") from None
 
     def _repr_html_(self) -> str:
         # The page in an iframe of its own: its keys (arrows, Home, End) and styles stay out of the

@@ -20,13 +20,14 @@ import torch
 from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
-from .architecture import Architecture
+from .architecture import Architecture, architecture_of
 from .batching import LengthBuckets, make_batch
 from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_checkpoint, save_checkpoint,
                          write_training_checkpoint)
 from .corpus import Corpus
 from .distributed import Distributed
 from .export import export, load
+from .files import open_input
 from .guided import guidance_tensor, read_links
 from .subwords import PieceTokenizer, train_pieces
 from .text import DEFAULT_TOKENIZER, read_tsv
@@ -119,9 +120,9 @@ class LossOf(nn.Module):
         return self.model.guided_loss(src, src_len, tgt_in, tgt_out, smoothing, guidance, weight)
 
 
-def _file_digest(path: str) -> str:
+def _file_digest(path: str, what: str = "file") -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_input(path, what) as f:  # a regular file: /dev/zero or a FIFO would be read for ever
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -190,7 +191,7 @@ class Trainer:
         ckpt = read_checkpoint(resume_from) if resume_from else None
 
         # What must not change under a resumed run: the corpus and how it is cut into batches.
-        self.data_fingerprint = {"pairs_file_sha256": _file_digest(data), "max_len": o.max_len,
+        self.data_fingerprint = {"pairs_file_sha256": _file_digest(data, "corpus"), "max_len": o.max_len,
                                  "min_count": o.min_count, "max_vocab": o.max_vocab}
         self.word_links = None
         if o.guided_alignment:
@@ -225,7 +226,7 @@ class Trainer:
                                      "A run begun before the trainers shared their defaults (docs/trainers.md) "
                                      "resumes with its old ones given: --batch-size 32 --min-count 1 "
                                      "--dropout 0 --smoothing 0 --clip 5")
-            saved = Architecture.from_json(ckpt["architecture"])
+            saved = architecture_of(ckpt["architecture"], f"the checkpoint '{resume_from}'")
             if arch is not None and arch != saved:
                 _log(self.dist, f"note: resuming with the checkpoint's architecture ({saved}), not the one given")
             arch = saved
