@@ -52,7 +52,8 @@ def read_checkpoint(path: str) -> Dict[str, Any]:
         try:
             ckpt = torch.load(f, map_location="cpu", weights_only=True)
         except pickle.UnpicklingError as e:
-            why = str(e).strip().splitlines()[-1] if str(e).strip() else "it is damaged"
+            # PyTorch's advice (re-run with weights_only=False) is the unsafe way: only its reason is kept
+            why = str(e).strip().rpartition("WeightsUnpickler error:")[2].strip() or "it is damaged"
             raise ValueError(f"the checkpoint '{path}' holds more than tensors, numbers, strings, lists and dicts "
                              f"and is not read (it could run code when unpickled): {why}") from None
         except (OSError, RuntimeError, EOFError, ValueError, TypeError, AttributeError, KeyError, IndexError,

@@ -18,9 +18,20 @@ def _lowercase(text: str) -> str:
     return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
 
 
-def _replacement(content: str) -> Callable[["re.Match[str]"], str]:
-    """The format's `$1`, `$&`/`$0` and `$$` (ReplacePattern.cpp) as a function of the match."""
-    parts = re.split(r"(\$\$|\$&|\$\d{1,2})", content)
+def _replacement(content: str, pattern: str, groups: int) -> Callable[["re.Match[str]"], str]:
+    """The format's `$1`, `$&`/`$0` and `$$` (ReplacePattern.cpp) as a function of the match; a
+    reference the pattern cannot fill is refused here, as ReplacePattern refuses it, not at the first match."""
+    parts = re.split(r"(\$\$|\$&|\$\d{1,2}|\$`|\$')", content)
+    for part in parts:
+        if part in ("$`", "$'"):
+            raise ValueError(f"normaliser content '{content}' uses {part} (the text before or after the match), "
+                             "which is not supported: use groups")
+        if part.startswith("$") and part[1:].isdigit():
+            # "$12" with fewer than 12 groups is group 1 and a "2", as expand() reads it
+            number = int(part[1:]) if len(part) == 2 or int(part[1:]) <= groups else int(part[1])
+            if number > groups:
+                raise ValueError(f"normaliser content '{content}' refers to group {number} but pattern '{pattern}' has "
+                                 f"{groups} group{'' if groups == 1 else 's'}")
 
     def expand(m: "re.Match[str]") -> str:
         out = []
@@ -57,8 +68,15 @@ def _normalizer(step: Dict[str, Any]) -> Callable[[str], str]:
         return lambda text: text.strip("".join(ch for ch in set(text) if _is_space(ch)))
     if kind == "replace":
         # RE2's syntax as the format allows it is Python's too, but for \x{HHHH}
-        pattern = re.sub(r"\\x\{([0-9A-Fa-f]+)\}", lambda m: chr(int(m.group(1), 16)), step["pattern"])
-        compiled, expand = re.compile(pattern), _replacement(step["content"])
+        pattern, content = step.get("pattern"), step.get("content")
+        if not isinstance(pattern, str) or not isinstance(content, str):
+            raise ValueError("a 'replace' normaliser needs a 'pattern' and a 'content', both strings")
+        try:
+            pattern = re.sub(r"\\x\{([0-9A-Fa-f]+)\}", lambda m: chr(int(m.group(1), 16)), pattern)
+            compiled = re.compile(pattern)
+        except (re.error, ValueError, OverflowError, RecursionError) as e:
+            raise ValueError(f"normaliser pattern '{step['pattern']}' is not a valid pattern ({e})") from None
+        expand = _replacement(content, step["pattern"], compiled.groups)
         return lambda text: compiled.sub(expand, text)
     raise ValueError(f"unknown normaliser {kind!r} (nfkc, nfc, nfd, nfkd, casefold, lowercase, strip_accents, "
                      "strip or replace)")

@@ -4,6 +4,7 @@ alignscope/web); the data is the alignment JSON of page_data.py, which `export -
 
 import html
 import json
+import math
 import os
 from typing import Any, Dict, Optional
 
@@ -26,9 +27,25 @@ def web_file(name: str) -> str:
                       "without its web files (resources/web/)") from None
 
 
+def _finite(value: Any) -> Any:
+    """`value` with every non-finite number as None: the JSON null nlohmann::json writes for them in the
+    C++ page (PageData.cpp), where Python's NaN/Infinity is no JSON and leaves the page blank."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def script_safe(data: Dict[str, Any]) -> str:
-    """JSON text that cannot end the <script> element holding it, nor start markup (PageData::scriptSafe)."""
-    text = json.dumps(data, ensure_ascii=False, allow_nan=True, separators=(",", ":"))
+    """JSON text that cannot end the <script> element holding it, nor start markup (PageData::scriptSafe).
+    Never NaN or Infinity (a non-finite number is null, as in the C++ page)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # only a -inf log-probability gets here: models with NaN or +inf are refused at load
+        text = json.dumps(_finite(data), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
