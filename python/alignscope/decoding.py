@@ -339,9 +339,6 @@ def _check_metadata(meta: Dict[str, Any], where: str) -> None:
                 raise ValueError(f"{where}: metadata '{obj}.{key}' must be {layers}")
             if isinstance(valid, tuple) and v not in valid:
                 raise ValueError(f"{where}: metadata '{obj}.{key}' must be " + " or ".join(f'"{x}"' for x in valid))
-    own = meta.get("architecture")
-    if own is not None and not isinstance(own, dict):
-        raise ValueError(f"{where}: metadata 'architecture' must be an object")
 
 
 @dataclass
