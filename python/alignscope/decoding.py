@@ -412,7 +412,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
     """DecodingSession as the exports use it (BatchExporter::snapshot): teacher-forced along `target`
     (then </s>), else a beam's best hypothesis forced step by step, else greedy to </s> or the cap."""
     if beam is not None and (type(beam) is not int or not 1 <= beam <= 64):
-        raise ValueError(f"beam must be an integer from 1 to 64, not {beam!r}")
+        raise ValueError(f"beam must be 1 to 64, not {beam!r}")
     for what, text in (("source", source), ("target", target)):
         _check_text(text, what)
     tokens, ids, words = model.tokenize_source(source)

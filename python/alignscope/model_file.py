@@ -101,7 +101,7 @@ def check_model_file(path: str) -> int:
     with open_input(path, "model file") as f:
         size = os.fstat(f.fileno()).st_size
         if f.read(2) != b"PK":
-            raise ValueError(f"'{path}' is not a TorchScript model file (it is not a zip archive)")
+            raise ValueError(f"the model file '{path}' is not a TorchScript model file (it is not a zip archive)")
     check_archive(path)
     return size
 
