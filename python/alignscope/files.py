@@ -74,7 +74,7 @@ def path_name(path: Any, what: str = "the file") -> str:
 
 def check_output(path: Any, what: str = "output file") -> str:
     """The rule for a file about to be written (see the module's doc): its name as a str, or
-    ValueError/TypeError naming it. Checked again, relative to the folder, when written."""
+    ValueError/TypeError (FileNotFoundError: no such folder) naming it. Checked again, relative to the folder, when written."""
     name = path_name(path, what)
     try:
         st = os.lstat(name)
@@ -85,7 +85,7 @@ def check_output(path: Any, what: str = "output file") -> str:
                          + (" (files are never written through links)" if stat.S_ISLNK(st.st_mode) else ""))
     folder = os.path.dirname(os.path.abspath(name))
     if not os.path.isdir(folder):
-        raise ValueError(f"cannot write the {what} '{name}': its folder '{folder}' does not exist")
+        raise FileNotFoundError(f"cannot write the {what} '{name}': its folder '{folder}' does not exist")
     return name
 
 
@@ -152,7 +152,7 @@ def open_input(path: Any, what: str = "file", max_bytes: int = MAX_CORPUS_BYTES)
         # O_NONBLOCK: opening a FIFO with no writer would block for ever.
         fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise FileNotFoundError(f"the {what} '{name}' does not exist") from None
+        raise FileNotFoundError(f"cannot read the {what} '{name}': no such file") from None
     except OSError as e:
         raise ValueError(f"cannot read the {what} '{name}': {e.strerror}") from None
     try:

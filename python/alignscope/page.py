@@ -88,6 +88,8 @@ class Page:
         try:
             return write_text(name, text, what="page")
         except OSError as e:
+            if e.strerror is None:  # files.py's own message, naming the page already
+                raise
             raise OSError(f"cannot write the page '{name}': {e.strerror}") from None
 
     def _repr_html_(self) -> str:
