@@ -154,7 +154,7 @@ def _probe_in_child(path: str, size: int) -> None:
             child.wait()
             if started is None:
                 raise ValueError(f"'{path}' could not be checked: the checking process did not start")
-            raise ValueError(f"'{path}' did not load within {round(seconds, 1)} s: its code may loop for ever; nothing "
+            raise ValueError(f"'{path}' did not load within {round(seconds, 1):g} s: its code may loop for ever; nothing "
                              f"was loaded ({_LOAD['time_limit_variable']} sets the limit)")
         out.seek(0)
         lines = out.read().decode("utf-8", "replace").splitlines()
