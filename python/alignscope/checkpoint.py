@@ -10,8 +10,8 @@ import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
-import torch._weights_only_unpickler  # noqa: F401  (its list of what a checkpoint may hold)
 
+from . import unpickling
 from .architecture import architecture_of
 from .files import atomic_write, open_input
 from .model_archive import check_archive
@@ -44,61 +44,22 @@ def save_checkpoint(path: str, model: Seq2SeqAttention, src_vocab: Sequence[str]
     save_atomically(checkpoint_dict(model, src_vocab, tgt_vocab, name, src_tokenizer, tgt_tokenizer), path)
 
 
-class _TensorsOnly(pickle.Unpickler):
-    """An unpickler that builds tensors, numbers, strings, lists and dicts and nothing else: classes and
-    functions are looked up in PyTorch's own list for weights_only=True (tensors, storages, their
-    rebuild functions, OrderedDict, torch.Size), so a pickled callable (os.system) is refused before it
-    runs. PyTorch 1.13's weights_only unpickler itself cannot read a float (BINFLOAT: a training
-    checkpoint's learning rate), so its list is used with the standard unpickler's instructions, whose
-    every class or function lookup (GLOBAL, STACK_GLOBAL, INST, OBJ, EXT*) goes through find_class."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        allowed = torch._weights_only_unpickler._get_allowed_globals()
-        if f"{module}.{name}" in allowed:
-            return allowed[f"{module}.{name}"]
-        raise pickle.UnpicklingError(f"it names {module}.{name}, which is not a tensor, number, string, list or dict")
-
-
-class _TensorsOnlyPickle:
-    """What torch.load takes as its pickle_module."""
-    Unpickler = _TensorsOnly
-
-    @staticmethod
-    def load(f: Any, **kwargs: Any) -> Any:
-        return _TensorsOnly(f, **kwargs).load()
-
-
-class _NotACheckpoint(ValueError):
-    pass
-
-
-def _load_tensors_only(f: Any, path: str) -> Any:
-    """torch.load's reading of a zip checkpoint with _TensorsOnly as its unpickler. torch.load itself is
-    not called: this PyTorch 1.13 replaces any pickle_module it is given by pickle (weights_only=False),
-    and hands a TorchScript archive to torch.jit.load."""
-    from torch import serialization
-    with serialization._open_zipfile_reader(f) as archive:
-        if serialization._is_torchscript_zip(archive):
-            raise _NotACheckpoint(f"'{path}' is a model file, not a checkpoint: `import --model` makes a checkpoint of it")
-        return serialization._load(archive, "cpu", _TensorsOnlyPickle, encoding="utf-8")
-
-
 def read_checkpoint(path: str) -> Dict[str, Any]:
     """The checkpoint dict at `path`, or ValueError naming the file.
 
     A checkpoint is untrusted input like a model file (docs/model-format.md): it holds tensors, dicts,
-    lists, strings and numbers only, so nothing else is built (_TensorsOnly); full unpickling would run
+    lists, strings and numbers only, so nothing else is built (unpickling.py); full unpickling would run
     any callable pickled into the file with the user's rights. Its archive passes the model files'
     checks first (model_archive.py: storages against their records, no zip bomb)."""
     with open_input(path, "checkpoint") as f:  # a regular file: a FIFO would block torch.load for ever
         if f.read(2) != b"PK":
             raise ValueError(f"'{path}' is not an alignscope checkpoint (not a zip archive as torch.save writes)")
         f.seek(0)
-        check_archive(path)
+        check_archive(path, saved=True)
         try:
-            ckpt = _load_tensors_only(f, path)
-        except _NotACheckpoint:
-            raise
+            ckpt = unpickling.load(f)
+        except unpickling.TorchScriptFile:
+            raise ValueError(f"'{path}' is a model file, not a checkpoint: `import --model` makes a checkpoint of it") from None
         except pickle.UnpicklingError as e:
             raise ValueError(f"the checkpoint '{path}' is not read: {e} (unpickling it could run code)") from None
         except (OSError, RuntimeError, EOFError, ValueError, TypeError, AttributeError, KeyError, IndexError,

@@ -57,16 +57,17 @@ def _mib(n: int) -> str:
     return f"{(n + (1 << 20) - 1) >> 20} MiB"
 
 
-def check_archive(path: str) -> List[Entry]:
+def check_archive(path: str, saved: bool = False) -> List[Entry]:
     """ModelArchive::check: the entries of the model file at `path`, or ValueError naming the file,
-    the entry and what is wrong."""
-    with open_input(path, "model file") as f:
-        return _ArchiveCheck(f, path).run()
+    the entry and what is wrong. saved: a torch.save file (a checkpoint), whose pickle may fill an
+    object as a dict or set (an OrderedDict, a defaultdict), which TorchScript's never does."""
+    with open_input(path, "model file" if not saved else "checkpoint") as f:
+        return _ArchiveCheck(f, path, saved).run()
 
 
 class _ArchiveCheck:
-    def __init__(self, f, name: str) -> None:
-        self.f, self.name = f, name
+    def __init__(self, f, name: str, saved: bool = False) -> None:
+        self.f, self.name, self.saved = f, name, saved
         self.size = os.fstat(f.fileno()).st_size
         self.entries: List[Entry] = []
 
@@ -100,7 +101,7 @@ class _ArchiveCheck:
                     r = by_name.get(folder + key)
                     return -1 if r is None else r.size
                 try:
-                    scan_pickle(content, record_size)
+                    scan_pickle(content, record_size, self.saved)
                 except Damaged as err:
                     raise self.damaged(f"its pickle '{e.name}' is damaged at {err}") from None
             if code:
@@ -273,18 +274,18 @@ _KIND_NAMES = {"None": "None", "Bool": "a bool", "Int": "an int", "BigInt": "an 
                "Tensor": "a tensor"}
 
 
-def scan_pickle(data: bytes, record_size: Optional[Callable[[str], int]]) -> None:
+def scan_pickle(data: bytes, record_size: Optional[Callable[[str], int]], saved: bool = False) -> None:
     """PickleScanner::scan: Damaged("byte N: why") when the pickle is malformed, uses an instruction
     PyTorch does not read, refers to a missing storage or one whose record holds another number of
     bytes than it declares, or rebuilds a tensor reaching past the end of its storage."""
     if not data:
         raise Damaged("byte 0: the pickle is empty")
-    _Machine(data, record_size).run()
+    _Machine(data, record_size, saved).run()
 
 
 class _Machine:
-    def __init__(self, data: bytes, record_size: Optional[Callable[[str], int]]) -> None:
-        self.data, self.record_size = data, record_size
+    def __init__(self, data: bytes, record_size: Optional[Callable[[str], int]], saved: bool = False) -> None:
+        self.data, self.record_size, self.saved = data, record_size, saved
         self.pos = self.at = 0
         self.stack: List[_Node] = []
         self.marks: List[int] = []
@@ -353,7 +354,7 @@ class _Machine:
         return n
 
     def add_to(self, target: _Node, kind: str, items: List[_Node], what: str) -> None:
-        if target.kind != kind and not (kind == "List" and target.kind == "Object"):
+        if target.kind != kind and not ((kind == "List" or self.saved) and target.kind == "Object"):
             raise self.fail(f"{what} into {_KIND_NAMES[target.kind]}")
         if kind == "Dict" and len(items) % 2:
             raise self.fail("a dict update with a key and no value")

@@ -377,3 +377,14 @@ def test_bounded_reading_refuses_a_file_past_its_limit(tmp_path):
     bad.write_bytes(b"ok\nfine\nbro\xffken\n")
     with pytest.raises(ValueError, match=r"the vocabulary '.*bad.txt' is not UTF-8 text \(line 3\)"):
         files.read_text(bad, "vocabulary")
+
+
+def test_an_opennmt_checkpoint_is_read_as_data(tmp_path):
+    """OpenNMT-py pickles its options and, before 3.x, torchtext classes: a class the file names
+    stands in as data, so a callable pickled into it never runs."""
+    from alignscope import from_opennmt
+    marker, evil = tmp_path / "ran", tmp_path / "model_step_1.pt"
+    torch.save({"model": {}, "generator": {}, "vocab": {"src": ["a"], "tgt": ["b"]}, "opt": _Payload(marker)}, evil)
+    with pytest.raises(ValueError):
+        from_opennmt(str(evil))
+    assert not marker.exists()
