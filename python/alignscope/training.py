@@ -25,6 +25,7 @@ from .batching import LengthBuckets, make_batch
 from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_checkpoint, save_checkpoint,
                          write_training_checkpoint)
 from .corpus import Corpus
+from .decoding import LoadedModel
 from .distributed import Distributed
 from .export import export, load
 from .files import open_input
@@ -315,16 +316,16 @@ class Trainer:
     def _tokenizers_of(self, path: str) -> Tuple[List[str], List[str]]:
         """Another model file's SentencePiece tokenizers and vocabularies, unchanged: a comparison model
         (no attention, another size) that reads and writes the same pieces. Returns the vocabularies."""
-        module = torch.jit.load(path, map_location="cpu")
+        loaded = LoadedModel(path)  # the C++ loader's checks (model_file.py)
         described = []
-        for side in ("src_tokenizer", "tgt_tokenizer"):
-            description = json.loads(getattr(module, side))
+        for tokenizer in (loaded.src_tokenizer, loaded.tgt_tokenizer):
+            description = tokenizer.description
             if description.get("kind") != "sentencepiece":
                 raise ValueError(f"'{path}' reads words with AlignScope's word tokenizer, not SentencePiece pieces: "
                                  f"--tokenizer-from takes a sub-word model here (alignscope-cli train takes either)")
             described.append(PieceTokenizer.from_description(description))
         self.src_pieces, self.tgt_pieces = described
-        return list(module.src_vocab), list(module.tgt_vocab)
+        return loaded.src_vocab, loaded.tgt_vocab
 
     def _model_to_continue(self, path: str) -> Tuple[Seq2SeqAttention, List[str], List[str]]:
         """A model file to train on: the eager model with its weights, its vocabularies; its tokenizers
