@@ -249,6 +249,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--ty", type=int, help="output steps (the course: 10); as --tx")
     k.add_argument("--recurrent-activation", choices=["sigmoid", "hard_sigmoid"], default="sigmoid",
                    help="the LSTMs' gate activation (old Keras: hard_sigmoid)")
+    k.add_argument("--end-token", metavar="TOKEN",
+                   help="the target token that ends a translation (<pad> for targets padded with it); default: "
+                        "</s> or <eos> where the target vocabulary has one, else none (the course's Ty outputs)")
     k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
     _add_tokenizer_args(k, "default: characters or Keras' words, read from the vocabulary")
     k = kinds.add_parser("opennmt", help="an OpenNMT-py RNN checkpoint (.pt)")
@@ -294,7 +297,8 @@ def _convert(a: argparse.Namespace) -> None:
         src_vocab = _read_vocab_json(a.src_vocab, "source vocabulary")
         tgt_vocab = _read_vocab_json(a.tgt_vocab, "target vocabulary")
         adapted = from_keras_h5(h5, src_vocab, tgt_vocab, Tx=a.tx, Ty=a.ty,
-                                recurrent_activation=a.recurrent_activation, **_tokenizer_options(a))
+                                recurrent_activation=a.recurrent_activation,
+                                **({"end_token": a.end_token} if a.end_token is not None else {}), **_tokenizer_options(a))
     else:
         adapted = from_opennmt(_existing_file(a.checkpoint, "OpenNMT-py checkpoint"), **_tokenizer_options(a))
     adapted.save(a.out)
