@@ -34,6 +34,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
+from ..files import regular_input
 from .common import SplitEncoder, positive_int, special_ids, tokenizer_option, tokens_by_id
 
 Vocab = Union[Mapping[Any, Any], Sequence[str]]
@@ -424,8 +425,7 @@ def read_keras_course_weights(path: str, V_src: int, V_tgt: int) -> Dict[str, An
         import h5py
     except ImportError as e:  # pragma: no cover
         raise ImportError("from_keras_h5 needs h5py (pip install h5py, or apt install python3-h5py)") from e
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{path}: no such file")
+    regular_input(path, "Keras file")  # a FIFO would block h5py's open for ever
     try:
         f = h5py.File(path, "r")
     except OSError as e:
