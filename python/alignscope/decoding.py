@@ -17,7 +17,7 @@ from .files import FORMAT_VERSION, path_name
 from .model_archive import CHECKS
 from .model_file import (MAX_DECLARED_LENGTH, MIN_DECLARED_LENGTH, MAX_TOKENIZER_BYTES, attribute_json,
                          load_model_file)
-from .model_tokenizer import ModelTokenizer
+from .model_tokenizer import ModelTokenizer, TextExpansion
 
 MAX_SOURCE_TOKENS: int = CHECKS["model"]["max_source_tokens"]  # Model.cpp's kMaxSourceTokens
 PADDING_COLUMN = "<padding>"  # Model::kPaddingColumn: a model's own padding, attended (attends_padding)
@@ -189,8 +189,15 @@ class LoadedModel:
             words.append(word)
         return tokens, ids, words
 
+    def _tokenize(self, tokenizer: ModelTokenizer, text: str) -> List[Tuple[str, int]]:
+        try:
+            return tokenizer.tokenize(text)
+        except TextExpansion as e:
+            raise ValueError(f"{self.origin}: {e}") from None
+
     def tokenize_source(self, text: str) -> Tuple[List[str], List[int], List[int]]:
-        tokens, ids, words = self._ids(self.src_tokenizer.tokenize(text), self.src_index, self.src_specials, "source")
+        tokens, ids, words = self._ids(self._tokenize(self.src_tokenizer, text), self.src_index, self.src_specials,
+                                       "source")
         limit = self.max_source_length or MAX_SOURCE_TOKENS
         if len(ids) + self.source_eos > limit:
             raise ValueError(f"the sentence has {len(ids)} tokens; this model takes at most {limit - self.source_eos}"
@@ -203,7 +210,8 @@ class LoadedModel:
         return tokens, ids, words
 
     def tokenize_target(self, text: str) -> Tuple[List[str], List[int], List[int]]:
-        tokens, ids, words = self._ids(self.tgt_tokenizer.tokenize(text), self.tgt_index, self.tgt_specials, "target")
+        tokens, ids, words = self._ids(self._tokenize(self.tgt_tokenizer, text), self.tgt_index, self.tgt_specials,
+                                       "target")
         if len(ids) > MAX_SOURCE_TOKENS:
             raise ValueError(f"the target has {len(ids)} tokens; at most {MAX_SOURCE_TOKENS} are accepted")
         return tokens, ids, words

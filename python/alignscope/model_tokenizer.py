@@ -7,8 +7,13 @@ import re
 import unicodedata
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
+from .model_archive import CHECKS
 from .text import _is_control, _is_space, word_tokens
 
+_TEXT = CHECKS["text"]
+MAX_LINE_CHARACTERS: int = _TEXT["max_line_characters"]  # Tokenizer::kMaxLineCharacters
+MAX_GROWTH: int = _TEXT["max_growth"]  # TextBudget::kMaxGrowth
+MAX_NORMALIZED_CHARACTERS: int = _TEXT["max_normalized_characters"]  # TextBudget::kMaxNormalizedCharacters
 WORD_START = "\u2581"  # SentencePiece's mark of a piece that starts a word
 _NO_SPACE_BEFORE = {".", ",", ")", "]", "}", "%", "\u2026"}
 
@@ -53,7 +58,16 @@ def _replacement(content: str, pattern: str, groups: int) -> Callable[["re.Match
     return expand
 
 
-def _normalizer(step: Dict[str, Any]) -> Callable[[str], str]:
+def _normalizer(step: Dict[str, Any]) -> Callable[[str, int], str]:
+    """One normaliser as a function of (text, budget): a replace counts what it writes against the
+    budget (it may expand a character to megabytes); the others are checked after they return."""
+    if step.get("type") == "replace":
+        return _replace(step)
+    plain = _plain_normalizer(step)
+    return lambda text, budget: plain(text)
+
+
+def _plain_normalizer(step: Dict[str, Any]) -> Callable[[str], str]:
     kind = step.get("type")
     forms = {"nfkc": "NFKC", "nfc": "NFC", "nfd": "NFD", "nfkd": "NFKD"}
     if kind in forms:
@@ -66,20 +80,43 @@ def _normalizer(step: Dict[str, Any]) -> Callable[[str], str]:
         return lambda text: "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
     if kind == "strip":
         return lambda text: text.strip("".join(ch for ch in set(text) if _is_space(ch)))
-    if kind == "replace":
-        # RE2's syntax as the format allows it is Python's too, but for \x{HHHH}
-        pattern, content = step.get("pattern"), step.get("content")
-        if not isinstance(pattern, str) or not isinstance(content, str):
-            raise ValueError("a 'replace' normaliser needs a 'pattern' and a 'content', both strings")
-        try:
-            pattern = re.sub(r"\\x\{([0-9A-Fa-f]+)\}", lambda m: chr(int(m.group(1), 16)), pattern)
-            compiled = re.compile(pattern)
-        except (re.error, ValueError, OverflowError, RecursionError) as e:
-            raise ValueError(f"normaliser pattern '{step['pattern']}' is not a valid pattern ({e})") from None
-        expand = _replacement(content, step["pattern"], compiled.groups)
-        return lambda text: compiled.sub(expand, text)
     raise ValueError(f"unknown normaliser {kind!r} (nfkc, nfc, nfd, nfkd, casefold, lowercase, strip_accents, "
                      "strip or replace)")
+
+
+def _replace(step: Dict[str, Any]) -> Callable[[str, int], str]:
+    # RE2's syntax as the format allows it is Python's too, but for \x{HHHH}
+    pattern, content = step.get("pattern"), step.get("content")
+    if not isinstance(pattern, str) or not isinstance(content, str):
+        raise ValueError("a 'replace' normaliser needs a 'pattern' and a 'content', both strings")
+    try:
+        pattern = re.sub(r"\\x\{([0-9A-Fa-f]+)\}", lambda m: chr(int(m.group(1), 16)), pattern)
+        compiled = re.compile(pattern)
+    except (re.error, ValueError, OverflowError, RecursionError) as e:
+        raise ValueError(f"normaliser pattern '{step['pattern']}' is not a valid pattern ({e})") from None
+    expand = _replacement(content, step["pattern"], compiled.groups)
+
+    def replace(text: str, budget: int) -> str:
+        # counted as it writes (NormalizedText): one match may expand to megabytes
+        written = 0
+
+        def counted(m: "re.Match[str]") -> str:
+            nonlocal written
+            out = expand(m)
+            written += len(out)
+            if written > budget:
+                raise _TooLong(budget)
+            return out
+        return compiled.sub(counted, text)
+    return replace
+
+
+class _TooLong(Exception):
+    pass
+
+
+class TextExpansion(ValueError):
+    """The model's normalisers expand a line past its budget: the model file's doing, not the line's."""
 
 
 def _fallback_byte(piece: str) -> int:
@@ -117,9 +154,24 @@ class ModelTokenizer:
         return kind + (", normalised" if d.get("normalizers") else "")
 
     def tokenize(self, text: str) -> List[Tuple[str, int]]:
-        """(token, word) pairs: the word is the index of the text's whitespace word (-1: a space token)."""
+        """(token, word) pairs: the word is the index of the text's whitespace word (-1: a space token).
+        A line and its normalised text are bounded as Tokenizer::tokenize bounds them (model_checks.json's
+        "text"): normalisers that expand it past the budget are refused, not run to gigabytes."""
+        characters = len(text)
+        if characters > MAX_LINE_CHARACTERS:
+            raise ValueError(f"the line has {characters} characters; at most {MAX_LINE_CHARACTERS} are read")
+        budget = min(MAX_NORMALIZED_CHARACTERS, MAX_GROWTH * max(characters, MAX_GROWTH))
         for normalize in self.normalizers:
-            text = normalize(text)
+            try:
+                text = normalize(text, budget)
+            except _TooLong:
+                text = None  # type: ignore[assignment]
+            if text is None or len(text) > budget:
+                raise TextExpansion(f"its tokenizer expands this line of {characters} characters beyond {budget} "
+                                    "characters while normalising it")
+        if len(text) > MAX_LINE_CHARACTERS:
+            raise TextExpansion(f"its tokenizer expands this line of {characters} characters to {len(text)}, more "
+                                f"than the {MAX_LINE_CHARACTERS} a line may have")
         if self.kind == "word":
             return word_tokens(text, self.description)
         if self.kind == "whitespace":

@@ -112,6 +112,10 @@ def test_the_checks_are_the_cpp_loaders():
     assert value(constant("core/model/TorchModelChecks.h", "kMinDeclaredLength")) == CHECKS["metadata"]["min_declared_length"]
     assert value(constant("core/model/TorchModelChecks.h", "kMaxDeclaredLength")) == CHECKS["metadata"]["max_declared_length"]
     assert value(constant("core/model/Model.h", "kMaxSourceTokens")) == CHECKS["model"]["max_source_tokens"]
+    assert value(constant("core/text/Tokenizer.h", "kMaxLineCharacters")) == CHECKS["text"]["max_line_characters"]
+    assert value(constant("core/text/NormalizedText.h", "kMaxGrowth")) == CHECKS["text"]["max_growth"]
+    assert value(constant("core/text/NormalizedText.h", "kMaxNormalizedCharacters")) == \
+        CHECKS["text"]["max_normalized_characters"]
     scanner = (ROOT / "core/model/PickleScanner.cpp").read_text(encoding="utf-8")
     assert dict((k, int(v)) for k, v in re.findall(r'\{"(\w+Storage)", (\d+)\}', scanner)) == p["storage_element_bytes"]
     assert "10'000'000" in scanner and p["max_memo_entries"] == 10_000_000
@@ -221,6 +225,23 @@ def test_bad_attributes_give_one_error_naming_file_and_key(name, tmp_path):
     with pytest.raises(ValueError) as e:
         alignscope.show(str(path), SENTENCE)
     assert str(path) in str(e.value) and reason in str(e.value), str(e.value)
+
+
+@pytest.mark.parametrize("normalizers,line", [
+    ([{"type": "replace", "pattern": "(.)", "content": "$1" * 10}] * 10, SENTENCE),  # regex-chained-expansion
+    ([{"type": "replace", "pattern": "a", "content": "y" * (2 << 20)}], SENTENCE),  # spm-replace-2MB-content
+    ([{"type": "replace", "pattern": ".", "content": "$&" * 1000}], "a" * 4000),  # regex-expand-x10
+])
+def test_normalisers_that_expand_a_line_are_refused_within_its_budget(normalizers, line, tmp_path):
+    path = hostile.tokenizer_normalizers(ORIGINAL, tmp_path / "expands.pt", normalizers)
+    status, err, seconds, peak = run_measured(SHOW, str(path), line)
+    assert status == 2 and f"the model file '{path}': its tokenizer expands this line of {len(line)} characters" in err, err
+    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+
+
+def test_a_line_past_the_tokenizers_limit_is_refused():
+    with pytest.raises(ValueError, match="the line has 10001 characters; at most 10000 are read"):
+        alignscope.show(str(ORIGINAL), "a" * 10001)
 
 
 def test_what_is_not_a_model_or_not_text_is_named():
