@@ -179,10 +179,14 @@ def _child() -> None:
     import torch
     from .decoding import LoadedModel
     torch.set_num_threads(1)
-    # The address space the process has now (PyTorch mapped) plus what the file may take.
-    with open("/proc/self/statm") as f:
-        mapped = int(f.read().split()[0]) * resource.getpagesize()
-    resource.setrlimit(resource.RLIMIT_AS, (mapped + memory, mapped + memory))
+    # The address space the process has now (PyTorch mapped) plus what the file may take; where there
+    # is no /proc (macOS), only the time limit holds.
+    try:
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + memory, mapped + memory))
+    except (OSError, ValueError):
+        pass
     print("ready", flush=True)
     try:
         LoadedModel(path, _probe=False).probe()
