@@ -17,7 +17,7 @@ from .files import FORMAT_VERSION, path_name
 from .model_archive import CHECKS
 from .model_file import (MAX_DECLARED_LENGTH, MIN_DECLARED_LENGTH, MAX_TOKENIZER_BYTES, attribute_json,
                          load_model_file)
-from .model_tokenizer import ModelTokenizer, TextExpansion
+from .model_tokenizer import ModelTokenizer, TokenizerFailure
 
 MAX_SOURCE_TOKENS: int = CHECKS["model"]["max_source_tokens"]  # Model.cpp's kMaxSourceTokens
 PADDING_COLUMN = "<padding>"  # Model::kPaddingColumn: a model's own padding, attended (attends_padding)
@@ -192,7 +192,7 @@ class LoadedModel:
     def _tokenize(self, tokenizer: ModelTokenizer, text: str) -> List[Tuple[str, int]]:
         try:
             return tokenizer.tokenize(text)
-        except TextExpansion as e:
+        except TokenizerFailure as e:
             raise ValueError(f"{self.origin}: {e}") from None
 
     def tokenize_source(self, text: str) -> Tuple[List[str], List[int], List[int]]:

@@ -3,9 +3,12 @@ tokens with the whitespace word each came from, and tokens -> text, as core/text
 so alignscope.show() feeds a model the ids alignscope-cli would (test_show.py compares the two)."""
 
 import base64
+import contextlib
 import re
+import signal
+import threading
 import unicodedata
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Sequence, Tuple
 
 from .model_archive import CHECKS
 from .text import _is_control, _is_space, word_tokens
@@ -107,7 +110,12 @@ def _replace(step: Dict[str, Any]) -> Callable[[str, int], str]:
             if written > budget:
                 raise _TooLong(budget)
             return out
-        return compiled.sub(counted, text)
+        try:
+            with _time_limit(NORMALIZE_SECONDS):
+                return compiled.sub(counted, text)
+        except _TimedOut:
+            raise TokenizerFailure(f"its tokenizer's normaliser pattern '{step['pattern']}' did not finish within "
+                                   f"{NORMALIZE_SECONDS:g} s on this line of {len(text)} characters (it backtracks)") from None
     return replace
 
 
@@ -115,8 +123,38 @@ class _TooLong(Exception):
     pass
 
 
-class TextExpansion(ValueError):
-    """The model's normalisers expand a line past its budget: the model file's doing, not the line's."""
+class TokenizerFailure(ValueError):
+    """The model's normalisers expand a line past its budget, or a pattern runs past its time: the
+    model file's doing, not the line's."""
+
+
+# RE2 (the C++ side's) runs in time linear in the text; Python's re backtracks, so a pattern such as
+# (a+)+$ takes exponential time on a line of a few dozen characters. Its matching checks for
+# signals, so a timer ends it (in the main thread, where signals are delivered).
+NORMALIZE_SECONDS = 3.0
+
+
+class _TimedOut(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _TimedOut()
+    previous_handler = signal.signal(signal.SIGALRM, ring)
+    previous_timer = signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_handler)
+        if previous_timer[0] > 0:  # someone else's timer goes on
+            signal.setitimer(signal.ITIMER_REAL, *previous_timer)
 
 
 def _fallback_byte(piece: str) -> int:
@@ -167,10 +205,10 @@ class ModelTokenizer:
             except _TooLong:
                 text = None  # type: ignore[assignment]
             if text is None or len(text) > budget:
-                raise TextExpansion(f"its tokenizer expands this line of {characters} characters beyond {budget} "
+                raise TokenizerFailure(f"its tokenizer expands this line of {characters} characters beyond {budget} "
                                     "characters while normalising it")
         if len(text) > MAX_LINE_CHARACTERS:
-            raise TextExpansion(f"its tokenizer expands this line of {characters} characters to {len(text)}, more "
+            raise TokenizerFailure(f"its tokenizer expands this line of {characters} characters to {len(text)}, more "
                                 f"than the {MAX_LINE_CHARACTERS} a line may have")
         if self.kind == "word":
             return word_tokens(text, self.description)

@@ -239,6 +239,16 @@ def test_normalisers_that_expand_a_line_are_refused_within_its_budget(normalizer
     assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
 
 
+def test_a_backtracking_pattern_is_stopped_by_name(tmp_path):
+    """regex-backtracking: RE2 (the C++ side's) is linear; Python's re takes exponential time on (a+)+$."""
+    path = hostile.tokenizer_normalizers(ORIGINAL, tmp_path / "backtracks.pt",
+                                         [{"type": "replace", "pattern": "(a+)+$", "content": "x"}])
+    status, err, seconds, peak = run_measured(SHOW, str(path), "a" * 40 + "b")
+    assert status == 2 and f"the model file '{path}': its tokenizer's normaliser pattern '(a+)+$' did not finish " \
+                           "within 3 s" in err, err
+    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+
+
 def test_a_line_past_the_tokenizers_limit_is_refused():
     with pytest.raises(ValueError, match="the line has 10001 characters; at most 10000 are read"):
         alignscope.show(str(ORIGINAL), "a" * 10001)
