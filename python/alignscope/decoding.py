@@ -7,8 +7,10 @@ import binascii
 import io
 import math
 import os
+import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
@@ -416,7 +418,8 @@ def length_limit(max_length: int, source_length: int, declared: int) -> int:
 
 
 def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: Optional[int] = None,
-           max_length: int = 0, top_k: int = 10, keep_log_probs: bool = False) -> Decoding:
+           max_length: int = 0, top_k: int = 10, keep_log_probs: bool = False,
+           progress: Callable[[int], None] = lambda step: None) -> Decoding:
     """DecodingSession as the exports use it (BatchExporter::snapshot): teacher-forced along `target`
     (then </s>), else a beam's best hypothesis forced step by step, else greedy to </s> or the cap."""
     if beam is not None and (type(beam) is not int or not 1 <= beam <= 64):
@@ -426,6 +429,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
     tokens, ids, words = model.tokenize_source(source)
     d = Decoding(model, source, tokens, ids, words, target_text=target, beam=beam or 1)
     with torch.inference_mode():
+        progress(0)
         enc = model.encode(ids)
         S = len(ids) + (1 if model.attends_padding else 0)
         if model.attends_padding:
@@ -440,7 +444,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
                 forced, forced_texts = forced + [model.eos], forced_texts + [None]
                 d.target_words = d.target_words + [-1]
         elif beam is not None and beam > 1:
-            d.hypotheses = beam_search(model, enc, S, beam, limit)
+            d.hypotheses = beam_search(model, enc, S, beam, limit, progress=progress)
             forced, forced_texts = d.hypotheses[0].ids, [None] * len(d.hypotheses[0].ids)
         states = [enc[1]]
         while True:
@@ -450,6 +454,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
             if forced is None and ((d.steps and d.steps[-1].token_id == model.eos) or t >= limit):
                 break
             previous = d.steps[-1].token_id if d.steps else model.start_id
+            progress(t + 1)
             out = model.step(torch.tensor([previous]), states[-1], enc, t)
             log_probs = out["log_probs"][0]
             chosen = forced[t] if forced is not None else int(log_probs.argmax())
@@ -469,7 +474,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
 
 
 def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width: int, limit: int,
-                length_penalty: float = 1.0) -> List[Hypothesis]:
+                length_penalty: float = 1.0, progress: Callable[[int], None] = lambda step: None) -> List[Hypothesis]:
     """BeamSearch.cpp with Beam.cpp: 2 x width candidates a step, an end among the best `width`
     finishes a hypothesis, stop once `width` finished that no open prefix can beat."""
     def normalised(h: Hypothesis) -> float:
@@ -479,6 +484,7 @@ def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width
     state, rows_enc, y = enc[1], enc, torch.tensor([model.start_id])
     steps, done = 0, limit < 1
     while not done:
+        progress(steps + 1)
         out = model.step(y, state, rows_enc, steps)
         log_probs, alpha = out["log_probs"], out["alpha"]
         V = log_probs.size(1)
@@ -523,3 +529,33 @@ def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width
         finished = alive
     finished.sort(key=lambda h: -h.score)
     return finished[:width]
+
+
+def decode_within(seconds: float, model: LoadedModel, source: str, **options: Any) -> Decoding:
+    """decode() watched for silence, as alignscope-cli's --time-limit: model code cannot be interrupted,
+    so it runs on a worker thread (TorchScript lets go of the GIL) and a part (encoding, a step) that
+    does not return within `seconds` is set aside, its thread left running, and the call refused naming
+    the model and the part, as the app sets a stuck computation aside. 0: no limit."""
+    if not seconds:
+        return decode(model, source, **options)
+    state: Dict[str, Any] = {"part": 0, "since": time.monotonic()}
+
+    def progress(part: int) -> None:
+        state["part"], state["since"] = part, time.monotonic()
+
+    def work() -> None:
+        try:
+            state["result"] = decode(model, source, progress=progress, **options)
+        except BaseException as e:  # handed to the caller's thread
+            state["error"] = e
+    worker = threading.Thread(target=work, name="alignscope decoding", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+        if worker.is_alive() and time.monotonic() - state["since"] > seconds:
+            part = "encoding the sentence" if state["part"] == 0 else f"step {state['part']}"
+            raise ValueError(f"{model.origin} did not finish {part} within {seconds:g} s: its code may loop for ever; "
+                             "the decoding was set aside (time_limit= sets the limit)")
+    if "error" in state:
+        raise state["error"]
+    return state["result"]

@@ -8,7 +8,7 @@ import math
 import os
 from typing import Any, Dict, Optional
 
-from .decoding import LoadedModel, decode
+from .decoding import LoadedModel, decode_within
 from .files import path_name, write_text
 from .page_data import page_data, source_file_name
 
@@ -106,10 +106,12 @@ class Page:
 
 
 def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[int] = None,
-         method: str = "attention", words: bool = False, max_length: int = 0) -> Page:
+         method: str = "attention", words: bool = False, max_length: int = 0, time_limit: float = 30) -> Page:
     """The decoding of `source` as AlignScope's interactive page: greedy, or `beam` search's best
     hypothesis, or teacher-forced along `target`. `model`: a model file's path, or what an adapter
-    returns (alignscope.from_d2l(...) and the others). words=True opens on the word view."""
+    returns (alignscope.from_d2l(...) and the others). words=True opens on the word view.
+    time_limit: seconds the model's encoding or one step may take (alignscope-cli's --time-limit;
+    0: none): past it the call is refused naming the model and the step."""
     if method != "attention":
         if method in ATTRIBUTIONS:
             raise NotImplementedError(f"show(method={method!r}): attributions are computed by the C++ engine; "
@@ -120,7 +122,7 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
     if not isinstance(source, str) or not source.strip():
         raise ValueError("show() needs a source sentence")
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
-    decoding = decode(loaded, source, target=target, beam=beam, max_length=max_length)
+    decoding = decode_within(time_limit, loaded, source, target=target, beam=beam, max_length=max_length)
     file = source_file_name(model)
     title = f"AlignScope: {source}"  # as export --format html titles its pages
     return Page(page_data(decoding, words=words, file=file), title,

@@ -87,6 +87,16 @@ def test_show_refuses_damaged_files_by_name_quickly(name, tmp_path):
     assert peak < LIMIT_MEMORY_KB, f"{name} peaked at {peak // 1024} MiB"
 
 
+def test_a_step_that_loops_on_one_sentence_is_set_aside_by_name(tmp_path):
+    """A model whose step loops only on sources longer than the probe's passes the load; show() then
+    refuses it after time_limit seconds without an answer, naming the file and the step, and returns."""
+    path = hostile.step_loops_forever(ORIGINAL, tmp_path / "loops.pt", only_long_sources=True)
+    code = SHOW.replace("alignscope.show(sys.argv[1], sys.argv[2])", "alignscope.show(sys.argv[1], sys.argv[2], time_limit=2)")
+    status, err, seconds, peak = run_measured(code, str(path), SENTENCE)
+    assert status == 2 and f"the model file '{path}' did not finish step 1 within 2 s: its code may loop for ever" in err, err
+    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+
+
 def test_the_checks_are_the_cpp_loaders():
     """model_checks.json is the one list of limits; until the C++ side embeds it, its constants are
     read here from the headers and must say the same."""
