@@ -132,6 +132,7 @@ class LoadedModel:
         if self.source_eos and self.src_specials.get("eos", -1) < 0:
             raise ValueError(f"{where}: sources end in </s> (metadata source_eos) but the source vocabulary has no eos")
         self.architecture = Architecture.of(meta)
+        self._last_tokens: Dict[int, Tuple[Any, List[Tuple[str, int]]]] = {}
 
     def probe(self) -> None:
         """TorchModel::probe's first part: encode and one step on a test sentence (an ordinary source
@@ -192,10 +193,17 @@ class LoadedModel:
         return tokens, ids, words
 
     def _tokenize(self, tokenizer: ModelTokenizer, text: str) -> List[Tuple[str, int]]:
+        # The last text of each side is kept: decode_within tokenizes in the caller's thread, where a
+        # backtracking pattern's timer can ring, and the worker then finds the tokens here.
+        key = (id(tokenizer), text)
+        if self._last_tokens.get(id(tokenizer), (None, None))[0] == key:
+            return list(self._last_tokens[id(tokenizer)][1])
         try:
-            return tokenizer.tokenize(text)
+            tokens = tokenizer.tokenize(text)
         except TokenizerFailure as e:
             raise ValueError(f"{self.origin}: {e}") from None
+        self._last_tokens[id(tokenizer)] = (key, list(tokens))
+        return tokens
 
     def tokenize_source(self, text: str) -> Tuple[List[str], List[int], List[int]]:
         tokens, ids, words = self._ids(self._tokenize(self.src_tokenizer, text), self.src_index, self.src_specials,
@@ -538,6 +546,13 @@ def decode_within(seconds: float, model: LoadedModel, source: str, **options: An
     the model and the part, as the app sets a stuck computation aside. 0: no limit."""
     if not seconds:
         return decode(model, source, **options)
+    # Tokenizing is Python, run here: a backtracking pattern holds the GIL, and only this thread's
+    # timer can stop it (model_tokenizer.py); the worker finds the tokens made.
+    _check_text(source, "source")
+    model.tokenize_source(source)
+    if options.get("target") is not None:
+        _check_text(options["target"], "target")
+        model.tokenize_target(options["target"])
     state: Dict[str, Any] = {"part": 0, "since": time.monotonic()}
 
     def progress(part: int) -> None:
