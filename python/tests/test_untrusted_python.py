@@ -69,8 +69,17 @@ DAMAGED = {
 }
 
 
+@pytest.fixture(scope="module")
+def time_allowed() -> float:
+    """10 s, or more on a machine so busy that show() on the sound model takes more than 3 s: the time a
+    sound file takes (two interpreters importing PyTorch), plus the 3 s load limit the tests set and 4 s."""
+    status, err, seconds, _ = run_measured(SHOW, str(ORIGINAL), SENTENCE)
+    assert status == 0, err
+    return max(LIMIT_SECONDS, seconds + 3 + 4)
+
+
 @pytest.mark.parametrize("name", sorted(DAMAGED))
-def test_show_refuses_damaged_files_by_name_quickly(name, tmp_path):
+def test_show_refuses_damaged_files_by_name_quickly(name, tmp_path, time_allowed):
     maker, args, reason = DAMAGED[name]
     path = tmp_path / f"{name}.pt"
     if name == "max_length_huge":
@@ -83,18 +92,18 @@ def test_show_refuses_damaged_files_by_name_quickly(name, tmp_path):
     assert status == 2, f"{name}: exit {status}\n{err}"  # not -11 (SIGSEGV), not killed
     assert str(path) in err and reason in err, err
     assert "Traceback" not in err, err
-    assert seconds < LIMIT_SECONDS, f"{name} took {seconds:.1f} s"
+    assert seconds < time_allowed, f"{name} took {seconds:.1f} s"
     assert peak < LIMIT_MEMORY_KB, f"{name} peaked at {peak // 1024} MiB"
 
 
-def test_a_step_that_loops_on_one_sentence_is_set_aside_by_name(tmp_path):
+def test_a_step_that_loops_on_one_sentence_is_set_aside_by_name(tmp_path, time_allowed):
     """A model whose step loops only on sources longer than the probe's passes the load; show() then
     refuses it after time_limit seconds without an answer, naming the file and the step, and returns."""
     path = hostile.step_loops_forever(ORIGINAL, tmp_path / "loops.pt", only_long_sources=True)
     code = SHOW.replace("alignscope.show(sys.argv[1], sys.argv[2])", "alignscope.show(sys.argv[1], sys.argv[2], time_limit=2)")
     status, err, seconds, peak = run_measured(code, str(path), SENTENCE)
     assert status == 2 and f"the model file '{path}' did not finish step 1 within 2 s: its code may loop for ever" in err, err
-    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+    assert seconds < time_allowed and peak < LIMIT_MEMORY_KB, (seconds, peak)
 
 
 def test_the_checks_are_the_cpp_loaders():
@@ -242,21 +251,21 @@ def test_bad_attributes_give_one_error_naming_file_and_key(name, tmp_path):
     ([{"type": "replace", "pattern": "a", "content": "y" * (2 << 20)}], SENTENCE),  # spm-replace-2MB-content
     ([{"type": "replace", "pattern": ".", "content": "$&" * 1000}], "a" * 4000),  # regex-expand-x10
 ])
-def test_normalisers_that_expand_a_line_are_refused_within_its_budget(normalizers, line, tmp_path):
+def test_normalisers_that_expand_a_line_are_refused_within_its_budget(normalizers, line, tmp_path, time_allowed):
     path = hostile.tokenizer_normalizers(ORIGINAL, tmp_path / "expands.pt", normalizers)
     status, err, seconds, peak = run_measured(SHOW, str(path), line)
     assert status == 2 and f"the model file '{path}': its tokenizer expands this line of {len(line)} characters" in err, err
-    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+    assert seconds < time_allowed and peak < LIMIT_MEMORY_KB, (seconds, peak)
 
 
-def test_a_backtracking_pattern_is_stopped_by_name(tmp_path):
+def test_a_backtracking_pattern_is_stopped_by_name(tmp_path, time_allowed):
     """regex-backtracking: RE2 (the C++ side's) is linear; Python's re takes exponential time on (a+)+$."""
     path = hostile.tokenizer_normalizers(ORIGINAL, tmp_path / "backtracks.pt",
                                          [{"type": "replace", "pattern": "(a+)+$", "content": "x"}])
     status, err, seconds, peak = run_measured(SHOW, str(path), "a" * 40 + "b")
     assert status == 2 and f"the model file '{path}': its tokenizer's normaliser pattern '(a+)+$' did not finish " \
                            "within 3 s" in err, err
-    assert seconds < LIMIT_SECONDS and peak < LIMIT_MEMORY_KB, (seconds, peak)
+    assert seconds < time_allowed and peak < LIMIT_MEMORY_KB, (seconds, peak)
 
 
 def test_a_line_past_the_tokenizers_limit_is_refused():
