@@ -63,7 +63,8 @@ def from_keras_h5(path: str, src_vocab: Any, tgt_vocab: Any, Tx: Optional[int] =
                   recurrent_activation: str = "sigmoid", **options: Any) -> Any:
     """The Keras attention course's weights (.h5, read with h5py; no TensorFlow) -> AdaptedModel;
     vocabularies are dicts token -> id (characters, or a word-level Keras Tokenizer's words); Tx and Ty
-    are the padded input and the output lengths. Options: src_tokenizer=, tgt_tokenizer=."""
+    are the padded input and the output lengths. Options: src_tokenizer=, tgt_tokenizer=, end_token= (the
+    target token that ends a translation, as `<pad>` ends targets padded with it)."""
     from .adapters.keras import from_keras_h5 as adapter
     return adapter(path, src_vocab, tgt_vocab, Tx=Tx, Ty=Ty, recurrent_activation=recurrent_activation, **options)
 

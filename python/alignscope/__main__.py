@@ -21,6 +21,7 @@ from .architecture import Architecture
 from .checkpoint import load_checkpoint, save_checkpoint
 from .demo import DEMO_SOURCE, DEMO_TARGET, demo, demo_architecture, eager_reference, write_json
 from .export import export, load
+from .files import read_text, regular_input
 from .training import SHARED_OPTIONS, TrainingOptions, reuse_freed_memory, shared_default, train
 
 
@@ -70,29 +71,35 @@ def _language_code(code: str) -> str:
     return code
 
 
-def _read_lines(path: str) -> List[str]:
-    with open(path, encoding="utf-8") as f:
-        return [line.rstrip("\r\n") for line in f if line.rstrip("\r\n")]
+def _read_text(path: str, what: str) -> str:
+    """A file the user named, read whole with files.read_text's checks (a regular file of bounded size:
+    /dev/zero is refused by name, not read into a MemoryError), or InputError."""
+    try:
+        return read_text(path, what)
+    except (OSError, ValueError) as e:
+        raise InputError(str(e)) from None
+
+
+def _read_lines(path: str, what: str) -> List[str]:
+    # "\n" only: a token may hold U+2028 or U+0085, which str.splitlines would split on
+    return [line.rstrip("\r") for line in _read_text(path, what).split("\n") if line.rstrip("\r")]
 
 
 def _existing_file(path: str, what: str) -> str:
-    if not os.path.isfile(path):
-        reason = "no such file" if not os.path.exists(path) else "not a file"
-        raise InputError(f"cannot read the {what} '{path}': {reason}")
-    if not os.access(path, os.R_OK):
-        raise InputError(f"cannot read the {what} '{path}': permission denied")
-    return path
+    try:
+        return regular_input(path, what)
+    except (OSError, ValueError) as e:
+        raise InputError(str(e)) from None
 
 
 def _read_json(path: str, what: str) -> Any:
-    _existing_file(path, what)
+    text = _read_text(path, what)
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"the {what} '{path}' is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"cannot read the {what} '{path}': {e}") from None
+    except RecursionError:
+        raise InputError(f"the {what} '{path}' nests its JSON too deep") from None
 
 
 def _read_vocab_json(path: str, what: str) -> Any:
@@ -242,6 +249,9 @@ def _parser() -> argparse.ArgumentParser:
     k.add_argument("--ty", type=int, help="output steps (the course: 10); as --tx")
     k.add_argument("--recurrent-activation", choices=["sigmoid", "hard_sigmoid"], default="sigmoid",
                    help="the LSTMs' gate activation (old Keras: hard_sigmoid)")
+    k.add_argument("--end-token", metavar="TOKEN",
+                   help="the target token that ends a translation (<pad> for targets padded with it); default: "
+                        "</s> or <eos> where the target vocabulary has one, else none (the course's Ty outputs)")
     k.add_argument("-o", "--out", required=True, help="AlignScope model file to write")
     _add_tokenizer_args(k, "default: characters or Keras' words, read from the vocabulary")
     k = kinds.add_parser("opennmt", help="an OpenNMT-py RNN checkpoint (.pt)")
@@ -287,7 +297,8 @@ def _convert(a: argparse.Namespace) -> None:
         src_vocab = _read_vocab_json(a.src_vocab, "source vocabulary")
         tgt_vocab = _read_vocab_json(a.tgt_vocab, "target vocabulary")
         adapted = from_keras_h5(h5, src_vocab, tgt_vocab, Tx=a.tx, Ty=a.ty,
-                                recurrent_activation=a.recurrent_activation, **_tokenizer_options(a))
+                                recurrent_activation=a.recurrent_activation,
+                                **({"end_token": a.end_token} if a.end_token is not None else {}), **_tokenizer_options(a))
     else:
         adapted = from_opennmt(_existing_file(a.checkpoint, "OpenNMT-py checkpoint"), **_tokenizer_options(a))
     adapted.save(a.out)
@@ -310,11 +321,14 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(a.out)
         elif a.command == "export":
             model, ckpt = load_checkpoint(a.checkpoint)
-            src_vocab = _read_lines(a.src_vocab) if a.src_vocab else ckpt.get("src_vocab")
-            tgt_vocab = _read_lines(a.tgt_vocab) if a.tgt_vocab else ckpt.get("tgt_vocab")
+            src_vocab = _read_lines(a.src_vocab, "source vocabulary") if a.src_vocab else ckpt.get("src_vocab")
+            tgt_vocab = _read_lines(a.tgt_vocab, "target vocabulary") if a.tgt_vocab else ckpt.get("tgt_vocab")
             if src_vocab is None or tgt_vocab is None:
                 raise ValueError("the checkpoint holds no vocabularies: give --src-vocab and --tgt-vocab")
-            extra = json.loads(a.metadata)
+            try:
+                extra = json.loads(a.metadata)
+            except (json.JSONDecodeError, RecursionError):
+                raise ValueError("--metadata must be a JSON object") from None
             if not isinstance(extra, dict):
                 raise ValueError("--metadata must be a JSON object")
             export(model.eval(), src_vocab, tgt_vocab, a.out, name=a.name or ckpt.get("name", "pytorch-model"),
@@ -339,10 +353,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     except InputError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
-    except (ValueError, OSError, RuntimeError, KeyError, ImportError) as e:
+    except (ValueError, OSError, RuntimeError, KeyError, ImportError, TypeError, MemoryError) as e:
         # the whole message: a TorchScript error names its cause on its last lines
         message = str(e).strip() or type(e).__name__
         print(f"{prog}: error: {message}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a line, not a traceback; ALIGNSCOPE_TRACEBACK=1 shows where, for a bug report
+        if os.environ.get("ALIGNSCOPE_TRACEBACK"):
+            raise
+        print(f"{prog}: error: {type(e).__name__}: {str(e).strip()} (an AlignScope bug: ALIGNSCOPE_TRACEBACK=1 shows "
+              "where)", file=sys.stderr)
         return 1
     return 0
 

@@ -53,3 +53,27 @@ class Architecture:
     def from_json(j: Dict[str, Any]) -> "Architecture":
         names = {f.name for f in dataclasses.fields(Architecture)}
         return Architecture(**{k: v for k, v in j.items() if k in names})
+
+
+def architecture_of(j: Any, where: str) -> Architecture:
+    """The "architecture" of a checkpoint or model file, each field checked: ValueError naming `where`
+    and the key (a string or a list there gave AttributeError deep inside)."""
+    if not isinstance(j, dict):
+        raise ValueError(f"{where}: 'architecture' must be an object, not {type(j).__name__}")
+    fields = {f.name: f for f in dataclasses.fields(Architecture)}
+    values = {}
+    for key, value in j.items():
+        if key not in fields:
+            continue
+        kind = type(getattr(Architecture(), key))
+        # bool is an int in Python: each is checked as exactly its own type
+        if type(value) is not kind:
+            expected = {bool: "true or false", int: "an integer", str: "a string"}[kind]
+            raise ValueError(f"{where}: 'architecture.{key}' must be {expected}")
+        values[key] = value
+    arch = Architecture(**values)
+    try:
+        arch.validate()
+    except ValueError as e:
+        raise ValueError(f"{where}: 'architecture': {e}") from None
+    return arch

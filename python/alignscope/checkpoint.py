@@ -11,8 +11,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-from .architecture import Architecture
-from .files import atomic_write
+from . import unpickling
+from .architecture import architecture_of
+from .files import atomic_write, open_input
+from .model_archive import check_archive
 from .reference import Seq2SeqAttention
 from .text import DEFAULT_TOKENIZER
 
@@ -43,11 +45,26 @@ def save_checkpoint(path: str, model: Seq2SeqAttention, src_vocab: Sequence[str]
 
 
 def read_checkpoint(path: str) -> Dict[str, Any]:
-    """The checkpoint dict at `path`, or ValueError naming the file."""
-    try:
-        ckpt = torch.load(path, map_location="cpu")
-    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError) as e:
-        raise ValueError(f"cannot read checkpoint '{path}': {e}") from None
+    """The checkpoint dict at `path`, or ValueError naming the file.
+
+    A checkpoint is untrusted input like a model file (docs/model-format.md): it holds tensors, dicts,
+    lists, strings and numbers only, so nothing else is built (unpickling.py); full unpickling would run
+    any callable pickled into the file with the user's rights. Its archive passes the model files'
+    checks first (model_archive.py: storages against their records, no zip bomb)."""
+    with open_input(path, "checkpoint") as f:  # a regular file: a FIFO would block torch.load for ever
+        if f.read(2) != b"PK":
+            raise ValueError(f"'{path}' is not an alignscope checkpoint (not a zip archive as torch.save writes)")
+        f.seek(0)
+        check_archive(path, saved=True)
+        try:
+            ckpt = unpickling.load(f)
+        except unpickling.TorchScriptFile:
+            raise ValueError(f"'{path}' is a model file, not a checkpoint: `import --model` makes a checkpoint of it") from None
+        except pickle.UnpicklingError as e:
+            raise ValueError(f"the checkpoint '{path}' is not read: {e} (unpickling it could run code)") from None
+        except (OSError, RuntimeError, EOFError, ValueError, TypeError, AttributeError, KeyError, IndexError,
+                UnicodeDecodeError, MemoryError) as e:
+            raise ValueError(f"cannot read the checkpoint '{path}': {str(e).strip() or type(e).__name__}") from None
     if not isinstance(ckpt, dict) or "state_dict" not in ckpt or "architecture" not in ckpt:
         raise ValueError(f"'{path}' is not an alignscope checkpoint (a dict with 'architecture' and 'state_dict')")
     return ckpt
@@ -56,10 +73,18 @@ def read_checkpoint(path: str) -> Dict[str, Any]:
 def load_checkpoint(path: str) -> Tuple[Seq2SeqAttention, Dict[str, Any]]:
     """(eager model with the checkpoint's weights, the checkpoint dict)."""
     ckpt = read_checkpoint(path)
-    arch = Architecture.from_json(ckpt["architecture"])
+    arch = architecture_of(ckpt["architecture"], f"the checkpoint '{path}'")
     sd = ckpt["state_dict"]
+    if not isinstance(sd, dict):
+        raise ValueError(f"the checkpoint '{path}': 'state_dict' must be a dict of tensors")
+    for key in ("src_emb.weight", "tgt_emb.weight"):
+        if not isinstance(sd.get(key), torch.Tensor) or sd[key].dim() != 2:
+            raise ValueError(f"the checkpoint '{path}' has no weight '{key}' (a [vocabulary, size] tensor)")
     model = Seq2SeqAttention(sd["src_emb.weight"].size(0), sd["tgt_emb.weight"].size(0), arch)
-    model.load_state_dict(sd)
+    try:
+        model.load_state_dict(sd)
+    except RuntimeError as e:
+        raise ValueError(f"the checkpoint '{path}' does not fit its architecture: {str(e).strip()}") from None
     return model, ckpt
 
 

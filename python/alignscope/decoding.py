@@ -3,19 +3,25 @@ driven as core/decoding drives them: DecodingSession's steps (greedy, or forced 
 beam's best hypothesis) with their top candidates, and Beam's search. What alignscope.show() draws;
 its numbers are alignscope-cli trace's (python/tests/test_show.py)."""
 
+import binascii
 import io
-import json
 import math
 import os
+import threading
+import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
 
-from .model_tokenizer import ModelTokenizer
+from .files import FORMAT_VERSION, path_name
+from .model_archive import CHECKS
+from .model_file import (MAX_DECLARED_LENGTH, MIN_DECLARED_LENGTH, MAX_TOKENIZER_BYTES, attribute_json,
+                         load_model_file)
+from .model_tokenizer import ModelTokenizer, TokenizerFailure
 
-MAX_SOURCE_TOKENS = 1000  # Model.cpp's kMaxSourceTokens
+MAX_SOURCE_TOKENS: int = CHECKS["model"]["max_source_tokens"]  # Model.cpp's kMaxSourceTokens
 PADDING_COLUMN = "<padding>"  # Model::kPaddingColumn: a model's own padding, attended (attends_padding)
 
 
@@ -57,56 +63,105 @@ class Architecture:
 
 
 class LoadedModel:
-    """A model file (a path, or what an adapter returns) as the decoder needs it."""
+    """A model file (a path, or what an adapter returns) as the decoder needs it, checked as the C++
+    loader checks it (model_file.py, TorchModelContract.cpp): a file that breaks the contract is
+    refused with a ValueError naming it and what is wrong, before a sentence is decoded."""
 
-    def __init__(self, model: Any, name: Optional[str] = None) -> None:
+    def __init__(self, model: Any, name: Optional[str] = None, _probe: bool = True) -> None:
         if isinstance(model, (str, os.PathLike)):
-            path = os.fspath(model)
-            if not os.path.isfile(path):
-                raise FileNotFoundError(f"cannot read the model file '{path}': "
-                                        f"{'no such file' if not os.path.exists(path) else 'not a file'}")
-            try:
-                self.module = torch.jit.load(path, map_location="cpu")
-            except (RuntimeError, ValueError) as e:
-                raise ValueError(f"the model file '{path}' is not a TorchScript model: {str(e).splitlines()[0]}") from None
+            path = path_name(model, "the model file")
+            if not os.path.exists(path):
+                raise FileNotFoundError(f"cannot read the model file '{path}': no such file")
+            self.module = load_model_file(path, probe=_probe)
             stem = os.path.splitext(os.path.basename(path))[0]
+            self.origin = f"the model file '{path}'"
         elif hasattr(model, "script"):  # AdaptedModel: the file it would write, without the file
             buffer = io.BytesIO()
             torch.jit.save(model.script(), buffer)
             self.module = torch.jit.load(io.BytesIO(buffer.getvalue()), map_location="cpu")
-            stem = "model"
+            stem, self.origin = "model", "the adapted model"
         elif isinstance(model, torch.jit.ScriptModule):
-            self.module, stem = model, "model"
+            self.module, stem, self.origin = model, "model", "the TorchScript module"
         else:
             raise TypeError("show() takes a model file's path or what an adapter returns (alignscope.from_d2l(...) and "
                             f"the others), not {type(model).__name__}")
         m = self.module
+        where = self.origin
+        for method in ("encode", "step"):
+            if not hasattr(m, method):
+                raise ValueError(f"{where} does not meet the AlignScope model contract (docs/model-format.md): "
+                                 f"missing method '{method}'")
         # float16 files are widened on load, as the C++ loader does (integer buffers keep their type)
-        for _, tensor in list(m.named_parameters()) + list(m.named_buffers()):
+        bad = []
+        for weight, tensor in list(m.named_parameters()) + list(m.named_buffers()):
             if tensor.is_floating_point() and tensor.dtype != torch.float32:
                 tensor.data = tensor.data.float()
+            # NaN or inf may leave a test sentence's numbers finite and every translation wrong (TorchModelContract.cpp)
+            if tensor.is_floating_point() and not bool(torch.isfinite(tensor).all()):
+                bad.append(weight)
+        if bad:
+            raise ValueError(f"{where} does not meet the AlignScope model contract: non-finite weights: {', '.join(bad)}")
         self.module.eval()
-        self.format_version = int(getattr(m, "format_version", 1))
-        self.src_vocab: List[str] = list(m.src_vocab)
-        self.tgt_vocab: List[str] = list(m.tgt_vocab)
-        self.metadata: Dict[str, Any] = json.loads(m.metadata) if hasattr(m, "metadata") else {}
+        version = getattr(m, "format_version", 1)
+        if type(version) is not int or version < 1:
+            raise ValueError(f"{where}: attribute 'format_version' must be a positive integer")
+        if version > FORMAT_VERSION:
+            raise ValueError(f"{where}: format_version {version} is newer than this AlignScope reads ({FORMAT_VERSION})")
+        self.format_version = version
+        self.src_vocab: List[str] = _vocabulary(m, "src_vocab", where)
+        self.tgt_vocab: List[str] = _vocabulary(m, "tgt_vocab", where)
+        meta = attribute_json(_attribute(m, "metadata", where), "metadata", where) if hasattr(m, "metadata") else {}
+        if not isinstance(meta, dict):
+            raise ValueError(f"{where}: attribute 'metadata' must be a JSON object, not {type(meta).__name__}")
+        self.metadata: Dict[str, Any] = meta
         if self.format_version >= 2:
-            self.src_specials = _specials(json.loads(m.src_specials))
-            self.tgt_specials = _specials(json.loads(m.tgt_specials))
+            self.src_specials = _specials(m, "src_specials", len(self.src_vocab), where)
+            self.tgt_specials = _specials(m, "tgt_specials", len(self.tgt_vocab), where)
         else:  # format 1: the same four ids in both vocabularies
             self.src_specials = self.tgt_specials = {"pad": 0, "unk": 1, "bos": 2, "eos": 3}
-        self.src_tokenizer, self.tgt_tokenizer = (
-            ModelTokenizer(json.loads(getattr(m, attribute)) if hasattr(m, attribute) else {"kind": "word"})
-            for attribute in ("src_tokenizer", "tgt_tokenizer"))
+        self.src_tokenizer, self.tgt_tokenizer = (_tokenizer(m, attribute, where)
+                                                  for attribute in ("src_tokenizer", "tgt_tokenizer"))
         self.src_index = {t: i for i, t in enumerate(self.src_vocab)}
         self.tgt_index = {t: i for i, t in enumerate(self.tgt_vocab)}
-        meta = self.metadata
+        _check_metadata(meta, where)
         self.name = name or (meta["name"] if isinstance(meta.get("name"), str) else stem)
-        self.max_length = int(meta.get("max_length") or 0)
-        self.max_source_length = int(meta.get("max_source_length") or 0)
+        self.max_length = meta.get("max_length") or 0
+        self.max_source_length = meta.get("max_source_length") or 0
         self.source_eos = meta.get("source_eos", True) is not False
         self.attends_padding = meta.get("attends_padding") is True
+        if self.source_eos and self.src_specials.get("eos", -1) < 0:
+            raise ValueError(f"{where}: sources end in </s> (metadata source_eos) but the source vocabulary has no eos")
         self.architecture = Architecture.of(meta)
+        self._last_tokens: Dict[int, Tuple[Any, List[Tuple[str, int]]]] = {}
+
+    def probe(self) -> None:
+        """TorchModel::probe's first part: encode and one step on a test sentence (an ordinary source
+        token, then </s>), their outputs as the contract says (step() checks them)."""
+        word = next((i for i in range(len(self.src_vocab)) if i not in self.src_specials.values()), 0)
+        ids = [word] + ([self.src_specials["eos"]] if self.source_eos else [])
+        with torch.inference_mode():
+            enc = self.encode(ids)
+            self.step(torch.tensor([self.start_id]), enc[1], enc, 0)
+
+    def encode(self, ids: Sequence[int]) -> Tuple[Tensor, ...]:
+        """The model's encode of one sentence: (enc, state, mask, keys), or ValueError naming the model."""
+        try:
+            enc = tuple(self.module.encode(torch.tensor([list(ids)]), torch.tensor([len(ids)])))
+        except (RuntimeError, torch.jit.Error) as e:  # type: ignore[attr-defined]
+            raise ValueError(f"{self.origin}: its encode failed: {_cause(e)}") from None
+        if len(enc) < 4 or not all(isinstance(t, Tensor) for t in enc[:4]):
+            raise ValueError(f"{self.origin}: encode must return (enc, state, mask, keys) tensors")
+        e, state, mask = enc[0], enc[1], enc[2]
+        if e.dim() != 3 or e.size(0) != 1 or e.size(1) != len(ids):
+            raise ValueError(f"{self.origin}: encode: enc must be [B,S,E], got {list(e.shape)}")
+        if state.dim() != 2 or state.size(0) != 1:
+            raise ValueError(f"{self.origin}: encode: state must be [B,D], got {list(state.shape)}")
+        if mask.dim() != 2 or mask.size(1) != len(ids) or mask.dtype != torch.bool:
+            raise ValueError(f"{self.origin}: encode: mask must be bool [B,S], got {list(mask.shape)}")
+        for key, t in (("enc", e), ("state", state)):
+            if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+                raise ValueError(f"{self.origin}: on this sentence, encode returned non-finite {key} values")
+        return enc
 
     @property
     def eos(self) -> int:
@@ -137,8 +192,22 @@ class LoadedModel:
             words.append(word)
         return tokens, ids, words
 
+    def _tokenize(self, tokenizer: ModelTokenizer, text: str) -> List[Tuple[str, int]]:
+        # The last text of each side is kept: decode_within tokenizes in the caller's thread, where a
+        # backtracking pattern's timer can ring, and the worker then finds the tokens here.
+        key = (id(tokenizer), text)
+        if self._last_tokens.get(id(tokenizer), (None, None))[0] == key:
+            return list(self._last_tokens[id(tokenizer)][1])
+        try:
+            tokens = tokenizer.tokenize(text)
+        except TokenizerFailure as e:
+            raise ValueError(f"{self.origin}: {e}") from None
+        self._last_tokens[id(tokenizer)] = (key, list(tokens))
+        return tokens
+
     def tokenize_source(self, text: str) -> Tuple[List[str], List[int], List[int]]:
-        tokens, ids, words = self._ids(self.src_tokenizer.tokenize(text), self.src_index, self.src_specials, "source")
+        tokens, ids, words = self._ids(self._tokenize(self.src_tokenizer, text), self.src_index, self.src_specials,
+                                       "source")
         limit = self.max_source_length or MAX_SOURCE_TOKENS
         if len(ids) + self.source_eos > limit:
             raise ValueError(f"the sentence has {len(ids)} tokens; this model takes at most {limit - self.source_eos}"
@@ -151,7 +220,8 @@ class LoadedModel:
         return tokens, ids, words
 
     def tokenize_target(self, text: str) -> Tuple[List[str], List[int], List[int]]:
-        tokens, ids, words = self._ids(self.tgt_tokenizer.tokenize(text), self.tgt_index, self.tgt_specials, "target")
+        tokens, ids, words = self._ids(self._tokenize(self.tgt_tokenizer, text), self.tgt_index, self.tgt_specials,
+                                       "target")
         if len(ids) > MAX_SOURCE_TOKENS:
             raise ValueError(f"the target has {len(ids)} tokens; at most {MAX_SOURCE_TOKENS} are accepted")
         return tokens, ids, words
@@ -163,21 +233,130 @@ class LoadedModel:
         written = iter(self.tgt_tokenizer.detokenized_words([self.target_token(i) for i in ids if self.written(i)]))
         return [next(written) if self.written(i) else -1 for i in ids]
 
-    def step(self, y_prev: Tensor, state: Tensor, enc: Tuple[Tensor, ...]) -> Dict[str, Tensor]:
-        """The model's step, alpha widened by its own padding's column where it attends it (TorchModel.cpp)."""
-        out = dict(self.module.step(y_prev, state, enc[0], enc[3], enc[2]))
-        for key in ("log_probs", "state", "alpha", "context"):
-            if key not in out:
-                raise ValueError(f"the model's step returned no '{key}'")
+    def step(self, y_prev: Tensor, state: Tensor, enc: Tuple[Tensor, ...], t: int = 0) -> Dict[str, Tensor]:
+        """The model's step, alpha widened by its own padding's column where it attends it (TorchModel.cpp),
+        its outputs checked as the C++ side checks them: a NaN would end up in the page as text JSON
+        cannot read. `t`: the step's index, for messages."""
+        at = f"at step {t + 1}"
+        try:
+            out = dict(self.module.step(y_prev, state, enc[0], enc[3], enc[2]))
+        except (RuntimeError, torch.jit.Error) as e:  # type: ignore[attr-defined]
+            raise ValueError(f"{self.origin}: its step failed {at}: {_cause(e)}") from None
+        for key in ("log_probs", "state", "alpha", "context") + (("alpha_padding",) if self.attends_padding else ()):
+            if not isinstance(out.get(key), Tensor):
+                raise ValueError(f"{self.origin}: its step returned no '{key}' {at}"
+                                 + (" (metadata attends_padding: step must return alpha_padding)"
+                                    if key == "alpha_padding" else ""))
         if self.attends_padding:
             out["alpha"] = torch.cat([out["alpha"], out.pop("alpha_padding").unsqueeze(1).to(out["alpha"].dtype)], 1)
-        for key in ("log_probs", "alpha", "context", "state"):
+        B = y_prev.size(0)
+        expected = {"log_probs": (B, len(self.tgt_vocab)), "state": tuple(state.shape),
+                    "alpha": (B, enc[0].size(1) + (1 if self.attends_padding else 0)), "context": (B, enc[0].size(2))}
+        for key, shape in expected.items():
+            if tuple(out[key].shape) != shape:
+                raise ValueError(f"{self.origin}: its step returned '{key}' of shape {list(out[key].shape)} {at}, "
+                                 f"not {list(shape)}")
             out[key] = out[key].float()
+        # -inf is a fair log-probability (a token ruled out); NaN, +inf or a row with nothing finite is not
+        if not bool(torch.isfinite(out["log_probs"].amax(1)).all()) or bool(torch.isnan(out["log_probs"]).any()):
+            raise ValueError(f"{self.origin}: its step returned non-finite log_probs (NaN or +inf) {at}")
+        for key in ("alpha", "context", "state"):
+            if not bool(torch.isfinite(out[key]).all()):
+                raise ValueError(f"{self.origin}: its step returned non-finite {key} values {at}")
         return out
 
 
-def _specials(specials: Dict[str, Any]) -> Dict[str, int]:
-    return {k: int(v) for k, v in specials.items() if v is not None}
+def _cause(e: BaseException) -> str:
+    """The line of a TorchScript error that says what went wrong (TorchModelChecks.h causeOf)."""
+    lines = [line for line in str(e).strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else type(e).__name__
+
+
+def _attribute(m: Any, attribute: str, where: str) -> Any:
+    try:
+        return getattr(m, attribute)
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: attribute '{attribute}' holds text that is not valid UTF-8") from None
+    except (AttributeError, RuntimeError):
+        raise ValueError(f"{where} has no attribute '{attribute}' (an AlignScope model file has src_vocab, tgt_vocab, "
+                         "metadata, ...: docs/model-format.md)") from None
+
+
+def _vocabulary(m: Any, attribute: str, where: str) -> List[str]:
+    value = _attribute(m, attribute, where)
+    try:
+        tokens = list(value)
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: attribute '{attribute}' holds a token that is not valid UTF-8") from None
+    except TypeError:
+        raise ValueError(f"{where}: attribute '{attribute}' must be a list of strings") from None
+    if not tokens or not all(isinstance(t, str) for t in tokens):
+        raise ValueError(f"{where}: attribute '{attribute}' must be a non-empty list of strings")
+    return tokens
+
+
+def _specials(m: Any, attribute: str, size: int, where: str) -> Dict[str, int]:
+    value = attribute_json(_attribute(m, attribute, where), attribute, where)
+    if not isinstance(value, dict):
+        raise ValueError(f"{where}: attribute '{attribute}' must be a JSON object (\"pad\", \"unk\", \"bos\", \"eos\")")
+    out = {}
+    for k, v in value.items():
+        if v is None:
+            continue
+        if type(v) is not int or not 0 <= v < size:
+            raise ValueError(f"{where}: attribute '{attribute}': '{k}' must be an id of the vocabulary (0 to {size - 1}) "
+                             "or null")
+        out[k] = v
+    return out
+
+
+def _tokenizer(m: Any, attribute: str, where: str) -> ModelTokenizer:
+    if not hasattr(m, attribute):
+        return ModelTokenizer({"kind": "word"})
+    description = attribute_json(_attribute(m, attribute, where), attribute, where, MAX_TOKENIZER_BYTES)
+    if not isinstance(description, dict):
+        raise ValueError(f"{where}: attribute '{attribute}' must be a JSON object")
+    try:
+        return ModelTokenizer(description)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError, RuntimeError, binascii.Error) as e:
+        why = str(e).strip() or type(e).__name__
+        raise ValueError(f"{where}: attribute '{attribute}': {why}") from None
+
+
+def _check_metadata(meta: Dict[str, Any], where: str) -> None:
+    """TorchModel's metadata checks (TorchModelContract.cpp): declared lengths within what decoding
+    and the page can hold, flags true or false, and the architecture descriptions' values."""
+    for key in ("max_length", "max_source_length"):
+        v = meta.get(key)
+        if v is not None and (type(v) is not int or not MIN_DECLARED_LENGTH <= v <= MAX_DECLARED_LENGTH):
+            raise ValueError(f"{where}: metadata '{key}' must be an integer from {MIN_DECLARED_LENGTH} to "
+                             f"{MAX_DECLARED_LENGTH}")
+    for key in ("source_eos", "attends_padding", "alpha_is_uniform"):
+        if meta.get(key) is not None and not isinstance(meta[key], bool):
+            raise ValueError(f"{where}: metadata '{key}' must be true or false")
+    cells, layers = ("gru", "lstm", "rnn"), "an integer from 1 to 64"
+    checks = {"encoder": {"cell": cells, "layers": layers, "bidirectional": bool},
+              "decoder": {"cell": cells, "layers": layers, "input_feeding": bool},
+              "attention": {"bias": bool, "kind": ("additive", "mlp", "general", "dot", "none"),
+                            "when": ("before_cell", "after_cell")}}
+    for obj, keys in checks.items():
+        if obj not in meta:
+            continue
+        o = meta[obj]
+        if obj == "attention" and isinstance(o, str):
+            continue
+        if not isinstance(o, dict):
+            raise ValueError(f"{where}: metadata '{obj}' must be an object")
+        for key, valid in keys.items():
+            if key not in o:
+                continue
+            v = o[key]
+            if valid is bool and not isinstance(v, bool):
+                raise ValueError(f"{where}: metadata '{obj}.{key}' must be true or false")
+            if valid == layers and (type(v) is not int or not 1 <= v <= 64):
+                raise ValueError(f"{where}: metadata '{obj}.{key}' must be {layers}")
+            if isinstance(valid, tuple) and v not in valid:
+                raise ValueError(f"{where}: metadata '{obj}.{key}' must be " + " or ".join(f'"{x}"' for x in valid))
 
 
 @dataclass
@@ -227,6 +406,20 @@ class Decoding:
         return self.model.detokenize([s.token_id for s in self.steps])
 
 
+def _check_text(text: Optional[str], what: str) -> None:
+    """A sentence is text that UTF-8 can hold: a lone surrogate (from a file read with surrogateescape,
+    say) would pass the model and then fail the page's save (UnicodeEncodeError)."""
+    if text is None:
+        return
+    if not isinstance(text, str):
+        raise TypeError(f"the {what} sentence must be a str, not {type(text).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(f"the {what} sentence is not valid text: character {e.start + 1} is a lone surrogate "
+                         f"(U+{ord(text[e.start]):04X})") from None
+
+
 def length_limit(max_length: int, source_length: int, declared: int) -> int:
     """SearchOptions::lengthLimit."""
     if max_length > 0:
@@ -235,15 +428,19 @@ def length_limit(max_length: int, source_length: int, declared: int) -> int:
 
 
 def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: Optional[int] = None,
-           max_length: int = 0, top_k: int = 10, keep_log_probs: bool = False) -> Decoding:
+           max_length: int = 0, top_k: int = 10, keep_log_probs: bool = False,
+           progress: Callable[[int], None] = lambda step: None) -> Decoding:
     """DecodingSession as the exports use it (BatchExporter::snapshot): teacher-forced along `target`
     (then </s>), else a beam's best hypothesis forced step by step, else greedy to </s> or the cap."""
-    if beam is not None and not 1 <= beam <= 64:
-        raise ValueError(f"beam must be 1 to 64, not {beam}")
+    if beam is not None and (type(beam) is not int or not 1 <= beam <= 64):
+        raise ValueError(f"beam must be 1 to 64, not {beam!r}")
+    for what, text in (("source", source), ("target", target)):
+        _check_text(text, what)
     tokens, ids, words = model.tokenize_source(source)
     d = Decoding(model, source, tokens, ids, words, target_text=target, beam=beam or 1)
     with torch.inference_mode():
-        enc = tuple(model.module.encode(torch.tensor([ids]), torch.tensor([len(ids)])))
+        progress(0)
+        enc = model.encode(ids)
         S = len(ids) + (1 if model.attends_padding else 0)
         d.encoder_states = enc[0][0].float().tolist()
         d.initial_state = enc[1][0].float().tolist()
@@ -260,7 +457,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
                 forced, forced_texts = forced + [model.eos], forced_texts + [None]
                 d.target_words = d.target_words + [-1]
         elif beam is not None and beam > 1:
-            d.hypotheses = beam_search(model, enc, S, beam, limit)
+            d.hypotheses = beam_search(model, enc, S, beam, limit, progress=progress)
             forced, forced_texts = d.hypotheses[0].ids, [None] * len(d.hypotheses[0].ids)
         states = [enc[1]]
         while True:
@@ -270,7 +467,8 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
             if forced is None and ((d.steps and d.steps[-1].token_id == model.eos) or t >= limit):
                 break
             previous = d.steps[-1].token_id if d.steps else model.start_id
-            out = model.step(torch.tensor([previous]), states[-1], enc)
+            progress(t + 1)
+            out = model.step(torch.tensor([previous]), states[-1], enc, t)
             log_probs = out["log_probs"][0]
             chosen = forced[t] if forced is not None else int(log_probs.argmax())
             k = min(max(1, top_k), log_probs.numel())
@@ -289,7 +487,7 @@ def decode(model: LoadedModel, source: str, target: Optional[str] = None, beam: 
 
 
 def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width: int, limit: int,
-                length_penalty: float = 1.0) -> List[Hypothesis]:
+                length_penalty: float = 1.0, progress: Callable[[int], None] = lambda step: None) -> List[Hypothesis]:
     """BeamSearch.cpp with Beam.cpp: 2 x width candidates a step, an end among the best `width`
     finishes a hypothesis, stop once `width` finished that no open prefix can beat."""
     def normalised(h: Hypothesis) -> float:
@@ -299,7 +497,8 @@ def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width
     state, rows_enc, y = enc[1], enc, torch.tensor([model.start_id])
     steps, done = 0, limit < 1
     while not done:
-        out = model.step(y, state, rows_enc)
+        progress(steps + 1)
+        out = model.step(y, state, rows_enc, steps)
         log_probs, alpha = out["log_probs"], out["alpha"]
         V = log_probs.size(1)
         total = log_probs + torch.tensor([h.log_prob for h in alive]).unsqueeze(1)
@@ -343,3 +542,40 @@ def beam_search(model: LoadedModel, enc: Tuple[Tensor, ...], columns: int, width
         finished = alive
     finished.sort(key=lambda h: -h.score)
     return finished[:width]
+
+
+def decode_within(seconds: float, model: LoadedModel, source: str, **options: Any) -> Decoding:
+    """decode() watched for silence, as alignscope-cli's --time-limit: model code cannot be interrupted,
+    so it runs on a worker thread (TorchScript lets go of the GIL) and a part (encoding, a step) that
+    does not return within `seconds` is set aside, its thread left running, and the call refused naming
+    the model and the part, as the app sets a stuck computation aside. 0: no limit."""
+    if not seconds:
+        return decode(model, source, **options)
+    # Tokenizing is Python, run here: a backtracking pattern holds the GIL, and only this thread's
+    # timer can stop it (model_tokenizer.py); the worker finds the tokens made.
+    _check_text(source, "source")
+    model.tokenize_source(source)
+    if options.get("target") is not None:
+        _check_text(options["target"], "target")
+        model.tokenize_target(options["target"])
+    state: Dict[str, Any] = {"part": 0, "since": time.monotonic()}
+
+    def progress(part: int) -> None:
+        state["part"], state["since"] = part, time.monotonic()
+
+    def work() -> None:
+        try:
+            state["result"] = decode(model, source, progress=progress, **options)
+        except BaseException as e:  # handed to the caller's thread
+            state["error"] = e
+    worker = threading.Thread(target=work, name="alignscope decoding", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.05)
+        if worker.is_alive() and time.monotonic() - state["since"] > seconds:
+            part = "encoding the sentence" if state["part"] == 0 else f"step {state['part']}"
+            raise ValueError(f"{model.origin} did not finish {part} within {seconds:g} s: its code may loop for ever; "
+                             "the decoding was set aside (time_limit= sets the limit)")
+    if "error" in state:
+        raise state["error"]
+    return state["result"]

@@ -10,6 +10,7 @@ import torch
 from .architecture import Architecture
 from .batching import make_batch
 from .export import export
+from .files import atomic_write
 from .guided import guidance_tensor
 from .reference import Seq2SeqAttention
 from .text import BOS, DEFAULT_TOKENIZER, EOS, SPECIALS, UNK, tokenize
@@ -73,7 +74,7 @@ def eager_reference(model: Seq2SeqAttention, src_vocab: Sequence[str], tgt_vocab
 
 
 def write_json(path: str, value: Any) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_write(path, encoding="utf-8") as f:
         json.dump(value, f, indent=1, ensure_ascii=False)
 
 

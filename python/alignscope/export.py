@@ -6,7 +6,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 
-from .architecture import Architecture
+from .architecture import architecture_of
+from .decoding import LoadedModel
 from .files import atomic_write
 from .reference import Seq2SeqAttention
 from .scripted import format_parameter_names, to_script
@@ -73,17 +74,21 @@ def load(path: str) -> Tuple[Seq2SeqAttention, List[str], List[str], Dict[str, A
     Returns (model, src_vocab, tgt_vocab, info) with info holding "metadata", "src_tokenizer"
     and "tgt_tokenizer" as dicts.
     """
-    module = torch.jit.load(path, map_location="cpu")
-    meta = json.loads(module.metadata)
+    # The C++ loader's checks (model_file.py): a damaged or hostile file is refused by name before its code runs.
+    loaded = LoadedModel(path)
+    module, meta, where = loaded.module, loaded.metadata, loaded.origin
     if "architecture" not in meta:
         raise ValueError(f"'{path}' has no architecture in its metadata: not an RNN encoder-decoder AlignScope model")
-    arch = Architecture.from_json(meta["architecture"])
-    src_vocab, tgt_vocab = list(module.src_vocab), list(module.tgt_vocab)
+    arch = architecture_of(meta["architecture"], where)
+    src_vocab, tgt_vocab = loaded.src_vocab, loaded.tgt_vocab
     model = Seq2SeqAttention(len(src_vocab), len(tgt_vocab), arch)
     params = dict(module.named_parameters())
-    state = {v: params[k].detach().float() for k, v in format_parameter_names(arch).items()}
-    model.load_state_dict(state)
-    info = {"metadata": meta, "src_tokenizer": json.loads(module.src_tokenizer),
-            "tgt_tokenizer": json.loads(module.tgt_tokenizer)}
+    try:
+        state = {v: params[k].detach().float() for k, v in format_parameter_names(arch).items()}
+        model.load_state_dict(state)
+    except (KeyError, RuntimeError) as e:
+        raise ValueError(f"{where}: its weights do not fit its architecture ({str(e).strip()})") from None
+    info = {"metadata": meta, "src_tokenizer": loaded.src_tokenizer.description,
+            "tgt_tokenizer": loaded.tgt_tokenizer.description}
     return model, src_vocab, tgt_vocab, info
 

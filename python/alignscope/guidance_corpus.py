@@ -22,6 +22,7 @@ import time
 import unicodedata
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from .files import atomic_write
 from .statistical_alignment import align_corpus, pharaoh
 from .text import read_tsv_by_line
 from .text_forms import project_links, tokens_by_word
@@ -58,6 +59,8 @@ def prepare_guidance(data: str, out_corpus: str, out_links: str, src_language: s
         raise ValueError("the tokenised share is a fraction between 0 and 1")
     start = time.perf_counter()
     lines = read_tsv_by_line(data)
+    if not any(p is not None for p in lines):  # as train refuses it (Corpus.from_tsv)
+        raise ValueError(f"no 'source<TAB>target' lines in '{data}'")
     also_lines = read_tsv_by_line(also) if also else []
     if None in also_lines:
         raise ValueError(f"'{also}' has lines that are not 'source<TAB>target' pairs")
@@ -79,7 +82,7 @@ def prepare_guidance(data: str, out_corpus: str, out_links: str, src_language: s
     links = align_corpus([(s[0], t[0]) for s, t in tokenized], device=device, log=log)["grow-diag-final-and"]
     rng = random.Random(f"alignscope-guide:{seed}")
     written = tokenized_lines = 0
-    with open(out_corpus, "w", encoding="utf-8") as corpus, open(out_links, "w", encoding="utf-8") as out:
+    with atomic_write(out_corpus, encoding="utf-8") as corpus, atomic_write(out_links, encoding="utf-8") as out:
         for p in lines:
             as_tokens = rng.random() < tokenized_share
             if p is None:
@@ -97,8 +100,8 @@ def prepare_guidance(data: str, out_corpus: str, out_links: str, src_language: s
                 out.write(pharaoh(project_links(links[k], src_word, tgt_word)) + "\n")
             written += 1
     if also and also_out:
-        with open(also_out + ".words.txt", "w", encoding="utf-8") as words, \
-                open(also_out + ".tokens.txt", "w", encoding="utf-8") as tokens:
+        with atomic_write(also_out + ".words.txt", encoding="utf-8") as words, \
+                atomic_write(also_out + ".tokens.txt", encoding="utf-8") as tokens:
             for p in extra:
                 k = unique[p]
                 (_, src_word), (_, tgt_word) = tokenized[k]

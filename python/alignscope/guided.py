@@ -11,11 +11,13 @@ with no link are not guided. The loss adds weight x the cross-entropy between th
 and alpha_t, summed over guided tokens, to the translation loss.
 """
 
+import io
 from typing import Callable, List, Optional, Sequence, Tuple
 
 import torch
 from torch import Tensor
 
+from .files import open_input
 from .links import parse_pharaoh
 
 Guide = List[Tuple[int, int]]  # (target position, source position) over tokens; len(tokens) is </s>
@@ -60,7 +62,7 @@ def token_guide(word_links: Sequence[Tuple[int, int]], src_word: Sequence[int], 
 def read_links(path: str) -> List[List[Tuple[int, int]]]:
     """A Pharaoh file: per line, (source word, target word) links (`i-j`; `ipj` taken as a link)."""
     out = []
-    with open(path, encoding="utf-8") as f:
+    with io.TextIOWrapper(open_input(path, "links file"), encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             try:
                 out.append(parse_pharaoh(line))

@@ -4,10 +4,12 @@ alignscope/web); the data is the alignment JSON of page_data.py, which `export -
 
 import html
 import json
+import math
 import os
 from typing import Any, Dict, Optional
 
-from .decoding import LoadedModel, decode
+from .decoding import LoadedModel, decode_within
+from .files import path_name, write_text
 from .page_data import page_data, source_file_name
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
@@ -25,9 +27,25 @@ def web_file(name: str) -> str:
                       "without its web files (resources/web/)") from None
 
 
+def _finite(value: Any) -> Any:
+    """`value` with every non-finite number as None: the JSON null nlohmann::json writes for them in the
+    C++ page (PageData.cpp), where Python's NaN/Infinity is no JSON and leaves the page blank."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
 def script_safe(data: Dict[str, Any]) -> str:
-    """JSON text that cannot end the <script> element holding it, nor start markup (PageData::scriptSafe)."""
-    text = json.dumps(data, ensure_ascii=False, allow_nan=True, separators=(",", ":"))
+    """JSON text that cannot end the <script> element holding it, nor start markup (PageData::scriptSafe).
+    Never NaN or Infinity (a non-finite number is null, as in the C++ page)."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError:  # only a -inf log-probability gets here: models with NaN or +inf are refused at load
+        text = json.dumps(_finite(data), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
@@ -70,15 +88,17 @@ class Page:
     def html(self) -> str:
         return render(self.data, self.title)
 
-    def save(self, path: str) -> str:
-        """Writes the self-contained page (no file beside it, no request to any server); returns the path."""
+    def save(self, path: "str | os.PathLike[str]") -> str:
+        """Writes the self-contained page (no file beside it, no request to any server) by the package's
+        one rule for files it writes (files.atomic_write); returns the path."""
+        name = path_name(path, "the page's path")
         text = self.html()
         try:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
+            return write_text(name, text, what="page")
         except OSError as e:
-            raise OSError(f"cannot write the page '{path}': {e.strerror}") from None
-        return path
+            if e.strerror is None:  # files.py's own message, naming the page already
+                raise
+            raise OSError(f"cannot write the page '{name}': {e.strerror}") from None
 
     def _repr_html_(self) -> str:
         # The page in an iframe of its own: its keys (arrows, Home, End) and styles stay out of the
@@ -94,10 +114,12 @@ class Page:
 
 
 def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[int] = None,
-         method: str = "attention", words: bool = False, max_length: int = 0) -> Page:
+         method: str = "attention", words: bool = False, max_length: int = 0, time_limit: float = 30) -> Page:
     """The decoding of `source` as AlignScope's interactive page: greedy, or `beam` search's best
     hypothesis, or teacher-forced along `target`. `model`: a model file's path, or what an adapter
-    returns (alignscope.from_d2l(...) and the others). words=True opens on the word view."""
+    returns (alignscope.from_d2l(...) and the others). words=True opens on the word view.
+    time_limit: seconds the model's encoding or one step may take (alignscope-cli's --time-limit;
+    0: none): past it the call is refused naming the model and the step."""
     if method != "attention":
         if method in ATTRIBUTIONS:
             raise NotImplementedError(f"show(method={method!r}): attributions are computed by the C++ engine; "
@@ -108,7 +130,7 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
     if not isinstance(source, str) or not source.strip():
         raise ValueError("show() needs a source sentence")
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
-    decoding = decode(loaded, source, target=target, beam=beam, max_length=max_length)
+    decoding = decode_within(time_limit, loaded, source, target=target, beam=beam, max_length=max_length)
     file = source_file_name(model)
     title = f"AlignScope: {source}"  # as export --format html titles its pages
     return Page(page_data(decoding, words=words, file=file), title,

@@ -4,8 +4,11 @@ punctuation split off), vocabularies as Vocabulary::fromCounts builds them, and 
 The tokenizer must stay the mirror of the C++ one: a model trained on tokens from here is fed
 tokens from there."""
 
+import io
 import unicodedata
 from typing import Any, Dict, Iterable, List, Optional, Tuple
+
+from .files import open_input
 
 # Special tokens of a version-1 model: these four, first, with these ids.
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
@@ -118,7 +121,8 @@ def read_tsv_lines(path: str) -> List[Tuple[int, str, str]]:
 def read_tsv_by_line(path: str) -> List[Optional[Tuple[str, str]]]:
     """Every line of the file: its (source, target), or None for a line that is not a pair."""
     out: List[Optional[Tuple[str, str]]] = []
-    with open(path, encoding="utf-8", errors="replace") as f:
+    # A regular file of bounded size (files.open_input): /dev/zero or a FIFO is refused by name.
+    with io.TextIOWrapper(open_input(path, "corpus"), encoding="utf-8", errors="replace") as f:
         for line in f:
             cols = line.rstrip("\r\n").split("\t")
             out.append((cols[0], cols[1]) if len(cols) >= 2 and cols[0] and cols[1] else None)

@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional
 
 import torch
 
-from .files import atomic_write
+from .files import atomic_write, read_text
 from .timeline_code import log_uniform_steps
 
 FORMAT = "alignscope-timeline"
@@ -38,9 +38,11 @@ class TrainingTimeline:
         self.snapshots: List[Dict[str, Any]] = []  # {"step", "file", "loss"}, ascending steps
         self.loss: List[float] = []  # [updates] training NLL/token
         if os.path.exists(self.index_path()):
-            with open(self.index_path(), encoding="utf-8") as f:
-                index = json.load(f)
-            if index.get("format") != FORMAT:
+            try:  # bounded as TrainingTimeline::kMaxIndexBytes bounds it
+                index = json.loads(read_text(self.index_path(), "training timeline", 256 << 20))
+            except (json.JSONDecodeError, RecursionError):
+                raise ValueError(f"the training timeline '{self.index_path()}' is not valid JSON") from None
+            if not isinstance(index, dict) or index.get("format") != FORMAT:
                 raise ValueError(f"'{self.index_path()}' is not a training timeline (its \"format\" is not \"{FORMAT}\")")
             self.snapshots = sorted(index.get("snapshots", []), key=lambda s: s["step"])
             self.loss = list(index.get("loss", []))

@@ -20,13 +20,15 @@ import torch
 from torch import Tensor, nn
 from torch.nn.parallel import DistributedDataParallel
 
-from .architecture import Architecture
+from .architecture import Architecture, architecture_of
 from .batching import LengthBuckets, make_batch
 from .checkpoint import (checkpoint_dict, latest_training_checkpoint, read_checkpoint, save_checkpoint,
                          write_training_checkpoint)
 from .corpus import Corpus
+from .decoding import LoadedModel
 from .distributed import Distributed
 from .export import export, load
+from .files import open_input
 from .guided import guidance_tensor, read_links
 from .subwords import PieceTokenizer, train_pieces
 from .text import DEFAULT_TOKENIZER, read_tsv
@@ -119,9 +121,9 @@ class LossOf(nn.Module):
         return self.model.guided_loss(src, src_len, tgt_in, tgt_out, smoothing, guidance, weight)
 
 
-def _file_digest(path: str) -> str:
+def _file_digest(path: str, what: str = "file") -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_input(path, what) as f:  # a regular file: /dev/zero or a FIFO would be read for ever
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -190,7 +192,7 @@ class Trainer:
         ckpt = read_checkpoint(resume_from) if resume_from else None
 
         # What must not change under a resumed run: the corpus and how it is cut into batches.
-        self.data_fingerprint = {"pairs_file_sha256": _file_digest(data), "max_len": o.max_len,
+        self.data_fingerprint = {"pairs_file_sha256": _file_digest(data, "corpus"), "max_len": o.max_len,
                                  "min_count": o.min_count, "max_vocab": o.max_vocab}
         self.word_links = None
         if o.guided_alignment:
@@ -225,7 +227,7 @@ class Trainer:
                                      "A run begun before the trainers shared their defaults (docs/trainers.md) "
                                      "resumes with its old ones given: --batch-size 32 --min-count 1 "
                                      "--dropout 0 --smoothing 0 --clip 5")
-            saved = Architecture.from_json(ckpt["architecture"])
+            saved = architecture_of(ckpt["architecture"], f"the checkpoint '{resume_from}'")
             if arch is not None and arch != saved:
                 _log(self.dist, f"note: resuming with the checkpoint's architecture ({saved}), not the one given")
             arch = saved
@@ -314,16 +316,16 @@ class Trainer:
     def _tokenizers_of(self, path: str) -> Tuple[List[str], List[str]]:
         """Another model file's SentencePiece tokenizers and vocabularies, unchanged: a comparison model
         (no attention, another size) that reads and writes the same pieces. Returns the vocabularies."""
-        module = torch.jit.load(path, map_location="cpu")
+        loaded = LoadedModel(path)  # the C++ loader's checks (model_file.py)
         described = []
-        for side in ("src_tokenizer", "tgt_tokenizer"):
-            description = json.loads(getattr(module, side))
+        for tokenizer in (loaded.src_tokenizer, loaded.tgt_tokenizer):
+            description = tokenizer.description
             if description.get("kind") != "sentencepiece":
                 raise ValueError(f"'{path}' reads words with AlignScope's word tokenizer, not SentencePiece pieces: "
                                  f"--tokenizer-from takes a sub-word model here (alignscope-cli train takes either)")
             described.append(PieceTokenizer.from_description(description))
         self.src_pieces, self.tgt_pieces = described
-        return list(module.src_vocab), list(module.tgt_vocab)
+        return loaded.src_vocab, loaded.tgt_vocab
 
     def _model_to_continue(self, path: str) -> Tuple[Seq2SeqAttention, List[str], List[str]]:
         """A model file to train on: the eager model with its weights, its vocabularies; its tokenizers

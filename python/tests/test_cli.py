@@ -154,7 +154,7 @@ def test_convert_refuses_missing_and_malformed_input_in_one_line(run, tmp_path, 
     status, line = convert("keras", "--h5", h5, "--src-vocab", tmp_path / "list.json", "--tgt-vocab", good)
     assert status == 2 and "list.json" in line and "JSON list of tokens" in line
     status, line = convert("keras", "--h5", tmp_path, "--src-vocab", good, "--tgt-vocab", good)
-    assert status == 2 and "not a file" in line
+    assert status == 2 and "is a folder, not a regular file" in line
     status, line = convert("opennmt", "--checkpoint", tmp_path / "nmt.pt")
     assert status == 2 and line == f"python3 -m alignscope convert: error: cannot read the OpenNMT-py checkpoint " \
                                    f"'{tmp_path / 'nmt.pt'}': no such file"

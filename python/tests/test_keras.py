@@ -666,3 +666,43 @@ def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
                  "--tgt-vocab", str(tmp_path / "tgt.json"), "--tx", str(TX), "--ty", str(TY),
                  "--src-tokenizer", str(tmp_path / "tok.json"), "-o", str(out)]) == 0
     assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased
+
+
+# -------------------------------------------------------------------------------------------------
+# The end token (issue 59): targets padded with '<pad>' end with it
+
+
+def test_end_token_gives_a_forced_target_the_originals_end_step(tmp_path):
+    """A course model whose targets end in '<pad>' (no end token of its own): with end_token='<pad>'
+    greedy decoding stops there and a forced target gets one more step, the original's next output,
+    so its last row and log-probability can be compared with Keras's."""
+    from alignscope.decoding import LoadedModel, decode
+    rng = random.Random(11)
+    pairs = [random_date(rng) for _ in range(200)]
+    human_vocab = {ch: i for i, ch in enumerate(sorted(set("".join(course_text(h) for h, _ in pairs)))
+                                                + ["<unk>", "<pad>"])}
+    machine_vocab = {t: i for i, t in enumerate(sorted(set("".join(m for _, m in pairs))) + ["<pad>"])}
+    model = CourseModel(len(human_vocab), len(machine_vocab), seed=3).eval()
+    h5 = str(tmp_path / "padded.h5")
+    write_keras_h5(h5, model, "keras-2.0", "2.4.0")
+    with pytest.raises(ValueError, match="end_token '<end>' is not in the target vocabulary"):
+        from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY, end_token="<end>")
+    assert json.loads(torch.jit.load(_saved(from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY),
+                                            tmp_path / "plain.pt")).tgt_specials) == {}
+    adapted = from_keras_h5(h5, human_vocab, machine_vocab, Tx=TX, Ty=TY, end_token="<pad>")
+    loaded = LoadedModel(_saved(adapted, tmp_path / "padded.pt"))
+    assert loaded.eos == machine_vocab["<pad>"]
+    source, target = "3 May 1979", "1979-05"
+    lp_ref, alpha_ref, _ = original(model, [source], human_vocab)
+    d = decode(loaded, source, target=target, keep_log_probs=True)
+    assert [s.token for s in d.steps][-1] == "<pad>" and len(d.steps) == len(target) + 1
+    for t, step in enumerate(d.steps):  # every row, the end step's included, is the original's
+        assert np.abs(np.array(step.log_probs) - lp_ref[0, t].numpy()).max() < TOL
+    assert abs(d.steps[-1].log_prob - lp_ref[0, len(target), machine_vocab["<pad>"]].item()) < TOL
+    greedy = decode(loaded, source)
+    assert len(greedy.steps) <= TY and (greedy.steps[-1].token_id == loaded.eos or len(greedy.steps) == TY)
+
+
+def _saved(adapted, path) -> str:
+    adapted.save(str(path))
+    return str(path)

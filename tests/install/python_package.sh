@@ -35,7 +35,7 @@ import alignscope
 venv, version, source = sys.argv[1], sys.argv[2], sys.argv[3]
 folder = os.path.dirname(alignscope.__file__)
 assert folder.startswith(venv), f"alignscope imported from {folder}, not from the venv {venv}"
-for data in ("model_code.py", "timeline_code.py", "sentencepiece_training.json", "training_options.json", "adapters/keras.py"):
+for data in ("model_code.py", "timeline_code.py", "sentencepiece_training.json", "training_options.json", "model_checks.json", "adapters/keras.py"):
     assert os.path.isfile(os.path.join(folder, data)), f"the installed package lacks {data}"
 import filecmp
 web = os.path.join(source, "resources", "web")

@@ -34,6 +34,7 @@ import torch
 from torch import Tensor, nn
 
 from ..adapted import AdaptedModel
+from ..files import regular_input
 from .common import SplitEncoder, positive_int, special_ids, tokenizer_option, tokens_by_id
 
 Vocab = Union[Mapping[Any, Any], Sequence[str]]
@@ -424,8 +425,7 @@ def read_keras_course_weights(path: str, V_src: int, V_tgt: int) -> Dict[str, An
         import h5py
     except ImportError as e:  # pragma: no cover
         raise ImportError("from_keras_h5 needs h5py (pip install h5py, or apt install python3-h5py)") from e
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{path}: no such file")
+    regular_input(path, "Keras file")  # a FIFO would block h5py's open for ever
     try:
         f = h5py.File(path, "r")
     except OSError as e:
@@ -523,7 +523,7 @@ def read_keras_course_weights(path: str, V_src: int, V_tgt: int) -> Dict[str, An
 
 def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[int] = None, Ty: Optional[int] = None,
                   recurrent_activation: str = "sigmoid", *, src_tokenizer: Any = None,
-                  tgt_tokenizer: Any = None) -> AdaptedModel:
+                  tgt_tokenizer: Any = None, end_token: Optional[str] = None) -> AdaptedModel:
     """The Keras course date translator in `path` (Keras 2 `model.save_weights("x.h5")`, or a whole
     `model.save("x.h5")`) as an AlignScope model; `.save("dates.pt")` writes the file.
 
@@ -534,6 +534,10 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
     src_tokenizer, tgt_tokenizer: how text becomes tokens, a description as the model format's JSON
     (docs/model-format.md, "Tokenizers"); by default read from each vocabulary (keras_tokenizer):
     characters as the course, or words as Keras' text_to_word_sequence splits them.
+    end_token: the target token that ends a translation (a model trained on targets padded with
+    '<pad>' ends them with it), declared as the target's eos: greedy decoding stops there and a
+    forced target gets its end step, as the original's output has one. By default '</s>' or '<eos>'
+    where the target vocabulary has one; the course's has none (its outputs are Ty tokens).
     """
     if recurrent_activation not in RECURRENT_ACTIVATIONS:
         raise ValueError(f"recurrent_activation must be 'sigmoid' or 'hard_sigmoid', not {recurrent_activation!r}")
@@ -544,6 +548,11 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
     tgt_tokenizer = (keras_tokenizer(tgt, "tgt_vocab", "target") if tgt_tokenizer is None
                      else tokenizer_option(tgt_tokenizer, "tgt_tokenizer", {}))
     specials = special_ids(src, {"pad": "<pad>", "unk": "<unk>"})
+    if end_token is None:
+        end_token = next((t for t in ("</s>", "<eos>") if t in tgt), None)
+    elif not isinstance(end_token, str) or end_token not in tgt:
+        raise ValueError(f"end_token {end_token!r} is not in the target vocabulary (tgt_vocab)")
+    tgt_specials = special_ids(tgt, {"eos": end_token}) if end_token is not None else {}
     pad_id = specials["pad"]
     if pad_id is None:
         raise ValueError("src_vocab has no '<pad>': the course pads every input to Tx with human_vocab['<pad>']")
@@ -611,7 +620,7 @@ def from_keras_h5(path: str, src_vocab: Vocab, tgt_vocab: Vocab, Tx: Optional[in
         module,
         src_vocab=src, tgt_vocab=tgt,
         src_specials=specials,
-        tgt_specials={},
+        tgt_specials=tgt_specials,
         src_tokenizer=src_tokenizer,
         tgt_tokenizer=tgt_tokenizer,
         metadata=metadata,

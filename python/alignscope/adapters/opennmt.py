@@ -14,22 +14,21 @@ order, which OpenNMT-py follows for every attention type).
 """
 
 import argparse
-import contextlib
-import importlib.abc
-import importlib.util
-import inspect
+import collections
+import copyreg
 import os
-import sys
-import types
 from collections import OrderedDict
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor, nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
+from .. import unpickling
 from ..adapted import AdaptedModel
+from ..files import open_input
+from ..model_archive import check_archive
 from .common import SplitEncoder, frozen_copy, special_ids, tokenizer_option
 
 __all__ = ["from_opennmt", "OpenNMTRNN"]
@@ -83,51 +82,22 @@ def _stub(module: str, name: str) -> type:
     return _STUBS[key]
 
 
-class _StubModule(types.ModuleType):
-    """A package that is not installed, standing in while a checkpoint is unpickled: every class
-    asked of it is a _Stub."""
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return _stub(self.__name__, name)
-
-
-class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def __init__(self, roots: Set[str]) -> None:
-        self.roots = roots
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname.split(".")[0] in self.roots:
-            return importlib.util.spec_from_loader(fullname, self, is_package=True)
-        return None
-
-    def create_module(self, spec: Any) -> types.ModuleType:
-        return _StubModule(spec.name)
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        module.__path__ = []  # type: ignore[attr-defined]
-
-
-@contextlib.contextmanager
-def _stub_packages(roots: Set[str]) -> Iterator[None]:
-    """While unpickling: the packages `roots` (not installed) importable as stubs; removed after."""
-    if not roots:
-        yield
-        return
-    finder = _StubFinder(roots)
-    sys.meta_path.append(finder)
-    try:
-        yield
-    finally:
-        sys.meta_path.remove(finder)
-        for name in [n for n, m in sys.modules.items() if isinstance(m, _StubModule)]:
-            del sys.modules[name]
+# What an OpenNMT-py checkpoint may name besides tensors (unpickling.allowed_globals): its options
+# (an argparse Namespace) and the containers torchtext's vocabularies are made of. Every other class
+# or function (onmt's, torchtext's, or os.system) becomes a _Stub that keeps the pickled data only.
+_OPENNMT_GLOBALS: Dict[str, Any] = {
+    "argparse.Namespace": argparse.Namespace, "collections.OrderedDict": OrderedDict,
+    "collections.defaultdict": collections.defaultdict, "collections.Counter": collections.Counter,
+    "builtins.set": set, "builtins.frozenset": frozenset, "builtins.object": object,
+    "copyreg._reconstructor": copyreg._reconstructor,
+}
 
 
 def _load_checkpoint(checkpoint: Any) -> Tuple[Dict[str, Any], str]:
-    """The checkpoint dict and a name for it. OpenNMT-py pickles its options (an argparse
-    Namespace) into the file, so it is read with full unpickling: convert only files you trust."""
+    """The checkpoint dict and a name for it. OpenNMT-py pickles its options (an argparse Namespace)
+    and, before 3.x, torchtext Fields into the file: they are read as data (unpickling.py), each
+    class the file names that is not a plain container standing in as a _Stub, so no code in the
+    file runs, whatever it names."""
     if isinstance(checkpoint, dict):
         return checkpoint, "OpenNMT-py model"
     if not isinstance(checkpoint, (str, os.PathLike)):
@@ -136,27 +106,14 @@ def _load_checkpoint(checkpoint: Any) -> Tuple[Dict[str, Any], str]:
     path = os.fspath(checkpoint)
     if not os.path.isfile(path):
         raise ValueError(f"OpenNMT-py checkpoint not found: {path}")
-    kwargs: Dict[str, Any] = {"map_location": "cpu"}
     try:
-        if "weights_only" in inspect.signature(torch.load).parameters:
-            kwargs["weights_only"] = False  # the options are an argparse Namespace
-    except (TypeError, ValueError):
-        pass
-    # Checkpoints of OpenNMT-py 0.x-2.x pickle torchtext Fields and onmt classes into 'vocab':
-    # packages that are not installed are stood in for by stubs that keep the pickled attributes.
-    stubbed: Set[str] = set()
-    while True:
-        try:
-            with _stub_packages(stubbed):
-                loaded = torch.load(path, **kwargs)
-            break
-        except ModuleNotFoundError as e:
-            root = (e.name or "").split(".")[0]
-            if not root or root in stubbed or len(stubbed) >= 8:
-                raise ValueError(f"{path}: not a readable PyTorch checkpoint (ModuleNotFoundError: {e})") from e
-            stubbed.add(root)
-        except Exception as e:  # not a torch file, truncated, ...
-            raise ValueError(f"{path}: not a readable PyTorch checkpoint ({type(e).__name__}: {e})") from e
+        with open_input(path, "OpenNMT-py checkpoint") as f:
+            if f.read(2) == b"PK":
+                check_archive(path, saved=True)  # the model files' checks: storages against their records, no zip bomb
+            f.seek(0)
+            loaded = unpickling.load(f, _OPENNMT_GLOBALS, _stub)
+    except Exception as e:  # not a torch file, truncated, damaged, ...
+        raise ValueError(f"{path}: not a readable PyTorch checkpoint ({type(e).__name__}: {e})") from e
     if not isinstance(loaded, dict):
         raise ValueError(f"{path}: expected an OpenNMT-py checkpoint (a dict with 'model', 'generator', "
                          f"'vocab', 'opt'), found a {type(loaded).__name__}")
