@@ -1,0 +1,298 @@
+"""A model file's own `encode` and `step` as ONNX graphs, for a page that runs the model in the
+browser with ONNX Runtime Web (issue 57; docs/live-page.md).
+
+The graphs come from the file's TorchScript code, not from a re-implementation of one
+architecture: the scripted methods are exported as they stand (torch.onnx's scripting mode keeps
+their loops and branches), so every model the format allows, adapters' included, exports the same
+way or is refused with the operator ONNX lacks. What the page also needs, the vocabularies, the
+special ids, the tokenizer descriptions and the SentencePiece `.model` bytes the file carries, is
+written beside the graphs.
+
+    python3 -m alignscope.onnx_export MODEL.pt OUT_DIR
+"""
+
+import base64
+import contextlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+import torch
+from torch import Tensor
+
+from .decoding import LoadedModel
+
+OPSET = 17
+# What step returns that the page reads, in this order; the first four every model has.
+STEP_OUTPUTS = ("log_probs", "state", "alpha", "context", "alpha_padding", "energies", "query", "readout")
+ENCODE_OUTPUTS = ("enc", "state", "mask", "keys")
+
+
+class ExportError(ValueError):
+    pass
+
+
+# ATen operators with an exact ONNX equivalent that torch 1.13's exporter does not know. The model
+# code uses addmv/mv for speed at batch 1 (docs/performance.md); the arithmetic is the same MatMul
+# and Add. Any other unknown operator refuses the model.
+def _addmv(g, bias, mat, vec, beta, alpha):
+    from torch.onnx import symbolic_helper as sh
+    if sh._maybe_get_const(beta, "f") != 1 or sh._maybe_get_const(alpha, "f") != 1:
+        return sh._unimplemented("addmv", "beta or alpha other than 1")
+    return g.op("Add", bias, g.op("MatMul", mat, vec))
+
+
+def _mv(g, mat, vec):
+    return g.op("MatMul", mat, vec)
+
+
+def _logical_not(g, x):
+    return g.op("Not", g.op("Cast", x, to_i=9))  # 9: BOOL
+
+
+_registered = False
+
+
+def _register_symbolics() -> None:
+    global _registered
+    if not _registered:
+        from torch.onnx import register_custom_op_symbolic
+        register_custom_op_symbolic("aten::addmv", _addmv, OPSET)
+        register_custom_op_symbolic("aten::mv", _mv, OPSET)
+        register_custom_op_symbolic("aten::logical_not", _logical_not, OPSET)
+        _registered = True
+
+
+def _constant(value: "torch._C.Value") -> Any:
+    node = value.node()
+    return node.s("value") if node.kind() == "prim::Constant" and node.hasAttribute("value") and \
+        node.kindOf("value") == "s" else None
+
+
+def _unfold_dicts(graph: "torch._C.Graph") -> None:
+    """Replaces the Dict[str, Tensor] a step builds and reads back (DictConstruct, _set_item,
+    __getitem__ with constant keys, all in the graph's top block) by the tensors themselves: ONNX
+    has no dictionaries, and the format's `step` returns one."""
+    for node in [n for n in graph.nodes() if n.kind() == "prim::DictConstruct"]:
+        items: Dict[str, Any] = {}
+        inputs = list(node.inputs())
+        for k, v in zip(inputs[0::2], inputs[1::2]):
+            key = _constant(k)
+            if key is None:
+                raise ExportError("builds a dictionary with a key that is not a constant string")
+            items[key] = v
+        d = node.output()
+        uses = sorted(d.uses(), key=lambda u: _position(graph, u.user))
+        for use in uses:
+            user = use.user
+            key = _constant(list(user.inputs())[1]) if user.kind() in ("aten::_set_item", "aten::__getitem__") else None
+            if key is None:
+                raise ExportError(f"uses its step's dictionary through {user.kind()}")
+            if user.kind() == "aten::_set_item":
+                items[key] = list(user.inputs())[2]
+            else:
+                if key not in items:
+                    raise ExportError(f"reads '{key}' from its step's dictionary before it is set")
+                user.output().replaceAllUsesWith(items[key])
+        for use in uses:
+            use.user.destroy()
+        node.destroy()
+
+
+def _position(graph: "torch._C.Graph", node: "torch._C.Node") -> int:
+    for i, n in enumerate(graph.nodes()):
+        if n == node:
+            return i
+    raise ExportError(f"uses its step's dictionary inside a branch or loop ({node.kind()})")
+
+
+@contextlib.contextmanager
+def _dicts_unfolded() -> Iterator[None]:
+    # torch.onnx inlines the scripted methods in _optimize_graph; the dictionaries are unfolded
+    # right after that, before its own passes (which refuse prim::DictConstruct).
+    from torch.onnx import utils
+    original = utils._optimize_graph
+
+    def optimize(graph, *args, **kwargs):
+        torch._C._jit_pass_inline(graph)
+        _unfold_dicts(graph)
+        torch._C._jit_pass_dce(graph)
+        return original(graph, *args, **kwargs)
+
+    utils._optimize_graph = optimize
+    try:
+        yield
+    finally:
+        utils._optimize_graph = original
+
+
+def _probe(model: LoadedModel) -> Tuple[Tuple[Tensor, ...], Dict[str, Tensor], List[str]]:
+    """encode and one step of a three-token source: the example inputs of the export, and which
+    optional outputs this model's step has."""
+    eos = model.src_specials.get("eos", 0)
+    ids = [i for i in range(len(model.src_vocab)) if i not in model.src_specials.values()][:2]
+    src = torch.tensor([ids + [eos if model.source_eos else ids[0]]])
+    with torch.no_grad():
+        enc = tuple(model.module.encode(src, torch.tensor([src.size(1)])))
+        out = dict(model.module.step(torch.tensor([model.start_id]), enc[1], enc[0], enc[3], enc[2]))
+    names = [k for k in STEP_OUTPUTS if k in out]
+    return enc, out, names
+
+
+def _refused(model_path: str, method: str, error: Exception) -> ExportError:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if "Exporting the operator" in text:
+        op = text.split("'")[1] if "'" in text else text
+        return ExportError(f"the model '{model_path}' cannot run in a live page: its {method} uses the operator "
+                           f"'{op}', which ONNX (opset {OPSET}) lacks")
+    return ExportError(f"the model '{model_path}' cannot run in a live page: exporting its {method} failed: {text}")
+
+
+def _check(path: Path, model_path: str, method: str) -> None:
+    import onnx
+    try:
+        onnx.checker.check_model(str(path))
+    except Exception as e:  # onnx's checker raises its own ValidationError
+        raise ExportError(f"the model '{model_path}': the ONNX graph of its {method} does not pass onnx.checker: "
+                          f"{str(e).splitlines()[0]}") from None
+
+
+def _half_initializers(path: Path) -> int:
+    """Stores each float32 weight that float16 holds exactly (every weight of a float16 model file,
+    which was widened on load) as float16 followed by a Cast: half the bytes, the same numbers.
+    Returns how many were narrowed."""
+    import onnx
+    from onnx import helper, numpy_helper
+    model = onnx.load(str(path))
+    graph = model.graph
+    casts, narrowed = [], 0
+    for init in list(graph.initializer):
+        if init.data_type != onnx.TensorProto.FLOAT or np.prod(init.dims) < 1024:
+            continue
+        value = numpy_helper.to_array(init)
+        half = value.astype(np.float16)
+        if not np.array_equal(half.astype(np.float32), value):
+            continue
+        name = init.name
+        stored = numpy_helper.from_array(half, name + "__f16")
+        graph.initializer.remove(init)
+        graph.initializer.append(stored)
+        casts.append(helper.make_node("Cast", [stored.name], [name], to=onnx.TensorProto.FLOAT))
+        narrowed += 1
+    if narrowed:
+        nodes = casts + list(graph.node)
+        del graph.node[:]
+        graph.node.extend(nodes)
+        onnx.save(model, str(path))
+    return narrowed
+
+
+def _tokenizer(description: str, out: Path, side: str) -> Dict[str, Any]:
+    """The tokenizer description, with a SentencePiece model written as its own `.model` file (the
+    bytes the model file carries, for sentencepiece-js in the page)."""
+    spec = json.loads(description)
+    if spec.get("kind") == "sentencepiece" and isinstance(spec.get("model"), str):
+        name = f"{side}.model"
+        (out / name).write_bytes(base64.b64decode(spec["model"]))
+        spec = dict(spec, model=None, model_file=name)
+    return spec
+
+
+def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
+    """Writes encode.onnx, step.onnx, model.json (vocabularies, specials, tokenizers, the graphs'
+    inputs and outputs) and the tokenizers' .model files into `out_dir`; returns model.json's
+    content. Raises ExportError naming the model file (and the operator) when it cannot be exported."""
+    model = LoadedModel(model_path)
+    module = model.module
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    _register_symbolics()
+    enc, step_out, step_names = _probe(model)
+    # The source length is the only axis that changes between sentences (and the batch, for beam):
+    # found by encoding two lengths, not assumed, so keys of any shape (e.g. [B,1,E]) are right.
+    with torch.no_grad():
+        longer = module.encode(torch.cat([enc[2].long() * 0 + 5] * 2, 1), torch.tensor([2 * enc[0].size(1)]))
+    s_axes = [[d for d in range(1, t.dim()) if t.size(d) != u.size(d)] for t, u in zip(enc, longer)]
+    enc_axes = {name: {0: "B", **{d: "S" for d in axes}} for name, axes in zip(ENCODE_OUTPUTS, s_axes)}
+
+    module.define("def forward(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:\n"
+                  "    return self.encode(src, src_len)\n")
+    src = torch.tensor([[5] * enc[0].size(1)])
+    encode_path = out / "encode.onnx"
+    try:
+        torch.onnx.export(module, (src, torch.tensor([src.size(1)])), str(encode_path), opset_version=OPSET,
+                          input_names=["src", "src_len"], output_names=list(ENCODE_OUTPUTS),
+                          dynamic_axes={"src": {0: "B", 1: "S"}, "src_len": {0: "B"}, **enc_axes})
+    except Exception as e:
+        raise _refused(model_path, "encode", e) from None
+    _check(encode_path, model_path, "encode")
+
+    returns = ", ".join(f"out['{k}']" for k in step_names)
+    module = LoadedModel(model_path).module  # a fresh copy: each export defines its own forward
+    module.define("def forward(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> "
+                  f"Tuple[{', '.join(['Tensor'] * len(step_names))}]:\n"
+                  f"    out = self.step(y_prev, state, enc, keys, mask)\n    return ({returns},)\n")
+    step_axes = {"y_prev": {0: "B"}, "state": {0: "B"}, "enc": enc_axes["enc"], "keys": enc_axes["keys"],
+                 "mask": enc_axes["mask"]}
+    for name in step_names:
+        t = step_out[name]
+        step_axes["out_" + name] = {0: "B", **({1: "S"} if name in ("alpha", "energies") else {})}
+    step_path = out / "step.onnx"
+    try:
+        with _dicts_unfolded():
+            torch.onnx.export(module, (torch.tensor([model.start_id]), enc[1], enc[0], enc[3], enc[2]),
+                              str(step_path), opset_version=OPSET,
+                              input_names=["y_prev", "state", "enc", "keys", "mask"],
+                              output_names=["out_" + k for k in step_names], dynamic_axes=step_axes)
+    except ExportError as e:
+        raise ExportError(f"the model '{model_path}' cannot run in a live page: its step {e}") from None
+    except Exception as e:
+        raise _refused(model_path, "step", e) from None
+    _check(step_path, model_path, "step")
+    narrowed = 0
+    if half and model.metadata.get("stored_dtype") == "float16":
+        narrowed = _half_initializers(encode_path) + _half_initializers(step_path)
+        _check(encode_path, model_path, "encode")
+        _check(step_path, model_path, "step")
+
+    meta = model.metadata
+    info = {
+        "model": os.path.basename(model_path),
+        "name": model.name,
+        "opset": OPSET,
+        "encode": {"file": "encode.onnx", "inputs": ["src", "src_len"], "outputs": list(ENCODE_OUTPUTS)},
+        "step": {"file": "step.onnx", "inputs": ["y_prev", "state", "enc", "keys", "mask"],
+                 "outputs": step_names, "output_names": ["out_" + k for k in step_names]},
+        "weights_float16": narrowed,
+        "src_vocab": model.src_vocab, "tgt_vocab": model.tgt_vocab,
+        "src_specials": model.src_specials, "tgt_specials": model.tgt_specials,
+        "src_tokenizer": _tokenizer(module.src_tokenizer, out, "src") if hasattr(module, "src_tokenizer") else {"kind": "word"},
+        "tgt_tokenizer": _tokenizer(module.tgt_tokenizer, out, "tgt") if hasattr(module, "tgt_tokenizer") else {"kind": "word"},
+        "metadata": {k: meta[k] for k in ("max_length", "max_source_length", "source_eos", "attends_padding",
+                                          "alpha_is_uniform", "attention", "decoder", "architecture", "licence",
+                                          "license") if k in meta},
+    }
+    (out / "model.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
+    return info
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 2:
+        print("usage: python3 -m alignscope.onnx_export MODEL.pt OUT_DIR", file=sys.stderr)
+        return 2
+    try:
+        info = export(args[0], args[1])
+    except (ExportError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    sizes = {f: os.path.getsize(os.path.join(args[1], f)) for f in sorted(os.listdir(args[1]))}
+    print(json.dumps({"model": info["model"], "files": sizes, "step_outputs": info["step"]["outputs"]}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
