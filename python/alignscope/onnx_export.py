@@ -76,7 +76,9 @@ def _unfold_dicts(graph: "torch._C.Graph") -> None:
     """Replaces the Dict[str, Tensor] a step builds and reads back (DictConstruct, _set_item,
     __getitem__ with constant keys, all in the graph's top block) by the tensors themselves: ONNX
     has no dictionaries, and the format's `step` returns one."""
-    for node in [n for n in graph.nodes() if n.kind() == "prim::DictConstruct"]:
+    for node in graph.findAllNodes("prim::DictConstruct"):
+        if node.owningBlock() != graph.block():
+            raise ExportError("builds a dictionary inside a branch or loop")
         items: Dict[str, Any] = {}
         inputs = list(node.inputs())
         for k, v in zip(inputs[0::2], inputs[1::2]):
@@ -109,16 +111,44 @@ def _position(graph: "torch._C.Graph", node: "torch._C.Node") -> int:
     raise ExportError(f"uses its step's dictionary inside a branch or loop ({node.kind()})")
 
 
+def _reverse_as_flip(graph: "torch._C.Graph") -> None:
+    """`outs.reverse()` before `torch.stack(outs, d)` (an encoder's backward direction, in
+    model_code.py and the Keras adapter) becomes a flip of the stacked tensor along d: torch 1.13's
+    exporter drops aten::reverse on a list without a word, and the backward states came out in
+    reading order reversed. Any other use of a reversed list is refused."""
+    for node in graph.findAllNodes("aten::reverse"):
+        values = node.inputsAt(0)
+        later = [u.user for u in values.uses() if u.user != node and u.user.isAfter(node)]
+        if not later or any(u.kind() != "aten::stack" or u.owningBlock() != node.owningBlock() for u in later):
+            raise ExportError("reverses a list that it does not only stack (ONNX has no reverse of a sequence)")
+        for stack in later:
+            dim = stack.inputsAt(1).node()
+            if dim.kind() != "prim::Constant":
+                raise ExportError("stacks a reversed list along a dimension that is not a constant")
+            dims = graph.create("prim::Constant")
+            dims.is_("value", [dim.i("value")])
+            dims.output().setType(torch._C.ListType.ofInts())
+            dims.insertAfter(stack)
+            flip = graph.create("aten::flip", [stack.output(), dims.output()], 1)
+            flip.output().setType(stack.output().type())
+            flip.insertAfter(dims)
+            stack.output().replaceAllUsesWith(flip.output())
+            flip.replaceInput(0, stack.output())
+        node.destroy()
+
+
 @contextlib.contextmanager
-def _dicts_unfolded() -> Iterator[None]:
-    # torch.onnx inlines the scripted methods in _optimize_graph; the dictionaries are unfolded
-    # right after that, before its own passes (which refuse prim::DictConstruct).
+def _rewritten() -> Iterator[None]:
+    # torch.onnx inlines the scripted methods in _optimize_graph; the rewrites run right after
+    # that, before its own passes (which refuse prim::DictConstruct and drop aten::reverse).
     from torch.onnx import utils
     original = utils._optimize_graph
 
     def optimize(graph, *args, **kwargs):
         torch._C._jit_pass_inline(graph)
+        torch._C._jit_pass_constant_propagation(graph)  # resolves `if reverse:` and the like
         _unfold_dicts(graph)
+        _reverse_as_flip(graph)
         torch._C._jit_pass_dce(graph)
         return original(graph, *args, **kwargs)
 
@@ -223,9 +253,12 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
     src = torch.tensor([[5] * enc[0].size(1)])
     encode_path = out / "encode.onnx"
     try:
-        torch.onnx.export(module, (src, torch.tensor([src.size(1)])), str(encode_path), opset_version=OPSET,
-                          input_names=["src", "src_len"], output_names=list(ENCODE_OUTPUTS),
-                          dynamic_axes={"src": {0: "B", 1: "S"}, "src_len": {0: "B"}, **enc_axes})
+        with _rewritten():
+            torch.onnx.export(module, (src, torch.tensor([src.size(1)])), str(encode_path), opset_version=OPSET,
+                              input_names=["src", "src_len"], output_names=list(ENCODE_OUTPUTS),
+                              dynamic_axes={"src": {0: "B", 1: "S"}, "src_len": {0: "B"}, **enc_axes})
+    except ExportError as e:
+        raise ExportError(f"the model '{model_path}' cannot run in a live page: its encode {e}") from None
     except Exception as e:
         raise _refused(model_path, "encode", e) from None
     _check(encode_path, model_path, "encode")
@@ -242,7 +275,7 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
         step_axes["out_" + name] = {0: "B", **({1: "S"} if name in ("alpha", "energies") else {})}
     step_path = out / "step.onnx"
     try:
-        with _dicts_unfolded():
+        with _rewritten():
             torch.onnx.export(module, (torch.tensor([model.start_id]), enc[1], enc[0], enc[3], enc[2]),
                               str(step_path), opset_version=OPSET,
                               input_names=["y_prev", "state", "enc", "keys", "mask"],

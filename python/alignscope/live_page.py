@@ -1,0 +1,100 @@
+"""The live page prototype (issue 57; docs/live-page.md): a folder that runs a model file's own
+encode and step in the browser with ONNX Runtime Web, from file:// or any static host.
+
+    live.html, live.js          resources/web/live/
+    runtime/ort.js              ONNX Runtime Web's bundle as a classic script (file:// cannot load modules)
+    runtime/ort-wasm.js         its WebAssembly, gzipped, as bytes in a script
+    model/{model,encode,step}.js  onnx_export's files as bytes in scripts
+
+Each file is a <script> that adds its bytes to window.ALIGNSCOPE_FILES: a page from file:// may
+not fetch, while a script beside it loads, so a site keeps one copy of the runtime and of each model
+for all its pages.
+
+    python3 -m alignscope.live_page MODEL.pt ONNXRUNTIME_WEB_DIR OUT_DIR
+"""
+
+import base64
+import gzip
+import json
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, Optional, Sequence
+
+from . import onnx_export
+
+WEB = Path(__file__).resolve().parent / "web" / "live"
+WASM = "ort-wasm-simd-threaded.wasm"
+BUNDLE = "ort.wasm.bundle.min.mjs"
+
+
+def classic_runtime(bundle: str) -> str:
+    """ONNX Runtime Web's ES-module bundle as a classic script defining window.ort: a page from
+    file:// cannot import a module file (Chromium's CORS), and an inline module could not be shared."""
+    m = re.search(r"export\s*\{([^}]*)\};?\s*(//# sourceMappingURL=\S*\s*)?$", bundle)
+    if not m:
+        raise ValueError(f"{BUNDLE} does not end with the export list this version had (1.30.0)")
+    names = []
+    for item in m.group(1).split(","):
+        local, _, exported = item.strip().partition(" as ")
+        names.append(f"{(exported or local).strip()}:{local.strip()}")
+    body = bundle[:m.start()]
+    # import.meta only parses in a module; the bundle reads it to find its own files, which the
+    # page hands over as bytes instead (ort.env.wasm.wasmBinary)
+    body = body.replace("import.meta.url", "document.baseURI")
+    return "(function(){\n" + body + "\nglobalThis.ort={" + ",".join(names) + "};\n})();\n"
+
+
+def bytes_script(name: str, data: bytes, compress: bool) -> str:
+    key = name + ".gz" if compress else name
+    payload = gzip.compress(data, 9, mtime=0) if compress else data
+    return ("(window.ALIGNSCOPE_FILES=window.ALIGNSCOPE_FILES||{})[" + json.dumps(key) + "]=\""
+            + base64.b64encode(payload).decode("ascii") + "\";\n")
+
+
+def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: bool = False) -> Dict[str, int]:
+    """Writes the prototype folder for `model_path`; returns each written file's size in bytes."""
+    out = Path(out_dir)
+    runtime = Path(runtime_dir)
+    for name in (BUNDLE, WASM):
+        if not (runtime / name).is_file():
+            raise FileNotFoundError(f"{runtime / name} is missing: bash scripts/fetch_onnxruntime_web.sh fetches it")
+    (out / "runtime").mkdir(parents=True, exist_ok=True)
+    (out / "model").mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        info = onnx_export.export(model_path, tmp)
+        files = {"model.json": "model.js", info["encode"]["file"]: "encode.js", info["step"]["file"]: "step.js"}
+        for name, script in files.items():
+            data = (Path(tmp) / name).read_bytes()
+            (out / "model" / script).write_text(bytes_script(name, data, compress_model or name == "model.json"),
+                                                encoding="ascii")
+        for extra in sorted(Path(tmp).glob("*.model")):  # SentencePiece models, for the page's tokenizer
+            (out / "model" / (extra.stem + "-spm.js")).write_text(bytes_script(extra.name, extra.read_bytes(), False),
+                                                                  encoding="ascii")
+    (out / "runtime" / "ort.js").write_text(classic_runtime((runtime / BUNDLE).read_text(encoding="utf-8")),
+                                            encoding="utf-8")
+    (out / "runtime" / "ort-wasm.js").write_text(bytes_script(WASM, (runtime / WASM).read_bytes(), True),
+                                                 encoding="ascii")
+    for name in ("live.html", "live.js"):
+        shutil.copyfile(WEB / name, out / name)
+    return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 3:
+        print("usage: python3 -m alignscope.live_page MODEL.pt ONNXRUNTIME_WEB_DIR OUT_DIR", file=sys.stderr)
+        return 2
+    try:
+        sizes = write_site(*args)
+    except (onnx_export.ExportError, FileNotFoundError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(sizes, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+// The live page's model runner (issue 57, prototype; docs/live-page.md): the model file's own
+// encode and step, exported to ONNX (python/alignscope/onnx_export.py), run by ONNX Runtime Web's
+// WebAssembly backend on one thread. No arithmetic of the model is written here: this file moves
+// tensors between the two graphs and applies the search rule (greedy, as core/decoding does).
+//
+// Everything arrives as bytes in <script> files beside the page (window.ALIGNSCOPE_FILES: name ->
+// base64, or name + ".gz" -> gzipped base64): a page opened from file:// may not fetch, and its CSP
+// allows 'wasm-unsafe-eval' and nothing else that a runtime would need.
+(function () {
+  "use strict";
+
+  function base64Bytes(text) {
+    const raw = atob(text);
+    const out = new Uint8Array(raw.length);
+    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    return out;
+  }
+
+  async function gunzip(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  async function file(name) {
+    const files = window.ALIGNSCOPE_FILES || {};
+    if (files[name + ".gz"] !== undefined) return gunzip(base64Bytes(files[name + ".gz"]));
+    if (files[name] !== undefined) return base64Bytes(files[name]);
+    throw new Error("the page carries no file '" + name + "' (its <script> beside the page is missing)");
+  }
+
+  function argmax(values) {
+    // the first of equal maxima, as torch's argmax on a CPU
+    let best = 0;
+    for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
+    return best;
+  }
+
+  class LiveModel {
+    constructor(ort, info, encode, step) {
+      this.ort = ort;
+      this.info = info;
+      this.encodeSession = encode;
+      this.stepSession = step;
+      const specials = info.tgt_specials;
+      this.eos = specials.eos === undefined ? -1 : specials.eos;
+      this.startId = Math.max(0, specials.bos === undefined ? -1 : specials.bos);
+    }
+
+    ids(values, dims) {
+      return new this.ort.Tensor("int64", BigInt64Array.from(values, (v) => BigInt(v)), dims);
+    }
+
+    // encode one sentence (its token ids, </s> included where the model's sources have one)
+    async encode(srcIds) {
+      const out = await this.encodeSession.run({src: this.ids(srcIds, [1, srcIds.length]),
+                                                src_len: this.ids([srcIds.length], [1])});
+      return {enc: out.enc, state: out.state, mask: out.mask, keys: out.keys, length: srcIds.length};
+    }
+
+    // one decoder step: {logProbs, alpha (with the model's own padding column where it has one),
+    // state, and the extras the model returns (context, energies, query, readout)}
+    async step(yPrev, state, encoded) {
+      const names = this.info.step.outputs;
+      const out = await this.stepSession.run({y_prev: this.ids([yPrev], [1]), state: state, enc: encoded.enc,
+                                             keys: encoded.keys, mask: encoded.mask});
+      const r = {};
+      names.forEach((name, i) => { r[name] = out[this.info.step.output_names[i]]; });
+      const alpha = Array.from(r.alpha.data);
+      if (r.alpha_padding) alpha.push(r.alpha_padding.data[0]);
+      return {logProbs: r.log_probs.data, alpha: alpha, state: r.state, outputs: r};
+    }
+
+    // SearchOptions::lengthLimit: the caller's cap, else the model's max_length, else 2 S + 10
+    limit(columns, maxLength) {
+      if (maxLength > 0) return maxLength;
+      const declared = this.info.metadata.max_length || 0;
+      return declared > 0 ? declared : 2 * columns + 10;
+    }
+
+    // greedy decoding to </s> or the cap, every step's numbers kept, with timings (ms)
+    async greedy(srcIds, maxLength) {
+      const t0 = performance.now();
+      const encoded = await this.encode(srcIds);
+      const tEncode = performance.now() - t0;
+      const columns = srcIds.length + (this.info.metadata.attends_padding ? 1 : 0);
+      const limit = this.limit(columns, maxLength || 0);
+      const steps = [];
+      const stepMs = [];
+      let state = encoded.state;
+      let previous = this.startId;
+      while (steps.length < limit && !(steps.length && steps[steps.length - 1].chosen === this.eos)) {
+        const t = performance.now();
+        const out = await this.step(previous, state, encoded);
+        const chosen = argmax(out.logProbs);
+        stepMs.push(performance.now() - t);
+        steps.push({y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha});
+        state = out.state;
+        previous = chosen;
+      }
+      return {target_ids: steps.map((s) => s.chosen), steps: steps, encode_ms: tEncode, step_ms: stepMs,
+              total_ms: performance.now() - t0};
+    }
+  }
+
+  // Creates both sessions; `progress` (optional) hears what is being done.
+  async function load(progress) {
+    const say = progress || function () {};
+    const ort = window.ort;
+    if (!ort) throw new Error("ONNX Runtime Web is not loaded (its <script> beside the page is missing)");
+    const t0 = performance.now();
+    ort.env.wasm.numThreads = 1;  // no workers, no SharedArrayBuffer: works without cross-origin isolation
+    ort.env.wasm.proxy = false;
+    say("runtime");
+    ort.env.wasm.wasmBinary = await file("ort-wasm-simd-threaded.wasm");
+    const info = JSON.parse(new TextDecoder().decode(await file("model.json")));
+    const encodeBytes = await file(info.encode.file);
+    const stepBytes = await file(info.step.file);
+    const tBytes = performance.now() - t0;
+    const options = {executionProviders: ["wasm"], graphOptimizationLevel: "all"};
+    say("encoder");
+    const encode = await ort.InferenceSession.create(encodeBytes, options);
+    say("decoder");
+    const step = await ort.InferenceSession.create(stepBytes, options);
+    const model = new LiveModel(ort, info, encode, step);
+    model.loadMs = {bytes: tBytes, sessions: performance.now() - t0 - tBytes, total: performance.now() - t0};
+    say("ready");
+    return model;
+  }
+
+  window.AlignScopeLive = {load: load, LiveModel: LiveModel};
+})();
