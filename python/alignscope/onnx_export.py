@@ -190,33 +190,51 @@ def _check(path: Path, model_path: str, method: str) -> None:
                           f"{str(e).splitlines()[0]}") from None
 
 
-def _half_initializers(path: Path) -> int:
-    """Stores each float32 weight that float16 holds exactly (every weight of a float16 model file,
-    which was widened on load) as float16 followed by a Cast: half the bytes, the same numbers.
-    Returns how many were narrowed."""
+def _drop_shapes(graph: Any, top: bool) -> None:
+    del graph.value_info[:]
+    if not top:  # a Loop's or If's body: its outputs' ranks are guesses too
+        for output in graph.output:
+            if output.type.HasField("tensor_type"):  # not a sequence's (touching it would make it a tensor)
+                output.type.tensor_type.ClearField("shape")
+    for node in graph.node:
+        for attribute in node.attribute:
+            if attribute.HasField("g"):
+                _drop_shapes(attribute.g, False)
+
+
+def _finish(path: Path, half: bool, ranks: Dict[str, int]) -> int:
+    """Drops the shapes torch's scripting export guessed for intermediate values and outputs (some
+    have the wrong rank, and ONNX Runtime warns at every run), keeping the element types. With
+    `half`, stores each float32 weight that float16 holds exactly (every weight of a float16 model
+    file, widened on load) as float16 followed by a Cast: half the bytes, the same numbers.
+    Returns how many weights were narrowed."""
     import onnx
     from onnx import helper, numpy_helper
     model = onnx.load(str(path))
     graph = model.graph
+    _drop_shapes(graph, top=True)
+    for output in graph.output:  # each output's rank as the probe gave it, every size left open
+        shape = output.type.tensor_type.shape
+        del shape.dim[:]
+        for i in range(ranks[output.name]):
+            shape.dim.add().dim_param = f"{output.name}_{i}"
     casts, narrowed = [], 0
-    for init in list(graph.initializer):
+    for init in list(graph.initializer) if half else []:
         if init.data_type != onnx.TensorProto.FLOAT or np.prod(init.dims) < 1024:
             continue
         value = numpy_helper.to_array(init)
-        half = value.astype(np.float16)
-        if not np.array_equal(half.astype(np.float32), value):
+        narrow = value.astype(np.float16)
+        if not np.array_equal(narrow.astype(np.float32), value):
             continue
-        name = init.name
-        stored = numpy_helper.from_array(half, name + "__f16")
+        stored = numpy_helper.from_array(narrow, init.name + "__f16")
         graph.initializer.remove(init)
         graph.initializer.append(stored)
-        casts.append(helper.make_node("Cast", [stored.name], [name], to=onnx.TensorProto.FLOAT))
+        casts.append(helper.make_node("Cast", [stored.name], [init.name], to=onnx.TensorProto.FLOAT))
         narrowed += 1
-    if narrowed:
-        nodes = casts + list(graph.node)
-        del graph.node[:]
-        graph.node.extend(nodes)
-        onnx.save(model, str(path))
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+    onnx.save(model, str(path))
     return narrowed
 
 
@@ -261,7 +279,6 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
         raise ExportError(f"the model '{model_path}' cannot run in a live page: its encode {e}") from None
     except Exception as e:
         raise _refused(model_path, "encode", e) from None
-    _check(encode_path, model_path, "encode")
 
     returns = ", ".join(f"out['{k}']" for k in step_names)
     module = LoadedModel(model_path).module  # a fresh copy: each export defines its own forward
@@ -284,12 +301,11 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
         raise ExportError(f"the model '{model_path}' cannot run in a live page: its step {e}") from None
     except Exception as e:
         raise _refused(model_path, "step", e) from None
+    half = half and model.metadata.get("stored_dtype") == "float16"
+    ranks = {**{n: t.dim() for n, t in zip(ENCODE_OUTPUTS, enc)}, **{"out_" + k: step_out[k].dim() for k in step_names}}
+    narrowed = _finish(encode_path, half, ranks) + _finish(step_path, half, ranks)
+    _check(encode_path, model_path, "encode")
     _check(step_path, model_path, "step")
-    narrowed = 0
-    if half and model.metadata.get("stored_dtype") == "float16":
-        narrowed = _half_initializers(encode_path) + _half_initializers(step_path)
-        _check(encode_path, model_path, "encode")
-        _check(step_path, model_path, "step")
 
     meta = model.metadata
     info = {
