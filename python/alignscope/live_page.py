@@ -18,6 +18,7 @@ import gzip
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -54,6 +55,49 @@ def bytes_script(name: str, data: bytes, compress: bool) -> str:
             + base64.b64encode(payload).decode("ascii") + "\";\n")
 
 
+def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: float = 1e-4) -> float:
+    """Greedy decoding of three sentences through the exported graphs under Node (live.js with ONNX
+    Runtime Web's WebAssembly: the page's own runner) against the model file's TorchScript; raises
+    ExportError naming the model where a step's log-probabilities or attention differ by more than
+    `tolerance` or the tokens differ. torch 1.13's exporter once dropped an operation without a word
+    (onnx_export._reverse_as_flip): an export is trusted only after this. Returns the largest difference."""
+    import torch
+    from .decoding import LoadedModel
+    if shutil.which("node") is None:
+        raise onnx_export.ExportError("node is not installed: the exported graphs of "
+                                      f"'{model_path}' cannot be checked (Debian: apt-get install nodejs)")
+    model = LoadedModel(model_path)
+    ordinary = [i for i in range(len(model.src_vocab)) if i not in model.src_specials.values()]
+    eos = [model.src_specials["eos"]] if model.source_eos and "eos" in model.src_specials else []
+    sources = [ordinary[k::97][:n] + eos for k, n in ((0, 1), (5, 4), (11, 9))]
+    steps = 6
+    request = json.dumps({"sources": sources, "max_length": steps})
+    done = subprocess.run(["node", str(WEB / "check.mjs"), runtime_dir, files_dir], input=request,
+                          capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise onnx_export.ExportError(f"the exported graphs of '{model_path}' do not run in ONNX Runtime Web: "
+                                      + (done.stderr.strip().splitlines() or ["(no message)"])[-1][:500])
+    worst = 0.0
+    for ids, answer in zip(sources, json.loads(done.stdout)["answers"]):
+        with torch.no_grad():
+            enc = tuple(model.module.encode(torch.tensor([ids]), torch.tensor([len(ids)])))
+            state = enc[1]
+            for t, got in enumerate(answer["steps"]):
+                out = model.step(torch.tensor([got["y_prev"]]), state, enc)
+                state = out["state"]
+                for key, mine in (("log_probs", out["log_probs"][0]), ("alpha", out["alpha"][0])):
+                    theirs = torch.tensor(got[key], dtype=torch.float32)
+                    finite = torch.isfinite(mine)
+                    if mine.shape != theirs.shape or not torch.equal(finite, torch.isfinite(theirs)):
+                        raise onnx_export.ExportError(f"the exported graphs of '{model_path}' give {key} of another "
+                                                      f"shape or with other infinities at step {t + 1}")
+                    worst = max(worst, float((mine[finite] - theirs[finite]).abs().max()) if finite.any() else 0.0)
+                if int(out["log_probs"][0].argmax()) != got["chosen"] or not worst <= tolerance:
+                    raise onnx_export.ExportError(f"the exported graphs of '{model_path}' differ from its TorchScript "
+                                                  f"at step {t + 1} (by {worst:g}; at most {tolerance:g} is allowed)")
+    return worst
+
+
 def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: bool = False) -> Dict[str, int]:
     """Writes the prototype folder for `model_path`; returns each written file's size in bytes."""
     out = Path(out_dir)
@@ -65,6 +109,7 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: 
     (out / "model").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         info = onnx_export.export(model_path, tmp)
+        check_graphs(model_path, tmp, str(runtime))
         files = {"model.json": "model.js", info["encode"]["file"]: "encode.js", info["step"]["file"]: "step.js"}
         for name, script in files.items():
             data = (Path(tmp) / name).read_bytes()

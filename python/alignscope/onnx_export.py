@@ -16,6 +16,8 @@ import contextlib
 import json
 import os
 import sys
+import tempfile
+import warnings
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -252,11 +254,21 @@ def _tokenizer(description: str, out: Path, side: str) -> Dict[str, Any]:
 def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
     """Writes encode.onnx, step.onnx, model.json (vocabularies, specials, tokenizers, the graphs'
     inputs and outputs) and the tokenizers' .model files into `out_dir`; returns model.json's
-    content. Raises ExportError naming the model file (and the operator) when it cannot be exported."""
+    content. Raises ExportError naming the model file (and the operator) when it cannot be exported,
+    and then writes nothing."""
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir) as tmp, warnings.catch_warnings():
+        # torch.onnx warns that a ScriptMethod has no Python signature: true, and nothing to act on
+        warnings.filterwarnings("ignore", message="no signature found")
+        info = _export(model_path, Path(tmp), half)
+        for f in Path(tmp).iterdir():
+            os.replace(f, Path(out_dir) / f.name)
+    return info
+
+
+def _export(model_path: str, out: Path, half: bool) -> Dict[str, Any]:
     model = LoadedModel(model_path)
     module = model.module
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     _register_symbolics()
     enc, step_out, step_names = _probe(model)
     # The source length is the only axis that changes between sentences (and the batch, for beam):

@@ -1,0 +1,199 @@
+"""The live page prototype (issue 57; docs/live-page.md) in headless Chromium: the bundled default
+model's own encode and step, exported to ONNX (alignscope.onnx_export) and run by ONNX Runtime Web
+from file:// with one thread, decode greedily what `alignscope-cli trace` decodes: the same tokens,
+and every step's log-probabilities (the whole vocabulary) and attention row within 1e-4 of the CLI's.
+
+Needs the pinned runtime (`bash scripts/fetch_onnxruntime_web.sh` puts it in build/onnxruntime-web;
+not vendored: docs/live-page.md), Debian's python3-torch and python3-onnx, node (the exporter's own
+check) and the CLI (ALIGNSCOPE_CLI or build/app/alignscope-cli); skips naming what is missing."""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+try:
+    import torch
+    from torch import Tensor
+except ImportError:  # the tests skip (below)
+    torch = None
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import Browser, available  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "python"))
+CLI = Path(os.environ.get("ALIGNSCOPE_CLI") or REPO / "build" / "app" / "alignscope-cli")
+RUNTIME = Path(os.environ.get("ALIGNSCOPE_ORT_WEB") or REPO / "build" / "onnxruntime-web")
+MODEL = REPO / "models" / "en-fr-subword.pt"
+TOLERANCE = 1e-4
+SENTENCES = [
+    "The red car is very fast.",
+    "I think that we should go home now.",
+    "She did not know where her brother had put the keys.",
+    "Thank you!",
+    # 20 words: the issue's timing sentence
+    "The committee said on Tuesday that the new bridge across the river would open next spring, two years late.",
+]
+
+
+def _missing_export():
+    for module in ("torch", "onnx"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"python3-{module} is not installed"
+    return None
+
+
+def _missing():
+    why = available() or _missing_export()
+    if why:
+        return why
+    if not (RUNTIME / "ort-wasm-simd-threaded.wasm").is_file():
+        return f"onnxruntime-web is not in {RUNTIME} (bash scripts/fetch_onnxruntime_web.sh fetches it)"
+    if shutil.which("node") is None:
+        return "node is not installed (the exporter checks its graphs with it)"
+    if not CLI.is_file():
+        return f"alignscope-cli is not built ({CLI})"
+    return None
+
+
+needs_page = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
+needs_export = pytest.mark.skipif(_missing_export() is not None, reason=_missing_export() or "")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    from alignscope import live_page
+    out = tmp_path_factory.mktemp("live")
+    sizes = live_page.write_site(str(MODEL), str(RUNTIME), str(out))
+    return out, sizes
+
+
+@pytest.fixture(scope="module")
+def traces(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("trace")
+    (tmp / "in.txt").write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    done = subprocess.run([str(CLI), "trace", "--model", str(MODEL), "-i", str(tmp / "in.txt")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def wait_ready(b: Browser, timeout: float = 120) -> str:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        status = b.run("return document.getElementById('status').textContent")
+        if status == "ready" or status.startswith("failed"):
+            return status
+        time.sleep(0.05)
+    return "timed out"
+
+
+def greedy(b: Browser, ids, max_length: int = 0) -> dict:
+    script = ("const done = arguments[arguments.length - 1];"
+              "window.liveModel.then((m) => m.greedy(arguments[0], arguments[1]))"
+              ".then(done, (e) => done({error: String(e && e.stack || e)}));")
+    result = b._call("POST", b._s("/execute/async"), {"script": script, "args": [ids, max_length]})
+    assert "error" not in result, result["error"]
+    return result
+
+
+def number(x) -> float:
+    return -math.inf if x is None else x  # JSON has no -inf: the CLI and WebDriver both write null
+
+
+def close(a, b) -> bool:
+    a, b = number(a), number(b)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= TOLERANCE
+
+
+@needs_page
+def test_live_page_decodes_as_the_cli(site, traces):
+    folder, sizes = site
+    page = folder / "live.html"
+    with Browser(800, 600) as b:
+        b.console()
+        b.requests()
+        b.open(page)
+        status = wait_ready(b)
+        assert status == "ready", status
+        for sentence, trace in zip(SENTENCES, traces):
+            assert trace, f"the CLI traced nothing for {sentence!r}"
+            got = greedy(b, trace["source_ids"])
+            assert got["target_ids"] == trace["target_ids"], sentence
+            worst = 0.0
+            for t, (mine, theirs) in enumerate(zip(got["steps"], trace["steps"])):
+                assert mine["y_prev"] == theirs["y_prev"]
+                assert len(mine["log_probs"]) == len(theirs["log_probs"])
+                bad = [i for i, (x, y) in enumerate(zip(mine["log_probs"], theirs["log_probs"])) if not close(x, y)]
+                assert not bad, f"{sentence!r} step {t + 1}: log-probs of ids {bad[:5]} differ by more than {TOLERANCE}"
+                assert len(mine["alpha"]) == len(theirs["alpha"])
+                assert all(close(x, y) for x, y in zip(mine["alpha"], theirs["alpha"])), f"{sentence!r} step {t + 1}: alpha"
+                pairs = [(number(x), number(y)) for x, y in zip(mine["log_probs"] + mine["alpha"],
+                                                                theirs["log_probs"] + theirs["alpha"])]
+                worst = max([worst] + [abs(x - y) for x, y in pairs if not (math.isinf(x) or math.isinf(y))])
+            print(f"{sentence!r}: {len(got['steps'])} steps, largest difference {worst:.2e}, "
+                  f"encode {got['encode_ms']:.1f} ms, steps {sum(got['step_ms']):.1f} ms, total {got['total_ms']:.1f} ms")
+        # no console message, and nothing loaded but the folder's own files
+        errors = [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
+        assert not errors, errors
+        others = [u for u in b.requests() if not u.startswith(folder.resolve().as_uri() + "/")]
+        assert not others, others
+
+
+class OddStep(torch.nn.Module if torch else object):
+    """The smallest model the format allows (one GRU-less encoder, uniform attention) whose step
+    uses an operator ONNX lacks (aten::special_i1, torch 1.13): export must refuse it."""
+    format_version: int
+    src_vocab: List[str]
+    tgt_vocab: List[str]
+    src_specials: str
+    tgt_specials: str
+    metadata: str
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.format_version = 2
+        self.src_vocab = ["<pad>", "<unk>", "<s>", "</s>", "a", "b"]
+        self.tgt_vocab = list(self.src_vocab)
+        self.src_specials = self.tgt_specials = json.dumps({"pad": 0, "unk": 1, "bos": 2, "eos": 3})
+        self.metadata = json.dumps({"name": "odd"})
+        self.emb = torch.nn.Parameter(torch.randn(6, 4))
+
+    @torch.jit.export
+    def encode(self, src: Tensor, src_len: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        enc = torch.embedding(self.emb, src)
+        mask = torch.arange(src.size(1)).unsqueeze(0) < src_len.unsqueeze(1)
+        return enc, enc.mean(1), mask, enc
+
+    @torch.jit.export
+    def step(self, y_prev: Tensor, state: Tensor, enc: Tensor, keys: Tensor, mask: Tensor) -> Dict[str, Tensor]:
+        alpha = mask.float() / mask.float().sum(1, keepdim=True)
+        context = torch.bmm(alpha.unsqueeze(1), enc).squeeze(1)
+        new_state = torch.special.i1(state + torch.embedding(self.emb, y_prev))
+        return {"log_probs": torch.log_softmax(torch.mm(new_state, self.emb.t()), 1), "state": new_state,
+                "alpha": alpha, "context": context}
+
+
+@needs_export
+def test_refuses_a_model_whose_operator_onnx_lacks(tmp_path):
+    """Refused at export, naming the model file and the operator; nothing is written for the page."""
+    from alignscope import onnx_export
+    source = tmp_path / "odd.pt"
+    torch.jit.save(torch.jit.script(OddStep()), str(source))
+    with pytest.raises(onnx_export.ExportError) as refused:
+        onnx_export.export(str(source), str(tmp_path / "out"))
+    message = str(refused.value)
+    assert str(source) in message and "step" in message and "special_i1" in message, message
+    assert not (tmp_path / "out" / "model.json").exists()
