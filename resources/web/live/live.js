@@ -28,6 +28,37 @@
     throw new Error("the page carries no file '" + name + "' (its <script> beside the page is missing)");
   }
 
+  // float16 bits -> float32, exactly (every float16 is a float32): the weights a float16 model file
+  // stores, widened as the C++ loader widens them
+  let halfTable = null;
+  function widen(bytes) {
+    if (!halfTable) {
+      halfTable = new Float32Array(65536);
+      for (let h = 0; h < 65536; h++) {
+        const sign = h & 0x8000 ? -1 : 1;
+        const exponent = (h >> 10) & 0x1f;
+        const fraction = h & 0x3ff;
+        halfTable[h] = exponent === 0 ? sign * fraction * Math.pow(2, -24)
+          : exponent === 31 ? (fraction ? NaN : sign * Infinity)
+          : sign * (1024 + fraction) * Math.pow(2, exponent - 25);
+      }
+    }
+    const halves = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2);
+    const out = new Float32Array(halves.length);
+    for (let i = 0; i < halves.length; i++) out[i] = halfTable[halves[i]];
+    return new Uint8Array(out.buffer);
+  }
+
+  // A graph's session options: its float16 weights (onnx_export's .weights file), widened, as the
+  // float32 external data the graph names
+  async function sessionOptions(graph) {
+    const options = {executionProviders: ["wasm"], graphOptimizationLevel: "all"};
+    if (graph.weights_float16) {
+      options.externalData = [{path: graph.weights_float16, data: widen(await file(graph.weights_float16))}];
+    }
+    return options;
+  }
+
   function argmax(values) {
     // the first of equal maxima, as torch's argmax on a CPU
     let best = 0;
@@ -115,12 +146,13 @@
     const info = JSON.parse(new TextDecoder().decode(await file("model.json")));
     const encodeBytes = await file(info.encode.file);
     const stepBytes = await file(info.step.file);
+    const encodeOptions = await sessionOptions(info.encode);
+    const stepOptions = await sessionOptions(info.step);
     const tBytes = performance.now() - t0;
-    const options = {executionProviders: ["wasm"], graphOptimizationLevel: "all"};
     say("encoder");
-    const encode = await ort.InferenceSession.create(encodeBytes, options);
+    const encode = await ort.InferenceSession.create(encodeBytes, encodeOptions);
     say("decoder");
-    const step = await ort.InferenceSession.create(stepBytes, options);
+    const step = await ort.InferenceSession.create(stepBytes, stepOptions);
     const model = new LiveModel(ort, info, encode, step);
     model.loadMs = {bytes: tBytes, sessions: performance.now() - t0 - tBytes, total: performance.now() - t0};
     say("ready");
