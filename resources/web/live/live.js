@@ -21,10 +21,15 @@
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
+  // a file's bytes; its base64 text is dropped once read (the weights' text is 20 MB of the heap)
   async function file(name) {
     const files = window.ALIGNSCOPE_FILES || {};
-    if (files[name + ".gz"] !== undefined) return gunzip(base64Bytes(files[name + ".gz"]));
-    if (files[name] !== undefined) return base64Bytes(files[name]);
+    for (const [key, unzip] of [[name + ".gz", true], [name, false]]) {
+      if (files[key] === undefined) continue;
+      const bytes = base64Bytes(files[key]);
+      delete files[key];
+      return unzip ? gunzip(bytes) : bytes;
+    }
     throw new Error("the page carries no file '" + name + "' (its <script> beside the page is missing)");
   }
 
