@@ -75,8 +75,9 @@ def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: f
     done = subprocess.run(["node", str(WEB / "check.mjs"), runtime_dir, files_dir], input=request,
                           capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
+        said = [line[len("live check: "):] for line in done.stderr.splitlines() if line.startswith("live check: ")]
         raise onnx_export.ExportError(f"the exported graphs of '{model_path}' do not run in ONNX Runtime Web: "
-                                      + (done.stderr.strip().splitlines() or ["(no message)"])[-1][:500])
+                                      + (said or [done.stderr.strip()[-300:] or "(no message)"])[-1][:500])
     worst = 0.0
     for ids, answer in zip(sources, json.loads(done.stdout)["answers"]):
         with torch.no_grad():

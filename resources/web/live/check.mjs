@@ -15,8 +15,13 @@ for (const name of fs.readdirSync(files)) bytes[name] = fs.readFileSync(path.joi
 bytes["ort-wasm-simd-threaded.wasm"] = fs.readFileSync(path.join(runtime, "ort-wasm-simd-threaded.wasm")).toString("base64");
 window.ALIGNSCOPE_FILES = bytes;
 await import(path.join(path.dirname(fileURLToPath(import.meta.url)), "live.js"));
-const request = JSON.parse(fs.readFileSync(0, "utf-8"));
-const model = await AlignScopeLive.load();
-const answers = [];
-for (const ids of request.sources) answers.push(await model.greedy(ids, request.max_length || 0));
-process.stdout.write(JSON.stringify({load_ms: model.loadMs, answers: answers}));
+try {
+  const request = JSON.parse(fs.readFileSync(0, "utf-8"));
+  const model = await AlignScopeLive.load();
+  const answers = [];
+  for (const ids of request.sources) answers.push(await model.greedy(ids, request.max_length || 0));
+  process.stdout.write(JSON.stringify({load_ms: model.loadMs, answers: answers}));
+} catch (e) {
+  console.error("live check: " + (e && e.message || e));  // the line the exporter reports
+  process.exit(1);
+}

@@ -97,8 +97,10 @@
     // state, and the extras the model returns (context, energies, query, readout)}
     async step(yPrev, state, encoded) {
       const names = this.info.step.outputs;
-      const out = await this.stepSession.run({y_prev: this.ids([yPrev], [1]), state: state, enc: encoded.enc,
-                                             keys: encoded.keys, mask: encoded.mask});
+      const feeds = {y_prev: this.ids([yPrev], [1]), state: state, enc: encoded.enc, keys: encoded.keys,
+                     mask: encoded.mask};
+      // only the inputs the graph kept: a step that never reads one (no attention: enc) has lost it
+      const out = await this.stepSession.run(Object.fromEntries(this.stepSession.inputNames.map((n) => [n, feeds[n]])));
       const r = {};
       names.forEach((name, i) => { r[name] = out[this.info.step.output_names[i]]; });
       const alpha = Array.from(r.alpha.data);
