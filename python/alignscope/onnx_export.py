@@ -55,6 +55,13 @@ def _logical_not(g, x):
     return g.op("Not", g.op("Cast", x, to_i=9))  # 9: BOOL
 
 
+# masked_fill's value as the tensor's own type: torch 1.13's symbolic typed the -inf of a masked
+# softmax as the input's scripted type, which scripting left unknown (double) where the energies come
+# from bmm (general and dot attention), and ONNX Runtime refused the Where.
+def _masked_fill(g, x, mask, value):
+    return g.op("Where", g.op("Cast", mask, to_i=9), g.op("CastLike", value, x), x)
+
+
 _registered = False
 
 
@@ -65,6 +72,7 @@ def _register_symbolics() -> None:
         register_custom_op_symbolic("aten::addmv", _addmv, OPSET)
         register_custom_op_symbolic("aten::mv", _mv, OPSET)
         register_custom_op_symbolic("aten::logical_not", _logical_not, OPSET)
+        register_custom_op_symbolic("aten::masked_fill", _masked_fill, OPSET)
         _registered = True
 
 

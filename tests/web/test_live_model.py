@@ -197,3 +197,32 @@ def test_refuses_a_model_whose_operator_onnx_lacks(tmp_path):
     message = str(refused.value)
     assert str(source) in message and "step" in message and "special_i1" in message, message
     assert not (tmp_path / "out" / "model.json").exists()
+
+
+# Every architecture AlignScope's own model code has (model_code.py's constants), random weights:
+# the export must give the file's numbers (live_page.check_graphs, greedy steps under Node) or refuse.
+ARCHITECTURES = [
+    dict(cell=cell, attention=attention, decoder=decoder, bidirectional=bidirectional, tie_output=tied)
+    for cell in ("gru", "lstm") for attention in ("additive", "general", "dot", "none")
+    for decoder in ("bahdanau", "conditional") for bidirectional, tied in ((True, True), (False, False))
+    if not (cell == "lstm" and not bidirectional and decoder == "conditional")]  # fewer runs, every branch kept
+
+
+@needs_export
+@pytest.mark.skipif(_missing() is not None and "node" in (_missing() or "") or
+                    not (RUNTIME / "ort-wasm-simd-threaded.wasm").is_file(),
+                    reason="onnxruntime-web or node is missing (bash scripts/fetch_onnxruntime_web.sh)")
+@pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: "-".join(str(v) for v in a.values()))
+def test_every_architecture_exports_with_its_numbers(arch, tmp_path):
+    from alignscope import live_page
+    from alignscope.architecture import Architecture
+    from alignscope.export import export
+    from alignscope.reference import Seq2SeqAttention
+    a = Architecture(embedding_size=16, encoder_hidden=16, readout_size=16, attention_size=8,
+                     decoder_hidden=32 if arch["bidirectional"] else 16, **arch)
+    vocab = ["<pad>", "<unk>", "<s>", "</s>"] + [f"w{i}" for i in range(40)]
+    path = tmp_path / "m.pt"
+    export(Seq2SeqAttention(len(vocab), len(vocab), a, seed=1), vocab, vocab, str(path), half=True)
+    from alignscope import onnx_export
+    onnx_export.export(str(path), str(tmp_path / "onnx"))
+    assert live_page.check_graphs(str(path), str(tmp_path / "onnx"), str(RUNTIME)) <= TOLERANCE
