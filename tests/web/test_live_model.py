@@ -32,7 +32,6 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "python"))
 CLI = Path(os.environ.get("ALIGNSCOPE_CLI") or REPO / "build" / "app" / "alignscope-cli")
 RUNTIME = Path(os.environ.get("ALIGNSCOPE_ORT_WEB") or REPO / "build" / "onnxruntime-web")
-MODEL = REPO / "models" / "en-fr-subword.pt"
 TOLERANCE = 1e-4
 SENTENCES = [
     "The red car is very fast.",
@@ -42,6 +41,14 @@ SENTENCES = [
     # 20 words: the timing sentence
     "The committee said on Tuesday that the new bridge across the river would open next spring, two years late.",
 ]
+# The default model (conditional decoder), and one of each other kind the bundle has: Bahdanau's
+# decoder from French, no attention (word tokenizer), the lesson's date model
+MODELS = {
+    "en-fr-subword.pt": SENTENCES,
+    "fr-en-subword.pt": ["Le chat noir dort sur la chaise.", "Je ne sais pas où il est allé hier soir."],
+    "en-fr-noattn.pt": ["The red car is very fast.", "I would like a cup of tea, please."],
+    "lesson-dates.pt": ["3 May 1979", "Monday, March 7 1983", "5/3/1999"],
+}
 
 
 def _missing_export():
@@ -70,19 +77,15 @@ needs_page = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 needs_export = pytest.mark.skipif(_missing_export() is not None, reason=_missing_export() or "")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(model: Path, tmp: Path) -> Path:
     from alignscope import live_page
-    out = tmp_path_factory.mktemp("live")
-    sizes = live_page.write_site(str(MODEL), str(RUNTIME), str(out))
-    return out, sizes
+    live_page.write_site(str(model), str(RUNTIME), str(tmp / "site"))
+    return tmp / "site"
 
 
-@pytest.fixture(scope="module")
-def traces(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("trace")
-    (tmp / "in.txt").write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
-    done = subprocess.run([str(CLI), "trace", "--model", str(MODEL), "-i", str(tmp / "in.txt")],
+def traces(model: Path, sentences, tmp: Path):
+    (tmp / "in.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    done = subprocess.run([str(CLI), "trace", "--model", str(model), "-i", str(tmp / "in.txt")],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -119,8 +122,11 @@ def close(a, b) -> bool:
 
 
 @needs_page
-def test_live_page_decodes_as_the_cli(site, traces):
-    folder, sizes = site
+@pytest.mark.parametrize("name", list(MODELS))
+def test_live_page_decodes_as_the_cli(name, tmp_path):
+    sentences = MODELS[name]
+    folder = site(REPO / "models" / name, tmp_path)
+    expected = traces(REPO / "models" / name, sentences, tmp_path)
     page = folder / "live.html"
     with Browser(800, 600) as b:
         b.console()
@@ -128,7 +134,7 @@ def test_live_page_decodes_as_the_cli(site, traces):
         b.open(page)
         status = wait_ready(b)
         assert status == "ready", status
-        for sentence, trace in zip(SENTENCES, traces):
+        for sentence, trace in zip(sentences, expected):
             assert trace, f"the CLI traced nothing for {sentence!r}"
             got = greedy(b, trace["source_ids"])
             assert got["target_ids"] == trace["target_ids"], sentence
