@@ -1,7 +1,9 @@
-"""The live page prototype (issue 57; docs/live-page.md) in headless Chromium: the bundled default
-model's own encode and step, exported to ONNX (alignscope.onnx_export) and run by ONNX Runtime Web
-from file:// with one thread, decode greedily what `alignscope-cli trace` decodes: the same tokens,
-and every step's log-probabilities (the whole vocabulary) and attention row within 1e-4 of the CLI's.
+"""The live page prototype (issue 57; docs/live-page.md) in headless Chromium: four bundled models'
+own encode and step, exported to ONNX (alignscope.onnx_export) and run by ONNX Runtime Web from
+file:// with one thread, decode greedily what `alignscope-cli trace` decodes: the same tokens, and
+every step's log-probabilities (the whole vocabulary) and attention row within 1e-4 of the CLI's.
+Every architecture of model_code.py exports with its numbers (checked under Node); a model whose
+operator ONNX lacks is refused.
 
 Needs the pinned runtime (`bash scripts/fetch_onnxruntime_web.sh` puts it in build/onnxruntime-web;
 not vendored: docs/live-page.md), Debian's python3-torch and python3-onnx, node (the exporter's own
@@ -60,14 +62,22 @@ def _missing_export():
     return None
 
 
-def _missing():
-    why = available() or _missing_export()
+def _missing_check():
+    """Why the exporter's check (node, the runtime) cannot run, or None."""
+    why = _missing_export()
     if why:
         return why
     if not (RUNTIME / "ort-wasm-simd-threaded.wasm").is_file():
         return f"onnxruntime-web is not in {RUNTIME} (bash scripts/fetch_onnxruntime_web.sh fetches it)"
     if shutil.which("node") is None:
         return "node is not installed (the exporter checks its graphs with it)"
+    return None
+
+
+def _missing():
+    why = available() or _missing_check()
+    if why:
+        return why
     if not CLI.is_file():
         return f"alignscope-cli is not built ({CLI})"
     return None
@@ -75,6 +85,7 @@ def _missing():
 
 needs_page = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 needs_export = pytest.mark.skipif(_missing_export() is not None, reason=_missing_export() or "")
+needs_check = pytest.mark.skipif(_missing_check() is not None, reason=_missing_check() or "")
 
 
 def site(model: Path, tmp: Path) -> Path:
@@ -214,10 +225,7 @@ ARCHITECTURES = [
     if not (cell == "lstm" and not bidirectional and decoder == "conditional")]  # fewer runs, every branch kept
 
 
-@needs_export
-@pytest.mark.skipif(_missing() is not None and "node" in (_missing() or "") or
-                    not (RUNTIME / "ort-wasm-simd-threaded.wasm").is_file(),
-                    reason="onnxruntime-web or node is missing (bash scripts/fetch_onnxruntime_web.sh)")
+@needs_check
 @pytest.mark.parametrize("arch", ARCHITECTURES, ids=lambda a: "-".join(str(v) for v in a.values()))
 def test_every_architecture_exports_with_its_numbers(arch, tmp_path):
     from alignscope import live_page
