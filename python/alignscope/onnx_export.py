@@ -102,12 +102,12 @@ def _unfold_dicts(graph: "torch._C.Graph") -> None:
             user = use.user
             key = _constant(list(user.inputs())[1]) if user.kind() in ("aten::_set_item", "aten::__getitem__") else None
             if key is None:
-                raise ExportError(f"uses its step's dictionary through {user.kind()}")
+                raise ExportError(f"uses a dictionary through {user.kind()}")
             if user.kind() == "aten::_set_item":
                 items[key] = list(user.inputs())[2]
             else:
                 if key not in items:
-                    raise ExportError(f"reads '{key}' from its step's dictionary before it is set")
+                    raise ExportError(f"reads '{key}' from a dictionary before it is set")
                 user.output().replaceAllUsesWith(items[key])
         for use in uses:
             use.user.destroy()
@@ -118,7 +118,7 @@ def _position(graph: "torch._C.Graph", node: "torch._C.Node") -> int:
     for i, n in enumerate(graph.nodes()):
         if n == node:
             return i
-    raise ExportError(f"uses its step's dictionary inside a branch or loop ({node.kind()})")
+    raise ExportError(f"uses a dictionary inside a branch or loop ({node.kind()})")
 
 
 def _reverse_as_flip(graph: "torch._C.Graph") -> None:
