@@ -62,6 +62,22 @@ def _masked_fill(g, x, mask, value):
     return g.op("Where", g.op("Cast", mask, to_i=9), g.op("CastLike", value, x), x)
 
 
+# torch.nn.GRUCell (OpenNMT-py's GRU decoder), written out as the cell's own formula: ONNX's GRU
+# runs sequences, torch 1.13 has no symbolic for the single cell.
+def _gru_cell(g, x, h, w_ih, w_hh, b_ih, b_hh):
+    from torch.onnx import symbolic_helper as sh
+
+    def affine(v, w, b):
+        out = g.op("MatMul", v, g.op("Transpose", w, perm_i=[1, 0]))
+        return out if sh._is_none(b) else g.op("Add", out, b)
+    i_r, i_z, i_n = g.op("Split", affine(x, w_ih, b_ih), axis_i=1, outputs=3)
+    h_r, h_z, h_n = g.op("Split", affine(h, w_hh, b_hh), axis_i=1, outputs=3)
+    r = g.op("Sigmoid", g.op("Add", i_r, h_r))
+    z = g.op("Sigmoid", g.op("Add", i_z, h_z))
+    n = g.op("Tanh", g.op("Add", i_n, g.op("Mul", r, h_n)))
+    return g.op("Add", n, g.op("Mul", z, g.op("Sub", h, n)))  # (1 - z) n + z h
+
+
 _registered = False
 
 
@@ -73,6 +89,7 @@ def _register_symbolics() -> None:
         register_custom_op_symbolic("aten::mv", _mv, OPSET)
         register_custom_op_symbolic("aten::logical_not", _logical_not, OPSET)
         register_custom_op_symbolic("aten::masked_fill", _masked_fill, OPSET)
+        register_custom_op_symbolic("aten::gru_cell", _gru_cell, OPSET)
         _registered = True
 
 
