@@ -16,6 +16,7 @@ h5py = pytest.importorskip("h5py")
 np = pytest.importorskip("numpy")
 
 from alignscope.adapters.keras import from_keras_h5  # noqa: E402
+from alignscope.onnx_export import ExportError  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -666,3 +667,10 @@ def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
                  "--tgt-vocab", str(tmp_path / "tgt.json"), "--tx", str(TX), "--ty", str(TY),
                  "--src-tokenizer", str(tmp_path / "tok.json"), "-o", str(out)]) == 0
     assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased
+
+
+@pytest.mark.xfail(strict=True, raises=ExportError,
+                   reason="the adapter's slice assignments (enc[:, :take] = ..., alpha[:, :take] = ...) export "
+                          "to a ScatterND that ONNX Runtime refuses (issue 57, docs/live-page.md)")
+def test_live_page_export(live_page_export_works, course):
+    live_page_export_works(course["pt"])
