@@ -78,6 +78,18 @@ def _gru_cell(g, x, h, w_ih, w_hh, b_ih, b_hh):
     return g.op("Add", n, g.op("Mul", z, g.op("Sub", h, n)))  # (1 - z) n + z h
 
 
+# one_hot of any rank: ONNX's OneHot takes indices of rank 1 or more, and the Keras adapter one-hots
+# a scalar (its <pad> row); the indices are flattened, then the result given their shape plus one.
+def _one_hot(g, x, num_classes):
+    flat = g.op("Reshape", x, g.op("Constant", value_t=torch.tensor([-1], dtype=torch.int64)))
+    depth = g.op("Cast", num_classes, to_i=7)  # 7: INT64
+    values = g.op("Constant", value_t=torch.tensor([0, 1], dtype=torch.int64))
+    hot = g.op("OneHot", flat, depth, values, axis_i=-1)
+    shape = g.op("Concat", g.op("Shape", x),
+                 g.op("Reshape", depth, g.op("Constant", value_t=torch.tensor([1], dtype=torch.int64))), axis_i=0)
+    return g.op("Reshape", hot, shape)
+
+
 _registered = False
 
 
@@ -90,6 +102,7 @@ def _register_symbolics() -> None:
         register_custom_op_symbolic("aten::logical_not", _logical_not, OPSET)
         register_custom_op_symbolic("aten::masked_fill", _masked_fill, OPSET)
         register_custom_op_symbolic("aten::gru_cell", _gru_cell, OPSET)
+        register_custom_op_symbolic("aten::one_hot", _one_hot, OPSET)
         _registered = True
 
 

@@ -16,7 +16,6 @@ h5py = pytest.importorskip("h5py")
 np = pytest.importorskip("numpy")
 
 from alignscope.adapters.keras import from_keras_h5  # noqa: E402
-from alignscope.onnx_export import ExportError  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -669,8 +668,5 @@ def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
     assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased
 
 
-@pytest.mark.xfail(strict=True, raises=ExportError,
-                   reason="the adapter's slice assignments (enc[:, :take] = ..., alpha[:, :take] = ...) export "
-                          "to a ScatterND that ONNX Runtime refuses (issue 57, docs/live-page.md)")
 def test_live_page_export(live_page_export_works, course):
     live_page_export_works(course["pt"])
