@@ -24,7 +24,7 @@ try:
     import torch
     from torch import Tensor
 except ImportError:  # the tests skip (below)
-    torch = None
+    torch = Tensor = None
 from typing import Dict, List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
