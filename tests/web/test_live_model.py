@@ -46,10 +46,11 @@ SENTENCES = [
 # The default model (conditional decoder), and one of each other kind the bundle has: Bahdanau's
 # decoder from French, no attention (word tokenizer), the lesson's date model
 MODELS = {
-    "en-fr-subword.pt": SENTENCES,
+    "en-fr-subword.pt": SENTENCES + ["The red car is very fast. ||| La voiture rouge est très rapide.",
+                                     "I think so. ||| Je ne crois pas."],
     "fr-en-subword.pt": ["Le chat noir dort sur la chaise.", "Je ne sais pas où il est allé hier soir."],
     "en-fr-noattn.pt": ["The red car is very fast.", "I would like a cup of tea, please."],
-    "lesson-dates.pt": ["3 May 1979", "Monday, March 7 1983", "5/3/1999"],
+    "lesson-dates.pt": ["3 May 1979", "Monday, March 7 1983", "5/3/1999", "3 May 1979 ||| 1979-05-03"],
 }
 
 
@@ -112,11 +113,12 @@ def wait_ready(b: Browser, timeout: float = 120) -> str:
     return "timed out"
 
 
-def greedy(b: Browser, ids, max_length: int = 0) -> dict:
+def decode(b: Browser, ids, forced=None) -> dict:
+    """live.js's greedy decoding of `ids`, or its teacher-forced decoding along `forced`."""
     script = ("const done = arguments[arguments.length - 1];"
-              "window.liveModel.then((m) => m.greedy(arguments[0], arguments[1]))"
+              "window.liveModel.then((m) => arguments[1] ? m.forced(arguments[0], arguments[1]) : m.greedy(arguments[0], 0))"
               ".then(done, (e) => done({error: String(e && e.stack || e)}));")
-    result = b._call("POST", b._s("/execute/async"), {"script": script, "args": [ids, max_length]})
+    result = b._call("POST", b._s("/execute/async"), {"script": script, "args": [ids, forced]})
     assert "error" not in result, result["error"]
     return result
 
@@ -147,7 +149,8 @@ def test_live_page_decodes_as_the_cli(name, tmp_path):
         assert status == "ready", status
         for sentence, trace in zip(sentences, expected):
             assert trace, f"the CLI traced nothing for {sentence!r}"
-            got = greedy(b, trace["source_ids"])
+            # a line 'source ||| target' is teacher-forced along the CLI's target ids (</s> included)
+            got = decode(b, trace["source_ids"], trace["target_ids"] if "|||" in sentence else None)
             assert got["target_ids"] == trace["target_ids"], sentence
             worst = 0.0
             for t, (mine, theirs) in enumerate(zip(got["steps"], trace["steps"])):

@@ -117,20 +117,36 @@
 
     // greedy decoding to </s> or the cap, every step's numbers kept, with timings (ms)
     async greedy(srcIds, maxLength) {
+      return this.decode(srcIds, {maxLength: maxLength});
+    }
+
+    // teacher-forced decoding along `targetIds` (the target's tokens, then </s> where the model has
+    // one, as core/decoding forces them): each step reads the forced token before it
+    async forced(srcIds, targetIds) {
+      return this.decode(srcIds, {forced: targetIds});
+    }
+
+    // DecodingSession's loop: forced tokens while there are any, else the best token until </s>
+    // or the length cap
+    async decode(srcIds, options) {
+      const forced = options.forced || null;
       const t0 = performance.now();
       const encoded = await this.encode(srcIds);
       const tEncode = performance.now() - t0;
       const columns = srcIds.length + (this.info.metadata.attends_padding ? 1 : 0);
-      const limit = this.limit(columns, maxLength || 0);
+      const limit = this.limit(columns, options.maxLength || 0);
       const steps = [];
       const stepMs = [];
       let state = encoded.state;
       let previous = this.startId;
-      while (steps.length < limit && !(steps.length && steps[steps.length - 1].chosen === this.eos)) {
-        const t = performance.now();
+      for (;;) {
+        const t = steps.length;
+        if (forced && t >= forced.length) break;
+        if (!forced && ((t && steps[t - 1].chosen === this.eos) || t >= limit)) break;
+        const started = performance.now();
         const out = await this.step(previous, state, encoded);
-        const chosen = argmax(out.logProbs);
-        stepMs.push(performance.now() - t);
+        const chosen = forced ? forced[t] : argmax(out.logProbs);
+        stepMs.push(performance.now() - started);
         steps.push({y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha});
         state = out.state;
         previous = chosen;
