@@ -72,6 +72,11 @@ def main() -> int:
                     result["renderer_rss_mb_first_page"] = round(renderer_rss_mb(), 1)
                     result["js_heap_mb_first_page"] = round(b.run("return performance.memory.usedJSHeapSize") / 2**20, 1)
                     result["first_decode"] = {k: v for k, v in decodes[0].items() if k != "step_ms"}
+            beam = ("const done = arguments[arguments.length - 1]; const t = performance.now();"
+                    "window.liveModel.then((m) => m.beam(arguments[0], 5)).then(() => done(performance.now() - t),"
+                    " (e) => done(String(e)))")
+            beams = [b._call("POST", b._s("/execute/async"), {"script": beam, "args": [ids]}) for _ in range(a.runs)]
+            result["beam5_ms_median"] = round(statistics.median(beams), 1)
             steps = [ms for d in decodes[1:] for ms in d["step_ms"][1:]]
             result["ready_ms_median"] = round(statistics.median(opens), 1)
             result["ready_ms_all"] = [round(x) for x in opens]

@@ -172,6 +172,35 @@ def test_live_page_decodes_as_the_cli(name, tmp_path):
         assert not others, others
 
 
+@needs_page
+def test_live_beam_is_the_clis(tmp_path):
+    """Beam search of width 5 in the page (live.js's copy of BeamSearch.cpp's rules over the exported
+    step, all hypotheses in one batch): the best hypothesis is the one `translate --beam 5` writes,
+    and all five are Python's copy's (alignscope.decoding.beam_search), tokens and order."""
+    from alignscope.decoding import LoadedModel, decode
+    model_path = REPO / "models" / "en-fr-subword.pt"
+    sentences = SENTENCES[:3] + SENTENCES[4:]
+    folder = site(model_path, tmp_path)
+    expected = traces(model_path, sentences, tmp_path)  # the C++ tokenizer's source ids
+    done = subprocess.run([str(CLI), "translate", "--beam", "5", "--model", str(model_path)],
+                          input="\n".join(sentences) + "\n", capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    model = LoadedModel(str(model_path))
+    script = ("const done = arguments[arguments.length - 1];"
+              "window.liveModel.then((m) => m.beam(arguments[0], 5))"
+              ".then(done, (e) => done({error: String(e && e.stack || e)}));")
+    with Browser(800, 600) as b:
+        b.open(folder / "live.html")
+        assert wait_ready(b) == "ready"
+        for sentence, trace, translation in zip(sentences, expected, done.stdout.splitlines()):
+            hypotheses = b._call("POST", b._s("/execute/async"), {"script": script, "args": [trace["source_ids"]]})
+            assert "error" not in hypotheses, hypotheses
+            assert model.detokenize(hypotheses[0]["ids"]) == translation, sentence
+            python = decode(model, sentence, beam=5).hypotheses
+            assert [h["ids"] for h in hypotheses] == [h.ids for h in python], sentence
+            assert all(abs(h["score"] - p.score) <= TOLERANCE for h, p in zip(hypotheses, python)), sentence
+
+
 class OddStep(torch.nn.Module if torch else object):
     """The smallest model the format allows (one GRU-less encoder, uniform attention) whose step
     uses an operator ONNX lacks (aten::special_i1, torch 1.13): export must refuse it."""

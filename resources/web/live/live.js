@@ -64,6 +64,11 @@
     return options;
   }
 
+  // best score first, equals in the order they came (std::stable_sort)
+  function stableSorted(hypotheses) {
+    return hypotheses.map((h, i) => [h, i]).sort((a, b) => b[0].score - a[0].score || a[1] - b[1]).map((p) => p[0]);
+  }
+
   function argmax(values) {
     // the first of equal maxima, as torch's argmax on a CPU
     let best = 0;
@@ -93,19 +98,101 @@
       return {enc: out.enc, state: out.state, mask: out.mask, keys: out.keys, length: srcIds.length};
     }
 
-    // one decoder step: {logProbs, alpha (with the model's own padding column where it has one),
-    // state, and the extras the model returns (context, energies, query, readout)}
-    async step(yPrev, state, encoded) {
-      const names = this.info.step.outputs;
-      const feeds = {y_prev: this.ids([yPrev], [1]), state: state, enc: encoded.enc, keys: encoded.keys,
+    // the step graph on a batch of rows (one per y_prev), its outputs by the format's names
+    async run(yPrevs, state, encoded) {
+      const feeds = {y_prev: this.ids(yPrevs, [yPrevs.length]), state: state, enc: encoded.enc, keys: encoded.keys,
                      mask: encoded.mask};
       // only the inputs the graph kept: a step that never reads one (no attention: enc) has lost it
       const out = await this.stepSession.run(Object.fromEntries(this.stepSession.inputNames.map((n) => [n, feeds[n]])));
       const r = {};
-      names.forEach((name, i) => { r[name] = out[this.info.step.output_names[i]]; });
+      this.info.step.outputs.forEach((name, i) => { r[name] = out[this.info.step.output_names[i]]; });
+      return r;
+    }
+
+    // one decoder step of one sentence: {logProbs, alpha (with the model's own padding column where
+    // it has one), state, and the extras the model returns (context, energies, query, readout)}
+    async step(yPrev, state, encoded) {
+      const r = await this.run([yPrev], state, encoded);
       const alpha = Array.from(r.alpha.data);
       if (r.alpha_padding) alpha.push(r.alpha_padding.data[0]);
       return {logProbs: r.log_probs.data, alpha: alpha, state: r.state, outputs: r};
+    }
+
+    // the rows `rows` of a tensor (first axis), as beam search reorders its hypotheses
+    rowsOf(tensor, rows) {
+      const width = tensor.data.length / tensor.dims[0];
+      const out = new tensor.data.constructor(rows.length * width);
+      rows.forEach((row, i) => out.set(tensor.data.subarray(row * width, (row + 1) * width), i * width));
+      return new this.ort.Tensor(tensor.type, out, [rows.length].concat(tensor.dims.slice(1)));
+    }
+
+    // BeamSearch.cpp's rules (python/alignscope/decoding.py's beam_search is its Python copy):
+    // 2 x width candidates a step, an </s> among the best `width` finishes a hypothesis, stop once
+    // `width` finished that no open prefix can beat; scores are log-probabilities over length^penalty.
+    // Returns the finished hypotheses, best first: {ids, logProb, score}.
+    async beam(srcIds, width, options) {
+      const opts = options || {};
+      const penalty = opts.lengthPenalty === undefined ? 1.0 : opts.lengthPenalty;
+      const normalised = (h) => penalty === 0 ? h.logProb : h.logProb / Math.pow(h.ids.length, penalty);
+      const encoded = await this.encode(srcIds);
+      const columns = srcIds.length + (this.info.metadata.attends_padding ? 1 : 0);
+      const limit = this.limit(columns, opts.maxLength || 0);
+      let alive = [{ids: [], logProb: 0}];
+      let finished = [];
+      let state = encoded.state;
+      let rowsEnc = encoded;
+      let ys = [this.startId];
+      let steps = 0;
+      let done = limit < 1;
+      while (!done) {
+        const out = await this.run(ys, state, rowsEnc);
+        const logProbs = out.log_probs.data;
+        const V = logProbs.length / alive.length;
+        const k = Math.min(2 * width, logProbs.length);
+        // the k best (row, token) by total log-probability, best first (the first of equals first)
+        const best = [];
+        for (let i = 0; i < logProbs.length; i++) {
+          const total = logProbs[i] + alive[Math.floor(i / V)].logProb;
+          if (best.length === k && total <= best[k - 1].total) continue;
+          let at = best.length;
+          while (at > 0 && best[at - 1].total < total) at--;
+          best.splice(at, 0, {total: total, index: i});
+          if (best.length > k) best.pop();
+        }
+        const next = [];
+        const rows = [];
+        for (let j = 0; j < best.length && next.length < width; j++) {
+          const row = Math.floor(best[j].index / V);
+          const token = best[j].index % V;
+          const h = {ids: alive[row].ids.concat([token]), logProb: best[j].total};
+          if (token === this.eos) {
+            if (j >= width) continue;
+            h.score = normalised(h);
+            finished.push(h);
+          } else {
+            next.push(h);
+            rows.push(row);
+          }
+        }
+        alive = next;
+        steps++;
+        done = !alive.length || steps >= limit;
+        if (alive.length && finished.length >= width) {
+          finished = stableSorted(finished).slice(0, width);
+          if (Math.max(...alive.map(normalised)) < finished[finished.length - 1].score) done = true;
+        }
+        if (done) break;
+        state = this.rowsOf(out.state, rows);
+        const zeros = rows.map(() => 0);
+        rowsEnc = {enc: this.rowsOf(encoded.enc, zeros), keys: this.rowsOf(encoded.keys, zeros),
+                   mask: this.rowsOf(encoded.mask, zeros)};
+        ys = alive.map((h) => h.ids[h.ids.length - 1]);
+      }
+      if (!finished.length) {
+        alive.forEach((h) => { h.score = normalised(h); });
+        finished = alive;
+      }
+      return stableSorted(finished).slice(0, width);
     }
 
     // SearchOptions::lengthLimit: the caller's cap, else the model's max_length, else 2 S + 10
