@@ -17,11 +17,12 @@ if [[ "${1:-}" == "--with-test-tools" ]]; then
   # (dpkg-shlibdeps), the desktop entry's and metainfo's validators; the web page's tests in headless
   # Chromium through chromedriver, its data against the schema, its heatmap against the PNG figure;
   # a real notebook run (`jupyter nbconvert --execute` with a Python kernel); clang-format for the
-  # C++ layout; onnx to check the live page's exported graphs (docs/live-page.md)
+  # C++ layout; onnx to check the live page's exported graphs, node and npm to check them and to fetch
+  # the page's pinned runtime and tokenizer (scripts/fetch_onnxruntime_web.sh; docs/live-page.md)
   packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth clang-14 libfuzzer-14-dev
     python3-venv python3-pip python3-setuptools python3-wheel dpkg-dev desktop-file-utils appstream
     chromium chromium-driver python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format
-    python3-onnx)
+    python3-onnx nodejs npm)
 fi
 
 missing=()
