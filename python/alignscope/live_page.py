@@ -48,6 +48,49 @@ def classic_runtime(bundle: str) -> str:
     return "(function(){\n" + body + "\nglobalThis.ort={" + ",".join(names) + "};\n})();\n"
 
 
+SENTENCEPIECE = "index.js"
+# Embind's invoker written as a closure instead of generated code (Emscripten's DYNAMIC_EXECUTION=0
+# does the same): the page's CSP has no 'unsafe-eval', which `new Function` needs
+_INVOKER = """function alignscopeInvoker(argTypes, isClassMethodFunc, returns, needsDestructorStack, invoker, fn) {
+  return function (...args) {
+    var destructors = needsDestructorStack ? [] : null;
+    var wired = [fn];
+    if (isClassMethodFunc) wired.push(argTypes[1].toWireType(destructors, this));
+    for (var i = 0; i < argTypes.length - 2; ++i) wired.push(argTypes[i + 2].toWireType(destructors, args[i]));
+    var rv = invoker(...wired);
+    if (needsDestructorStack) {
+      while (destructors.length) { var ptr = destructors.pop(); var del = destructors.pop(); del(ptr); }
+    } else {
+      for (var i = isClassMethodFunc ? 1 : 2; i < argTypes.length; ++i) {
+        if (argTypes[i].destructorFunction !== null) argTypes[i].destructorFunction(wired[isClassMethodFunc ? i : i - 1]);
+      }
+    }
+    if (returns) return argTypes[0].fromWireType(rv);
+  };
+}
+"""
+
+
+def classic_sentencepiece(bundle: str) -> str:
+    """@sctg/sentencepiece-js's ES module as a classic script defining window.AlignScopeSentencePiece
+    (file:// cannot import modules): without its Node imports and the demo models it carries (3 MB of
+    base64), and with embind's invokers as closures (no eval under the page's CSP)."""
+    body, n = re.subn(r"^import \* as fs from 'fs';\n|^import \{ Buffer as Buffer\$1 \} from 'buffer';\n", "", bundle,
+                      flags=re.M)
+    body, m = re.subn(r'(\nconst \w+_b64 = )"[^"]*";', r'\1"";', body)
+    craft = ("let[args,invokerFnBody]=createJsInvoker(argTypes,isClassMethodFunc,returns,isAsync);args.push(invokerFnBody);"
+             "var invokerFn=newFunc(Function,args)(...closureArgs);")
+    body, k = body.replace(craft, "var invokerFn=alignscopeInvoker(argTypes,isClassMethodFunc,returns,"
+                           "needsDestructorStack,cppInvokerFunc,cppTargetFunc);"), body.count(craft)
+    body, g = re.subn(r"if \(typeof globalThis\.Buffer === 'undefined'\) \{\n\s*globalThis\.Buffer = Buffer\$1;\n\}\n", "", body)
+    body, e = re.subn(r"\nexport \{[^}]*\};\s*$", "\n", body)
+    if (n, m, k, g, e) != (2, 3, 1, 1, 1):
+        raise ValueError(f"sentencepiece-js's {SENTENCEPIECE} is not laid out as 1.3.3's was ({(n, m, k, g, e)})")
+    body = body.replace("import.meta.url", "document.baseURI")
+    return ("(function(){\n" + _INVOKER + body
+            + "\nglobalThis.AlignScopeSentencePiece={SentencePieceProcessor:SentencePieceProcessor};\n})();\n")
+
+
 def bytes_script(name: str, data: bytes, compress: bool) -> str:
     key = name + ".gz" if compress else name
     payload = gzip.compress(data, 9, mtime=0) if compress else data
@@ -99,10 +142,15 @@ def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: f
     return worst
 
 
-def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: bool = False) -> Dict[str, int]:
-    """Writes the prototype folder for `model_path`; returns each written file's size in bytes."""
+def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: bool = False,
+               sentencepiece_dir: Optional[str] = None) -> Dict[str, int]:
+    """Writes the prototype folder for `model_path`; returns each written file's size in bytes.
+    `sentencepiece_dir`: the fetched @sctg/sentencepiece-js (default: beside the runtime's folder)."""
     out = Path(out_dir)
     runtime = Path(runtime_dir)
+    spm = Path(sentencepiece_dir) if sentencepiece_dir else runtime.parent / "sentencepiece-js"
+    if not (spm / SENTENCEPIECE).is_file():
+        raise FileNotFoundError(f"{spm / SENTENCEPIECE} is missing: bash scripts/fetch_onnxruntime_web.sh fetches it")
     for name in (BUNDLE, WASM):
         if not (runtime / name).is_file():
             raise FileNotFoundError(f"{runtime / name} is missing: bash scripts/fetch_onnxruntime_web.sh fetches it")
@@ -123,7 +171,10 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: 
                                             encoding="utf-8")
     (out / "runtime" / "ort-wasm.js").write_text(bytes_script(WASM, (runtime / WASM).read_bytes(), True),
                                                  encoding="ascii")
+    (out / "runtime" / "sentencepiece.js").write_text(classic_sentencepiece((spm / SENTENCEPIECE).read_text(encoding="utf-8")),
+                                                      encoding="utf-8")
     shutil.copyfile(WEB / "live.js", out / "live.js")
+    shutil.copyfile(WEB / "tokenizer.js", out / "tokenizer.js")
     page = (WEB / "live.html").read_text(encoding="utf-8")
     marker = "<!-- the model's files (alignscope.live_page writes one <script> a file here) -->\n"
     (out / "live.html").write_text(page.replace(marker, "".join(scripts)), encoding="utf-8")

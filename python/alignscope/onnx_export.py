@@ -15,6 +15,7 @@ import base64
 import contextlib
 import json
 import os
+import re
 import sys
 import tempfile
 import warnings
@@ -285,14 +286,105 @@ def _finish(path: Path, half: bool, ranks: Dict[str, int]) -> Optional[str]:
     return name
 
 
+_JS_SYNTAX = set("^$\\.*+?()[]{}|/-")
+
+
+def js_pattern(pattern: str) -> str:
+    """An RE2 pattern of a `replace` normaliser as a JavaScript pattern (flags "gu") that matches
+    the same text, or ValueError saying which part JavaScript would run otherwise. Conservative: what
+    is not known to agree is refused (the page must not approximate the model's tokenizer)."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= len(pattern):
+                raise ValueError("ends in a lone backslash")
+            e = pattern[i + 1]
+            m = re.match(r"x\{([0-9A-Fa-f]{1,6})\}", pattern[i + 1:])
+            if m:
+                out.append("\\u{" + m.group(1) + "}")
+                i += 1 + m.end()
+                continue
+            if e in "dDwWbBntrfv" and not (in_class and e in "bB"):  # ASCII-only in both
+                out.append(c + e)
+            elif not e.isalnum():
+                out.append("\\" + e if e in _JS_SYNTAX else "\\u{%x}" % ord(e))
+            else:
+                raise ValueError(f"uses \\{e}, which RE2 and JavaScript read differently (or JavaScript lacks)")
+            i += 2
+            continue
+        if in_class:
+            if pattern.startswith("[:", i):
+                raise ValueError("uses a POSIX class ([:name:]), which JavaScript lacks")
+            if c == "]":
+                in_class = False
+            out.append(c if c not in "[/" else "\\" + c)
+        elif c == "[":
+            in_class = True
+            out.append(c)
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i + 1):  # RE2: a leading ] is literal
+                out.append("\\]")
+                i += 1
+        elif c == ".":
+            raise ValueError("uses '.', which in RE2 matches \\r, U+2028 and U+2029 and in JavaScript does not")
+        elif c == "(" and pattern.startswith("(?", i) and not pattern.startswith("(?:", i):
+            raise ValueError("uses a group flag or a named group ((?...)), which JavaScript reads otherwise")
+        elif c == "{" and not re.match(r"\{\d+(,\d*)?\}", pattern[i:]):
+            out.append("\\{")  # RE2 reads it literally; JavaScript's u flag would refuse it
+        elif c == "}" and not re.search(r"\{\d+(,\d*)?$", pattern[:i]):
+            out.append("\\}")
+        elif c == "/":
+            out.append("\\/")
+        else:
+            out.append(c)
+        i += 1
+    if in_class:
+        raise ValueError("has an unclosed [")
+    return "".join(out)
+
+
+def _casefolds() -> Dict[str, str]:
+    """Full case folding (CaseFolding.txt C+F, as utf8proc's UTF8PROC_CASEFOLD): JavaScript has none."""
+    import sys as _sys
+    table = {}
+    for cp in range(_sys.maxunicode + 1):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        ch = chr(cp)
+        folded = ch.casefold()
+        if folded != ch:
+            table[ch] = folded
+    return table
+
+
 def _tokenizer(description: str, out: Path, side: str) -> Dict[str, Any]:
-    """The tokenizer description, with a SentencePiece model written as its own `.model` file (the
-    bytes the model file carries, for sentencepiece-js in the page)."""
+    """The tokenizer description for the page (resources/web/live/tokenizer.js): a SentencePiece
+    model written as its own `.model` file (the bytes the model file carries, for sentencepiece-js),
+    the case folding table where the rules fold case, each `replace` pattern translated to
+    JavaScript's (ValueError where it cannot be: export refuses the model)."""
     spec = json.loads(description)
-    if spec.get("kind") == "sentencepiece" and isinstance(spec.get("model"), str):
+    kind = spec.get("kind", "word")
+    if kind not in ("word", "whitespace", "char", "sentencepiece"):
+        raise ValueError(f"has kind '{kind}', which the page does not know")
+    if kind == "sentencepiece" and isinstance(spec.get("model"), str):
         name = f"{side}.model"
         (out / name).write_bytes(base64.b64decode(spec["model"]))
         spec = dict(spec, model=None, model_file=name)
+    steps = []
+    for step in spec.get("normalizers", []):
+        if step.get("type") == "replace":
+            try:
+                step = dict(step, js_pattern=js_pattern(step["pattern"]))
+            except ValueError as e:
+                raise ValueError(f"has the pattern {step['pattern']!r}, which {e}") from None
+        steps.append(step)
+    if steps:
+        spec = dict(spec, normalizers=steps)
+    if (kind == "word" and spec.get("lowercase", True)) or any(s.get("type") == "casefold" for s in steps):
+        spec = dict(spec, casefold=_casefolds())
     return spec
 
 
@@ -314,6 +406,14 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
 def _export(model_path: str, out: Path, half: bool) -> Dict[str, Any]:
     model = LoadedModel(model_path)
     module = model.module
+    tokenizers = {}
+    for side in ("src", "tgt"):  # first: a tokenizer the page cannot run refuses the model at once
+        try:
+            tokenizers[side] = (_tokenizer(getattr(module, side + "_tokenizer"), out, side)
+                                if hasattr(module, side + "_tokenizer") else {"kind": "word", "casefold": _casefolds()})
+        except ValueError as e:
+            raise ExportError(f"the model '{model_path}' cannot run in a live page: its {'source' if side == 'src' else 'target'} "
+                              f"tokenizer {e}") from None
     _register_symbolics()
     enc, step_out, step_names = _probe(model)
     # The source length is the only axis that changes between sentences (and the batch, for beam):
@@ -376,8 +476,7 @@ def _export(model_path: str, out: Path, half: bool) -> Dict[str, Any]:
                  "weights_float16": weights["step"]},
         "src_vocab": model.src_vocab, "tgt_vocab": model.tgt_vocab,
         "src_specials": model.src_specials, "tgt_specials": model.tgt_specials,
-        "src_tokenizer": _tokenizer(module.src_tokenizer, out, "src") if hasattr(module, "src_tokenizer") else {"kind": "word"},
-        "tgt_tokenizer": _tokenizer(module.tgt_tokenizer, out, "tgt") if hasattr(module, "tgt_tokenizer") else {"kind": "word"},
+        "src_tokenizer": tokenizers["src"], "tgt_tokenizer": tokenizers["tgt"],
         "metadata": {k: meta[k] for k in ("max_length", "max_source_length", "source_eos", "attends_padding",
                                           "alpha_is_uniform", "attention", "decoder", "architecture", "licence",
                                           "license") if k in meta},

@@ -243,6 +243,15 @@
     }
   }
 
+  // Text -> ids as alignscope-cli makes them (tokenizer.js); throws the CLI's refusal as an Error
+  LiveModel.prototype.sourceIds = function (text) {
+    const m = this.info.metadata;
+    return window.AlignScopeTokenizer.sourceIds(this.tokenizers.src, text, m.source_eos !== false, m.max_source_length || 0);
+  };
+  LiveModel.prototype.targetIds = function (text) {
+    return window.AlignScopeTokenizer.targetIds(this.tokenizers.tgt, text);
+  };
+
   // Creates both sessions; `progress` (optional) hears what is being done.
   async function load(progress) {
     const say = progress || function () {};
@@ -254,6 +263,18 @@
     say("runtime");
     ort.env.wasm.wasmBinary = await file("ort-wasm-simd-threaded.wasm");
     const info = JSON.parse(new TextDecoder().decode(await file("model.json")));
+    say("tokenizer");
+    const tokenizers = {};
+    for (const side of ["src", "tgt"]) {
+      const d = info[side + "_tokenizer"];
+      let processor = null;
+      if (d.kind === "sentencepiece") {  // SentencePiece itself, the model file's .model bytes in memory
+        if (!window.AlignScopeSentencePiece) throw new Error("SentencePiece is not loaded (its <script> beside the page is missing)");
+        processor = new window.AlignScopeSentencePiece.SentencePieceProcessor();
+        await processor._loadModel(await file(d.model_file));
+      }
+      tokenizers[side] = new window.AlignScopeTokenizer.Tokenizer(d, info[side + "_vocab"], info[side + "_specials"], processor);
+    }
     const encodeBytes = await file(info.encode.file);
     const stepBytes = await file(info.step.file);
     const encodeOptions = await sessionOptions(info.encode);
@@ -264,6 +285,7 @@
     say("decoder");
     const step = await ort.InferenceSession.create(stepBytes, stepOptions);
     const model = new LiveModel(ort, info, encode, step);
+    model.tokenizers = tokenizers;
     const tSessions = performance.now() - t0 - tBytes;
     // One step of a one-token source while the page still says "loading": the first run of a
     // session prepares its kernels (250 ms of the first sentence's 400, en-fr-subword)
