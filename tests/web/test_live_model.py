@@ -96,10 +96,16 @@ needs_export = pytest.mark.skipif(_missing_export() is not None, reason=_missing
 needs_check = pytest.mark.skipif(_missing_check() is not None, reason=_missing_check() or "")
 
 
+_SITES: Dict[str, Path] = {}
+
+
 def site(model: Path, tmp: Path) -> Path:
+    """The live folder of `model`, written (export and Node check: 7-30 s) once per run."""
     from alignscope import live_page
-    live_page.write_site(str(model), str(RUNTIME), str(tmp / "site"))
-    return tmp / "site"
+    if str(model) not in _SITES:
+        live_page.write_site(str(model), str(RUNTIME), str(tmp / "site"))
+        _SITES[str(model)] = tmp / "site"
+    return _SITES[str(model)]
 
 
 def traces(model: Path, sentences, tmp: Path):
