@@ -126,12 +126,17 @@ def wait_ready(b: Browser, timeout: float = 120) -> str:
     return "timed out"
 
 
-def decode(b: Browser, ids, forced=None) -> dict:
-    """live.js's greedy decoding of `ids`, or its teacher-forced decoding along `forced`."""
-    script = ("const done = arguments[arguments.length - 1];"
-              "window.liveModel.then((m) => arguments[1] ? m.forced(arguments[0], arguments[1]) : m.greedy(arguments[0], 0))"
-              ".then(done, (e) => done({error: String(e && e.stack || e)}));")
-    result = b._call("POST", b._s("/execute/async"), {"script": script, "args": [ids, forced]})
+def decode(b: Browser, sentence: str) -> dict:
+    """The page's decoding of a typed line: its tokenizer's ids, then greedy, or teacher-forced along
+    the target's ids and </s> for 'source ||| target'."""
+    script = """const done = arguments[arguments.length - 1];
+window.liveModel.then((m) => {
+  const [source, target] = arguments[0].split(" ||| ");
+  const ids = m.sourceIds(source);
+  const run = target === undefined ? m.greedy(ids, 0) : m.forced(ids, m.targetIds(target).concat([m.info.tgt_specials.eos]));
+  return run.then((r) => Object.assign(r, {source_ids: ids}));
+}).then(done, (e) => done({error: String(e && e.stack || e)}));"""
+    result = b._call("POST", b._s("/execute/async"), {"script": script, "args": [sentence]})
     assert "error" not in result, result["error"]
     return result
 
@@ -162,8 +167,9 @@ def test_live_page_decodes_as_the_cli(name, tmp_path):
         assert status == "ready", status
         for sentence, trace in zip(sentences, expected):
             assert trace, f"the CLI traced nothing for {sentence!r}"
-            # a line 'source ||| target' is teacher-forced along the CLI's target ids (</s> included)
-            got = decode(b, trace["source_ids"], trace["target_ids"] if "|||" in sentence else None)
+            # typed as the CLI reads it: the page's tokenizer must give the CLI's ids
+            got = decode(b, sentence)
+            assert got["source_ids"] == trace["source_ids"], sentence
             assert got["target_ids"] == trace["target_ids"], sentence
             worst = 0.0
             for t, (mine, theirs) in enumerate(zip(got["steps"], trace["steps"])):
@@ -178,6 +184,23 @@ def test_live_page_decodes_as_the_cli(name, tmp_path):
                 worst = max([worst] + [abs(x - y) for x, y in pairs if not (math.isinf(x) or math.isinf(y))])
             print(f"{sentence!r}: {len(got['steps'])} steps, largest difference {worst:.2e}, "
                   f"encode {got['encode_ms']:.1f} ms, steps {sum(got['step_ms']):.1f} ms, total {got['total_ms']:.1f} ms")
+        if name == "en-fr-subword.pt":  # the Source box: typed, Enter decodes; shown as the CLI writes it
+            def typed(text):
+                b.run("const s = document.getElementById('source'); s.value = ''; s.focus();"
+                      "document.getElementById('translation').textContent = '';")
+                b.keys(*text, "Enter")
+                deadline = time.time() + 60
+                while time.time() < deadline:
+                    shown = b.run("return [document.getElementById('translation').textContent,"
+                                  "document.getElementById('error').textContent]")
+                    if any(shown):
+                        return shown
+                    time.sleep(0.05)
+                return shown
+            assert typed(sentences[0]) == [expected[0]["translation"], ""]
+            # typed markup is text: shown, never run
+            shown = typed('<img src=x onerror="window.pwned=1"></script><b>')
+            assert shown[0] and b.run("return document.querySelectorAll('img, b').length + (window.pwned || 0)") == 0
         # no console message, and nothing loaded but the folder's own files
         errors = [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
         assert not errors, errors

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_live_model import CLI, FULL, REPO, needs_page, site, wait_ready  # noqa: E402
+from test_live_model import CLI, FULL, REPO, needs_page, wait_ready  # noqa: E402
 from browser import Browser  # noqa: E402
 
 DATA = Path("/work/shared/data/fra-eng.txt")
@@ -48,12 +48,15 @@ REFUSED = [
 ]
 
 
+_SPLIT = {}
+
+
 def tatoeba(tmp: Path):
     """The first COUNT pairs of Tatoeba's test split (`alignscope-cli split`, seed 1, as
     scripts/make_en_fr_corpus.sh makes it), with a source of each language."""
     if not DATA.is_file():
         pytest.skip(f"{DATA} is missing")
-    test = tmp / "tatoeba-test.tsv"
+    test = _SPLIT.setdefault("test", tmp / "tatoeba-test.tsv")  # split once a run
     if not test.is_file():
         done = subprocess.run([str(CLI), "split", "--corpus", str(DATA), "--valid-fraction", "0.01",
                                "--test-fraction", "0.02", "--seed", "1", "--train-out", str(tmp / "train.tsv"),
@@ -98,6 +101,54 @@ def units(text: str):
     return [int.from_bytes(data[i:i + 2], "little") for i in range(0, len(data), 2)]
 
 
+def tokenizer_page(model: Path, tmp: Path) -> Path:
+    """A page with only the live page's tokenizer scripts (tokenizer.js, SentencePiece as live_page
+    writes it) and the exporter's tokenizer descriptions: what the live page builds in load(), without
+    exporting and checking the graphs (CTest's time). test_live_model checks the whole page's ids."""
+    import base64
+    import torch
+    from alignscope import live_page, onnx_export
+    from test_live_model import RUNTIME
+    folder = tmp / "tokenizer-page"
+    folder.mkdir()
+    module = torch.jit.load(str(model))
+    data = {}
+    for side in ("src", "tgt"):
+        d = onnx_export._tokenizer(getattr(module, side + "_tokenizer"), folder, side)
+        data[side] = {"d": d, "vocab": list(getattr(module, side + "_vocab")),
+                      "specials": json.loads(getattr(module, side + "_specials")),
+                      "model": base64.b64encode((folder / d["model_file"]).read_bytes()).decode() if d.get("model_file") else None}
+    meta = json.loads(module.metadata)
+    data["meta"] = {k: meta[k] for k in ("source_eos", "max_source_length") if k in meta}
+    (folder / "data.js").write_text("window.TOKENIZERS = " + json.dumps(data) + ";\n", encoding="utf-8")
+    spm = (RUNTIME.parent / "sentencepiece-js" / live_page.SENTENCEPIECE).read_text(encoding="utf-8")
+    (folder / "sentencepiece.js").write_text(live_page.classic_sentencepiece(spm), encoding="utf-8")
+    (folder / "tokenizer.js").write_text((live_page.WEB / "tokenizer.js").read_text(encoding="utf-8"), encoding="utf-8")
+    live = (live_page.WEB / "live.html").read_text(encoding="utf-8")
+    csp = live[live.index('<meta http-equiv'):live.index(">", live.index('<meta http-equiv')) + 1]  # the page's own CSP
+    (folder / "page.html").write_text(f"""<!DOCTYPE html><html><head><meta charset="utf-8">{csp}
+<script src="sentencepiece.js"></script><script src="tokenizer.js"></script><script src="data.js"></script>
+</head><body><p id="status">loading</p><script>
+window.liveModel = (async function () {{
+  const T = window.TOKENIZERS, m = {{tokenizers: {{}}}};
+  for (const side of ["src", "tgt"]) {{
+    let p = null;
+    if (T[side].model) {{
+      p = new AlignScopeSentencePiece.SentencePieceProcessor();
+      await p._loadModel(Uint8Array.from(atob(T[side].model), (c) => c.charCodeAt(0)));
+    }}
+    m.tokenizers[side] = new AlignScopeTokenizer.Tokenizer(T[side].d, T[side].vocab, T[side].specials, p);
+  }}
+  m.sourceIds = (t) => AlignScopeTokenizer.sourceIds(m.tokenizers.src, t, T.meta.source_eos !== false, T.meta.max_source_length || 0);
+  m.targetIds = (t) => AlignScopeTokenizer.targetIds(m.tokenizers.tgt, t);
+  document.getElementById("status").textContent = "ready";
+  return m;
+}})();
+window.liveModel.catch((e) => {{ document.getElementById("status").textContent = "failed: " + e.message; }});
+</script></body></html>""", encoding="utf-8")
+    return folder / "page.html"
+
+
 PAGE = """const done = arguments[arguments.length - 1];
 window.liveModel.then((m) => {
   const one = (f) => { try { return f(); } catch (e) { return {error: e.message}; } };
@@ -115,17 +166,20 @@ def test_page_tokenizer_is_the_clis(name, tmp_path):
     english, french = tatoeba(tmp_path)
     sources, targets = (english, french) if name.startswith("en") else (french, english)
     sources, targets = HOSTILE + sources, HOSTILE + targets
-    folder = site(model, tmp_path)
+    page = tokenizer_page(model, tmp_path)
     want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
     with Browser(800, 600) as b:
+        b.console()
         b.requests()
-        b.open(folder / "live.html")
+        b.open(page)
         assert wait_ready(b) == "ready"
         got = b._call("POST", b._s("/execute/async"),
                       {"script": PAGE, "args": [sources, targets, [units(t) for t, _ in REFUSED]]})
         assert "error" not in got, got["error"]
-        others = [u for u in b.requests() if not u.startswith(folder.resolve().as_uri() + "/")]
+        others = [u for u in b.requests() if not u.startswith(page.parent.resolve().as_uri() + "/")]
         assert not others, others
+        errors = [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
+        assert not errors, errors  # e.g. the CSP refusing an eval
     bad_src = [(t[:80], g, w) for t, g, w in zip(sources, got["src"], want_src) if g != w]
     bad_tgt = [(t[:80], g, w) for t, g, w in zip(targets, got["tgt"], want_tgt) if g != w]
     assert not bad_src, f"{len(bad_src)} of {len(sources)} sources differ, first: {bad_src[:3]}"

@@ -191,6 +191,32 @@
     }
   }
 
+  // Tokenizer::detokenize (model_tokenizer.detokenize): the written text of target tokens
+  const NO_SPACE_BEFORE = new Set([".", ",", ")", "]", "}", "%", "\u2026"]);
+  function detokenize(description, tokens) {
+    const kind = description.kind || "word";
+    const decoder = description.detokenizer || {word: "word", whitespace: "spaces", char: "concat", sentencepiece: "sentencepiece"}[kind];
+    if (decoder === "spaces") return tokens.join(" ");
+    if (decoder === "concat") return tokens.join("");
+    if (decoder === "word") {
+      let out = "", glueNext = true;
+      for (const t of tokens) {
+        out += (glueNext || NO_SPACE_BEFORE.has(t) ? "" : " ") + t;
+        glueNext = t === "(" || t === "[" || (Array.from(t).length > 1 && t.endsWith("'"));
+      }
+      return out;
+    }
+    const bytes = [];
+    const utf8 = new TextEncoder();
+    for (const p of tokens) {
+      const m = /^<0x([0-9A-F]{2})>$/.exec(p);
+      if (m) bytes.push(parseInt(m[1], 16));
+      else bytes.push(...utf8.encode(p.replace(/\u2581/g, " ")));
+    }
+    const text = new TextDecoder().decode(new Uint8Array(bytes));  // U+FFFD for broken bytes, as Python's "replace"
+    return text.startsWith(" ") ? text.slice(1) : text;
+  }
+
   // Model::tokenizeSource: ids, then </s> where the model's sources end in it
   function sourceIds(tokenizer, text, sourceEos, maxSourceLength) {
     const pairs = tokenizer.tokens(text);
@@ -214,5 +240,5 @@
     return ids;
   }
 
-  window.AlignScopeTokenizer = {Tokenizer: Tokenizer, sourceIds: sourceIds, targetIds: targetIds};
+  window.AlignScopeTokenizer = {Tokenizer: Tokenizer, sourceIds: sourceIds, targetIds: targetIds, detokenize: detokenize};
 })();
