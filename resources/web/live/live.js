@@ -264,6 +264,7 @@
     ort.env.wasm.wasmBinary = await file("ort-wasm-simd-threaded.wasm");
     const info = JSON.parse(new TextDecoder().decode(await file("model.json")));
     say("tokenizer");
+    const tTokenizer = performance.now();
     const tokenizers = {};
     for (const side of ["src", "tgt"]) {
       const d = info[side + "_tokenizer"];
@@ -275,6 +276,7 @@
       }
       tokenizers[side] = new window.AlignScopeTokenizer.Tokenizer(d, info[side + "_vocab"], info[side + "_specials"], processor);
     }
+    const tokenizerMs = performance.now() - tTokenizer;
     const encodeBytes = await file(info.encode.file);
     const stepBytes = await file(info.step.file);
     const encodeOptions = await sessionOptions(info.encode);
@@ -292,7 +294,7 @@
     say("warm-up");
     await model.greedy([info.src_specials.eos === undefined ? 0 : info.src_specials.eos], 1);
     model.loadMs = {bytes: tBytes, sessions: tSessions, warmup: performance.now() - t0 - tBytes - tSessions,
-                    total: performance.now() - t0};
+                    total: performance.now() - t0, tokenizer: tokenizerMs};
     say("ready");
     return model;
   }
