@@ -198,6 +198,28 @@ def test_live_page_decodes_as_the_cli(name, tmp_path):
                     time.sleep(0.05)
                 return shown
             assert typed(sentences[0]) == [expected[0]["translation"], ""]
+            # what-if: back one step from the end, press 2: the second candidate replaces that token
+            # and decoding goes on (the CLI's rule: DecodingSession::force, then runToEnd)
+            before = b.run("return window.liveView()")
+            b.run("document.activeElement.blur()")
+            b.keys("ArrowLeft", "ArrowLeft")
+            second = int(b.run("return document.querySelectorAll('#candidates button')[1].dataset.id"))
+            b.keys("2")
+            deadline = time.time() + 60
+            while time.time() < deadline and b.run("return window.liveView().target_ids") == before["target_ids"]:
+                time.sleep(0.05)
+            after = b.run("return window.liveView()")
+            k = after["cursor"]
+            assert k == len(before["target_ids"]) - 3 and after["target_ids"][:k] == before["target_ids"][:k]
+            assert after["target_ids"][k] == second != before["target_ids"][k]
+            check = ("const done = arguments[arguments.length - 1];"
+                     "window.liveModel.then((m) => m.whatIf(arguments[0], arguments[1], 0)).then(done, (e) => done({error: String(e)}));")
+            what = b._call("POST", b._s("/execute/async"), {"script": check, "args": [after["ids"], after["target_ids"][:k + 1]]})
+            assert what["target_ids"] == after["target_ids"]
+            eos = 3
+            for t, step in enumerate(what["steps"][k + 1:], k + 1):  # after the prefix: the best token, to </s>
+                assert step["chosen"] == max(range(len(step["log_probs"])), key=lambda i: (number(step["log_probs"][i]), -i))
+            assert eos not in what["target_ids"][k + 1:-1]  # it stops at the first </s>
             # typed markup is text: shown, never run
             shown = typed('<img src=x onerror="window.pwned=1"></script><b>')
             assert shown[0] and b.run("return document.querySelectorAll('img, b').length + (window.pwned || 0)") == 0

@@ -213,10 +213,17 @@
       return this.decode(srcIds, {forced: targetIds});
     }
 
+    // what-if (DecodingSession::back then force, then runToEnd): `prefix` (the tokens kept, the
+    // replaced one last) emitted as given, then the best token until </s> or the length cap
+    async whatIf(srcIds, prefix, maxLength) {
+      return this.decode(srcIds, {prefix: prefix, maxLength: maxLength});
+    }
+
     // DecodingSession's loop: forced tokens while there are any, else the best token until </s>
-    // or the length cap
+    // or the length cap (a what-if prefix first, as force())
     async decode(srcIds, options) {
       const forced = options.forced || null;
+      const prefix = options.prefix || [];
       const t0 = performance.now();
       const encoded = await this.encode(srcIds);
       const tEncode = performance.now() - t0;
@@ -232,7 +239,7 @@
         if (!forced && ((t && steps[t - 1].chosen === this.eos) || t >= limit)) break;
         const started = performance.now();
         const out = await this.step(previous, state, encoded);
-        const chosen = forced ? forced[t] : argmax(out.logProbs);
+        const chosen = forced ? forced[t] : t < prefix.length ? prefix[t] : argmax(out.logProbs);
         stepMs.push(performance.now() - started);
         steps.push({y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha});
         state = out.state;
