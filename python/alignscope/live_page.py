@@ -1,7 +1,7 @@
 """The live page prototype (issue 57; docs/live-page.md): a folder that runs a model file's own
 encode and step in the browser with ONNX Runtime Web, from file:// or any static host.
 
-    live.html, live.js          resources/web/live/
+    live.html, live.js          resources/web/live/ (and tokenizer.js, search.js: the search rules)
     runtime/ort.js              ONNX Runtime Web's bundle as a classic script (file:// cannot load modules)
     runtime/ort-wasm.js         its WebAssembly, gzipped, as bytes in a script
     model/*.js                  onnx_export's files (graphs, float16 weights, model.json) as bytes in scripts
@@ -175,6 +175,7 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: 
                                                       encoding="utf-8")
     shutil.copyfile(WEB / "live.js", out / "live.js")
     shutil.copyfile(WEB / "tokenizer.js", out / "tokenizer.js")
+    shutil.copyfile(WEB / "search.js", out / "search.js")
     page = (WEB / "live.html").read_text(encoding="utf-8")
     marker = "<!-- the model's files (alignscope.live_page writes one <script> a file here) -->\n"
     (out / "live.html").write_text(page.replace(marker, "".join(scripts)), encoding="utf-8")

@@ -24,6 +24,7 @@ if (!fs.existsSync(spm)) {
 window.AlignScopeSentencePiece = await import(spm);
 const here = path.dirname(fileURLToPath(import.meta.url));
 await import(path.join(here, "tokenizer.js"));
+await import(path.join(here, "search.js"));
 await import(path.join(here, "live.js"));
 try {
   const request = JSON.parse(fs.readFileSync(0, "utf-8"));

@@ -1,7 +1,7 @@
 // The live page's model runner (issue 57, prototype; docs/live-page.md): the model file's own
 // encode and step, exported to ONNX (python/alignscope/onnx_export.py), run by ONNX Runtime Web's
 // WebAssembly backend on one thread. No arithmetic of the model is written here: this file moves
-// tensors between the two graphs and applies the search rule (greedy, as core/decoding does).
+// tensors between the two graphs; the search rules are search.js's.
 //
 // Everything arrives as bytes in <script> files beside the page (window.ALIGNSCOPE_FILES: name ->
 // base64, or name + ".gz" -> gzipped base64): a page opened from file:// may not fetch, and its CSP
@@ -64,18 +64,6 @@
     return options;
   }
 
-  // best score first, equals in the order they came (std::stable_sort)
-  function stableSorted(hypotheses) {
-    return hypotheses.map((h, i) => [h, i]).sort((a, b) => b[0].score - a[0].score || a[1] - b[1]).map((p) => p[0]);
-  }
-
-  function argmax(values) {
-    // the first of equal maxima, as torch's argmax on a CPU
-    let best = 0;
-    for (let i = 1; i < values.length; i++) if (values[i] > values[best]) best = i;
-    return best;
-  }
-
   class LiveModel {
     constructor(ort, info, encode, step) {
       this.ort = ort;
@@ -126,81 +114,8 @@
       return new this.ort.Tensor(tensor.type, out, [rows.length].concat(tensor.dims.slice(1)));
     }
 
-    // BeamSearch.cpp's rules (python/alignscope/decoding.py's beam_search is its Python copy):
-    // 2 x width candidates a step, an </s> among the best `width` finishes a hypothesis, stop once
-    // `width` finished that no open prefix can beat; scores are log-probabilities over length^penalty.
-    // Returns the finished hypotheses, best first: {ids, logProb, score}.
-    async beam(srcIds, width, options) {
-      const opts = options || {};
-      const penalty = opts.lengthPenalty === undefined ? 1.0 : opts.lengthPenalty;
-      const normalised = (h) => penalty === 0 ? h.logProb : h.logProb / Math.pow(h.ids.length, penalty);
-      const encoded = await this.encode(srcIds);
-      const columns = srcIds.length + (this.info.metadata.attends_padding ? 1 : 0);
-      const limit = this.limit(columns, opts.maxLength || 0);
-      let alive = [{ids: [], logProb: 0}];
-      let finished = [];
-      let state = encoded.state;
-      let rowsEnc = encoded;
-      let ys = [this.startId];
-      let steps = 0;
-      let done = limit < 1;
-      while (!done) {
-        const out = await this.run(ys, state, rowsEnc);
-        const logProbs = out.log_probs.data;
-        const V = logProbs.length / alive.length;
-        const k = Math.min(2 * width, logProbs.length);
-        // the k best (row, token) by total log-probability, best first (the first of equals first)
-        const best = [];
-        for (let i = 0; i < logProbs.length; i++) {
-          const total = logProbs[i] + alive[Math.floor(i / V)].logProb;
-          if (best.length === k && total <= best[k - 1].total) continue;
-          let at = best.length;
-          while (at > 0 && best[at - 1].total < total) at--;
-          best.splice(at, 0, {total: total, index: i});
-          if (best.length > k) best.pop();
-        }
-        const next = [];
-        const rows = [];
-        for (let j = 0; j < best.length && next.length < width; j++) {
-          const row = Math.floor(best[j].index / V);
-          const token = best[j].index % V;
-          const h = {ids: alive[row].ids.concat([token]), logProb: best[j].total};
-          if (token === this.eos) {
-            if (j >= width) continue;
-            h.score = normalised(h);
-            finished.push(h);
-          } else {
-            next.push(h);
-            rows.push(row);
-          }
-        }
-        alive = next;
-        steps++;
-        done = !alive.length || steps >= limit;
-        if (alive.length && finished.length >= width) {
-          finished = stableSorted(finished).slice(0, width);
-          if (Math.max(...alive.map(normalised)) < finished[finished.length - 1].score) done = true;
-        }
-        if (done) break;
-        state = this.rowsOf(out.state, rows);
-        const zeros = rows.map(() => 0);
-        rowsEnc = {enc: this.rowsOf(encoded.enc, zeros), keys: this.rowsOf(encoded.keys, zeros),
-                   mask: this.rowsOf(encoded.mask, zeros)};
-        ys = alive.map((h) => h.ids[h.ids.length - 1]);
-      }
-      if (!finished.length) {
-        alive.forEach((h) => { h.score = normalised(h); });
-        finished = alive;
-      }
-      return stableSorted(finished).slice(0, width);
-    }
-
-    // SearchOptions::lengthLimit: the caller's cap, else the model's max_length, else 2 S + 10
-    limit(columns, maxLength) {
-      if (maxLength > 0) return maxLength;
-      const declared = this.info.metadata.max_length || 0;
-      return declared > 0 ? declared : 2 * columns + 10;
-    }
+    async beam(srcIds, width, options) { return window.AlignScopeSearch.beam(this, srcIds, width, options); }
+    async decode(srcIds, options) { return window.AlignScopeSearch.decode(this, srcIds, options); }
 
     // greedy decoding to </s> or the cap, every step's numbers kept, with timings (ms)
     async greedy(srcIds, maxLength) {
@@ -219,35 +134,6 @@
       return this.decode(srcIds, {prefix: prefix, maxLength: maxLength});
     }
 
-    // DecodingSession's loop: forced tokens while there are any, else the best token until </s>
-    // or the length cap (a what-if prefix first, as force())
-    async decode(srcIds, options) {
-      const forced = options.forced || null;
-      const prefix = options.prefix || [];
-      const t0 = performance.now();
-      const encoded = await this.encode(srcIds);
-      const tEncode = performance.now() - t0;
-      const columns = srcIds.length + (this.info.metadata.attends_padding ? 1 : 0);
-      const limit = this.limit(columns, options.maxLength || 0);
-      const steps = [];
-      const stepMs = [];
-      let state = encoded.state;
-      let previous = this.startId;
-      for (;;) {
-        const t = steps.length;
-        if (forced && t >= forced.length) break;
-        if (!forced && ((t && steps[t - 1].chosen === this.eos) || t >= limit)) break;
-        const started = performance.now();
-        const out = await this.step(previous, state, encoded);
-        const chosen = forced ? forced[t] : t < prefix.length ? prefix[t] : argmax(out.logProbs);
-        stepMs.push(performance.now() - started);
-        steps.push({y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha});
-        state = out.state;
-        previous = chosen;
-      }
-      return {target_ids: steps.map((s) => s.chosen), steps: steps, encode_ms: tEncode, step_ms: stepMs,
-              total_ms: performance.now() - t0};
-    }
   }
 
   // Text -> ids as alignscope-cli makes them (tokenizer.js); throws the CLI's refusal as an Error
