@@ -9,6 +9,7 @@ Fast (CTest web_live): the hostile lines and 50 Tatoeba sentences, two models (S
 ALIGNSCOPE_LIVE_FULL=1 (scripts/check_live_page.sh): 2,000 sentences of each language, three models."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -209,3 +210,13 @@ def test_export_refuses_a_pattern_javascript_runs_otherwise(tmp_path):
         onnx_export.export(str(odd), str(tmp_path / "out"))
     assert not (tmp_path / "out" / "model.json").exists()
     assert onnx_export.js_pattern(r"\x{2019}([a-z]+)") == r"\u{2019}([a-z]+)"
+
+
+def test_the_fetched_packages_are_there_under_ctest():
+    """Under CTest (ALIGNSCOPE_LIVE_REQUIRED=1) a missing runtime or SentencePiece fails here rather
+    than leaving the live tests skipped: scripts/test.sh fetches both before building."""
+    from test_live_model import RUNTIME
+    if os.environ.get("ALIGNSCOPE_LIVE_REQUIRED") != "1":
+        pytest.skip("not under CTest (ALIGNSCOPE_LIVE_REQUIRED=1)")
+    for f in (RUNTIME / "ort-wasm-simd-threaded.wasm", RUNTIME.parent / "sentencepiece-js" / "index.js"):
+        assert f.is_file(), f"{f} is missing: bash scripts/fetch_onnxruntime_web.sh fetches it (scripts/test.sh runs it)"
