@@ -17,10 +17,16 @@ if [[ "${1:-}" == "--with-test-tools" ]]; then
   # (dpkg-shlibdeps), the desktop entry's and metainfo's validators; the web page's tests in headless
   # Chromium through chromedriver, its data against the schema, its heatmap against the PNG figure;
   # a real notebook run (`jupyter nbconvert --execute` with a Python kernel); clang-format for the
-  # C++ layout
+  # C++ layout; onnx to check the live page's exported graphs, node and npm to check them and to fetch
+  # the page's pinned runtime and tokenizer (scripts/fetch_onnxruntime_web.sh; docs/live-page.md)
   packages+=(python3-torch python3-pytest python3-h5py python3-sentencepiece xvfb xauth clang-14 libfuzzer-14-dev
     python3-venv python3-pip python3-setuptools python3-wheel dpkg-dev desktop-file-utils appstream
-    chromium chromium-driver openbox xdotool python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format)
+    chromium chromium-driver openbox xdotool python3-jsonschema python3-pil python3-nbconvert jupyter-nbconvert python3-ipykernel clang-format
+    python3-onnx)
+  # Node and npm from Debian where no other install provides them (a nodejs built elsewhere carries
+  # its own npm, and Debian's npm package would conflict with it)
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
 fi
 
 missing=()

@@ -142,3 +142,28 @@ def tokenizer_options_work() -> Callable[[Callable[..., Any]], None]:
             convert(tgt_tokenizer={"kind": "char", "normalizers": "lowercase"})
 
     return check
+
+
+@pytest.fixture(scope="session")
+def live_page_export_works(repo_root) -> Callable[[Path], None]:
+    """live_page_export_works(model): the model file's encode and step export to ONNX and, run by
+    ONNX Runtime Web under Node with the live page's own runner, give its TorchScript's numbers
+    (alignscope.live_page.check_graphs; issue 57, docs/live-page.md). Skips where python3-onnx, node
+    or the fetched runtime (bash scripts/fetch_onnxruntime_web.sh) is missing."""
+    import shutil
+    import tempfile
+
+    def check(model: Path) -> None:
+        runtime = Path(os.environ.get("ALIGNSCOPE_ORT_WEB") or repo_root / "build" / "onnxruntime-web")
+        try:
+            import onnx  # noqa: F401
+        except ImportError:
+            pytest.skip("python3-onnx is not installed")
+        if not (runtime / "ort-wasm-simd-threaded.wasm").is_file() or shutil.which("node") is None:
+            pytest.skip(f"node or onnxruntime-web ({runtime}) is missing: bash scripts/fetch_onnxruntime_web.sh")
+        from alignscope import live_page, onnx_export
+        with tempfile.TemporaryDirectory() as tmp:
+            onnx_export.export(str(model), tmp)
+            assert live_page.check_graphs(str(model), tmp, str(runtime)) <= 1e-4
+
+    return check

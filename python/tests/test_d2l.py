@@ -682,3 +682,7 @@ def test_cli_trace_matches_the_original(run_cli, trained, model_file, tmp_path):
 def test_tokenizers_given_are_written(trained, tokenizer_options_work):
     model, data = trained
     tokenizer_options_work(lambda **t: from_d2l(model, data.src_vocab, data.tgt_vocab, num_steps=data.num_steps, **t))
+
+
+def test_live_page_export(live_page_export_works, model_file):
+    live_page_export_works(model_file)

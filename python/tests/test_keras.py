@@ -668,6 +668,10 @@ def test_convert_command_takes_tokenizer_files(word_course, tmp_path):
     assert json.loads(torch.jit.load(str(out)).src_tokenizer) == cased
 
 
+def test_live_page_export(live_page_export_works, course):
+    live_page_export_works(course["pt"])
+
+
 # -------------------------------------------------------------------------------------------------
 # The end token (issue 59): targets padded with '<pad>' end with it
 

@@ -866,3 +866,7 @@ def test_cli_trace_matches_original(run_cli, toy, tmp_path):
 
 def test_tokenizers_given_are_written(toy, tokenizer_options_work):
     tokenizer_options_work(lambda **t: from_opennmt(str(toy["checkpoint"]), **t))
+
+
+def test_live_page_export(live_page_export_works, toy):
+    live_page_export_works(toy["converted"])

@@ -543,3 +543,7 @@ def test_tokenizers_given_are_written(trained, tokenizer_options_work):
     encoder, decoder, input_lang, output_lang, _ = trained
     tokenizer_options_work(lambda **t: from_pytorch_tutorial(encoder, decoder, input_lang, output_lang,
                                                              max_length=MAX_LENGTH, **t))
+
+
+def test_live_page_export(live_page_export_works, model_file):
+    live_page_export_works(model_file)
