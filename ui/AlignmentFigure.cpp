@@ -296,15 +296,8 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
         heatmap_->setTightBoundary(false);
         heatmap_->setColorScale(scale);
         heatmap_->setDataRange(range);
-        // A rectangle on the heatmap's axes, clipped to it: a vector cell, the step's frame, its peak's.
-        const auto rectangle = [&](double left, double top, double right, double bottom) {
-            auto* r = new QCPItemRect(plot_);
-            r->setClipAxisRect(heatRect_);
-            r->topLeft->setAxes(x, y);
-            r->bottomRight->setAxes(x, y);
-            r->topLeft->setCoords(left, top);
-            r->bottomRight->setCoords(right, bottom);
-            return r;
+        const auto rectangle = [this](double left, double top, double right, double bottom) {
+            return heatmapRectangle(left, top, right, bottom);
         };
         if (o.vectorCells && S * T <= FigureOptions::kMaxVectorCells) {
             // One rectangle a weight, drawn where the image would be (which then stays hidden).
@@ -547,18 +540,20 @@ QRect AlignmentFigure::heatmapArea() const { return heatRect_ ? heatRect_->rect(
 
 QRect AlignmentFigure::encoderArea() const { return encoderRect_ ? encoderRect_->rect() : QRect(); }
 
+// A rectangle on the heatmap's axes, clipped to it: a vector cell, the step's frame, its peak's, a mark.
+QCPItemRect* AlignmentFigure::heatmapRectangle(double left, double top, double right, double bottom) {
+    auto* r = new QCPItemRect(plot_);
+    r->setClipAxisRect(heatRect_);
+    for (auto* corner : {r->topLeft, r->bottomRight}) corner->setAxes(heatRect_->axis(QCPAxis::atBottom), heatRect_->axis(QCPAxis::atLeft));
+    r->topLeft->setCoords(left, top);
+    r->bottomRight->setCoords(right, bottom);
+    return r;
+}
+
 // Frames around the rows and columns a lesson page talks about, over every colour of the map.
 void AlignmentFigure::drawMarks(int columns, int rows) {
-    auto* x = heatRect_->axis(QCPAxis::atBottom);
-    auto* y = heatRect_->axis(QCPAxis::atLeft);
-    const auto frame = [&](double left, double top, double right, double bottom) {
-        auto* r = new QCPItemRect(plot_);
-        r->setClipAxisRect(heatRect_);
-        r->topLeft->setAxes(x, y);
-        r->bottomRight->setAxes(x, y);
-        r->topLeft->setCoords(left, top);
-        r->bottomRight->setCoords(right, bottom);
-        r->setPen(QPen(QColor("#e377c2"), 2, Qt::DashLine));
+    const auto frame = [this](double left, double top, double right, double bottom) {
+        heatmapRectangle(left, top, right, bottom)->setPen(QPen(QColor("#e377c2"), 2, Qt::DashLine));
     };
     for (int t : markedRows_)
         if (t < rows) frame(-0.5, t - 0.5, columns - 0.5, t + 0.5);

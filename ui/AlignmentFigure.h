@@ -14,6 +14,7 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemRect;
 class QCPAxisRect;
 class QCPAxis;
 
@@ -72,6 +73,7 @@ public:
 private:
     void drawLinks(const core::DecodingState& state, const core::Alignment& alignment, int shownTokens);
     void drawMarks(int columns, int rows);
+    QCPItemRect* heatmapRectangle(double left, double top, double right, double bottom);
     // One axis's tick labels for cells `cell` pixels long: shrunk (to fit `fontCell`, at most
     // `cell`), then thinned where a line is longer than a cell (FigureOptions::smallestCell).
     void fitTickLabels(QCPAxis* axis, const std::vector<QString>& labels, const std::vector<int>& marked, double cell,

@@ -71,8 +71,8 @@ nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& l
 // break read as spaces, pictures left out), cut after about `budget` characters at a space with " …".
 core::LessonMarkup::Node inlineStart(const core::LessonMarkup::Node& node, size_t& budget) {
     using Kind = core::LessonMarkup::Kind;
-    core::LessonMarkup::Node out{node.kind == Kind::BulletList || node.kind == Kind::NumberedList || node.kind == Kind::Item ? Kind::Root : node.kind,
-                                 {}, {}};
+    core::LessonMarkup::Node out{
+        node.kind == Kind::BulletList || node.kind == Kind::NumberedList || node.kind == Kind::Item ? Kind::Root : node.kind, {}, {}};
     const auto text = [](std::string t) { return core::LessonMarkup::Node{Kind::Text, std::move(t), {}}; };
     for (const auto& child : node.children) {
         if (budget == 0) break;
@@ -229,7 +229,8 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     std::string index =
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n<title>" +
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src "
+        "'unsafe-inline'\">\n<title>" +
         e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
         "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
     if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
@@ -248,7 +249,9 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
              // Page Down opens the first page, as it turns the pages of the lesson.
              "document.addEventListener(\"keydown\", function (e) {\n"
              "  if (e.key !== \"PageDown\" || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;\n"
-             "  e.preventDefault();\n  window.location.href = \"" + pageFile(0).toStdString() + "\";\n});\n"
+             "  e.preventDefault();\n  window.location.href = \"" +
+             pageFile(0).toStdString() +
+             "\";\n});\n"
              "</script>\n</body>\n</html>\n";
     const QString indexPath = folder + QStringLiteral("/index.html");
     FigureExporter::writeFile(indexPath, QByteArray::fromStdString(index));

@@ -184,9 +184,7 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     // columns of alpha (as the hypotheses' rows: absent where it is cut).
     const size_t E = static_cast<size_t>(s.encoderSize);
     if (!cut && E > 0 && s.encoderStates.size() >= S * E)
-        j["encoder"] = {{"size", E},
-                        {"states", quantised(s.encoderStates.data(), S * E)},
-                        {"initial_state", quantised(s.initialState)}};
+        j["encoder"] = {{"size", E}, {"states", quantised(s.encoderStates.data(), S * E)}, {"initial_state", quantised(s.initialState)}};
 
     // The matrix over words: a source word's columns summed, a target word's rows averaged.
     std::vector<std::vector<double>> pieces;
