@@ -191,8 +191,10 @@ def test_words_view_and_sizes(schema):
 
 def test_the_page_is_the_one_renderer_s(tmp_path):
     """The renderer the package ships is resources/web/, file for file; the page is self-contained."""
-    shipped = sorted(p.name for p in Path(WEB_DIR).iterdir())
-    source = sorted(p.name for p in (ROOT / "resources" / "web").iterdir())
+    def files(root):  # every file below it (the live page's are in live/), by its path there
+        return sorted(str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file())
+    shipped = files(WEB_DIR)
+    source = files(ROOT / "resources" / "web")
     assert shipped == source
     for name in source:
         assert filecmp.cmp(Path(WEB_DIR) / name, ROOT / "resources" / "web" / name, shallow=False), name

@@ -39,7 +39,8 @@ for data in ("model_code.py", "timeline_code.py", "sentencepiece_training.json",
     assert os.path.isfile(os.path.join(folder, data)), f"the installed package lacks {data}"
 import filecmp
 web = os.path.join(source, "resources", "web")
-for name in os.listdir(web):  # the page's renderer, shipped as package data: the same files
+names = [os.path.relpath(os.path.join(top, n), web) for top, _, files in os.walk(web) for n in files]
+for name in names:  # the page's renderer (and the live page's, in live/), shipped as package data: the same files
     assert filecmp.cmp(os.path.join(folder, "web", name), os.path.join(web, name), shallow=False), \
         f"the installed package's web/{name} is not resources/web/{name}"
 installed = importlib.metadata.version("alignscope")

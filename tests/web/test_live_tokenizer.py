@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_live_model import CLI, FULL, REPO, needs_page, wait_ready  # noqa: E402
 from browser import Browser  # noqa: E402
 
-DATA = Path("/work/shared/data/fra-eng.txt")
+# The shared data beside the checkout (shared/data/README.md); the Tatoeba part skips without it.
+DATA = Path(os.environ.get("ALIGNSCOPE_TATOEBA") or REPO.parent / "shared" / "data" / "fra-eng.txt")
 COUNT = 2000 if FULL else 50
 MODELS = ["en-fr-subword.pt", "en-fr-noattn.pt"] + (["fr-en-subword.pt"] if FULL else [])
 # One line each (the CLI reads lines): every one has a visible character, or the CLI skips it
