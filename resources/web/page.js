@@ -653,10 +653,10 @@
     var width = Math.max(200, (box.clientWidth || 600) - 10);
     var framed = window.self !== window.top;
     // Below a long lesson text the room under the box was a strip (23 rows in 13-pixel cells at
-    // 1024x768): where less than 60 % of a window is left, the matrix takes a window's height and
+    // 1024x768): where less than 40 % of a window is left, the matrix takes a window's height and
     // the page scrolls to it (a lesson page does, to the panel it frames).
     var below = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 16;
-    var height = framed ? 640 : Math.max(320, below < 0.6 * window.innerHeight ? window.innerHeight - 90 : below);
+    var height = framed ? 640 : Math.max(320, below < 0.4 * window.innerHeight ? window.innerHeight - 90 : below);
     var g = {font: 12, upright: false, height: height, nC: nC, nR: nR};
     for (var pass = 0; pass < 2; ++pass) {
       var colW = 0, rowW = 0, room = Math.min(LABEL_MAX_ROOM, Math.max(60, width * 0.3));
