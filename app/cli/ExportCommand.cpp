@@ -128,6 +128,7 @@ Command addExportCommand(CLI::App& app) {
         if (o->out.empty()) throw core::Error("--out needs a folder name");
         const QString folder = QString::fromStdString(o->out);
         ui::FigureExporter::checkWritableFolder(folder);
+        settings.file.inFolder = true;  // every file is named by us inside --out: never written through a link
 
         std::vector<std::pair<long, std::string>> lines;  // (line number, text), blank lines skipped
         {
