@@ -127,3 +127,25 @@ TEST_F(UntrustedInput, LinksAndPipesUnderAnOutputNameInTheFolderAreRefused) {
             EXPECT_TRUE(fs::is_symlink(planted) || kind == "pipe") << c.args;
         }
 }
+
+// A line with no end is read no further than the longest line taken (issue 59): a 1 MB line
+// without a newline, and /dev/zero, are refused by line number in flat memory and at once.
+TEST_F(UntrustedInput, ALineWithoutEndIsRefusedAfterTheLimitInFlatMemory) {
+    std::ofstream(dir.path("long.txt")) << "the car\n" << std::string(1 << 20, 'a');
+    const std::string model = " --model " + dir.path("tiny.pt") + " -i ";
+    for (const std::string input : {dir.path("long.txt"), std::string("/dev/zero")})
+        for (const std::string command : {"translate", "align", "trace", "export"}) {
+            const std::string args = command + (command == "trace" ? "" : " --no-progress") + model + input +
+                                     (command == "export" ? " --format json --out " + dir.path("out") : std::string());
+            const auto start = std::chrono::steady_clock::now();
+            const auto peak = tests::runMeasuringMemory("timeout 20 " + std::string(ALIGNSCOPE_CLI) + " " + args + " >/dev/null 2>&1");
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const auto r = tests::runCommand("timeout 20 " + std::string(ALIGNSCOPE_CLI) + " " + args);
+            const std::string line = input == "/dev/zero" ? "line 1" : "line 2";
+            EXPECT_NE(peak.exitCode, 0) << args;
+            EXPECT_NE(r.exitCode, 124) << args << " ran on";
+            EXPECT_TRUE(contains(r.output, line + ": the line has more than 10000 characters")) << args << ": " << r.output;
+            EXPECT_LT(peak.peakKb, 500 * 1024) << args;
+            EXPECT_LT(seconds, 10.0) << args;
+        }
+}

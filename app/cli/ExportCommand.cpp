@@ -134,7 +134,7 @@ Command addExportCommand(CLI::App& app) {
         {
             LineStreams io(o->input, "");
             long n = 0;
-            for (std::string line; std::getline(io.in(), line);) {
+            for (std::string line; LineStreams::readLine(io.in(), line, n + 1);) {
                 ++n;
                 if (!line.empty() && line.back() == '\r') line.pop_back();
                 if (line.find_first_not_of(" \t") != std::string::npos) lines.emplace_back(n, line);
