@@ -147,3 +147,51 @@ TEST(AtomicFile, APipeIsWrittenDirectly) {
     EXPECT_EQ(received, "through the pipe\n");
     EXPECT_EQ(filesIn(dir.root()), 1u) << "no temporary file beside a pipe";
 }
+
+// Names the tool makes in a folder (export --out) never leave it: what is there and is not a
+// regular file is refused by name, without following it or opening it.
+TEST(AtomicFile, AToolMadeNameRefusesLinksAndPipesWithoutOpeningThem) {
+    tests::TempDir dir;
+    const auto inFolder = core::AtomicFile::Naming::InFolder;
+    fs::create_directory(dir.path("out"));
+    std::ofstream(dir.path("victim.txt")) << "old\n";
+    fs::create_symlink(dir.path("victim.txt"), dir.path("out/link.html"));
+    fs::create_symlink(dir.path("created.txt"), dir.path("out/dangling.html"));
+    ASSERT_EQ(mkfifo(dir.path("out/pipe.html").c_str(), 0600), 0);
+
+    const auto link = errorOf([&] { core::AtomicFile::write(dir.path("out/link.html"), "new\n", inFolder); });
+    EXPECT_EQ(link, "'" + dir.path("out/link.html") + "' is a symbolic link: not written through");
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable(dir.path("out/dangling.html"), inFolder); }).find("is a symbolic link"),
+              std::string::npos);
+    EXPECT_NE(errorOf([&] { core::AtomicFile::write(dir.path("out/dangling.html"), "new\n", inFolder); }).find("dangling.html"),
+              std::string::npos);
+    // A FIFO with no reader would block open() for ever: refused at once instead.
+    EXPECT_EQ(errorOf([&] { core::AtomicFile::write(dir.path("out/pipe.html"), "new\n", inFolder); }),
+              "'" + dir.path("out/pipe.html") + "' is a pipe, not a regular file");
+    EXPECT_NE(errorOf([&] { core::AtomicFile::checkWritable("/dev/null", inFolder); }).find("is a device"), std::string::npos);
+
+    EXPECT_EQ(contentOf(dir.path("victim.txt")), "old\n");
+    EXPECT_FALSE(fs::exists(dir.path("created.txt")));
+    EXPECT_EQ(filesIn(dir.path("out")), 3u) << "no temporary file left behind";
+
+    // A regular file or no file is written as ever.
+    core::AtomicFile::write(dir.path("out/new.html"), "page\n", inFolder);
+    core::AtomicFile::write(dir.path("out/new.html"), "page 2\n", inFolder);
+    EXPECT_EQ(contentOf(dir.path("out/new.html")), "page 2\n");
+}
+
+TEST(AtomicFile, AToolMadeNameTurnedIntoALinkBeforeTheRenameIsRefused) {
+    tests::TempDir dir;
+    std::ofstream(dir.path("victim.txt")) << "old\n";
+    std::string error;
+    {
+        core::AtomicFile file(dir.path("page.html"), core::AtomicFile::Naming::InFolder);
+        file.stream() << "page\n";
+        fs::create_symlink(dir.path("victim.txt"), dir.path("page.html"));
+        error = errorOf([&] { file.commit(); });
+    }
+    EXPECT_NE(error.find("is a symbolic link"), std::string::npos) << error;
+    EXPECT_EQ(contentOf(dir.path("victim.txt")), "old\n");
+    EXPECT_TRUE(fs::is_symlink(dir.path("page.html")));
+    EXPECT_EQ(filesIn(dir.root()), 2u);
+}

@@ -324,6 +324,23 @@ TEST_F(Cli, AerScoresAgainstGoldAndNamesTheFileAndLineOfABadLink) {
     EXPECT_NE(r.out.find("has 2 lines and '" + dir.path("short.txt") + "' 1"), std::string::npos) << r.out;
 }
 
+// A gold file with no sure links makes recall and AER 0/0: refused by name, never a perfect score (issue 59).
+TEST_F(Cli, AerRefusesAGoldFileWithNoSureLinks) {
+    std::ofstream(dir.path("blank.txt")) << "\n\n\n";
+    std::ofstream(dir.path("possible.txt")) << "0p0\n1?1\n\n";
+    std::ofstream(dir.path("hyp.txt")) << "0-0\n1-1\n2-2\n";
+    for (const auto& gold : {dir.path("blank.txt"), dir.path("possible.txt")})
+        for (const std::string hyp : {dir.path("blank.txt"), dir.path("hyp.txt")})
+            for (const std::string json : {std::string(), std::string(" --json"), " --versus " + dir.path("hyp.txt")}) {
+                const auto r = run("aer --gold " + gold + " --hyp " + hyp + json);
+                EXPECT_EQ(r.exitCode, 2) << r.out;
+                EXPECT_NE(r.out.find("'" + gold + "' has no sure links"), std::string::npos) << r.out;
+                EXPECT_NE(r.out.find("recall and AER are undefined"), std::string::npos) << r.out;
+                EXPECT_EQ(r.out.find("AER 0.00"), std::string::npos) << r.out;
+                EXPECT_EQ(r.out.find("\"aer\""), std::string::npos) << r.out;
+            }
+}
+
 TEST_F(Cli, CompareOneSentenceWithTwoModels) {
     std::filesystem::copy_file(dir.path("tiny.pt"), dir.path("twin.pt"));
     auto r = run("compare " + model() + " --with " + dir.path("twin.pt") + " --source 'the red car'");

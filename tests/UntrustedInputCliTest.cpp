@@ -10,6 +10,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <vector>
+
+#include <sys/stat.h>
 
 using namespace alignscope;
 
@@ -82,4 +85,67 @@ TEST_F(UntrustedInput, ATimelineExportHoldsOneFrameAtATime) {
     }
     std::cout << "timeline GIF export: peak " << peak[0] / 1024 << " MB for 20 snapshots, " << peak[1] / 1024 << " MB for 200\n";
     EXPECT_LT(peak[1], peak[0] + 40 * 1024) << "memory grows with the snapshots";
+}
+
+// Names export and export-lesson make in --out never leave it (issue 59): a link there (to a file,
+// or dangling) or a FIFO under an output's name is refused by name at once, nothing is written
+// outside --out, and the FIFO does not block the run.
+TEST_F(UntrustedInput, LinksAndPipesUnderAnOutputNameInTheFolderAreRefused) {
+    namespace fs = std::filesystem;
+    std::ofstream(dir.path("in.txt")) << "the red car\n";
+    std::ofstream(dir.path("lesson.json")) << R"({"title": "t", "pages": [{"text": "A page.", "source": "the car"}]})";
+    fs::create_directory(dir.path("victim"));
+    std::ofstream(dir.path("victim/file")) << "old\n";
+    const std::string out = dir.path("out");
+    const std::string exportArgs = "--model " + dir.path("tiny.pt") + " --no-progress -i " + dir.path("in.txt") + " --out " + out;
+    struct Case {
+        std::string args, name;
+    };
+    const std::vector<Case> cases{{"export --format html " + exportArgs, "0001-the-red-car.html"},
+                                  {"export --format json " + exportArgs, "0001-the-red-car.json"},
+                                  {"export --format frames --dpi 30 " + exportArgs, "0001-the-red-car-step01.png"},
+                                  {"export-lesson " + dir.path("lesson.json") + " --out " + out, "page-01.html"}};
+    for (const auto& c : cases)
+        for (const std::string kind : {"link", "dangling link", "pipe"}) {
+            fs::remove_all(out);
+            fs::create_directory(out);
+            const std::string planted = out + "/" + c.name;
+            if (kind == "link") fs::create_symlink(dir.path("victim/file"), planted);
+            if (kind == "dangling link") fs::create_symlink(dir.path("victim/created"), planted);
+            if (kind == "pipe") ASSERT_EQ(mkfifo(planted.c_str(), 0600), 0);
+            const auto start = std::chrono::steady_clock::now();
+            const auto r = tests::runCommand("timeout 20 " + std::string(ALIGNSCOPE_CLI) + " " + c.args);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const std::string expected =
+                "'" + planted + "'" + (kind == "pipe" ? " is a pipe, not a regular file" : " is a symbolic link: not written through");
+            EXPECT_NE(r.exitCode, 0) << c.args << " (" << kind << "): " << r.output;
+            EXPECT_NE(r.exitCode, 124) << c.args << " (" << kind << ") hung";
+            EXPECT_TRUE(contains(r.output, expected)) << c.args << " (" << kind << "): " << r.output;
+            EXPECT_LT(seconds, 10.0) << c.args << " (" << kind << ")";
+            EXPECT_EQ(tests::readFile(dir.path("victim/file")), "old\n") << c.args;
+            EXPECT_FALSE(fs::exists(dir.path("victim/created"))) << c.args;
+            EXPECT_TRUE(fs::is_symlink(planted) || kind == "pipe") << c.args;
+        }
+}
+
+// A line with no end is read no further than the longest line taken (issue 59): a 1 MB line
+// without a newline, and /dev/zero, are refused by line number in flat memory and at once.
+TEST_F(UntrustedInput, ALineWithoutEndIsRefusedAfterTheLimitInFlatMemory) {
+    std::ofstream(dir.path("long.txt")) << "the car\n" << std::string(1 << 20, 'a');
+    const std::string model = " --model " + dir.path("tiny.pt") + " -i ";
+    for (const std::string input : {dir.path("long.txt"), std::string("/dev/zero")})
+        for (const std::string command : {"translate", "align", "trace", "export"}) {
+            const std::string args = command + (command == "trace" ? "" : " --no-progress") + model + input +
+                                     (command == "export" ? " --format json --out " + dir.path("out") : std::string());
+            const auto start = std::chrono::steady_clock::now();
+            const auto peak = tests::runMeasuringMemory("timeout 20 " + std::string(ALIGNSCOPE_CLI) + " " + args + " >/dev/null 2>&1");
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            const auto r = tests::runCommand("timeout 20 " + std::string(ALIGNSCOPE_CLI) + " " + args);
+            const std::string line = input == "/dev/zero" ? "line 1" : "line 2";
+            EXPECT_NE(peak.exitCode, 0) << args;
+            EXPECT_NE(r.exitCode, 124) << args << " ran on";
+            EXPECT_TRUE(contains(r.output, line + ": the line has more than 10000 characters")) << args << ": " << r.output;
+            EXPECT_LT(peak.peakKb, 500 * 1024) << args;
+            EXPECT_LT(seconds, 10.0) << args;
+        }
 }

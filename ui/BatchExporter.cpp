@@ -32,6 +32,7 @@ struct BatchExporter::Queue {
 BatchExporter::BatchExporter(core::Model model, const QString& folder, Settings settings)
     : model_(std::move(model)), folder_(folder), settings_(std::move(settings)), queue_(std::make_unique<Queue>()) {
     FigureExporter::checkWritableFolder(folder);
+    settings_.file.inFolder = true;  // the names are ours: they never leave the folder
 }
 
 BatchExporter::~BatchExporter() { finish(); }
@@ -119,6 +120,9 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
 
 BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::string& line) const {
     Prepared p;
+    // The name first: a link or pipe there is refused before the sentence is decoded.
+    p.path = folder_.filePath(fileName(lineNumber, core::PairLine::sourceText(line), settings_.file.format, settings_.digits));
+    FigureExporter::checkFilePath(p.path, true);
     // Figures draw no candidates; a web page lists the app's ten at each step.
     const int candidates = settings_.file.format == FigureExporter::Format::Html ? core::SessionOptions{}.topK : 1;
     p.state = decode(model_, line, settings_.beamWidth, settings_.maxLength, settings_.progress, candidates);
@@ -138,7 +142,6 @@ BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::strin
     const std::string source = core::PairLine::sourceText(line);
     if (!settings_.titleTemplate.isEmpty())
         p.options.title = title(settings_.titleTemplate, lineNumber, source, p.state.translation, p.state.modelName);
-    p.path = folder_.filePath(fileName(lineNumber, source, settings_.file.format, settings_.digits));
     return p;
 }
 
@@ -167,7 +170,7 @@ QString BatchExporter::queueLine(long lineNumber, const std::function<Prepared()
             done();
             return path;
         }
-        FigureExporter::checkFilePath(path);
+        FigureExporter::checkFilePath(path, true);
         QImage image = exporter_.renderImage(prepared.state, prepared.options, settings_.file);
         {
             std::unique_lock<std::mutex> lock(q.mutex);
@@ -178,7 +181,7 @@ QString BatchExporter::queueLine(long lineNumber, const std::function<Prepared()
             QString failure;
             bool storageFull = false;
             try {
-                FigureExporter::writeFile(path, FigureExporter::encodePng(image));
+                FigureExporter::writeFile(path, FigureExporter::encodePng(image), true);
             } catch (const core::StorageFullError& e) {
                 failure = QString::fromStdString(e.what());
                 storageFull = true;

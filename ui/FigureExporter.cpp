@@ -362,7 +362,7 @@ void FigureExporter::writeFrames(const std::vector<Frame>& frames, const Setting
 
 void FigureExporter::writeAnimation(Format format, size_t count, const FrameSource& frame, QSize size, const Settings& settings,
                                     const QString& path, const QString& unit) {
-    checkFilePath(path);
+    checkFilePath(path, settings.inFolder);
     if (count == 0) throw error(QStringLiteral("nothing to animate: no frames"));
     Settings at = settings;
     at.format = Format::Png;
@@ -370,12 +370,12 @@ void FigureExporter::writeAnimation(Format format, size_t count, const FrameSour
     if (format == Format::Frames) {
         for (size_t k = 0; k < count; ++k) {
             const Frame f = frame(k);
-            writeFile(framePath(path, k + 1, count, unit), encodePng(renderImage(f.state, f.options, at)));
+            writeFile(framePath(path, k + 1, count, unit), encodePng(renderImage(f.state, f.options, at)), true);  // names the tool made
         }
         return;
     }
     if (format != Format::Gif) throw error(QStringLiteral("an animation is a GIF or PNG frames, not %1").arg(formatName(format)));
-    core::AtomicFile file(path.toStdString());
+    core::AtomicFile file(path.toStdString(), settings.inFolder ? core::AtomicFile::Naming::InFolder : core::AtomicFile::Naming::User);
     GifWriter gif([&file](const char* data, size_t n) { file.stream().write(data, static_cast<std::streamsize>(n)); });
     for (size_t k = 0; k < count; ++k) {
         const Frame f = frame(k);
@@ -412,9 +412,9 @@ QByteArray FigureExporter::render(const core::DecodingState& s, const FigureOpti
 }
 
 void FigureExporter::write(const core::DecodingState& s, const FigureOptions& o, const Settings& settings, const QString& path) {
-    checkFilePath(path);  // before the work: a bad path fails at once
+    checkFilePath(path, settings.inFolder);  // before the work: a bad path fails at once
     if (settings.format != Format::Frames) {
-        writeFile(path, render(s, o, settings));
+        writeFile(path, render(s, o, settings), settings.inFolder);
         return;
     }
     if (s.alignment().targetTokens().empty())
@@ -429,16 +429,18 @@ QString FigureExporter::framePath(const QString& path, size_t step, size_t steps
     return base + QStringLiteral("-%1%2.png").arg(unit).arg(static_cast<qulonglong>(step), digits, 10, QLatin1Char('0'));
 }
 
-void FigureExporter::checkFilePath(const QString& path) {
+void FigureExporter::checkFilePath(const QString& path, bool inFolder) {
+    if (inFolder) core::AtomicFile::checkWritable(path.toStdString(), core::AtomicFile::Naming::InFolder);  // by lstat: opens nothing
     const QFileInfo info(path);
     if (!info.dir().exists()) throw error(QStringLiteral("cannot write '%1': the folder '%2' does not exist").arg(path, info.path()));
     if (info.isDir()) throw error(QStringLiteral("cannot write '%1': it is a folder").arg(path));
 }
 
-void FigureExporter::writeFile(const QString& path, const QByteArray& bytes) {
-    checkFilePath(path);
+void FigureExporter::writeFile(const QString& path, const QByteArray& bytes, bool inFolder) {
+    checkFilePath(path, inFolder);
     // Whole or not at all, with the system's reason on failure ("No space left on device").
-    core::AtomicFile::write(path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())));
+    core::AtomicFile::write(path.toStdString(), std::string(bytes.constData(), static_cast<size_t>(bytes.size())),
+                            inFolder ? core::AtomicFile::Naming::InFolder : core::AtomicFile::Naming::User);
 }
 
 std::optional<FigureExporter::Format> FigureExporter::parseFormat(const QString& name) {

@@ -43,6 +43,9 @@ public:
         int dpi = 300;      // PNG resolution (pixels per inch), written into the file too
         QSize size;         // figure size in layout pixels; empty: AlignmentFigure::preferredSize
         int frameMs = 800;  // GIF: each step's frame; the last one stays 3 times as long
+        // The path is a name the tool made in a folder the user named (export --out): written by
+        // core::AtomicFile::Naming::InFolder's rule, never through a link or onto a pipe or device.
+        bool inFolder = false;
     };
 
     FigureExporter();
@@ -87,8 +90,10 @@ public:
     // encodePng() and writeFile() are thread-safe. Both throw core::Error.
     QImage renderImage(const core::DecodingState& state, const FigureOptions& options, const Settings& settings);
     static QByteArray encodePng(const QImage& image);
-    static void writeFile(const QString& path, const QByteArray& bytes);  // atomically, as write()
-    static void checkFilePath(const QString& path);                       // throws unless the folder exists and path is no folder
+    // Atomically, as write(); `inFolder`: a tool-made name (Settings::inFolder). Frames are always.
+    static void writeFile(const QString& path, const QByteArray& bytes, bool inFolder = false);
+    // Throws unless the folder exists and path is no folder (inFolder: and nothing but a regular file).
+    static void checkFilePath(const QString& path, bool inFolder = false);
 
     // The figure's layout size, and the PNG's pixel size at settings.dpi.
     QSize figureSize(const core::DecodingState& state, const FigureOptions& options, const Settings& settings) const;

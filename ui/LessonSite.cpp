@@ -205,9 +205,13 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
 
 QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const std::function<void(int, int)>& pageDone) {
     FigureExporter::checkWritableFolder(folder);
+    const int n = static_cast<int>(lesson.pages.size());
+    // Our names in the user's folder: a link or pipe under one is refused before any page is made.
+    const QString indexPath = folder + QStringLiteral("/index.html");
+    FigureExporter::checkFilePath(indexPath, true);
+    for (int k = 0; k < n; ++k) FigureExporter::checkFilePath(folder + QLatin1Char('/') + pageFile(k), true);
     std::map<QString, core::Model> models;
     QString current = QString::fromStdString(core::Runtime::defaultModelPath());
-    const int n = static_cast<int>(lesson.pages.size());
     QStringList written;
     std::vector<std::string> titles;
     std::vector<QString> pages;
@@ -220,7 +224,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
         }
         const std::string title = lesson.title.toStdString() + " — page " + std::to_string(k + 1) + " of " + std::to_string(n);
         const QString path = folder + QLatin1Char('/') + pageFile(k);
-        FigureExporter::writeFile(path, QByteArray::fromStdString(HtmlPage::render(data, title)));
+        FigureExporter::writeFile(path, QByteArray::fromStdString(HtmlPage::render(data, title)), true);
         pages.push_back(path);
         if (pageDone) pageDone(k + 1, n);
     }
@@ -253,8 +257,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
              pageFile(0).toStdString() +
              "\";\n});\n"
              "</script>\n</body>\n</html>\n";
-    const QString indexPath = folder + QStringLiteral("/index.html");
-    FigureExporter::writeFile(indexPath, QByteArray::fromStdString(index));
+    FigureExporter::writeFile(indexPath, QByteArray::fromStdString(index), true);
     written << indexPath;
     for (const auto& p : pages) written << p;
     return written;

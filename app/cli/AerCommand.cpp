@@ -128,6 +128,11 @@ Command addAerCommand(CLI::App& app) {
             versusScore.add(g, v);
             comparison.add(g, h, v);
         }
+        // Recall and AER divide by the sure links: with none (an empty gold file from a broken
+        // pipeline) they are 0/0, which would print as a perfect score.
+        if (score.sureLinks() == 0)
+            throw core::Error("'" + o->gold + "' has no sure links (" + std::to_string(score.possibleLinks()) + " possible, " +
+                              std::to_string(gold.size()) + " lines): recall and AER are undefined");
         const auto test = versus.empty() ? core::AerComparison::Result{} : comparison.bootstrap(o->resamples, o->seed);
         const auto scores = [](const core::AlignmentErrorRate& r) {
             return nlohmann::json{{"aer", r.aer() * 100},

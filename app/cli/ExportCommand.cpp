@@ -128,12 +128,13 @@ Command addExportCommand(CLI::App& app) {
         if (o->out.empty()) throw core::Error("--out needs a folder name");
         const QString folder = QString::fromStdString(o->out);
         ui::FigureExporter::checkWritableFolder(folder);
+        settings.file.inFolder = true;  // every file is named by us inside --out: never written through a link
 
         std::vector<std::pair<long, std::string>> lines;  // (line number, text), blank lines skipped
         {
             LineStreams io(o->input, "");
             long n = 0;
-            for (std::string line; std::getline(io.in(), line);) {
+            for (std::string line; LineStreams::readLine(io.in(), line, n + 1);) {
                 ++n;
                 if (!line.empty() && line.back() == '\r') line.pop_back();
                 if (line.find_first_not_of(" \t") != std::string::npos) lines.emplace_back(n, line);

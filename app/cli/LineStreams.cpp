@@ -67,6 +67,28 @@ void LineStreams::flushStandardOutput() {
     if (!std::cout) throw core::Error(std::string("cannot write to standard output: ") + (errno ? std::strerror(errno) : "write failed"));
 }
 
+bool LineStreams::readLine(std::istream& in, std::string& line, long lineNumber) {
+    static_assert(kMaxLineBytes > 4 * core::Tokenizer::kMaxLineCharacters);
+    line.clear();
+    const std::istream::sentry ready(in, true);
+    if (!ready) return false;
+    auto* buffer = in.rdbuf();
+    using Traits = std::istream::traits_type;
+    for (bool any = false;; any = true) {
+        const auto c = buffer->sbumpc();
+        if (Traits::eq_int_type(c, Traits::eof())) {
+            in.setstate(any ? std::ios::eofbit : std::ios::eofbit | std::ios::failbit);
+            return any;
+        }
+        if (Traits::to_char_type(c) == '\n') return true;
+        if (line.size() >= kMaxLineBytes)
+            throw core::Error("line " + std::to_string(lineNumber) + ": the line has more than " +
+                              std::to_string(core::Tokenizer::kMaxLineCharacters) + " characters (over " + std::to_string(kMaxLineBytes) +
+                              " bytes without a newline); at most " + std::to_string(core::Tokenizer::kMaxLineCharacters) + " are read");
+        line.push_back(Traits::to_char_type(c));
+    }
+}
+
 // One line at a time is a chunk of one: the same reporting, order and watchdog.
 int LineStreams::forEachLine(const std::string& command, const std::function<std::string(const std::string&)>& each,
                              const std::string& onError, const std::optional<std::string>& onBlank, SentenceWatchdog* watchdog) {
@@ -131,7 +153,14 @@ int LineStreams::forEachChunk(const std::string& command, size_t chunk,
         slot.clear();
         showProgress();
     };
-    for (std::string line; std::getline(in(), line);) {
+    for (std::string line;;) {
+        try {
+            if (!readLine(in(), line, lineNo + 1)) break;
+        } catch (const core::Error&) {
+            flush();  // the lines before it are answered; then the run stops: the rest may never end
+            progress.clear();
+            throw;
+        }
         if (interrupt.raised()) {
             flush();
             progress.clear();

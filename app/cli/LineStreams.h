@@ -41,6 +41,14 @@ public:
     // closed pipe). Every command's printing is checked with it on the way out.
     static void flushStandardOutput();
 
+    // The next line of `in` (without its '\n'; false at the end), reading at most kMaxLineBytes of
+    // it: a longer line throws core::Error "line N: the line has more than ... characters" once
+    // kMaxLineBytes + 1 bytes are read, so a line without end (/dev/zero) takes no memory or time.
+    static bool readLine(std::istream& in, std::string& line, long lineNumber);
+    // The tokenizer's 10,000 characters at 4 bytes each in UTF-8, and a '\r': any longer line has
+    // more characters than are read.
+    static constexpr size_t kMaxLineBytes = 4 * 10000 + 1;
+
     // The line-by-line loop of translate, align and trace: `each` turns a line into its output
     // line. A core::Error is reported on stderr as "line N: message" and `onError` printed in its
     // place, so output lines stay parallel to input lines; a blank line (nothing visible:

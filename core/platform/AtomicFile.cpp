@@ -75,7 +75,7 @@ int createTemporaryBeside(const std::string& path, std::string* name) {
     const int fd = mkostemp(buffer.data(), O_CLOEXEC);
     if (fd < 0) return -1;
     struct stat st {};
-    if (stat(path.c_str(), &st) == 0) {
+    if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
         fchmod(fd, st.st_mode & 07777);
         [[maybe_unused]] const int owned = fchown(fd, st.st_uid, st.st_gid);  // only root may; else ours
     } else {
@@ -83,6 +83,20 @@ int createTemporaryBeside(const std::string& path, std::string* name) {
     }
     *name = buffer.data();
     return fd;
+}
+
+// A name the tool made in a folder (Naming::InFolder): nothing but a regular file or nothing may be
+// there, told by lstat, so a link is never followed and a pipe never opened.
+void checkInFolder(const std::string& path) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return;
+    const auto quoted = "'" + path + "'";
+    if (S_ISLNK(st.st_mode)) throw Error(quoted + " is a symbolic link: not written through");
+    if (S_ISDIR(st.st_mode)) throw Error("cannot write " + quoted + ": it is a folder");
+    if (S_ISFIFO(st.st_mode)) throw Error(quoted + " is a pipe, not a regular file");
+    if (S_ISSOCK(st.st_mode)) throw Error(quoted + " is a socket, not a regular file");
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) throw Error(quoted + " is a device, not a regular file");
+    throw Error(quoted + " is not a regular file");
 }
 
 // Whether a file that cannot get a temporary file beside it (a folder we may not write, a file
@@ -104,7 +118,28 @@ int descriptorOf(const std::string& p) {
 }
 
 // The descriptor the bytes are written to, and the temporary file's name when there is one.
-int openOutput(const std::string& given, std::string* path, std::string* temporary) {
+int openOutput(const std::string& given, AtomicFile::Naming naming, std::string* path, std::string* temporary) {
+    if (naming == AtomicFile::Naming::InFolder) {
+        // The name itself, never what it points to; mkostemp's O_EXCL follows no link either.
+        *path = given;
+        int fd = createTemporaryBeside(given, temporary);
+        if (fd < 0 && writableInPlace(given, errno)) {
+            fd = open(given.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+            struct stat st {};
+            if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+                close(fd);
+                checkInFolder(given);
+                throw Error("'" + given + "' is not a regular file");
+            }
+            if (fd >= 0 && ftruncate(fd, 0) != 0) {
+                const int error = errno;
+                close(fd);
+                failToWrite(given, error);
+            }
+        }
+        if (fd < 0) failToWrite(given, errno);
+        return fd;
+    }
     const auto target = resolve(given);
     *path = target.path;
     int fd = -1;
@@ -125,7 +160,7 @@ int openOutput(const std::string& given, std::string* path, std::string* tempora
 // file system), then removes it.
 void copyInto(const std::string& from, const std::string& to) {
     std::ifstream in(from, std::ios::binary);
-    const int fd = open(to.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    const int fd = open(to.c_str(), O_WRONLY | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) failToWrite(to, errno);
     std::vector<char> chunk(1 << 16);
     while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
@@ -181,9 +216,10 @@ int AtomicFile::DescriptorBuffer::sync() { return drain() ? 0 : -1; }
 namespace {
 
 // What can be told about `given` without writing: the folder, a folder in the way, a read-only file.
-Target checkTarget(const std::string& given) {
+Target checkTarget(const std::string& given, AtomicFile::Naming naming) {
     if (given.empty()) throw Error("no output file given");
-    const auto target = resolve(given);
+    if (naming == AtomicFile::Naming::InFolder) checkInFolder(given);
+    const auto target = naming == AtomicFile::Naming::InFolder ? Target{given, false} : resolve(given);
     if (target.direct) return target;
     const std::string& path = target.path;
     std::error_code ec;
@@ -197,8 +233,8 @@ Target checkTarget(const std::string& given) {
 
 }  // namespace
 
-void AtomicFile::checkWritable(const std::string& given) {
-    const auto target = checkTarget(given);
+void AtomicFile::checkWritable(const std::string& given, Naming naming) {
+    const auto target = checkTarget(given, naming);
     if (target.direct) return;
     const std::string& path = target.path;
     std::error_code ec;
@@ -212,7 +248,8 @@ void AtomicFile::checkWritable(const std::string& given) {
     fs::remove(name, ec);
 }
 
-AtomicFile::AtomicFile(std::string path) : fd_((checkTarget(path), openOutput(path, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
+AtomicFile::AtomicFile(std::string path, Naming naming)
+    : naming_(naming), fd_((checkTarget(path, naming), openOutput(path, naming, &path_, &temporary_))), buffer_(fd_), out_(&buffer_) {}
 
 AtomicFile::~AtomicFile() {
     if (fd_ >= 0) close(fd_);
@@ -231,6 +268,8 @@ void AtomicFile::commit() {
     fd_ = -1;
     if (closed != 0) failToWrite(path_, errno);
     if (!temporary_.empty()) {
+        // Made meanwhile (a link, a FIFO): left alone, and the write refused by name.
+        if (naming_ == Naming::InFolder) checkInFolder(path_);
         if (rename(temporary_.c_str(), path_.c_str()) != 0) {
             if (errno != EBUSY && errno != EXDEV) failToWrite(path_, errno);
             copyInto(temporary_, path_);
@@ -239,8 +278,8 @@ void AtomicFile::commit() {
     committed_ = true;
 }
 
-void AtomicFile::write(const std::string& path, const std::string& bytes) {
-    AtomicFile file(path);
+void AtomicFile::write(const std::string& path, const std::string& bytes, Naming naming) {
+    AtomicFile file(path, naming);
     file.stream().write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     file.commit();
 }

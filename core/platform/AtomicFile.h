@@ -12,11 +12,18 @@ namespace alignscope::core {
 // written directly, and so is a file that can be written but gets no temporary file beside it
 // (its folder is read-only, it is bind-mounted): those lose the whole-file guarantee. Errors are
 // core::Error with the system's reason ("No space left on device"); StorageFullError when full.
+// That is for a path the user names (-o FILE). A name the tool makes inside a folder the user
+// named (export --out DIR's pages, frames, index.html) is Naming::InFolder: it never leaves that
+// folder, so a symbolic link (dangling or not), pipe, device or socket already there under that
+// name is refused by name before anything is opened ("'out/page-01.html' is a symbolic link: not
+// written through"), checked again before the rename; a FIFO there cannot block the run.
 // Threading: one writer per object.
 class AtomicFile {
 public:
+    enum class Naming { User, InFolder };
+
     // Refuses a folder, a missing folder or an unwritable one before anything is written.
-    explicit AtomicFile(std::string path);
+    explicit AtomicFile(std::string path, Naming naming = Naming::User);
     ~AtomicFile();  // removes the temporary file unless committed
     AtomicFile(const AtomicFile&) = delete;
     AtomicFile& operator=(const AtomicFile&) = delete;
@@ -27,9 +34,9 @@ public:
 
     // Checks that `path` could be written (its folder exists, it is not a folder, the folder
     // takes files), without touching it: for long jobs that write at the end.
-    static void checkWritable(const std::string& path);
+    static void checkWritable(const std::string& path, Naming naming = Naming::User);
     // Writes `bytes` as the whole content of `path`, atomically.
-    static void write(const std::string& path, const std::string& bytes);
+    static void write(const std::string& path, const std::string& bytes, Naming naming = Naming::User);
 
 private:
     // Buffered writes to a file descriptor that keep the errno of the first failure (an
@@ -52,6 +59,7 @@ private:
 
     std::string path_;       // where the bytes go (a symbolic link's target)
     std::string temporary_;  // the file renamed over path_ by commit(); empty: written in place
+    Naming naming_;
     int fd_ = -1;
     DescriptorBuffer buffer_;
     std::ostream out_;
