@@ -361,13 +361,19 @@ def test_save_takes_a_path_only(tmp_path):
     assert (tmp_path / "page.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
-def test_command_line_outputs_follow_the_rule(tmp_path):
+def _checkpoint_and_pipe(tmp_path):
+    """The command line, a checkpoint imported from the model, and a FIFO beside it."""
     checkpoint = tmp_path / "ck.pt"
     cli = [sys.executable, "-m", "alignscope"]
     subprocess.run(cli + ["import", "--model", str(ORIGINAL), "--out", str(checkpoint)], check=True, env=ENV,
                    capture_output=True, timeout=120)
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
+    return cli, checkpoint, fifo
+
+
+def test_command_line_outputs_follow_the_rule(tmp_path):
+    cli, checkpoint, fifo = _checkpoint_and_pipe(tmp_path)
     r = subprocess.run(cli + ["export", "--checkpoint", str(checkpoint), "--out", str(fifo), "--no-check"], env=ENV,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and r.stderr.strip() == \
@@ -385,12 +391,7 @@ def test_command_line_outputs_follow_the_rule(tmp_path):
 
 
 def test_devices_and_pipes_as_inputs_fail_fast_in_one_line(tmp_path):
-    checkpoint = tmp_path / "ck.pt"
-    cli = [sys.executable, "-m", "alignscope"]
-    subprocess.run(cli + ["import", "--model", str(ORIGINAL), "--out", str(checkpoint)], check=True, env=ENV,
-                   capture_output=True, timeout=120)
-    fifo = tmp_path / "pipe"
-    os.mkfifo(fifo)
+    cli, checkpoint, fifo = _checkpoint_and_pipe(tmp_path)
     cases = [
         (["export", "--checkpoint", str(checkpoint), "--out", str(tmp_path / "o.pt"), "--src-vocab", "/dev/zero"],
          "the source vocabulary '/dev/zero' is a device, not a regular file"),
