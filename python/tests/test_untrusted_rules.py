@@ -82,8 +82,12 @@ def test_subword_replacement_of_2_mib_is_stopped_naming_the_file(repo_root, tmp_
 
 
 def test_nfkc_expansion_is_refused_before_it_fills_memory(cli):
+    # 13,000 characters of 3 bytes are read whole (under LineStreams' 40,001 bytes) and refused as a line.
+    code, out, err, seconds, peak = run_measured(cli, "translate", stdin="\ufdfa" * 13000 + "\n" + "\ufdfa" * 100 + "\n")
+    check_outcome("translate", code, out, err, seconds, peak, 1, ["line 1: the line has 13000 characters", "line 2: the source tokenizer"], "")
+    # 50,000 of them (150 kB) are not read past 40,001 bytes: the run stops there, naming the line.
     code, out, err, seconds, peak = run_measured(cli, "translate", stdin="\ufdfa" * 50000 + "\n" + "\ufdfa" * 100 + "\n")
-    check_outcome("translate", code, out, err, seconds, peak, 1, ["line 1: the line has 50000 characters", "line 2: the source tokenizer"], "")
+    check_outcome("translate", code, out, err, seconds, peak, 2, ["line 1: the line has more than 10000 characters"], "")
 
 
 def test_model_without_target_eos_decodes_to_its_cap_and_says_so_once(original, tmp_path, cli):
