@@ -141,8 +141,9 @@ def _probe_in_child(path: str, size: int) -> None:
         while child.poll() is None:
             now = time.monotonic()
             if started is None:
-                out.seek(0)
-                if out.read().startswith(b"ready"):
+                # pread, not seek and read: the child writes through the same open file, and moving
+                # its offset back to 0 let the verdict overwrite "ready" (no verdict, under load).
+                if os.pread(out.fileno(), 5, 0) == b"ready":
                     started = now
                 elif now > deadline_for_start:
                     break
@@ -156,8 +157,7 @@ def _probe_in_child(path: str, size: int) -> None:
                 raise ValueError(f"'{path}' could not be checked: the checking process did not start")
             raise ValueError(f"'{path}' did not load within {round(seconds, 1):g} s: its code may loop for ever; nothing "
                              f"was loaded ({_LOAD['time_limit_variable']} sets the limit)")
-        out.seek(0)
-        lines = out.read().decode("utf-8", "replace").splitlines()
+        lines = os.pread(out.fileno(), os.fstat(out.fileno()).st_size, 0).decode("utf-8", "replace").splitlines()
     report = lines[-1] if len(lines) >= 2 else ""
     if child.returncode < 0:
         raise ValueError(f"'{path}' is damaged or made to break model readers: it crashed PyTorch "
