@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Dict, Optional, Sequence
 
 from . import onnx_export
+from .files import write_text
 
 WEB = Path(__file__).resolve().parent / "web" / "live"
 WASM = "ort-wasm-simd-threaded.wasm"
@@ -164,21 +165,18 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: 
         # tokenizer), each as one <script>; model.json (vocabularies) is gzipped: 60% smaller
         for f in sorted(Path(tmp).iterdir()):
             script = "model/" + f.name.replace(".", "-") + ".js"
-            (out / script).write_text(bytes_script(f.name, f.read_bytes(), compress_model or f.suffix == ".json"),
-                                      encoding="ascii")
+            write_text(out / script, bytes_script(f.name, f.read_bytes(), compress_model or f.suffix == ".json"))
             scripts.append(f'<script src="{script}"></script>\n')
-    (out / "runtime" / "ort.js").write_text(classic_runtime((runtime / BUNDLE).read_text(encoding="utf-8")),
-                                            encoding="utf-8")
-    (out / "runtime" / "ort-wasm.js").write_text(bytes_script(WASM, (runtime / WASM).read_bytes(), True),
-                                                 encoding="ascii")
-    (out / "runtime" / "sentencepiece.js").write_text(classic_sentencepiece((spm / SENTENCEPIECE).read_text(encoding="utf-8")),
-                                                      encoding="utf-8")
-    shutil.copyfile(WEB / "live.js", out / "live.js")
-    shutil.copyfile(WEB / "tokenizer.js", out / "tokenizer.js")
-    shutil.copyfile(WEB / "search.js", out / "search.js")
+    # Every file through files.py's one rule: names made in OUT are never written through a link
+    # or onto a pipe or device (issue 59).
+    write_text(out / "runtime" / "ort.js", classic_runtime((runtime / BUNDLE).read_text(encoding="utf-8")))
+    write_text(out / "runtime" / "ort-wasm.js", bytes_script(WASM, (runtime / WASM).read_bytes(), True))
+    write_text(out / "runtime" / "sentencepiece.js", classic_sentencepiece((spm / SENTENCEPIECE).read_text(encoding="utf-8")))
+    for name in ("live.js", "tokenizer.js", "search.js"):
+        write_text(out / name, (WEB / name).read_text(encoding="utf-8"))
     page = (WEB / "live.html").read_text(encoding="utf-8")
     marker = "<!-- the model's files (alignscope.live_page writes one <script> a file here) -->\n"
-    (out / "live.html").write_text(page.replace(marker, "".join(scripts)), encoding="utf-8")
+    write_text(out / "live.html", page.replace(marker, "".join(scripts)))
     return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
 
 

@@ -27,6 +27,7 @@ import torch
 from torch import Tensor
 
 from .decoding import LoadedModel
+from .files import check_output
 
 OPSET = 17
 # What step returns that the page reads, in this order; the first four every model has.
@@ -398,7 +399,10 @@ def export(model_path: str, out_dir: str, half: bool = True) -> Dict[str, Any]:
         # torch.onnx warns that a ScriptMethod has no Python signature: true, and nothing to act on
         warnings.filterwarnings("ignore", message="no signature found")
         info = _export(model_path, Path(tmp), half)
-        for f in Path(tmp).iterdir():
+        made = list(Path(tmp).iterdir())
+        for f in made:  # files.py's rule: a link, pipe or device under a name made here is refused, not replaced
+            check_output(Path(out_dir) / f.name)
+        for f in made:
             os.replace(f, Path(out_dir) / f.name)
     return info
 
@@ -492,7 +496,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         info = export(args[0], args[1])
-    except (ExportError, FileNotFoundError) as e:
+    except (ExportError, FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     sizes = {f: os.path.getsize(os.path.join(args[1], f)) for f in sorted(os.listdir(args[1]))}
