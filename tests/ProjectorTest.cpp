@@ -310,6 +310,29 @@ TEST_P(Projector, EveryLessonPageIsReadable) {
     }
 }
 
+// The compare view on the stage: labels at the stage's size where three whole matrices fit so,
+// the same cell in A, B and A - B, and titles (long model names) that do not run into each other.
+TEST_P(Projector, AComparisonHasEqualCellsTitlesApartAndTheStagesLabelsWhereTheyFit) {
+    const QString models = QFileInfo(QString::fromStdString(core::Runtime::defaultModelPath())).path();
+    document.openModel(models + QStringLiteral("/en-fr-subword-bahdanau.pt"));
+    window->setSourceText(QStringLiteral("The red car."));
+    document.runToEnd();
+    window->openComparison(models + QStringLiteral("/en-fr-subword-bahdanau-guided.pt"));
+    settle();
+    settle();
+    expectReadable("a comparison");
+    const auto& figure = window->comparePanel()->figure();
+    ASSERT_EQ(figure.heatmapCount(), 3);
+    for (int k = 1; k < 3; ++k)
+        EXPECT_NEAR(figure.heatmapRect(k)->width(), figure.heatmapRect(0)->width(), 2) << "heatmap " << k << "'s cells differ from A's";
+    for (int k = 0; k < 3; ++k)
+        for (int j = k + 1; j < 3; ++j)
+            EXPECT_FALSE(figure.titleRect(k).intersects(figure.titleRect(j))) << "titles " << k << " and " << j << " meet";
+    if (GetParam().presenter)
+        EXPECT_GT(figure.labelFont().pointSize(), ui::FigureOptions().fontSize)
+            << "a 5-token comparison on the stage in the window's labels";
+}
+
 // 25 tokens: more than fit at the smallest readable cell on a projector in presenter mode. The
 // axes stay where they are while the window of cells moves (wheel and keys).
 TEST_P(Projector, ALongSentenceKeepsItsAxesInViewWhileItScrolls) {

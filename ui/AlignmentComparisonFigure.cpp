@@ -67,6 +67,7 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     plot_->plotLayout()->clear();
     rects_.clear();
     frames_.clear();
+    titles_.clear();
     highlighted_ = {};
 
     QFont font = plot_->font();
@@ -125,11 +126,16 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     for (int k = 0; k < 3; ++k) {
         // In a row: titles over A, B, A − B. Stacked: A and B on top, A − B under A.
         const int titleRow = stacked_ && k == 2 ? 2 : 0, column = stacked_ && k == 2 ? 0 : k;
-        layout->addElement(titleRow, column, new QCPTextElement(plot_, panels[static_cast<size_t>(k)].first, titleFont));
+        auto* title = new QCPTextElement(plot_, panels[static_cast<size_t>(k)].first, titleFont);
+        title->setMinimumSize(1, 0);  // its text does not widen its column (fit() cuts it to the column)
+        layout->addElement(titleRow, column, title);
+        titles_.emplace_back(title, panels[static_cast<size_t>(k)].first);
         auto* rect = new QCPAxisRect(plot_);
         layout->addElement(titleRow + 1, column, rect);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-        if (stacked_) rect->setMarginGroup(QCP::msLeft | QCP::msRight, columnMargins);
+        // Stacked: A − B's margins as A's above it. In a row: one left margin for all three (the
+        // widest row labels'), so that equal stretches give equal cells.
+        rect->setMarginGroup(stacked_ ? QCP::msLeft | QCP::msRight : QCP::msLeft, columnMargins);
         auto* x = rect->axis(QCPAxis::atBottom);
         auto* y = rect->axis(QCPAxis::atLeft);
         P::styleAxis(x, font);
@@ -199,6 +205,10 @@ QSize AlignmentComparisonFigure::fit() {
     showWindow({0, 0}, all);
     P::layOut(plot_);
     P::fitLabels(plot_);
+    // A long model name is cut to its column ("…"; the summary above names both whole): at the
+    // stage's size the three titles ran into each other.
+    for (const auto& [title, text] : titles_)
+        title->setText(QFontMetrics(title->font()).elidedText(text, Qt::ElideRight, std::max(0, title->outerRect().width() - 8)));
     // Three matrices of a sentence whole before any scrolling: cells down to the panel's smallest
     // (FigureOptions::smallestCell), where a label's line may just touch its neighbour's.
     const int cell = std::max(smallestCell_, static_cast<int>(std::lround(0.8 * P::readableCell(font_))));
@@ -206,6 +216,14 @@ QSize AlignmentComparisonFigure::fit() {
     for (auto* rect : rects_)
         fits = fits.boundedTo({P::cellsThatFit(rect->width(), cell, all.width()), P::cellsThatFit(rect->height(), cell, all.height())});
     return fits;
+}
+
+QRect AlignmentComparisonFigure::titleRect(int index) const {
+    auto* title = titles_.at(static_cast<size_t>(index)).first;
+    const QFontMetrics fm(title->font());
+    const QRect outer = title->outerRect();
+    const int width = fm.horizontalAdvance(title->text());  // drawn centred in its element
+    return {outer.center().x() - width / 2, outer.y(), width, outer.height()};
 }
 
 void AlignmentComparisonFigure::showWindow(QPoint first, QSize count) {

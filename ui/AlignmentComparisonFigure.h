@@ -13,6 +13,7 @@
 class QCustomPlot;
 class QCPAxisRect;
 class QCPItemRect;
+class QCPTextElement;
 
 namespace alignscope::ui {
 
@@ -49,12 +50,15 @@ public:
     QPointF centreOf(int index, const Cell& cell) const;
     Cell highlighted() const { return highlighted_; }
     int heatmapCount() const { return static_cast<int>(rects_.size()); }  // 3 once shown
+    QFont labelFont() const { return font_; }                             // the tick labels' font, as shown last
+    QRect titleRect(int index) const;                                     // over heatmap `index`, as laid out
 
 private:
     QCustomPlot* plot_;
     core::AlignmentComparison comparison_;
-    std::vector<QCPAxisRect*> rects_;   // A, B, A − B
-    std::vector<QCPItemRect*> frames_;  // the hovered cell in each
+    std::vector<QCPAxisRect*> rects_;                          // A, B, A − B
+    std::vector<QCPItemRect*> frames_;                         // the hovered cell in each
+    std::vector<std::pair<QCPTextElement*, QString>> titles_;  // over each, with its whole text
     Cell highlighted_;
     QFont font_;
     int smallestCell_ = 8;

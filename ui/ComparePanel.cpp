@@ -73,8 +73,17 @@ void ComparePanel::render(const core::AlignmentComparison& comparison) {
 }
 
 void ComparePanel::draw() {
-    figure_->show(*comparison_, options_);
-    area_->setCells(figure_->cells(), figure_->fit());
+    // The labels at the options' size (the stage's) where the three matrices fit whole so; else a
+    // point smaller at a time, down to the window's size, before the matrices scroll.
+    FigureOptions o = options_;
+    const int smallest = std::min(o.fontSize, FigureOptions().fontSize);
+    QSize fits;
+    for (;; --o.fontSize) {
+        figure_->show(*comparison_, o);
+        fits = figure_->fit();
+        if (fits == figure_->cells() || o.fontSize <= smallest) break;
+    }
+    area_->setCells(figure_->cells(), fits);
     figure_->showWindow(area_->first(), area_->fitting());
     plot_->replot(QCustomPlot::rpImmediateRefresh);
 }

@@ -182,13 +182,9 @@ void MainWindow::setPresenterMode(bool on, bool fillScreen) {
     });
 }
 
-// The compare view's labels stay at the normal size in presenter mode: three heatmaps of a short
-// sentence side by side fit a projector's width only so (at 1.6× their cells were a strip).
-FigureOptions MainWindow::compareOptions() const {
-    FigureOptions o = figureOptions_;
-    o.fontSize = std::min(o.fontSize, FigureOptions().fontSize);
-    return o;
-}
+// The compare view's labels at the stage's size too: ComparePanel shrinks them a point at a time,
+// down to the window's size, only where three whole matrices would not fit so.
+FigureOptions MainWindow::compareOptions() const { return figureOptions_; }
 
 FigureOptions MainWindow::heatmapOptions() const {
     FigureOptions o = figureOptions_;

@@ -61,12 +61,13 @@ void PresenterLayout::arrange() {
     const bool wide = wide_ && !wide_->isHidden();
     // Above a comparison the lesson text takes the whole column: the panels tabbed under it step
     // aside until the comparison closes (leave() restores them with the rest).
+    const bool lessonShown = !lesson_->isHidden();
     for (auto* dock : tabbed_)
-        if (wide && !dock->isHidden() && !live_.contains(dock)) {
+        if (wide && lessonShown && !dock->isHidden() && !live_.contains(dock)) {
             dock->hide();
             steppedAside_ << dock;
         }
-    if (!wide && !steppedAside_.isEmpty()) {
+    if ((!wide || !lessonShown) && !steppedAside_.isEmpty()) {
         for (auto* dock : steppedAside_) dock->show();
         steppedAside_.clear();
         if (forward_ && !forward_->isHidden()) forward_->raise();
@@ -77,8 +78,10 @@ void PresenterLayout::arrange() {
             window_->resizeDocks({dock}, {static_cast<int>(window_->width() * (picture ? kPictureShare : kColumnShare))}, Qt::Horizontal);
             break;
         }
+    // The comparison in the heatmap's place takes all the height the band (if any) and the
+    // translation leave (a share of it left an empty stretch round the translation).
     if (lesson_->isHidden()) {
-        if (wide) window_->resizeDocks({wide_}, {static_cast<int>(window_->height() * kWideShare)}, Qt::Vertical);
+        if (wide) window_->resizeDocks({wide_}, {window_->height()}, Qt::Vertical);
         return;
     }
     // The band is as tall as the page needs at the window's width, within its share: a page that
@@ -93,8 +96,6 @@ void PresenterLayout::arrange() {
         panel->setMinimumHeight(std::max(0, band - frame));
     }
     window_->resizeDocks({lesson_}, {band}, Qt::Vertical);
-    // The comparison in the heatmap's place takes all the height the band and the translation
-    // leave (a share of it left an empty stretch round the translation).
     if (wide) window_->resizeDocks({wide_}, {window_->height()}, Qt::Vertical);
 }
 
