@@ -523,9 +523,24 @@ TEST_F(Gui, TheMainLoopWorksFromTheKeyboardAlone) {
     QTest::keyClick(window->alignmentView(), Qt::Key_2);
     ASSERT_TRUE(document.waitUntilIdle());
     EXPECT_EQ(document.state()->steps.back().tokenId, second);
-    // Tab reaches the candidates; Down and Enter pick the third
+    // Tab reaches the candidates, the first of them in view in a panel too short for all of them;
+    // Down and Enter pick the third
+    window->resizeDocks({window->candidatesDock()}, {90}, Qt::Vertical);
+    QApplication::processEvents();
     QTest::keyClick(window->alignmentView(), Qt::Key_Tab);
     EXPECT_EQ(QApplication::focusWidget(), window->candidatesView());
+    QApplication::processEvents();
+    auto* candidatesArea = qobject_cast<QScrollArea*>(window->candidatesView()->parentWidget()->parentWidget());
+    ASSERT_NE(candidatesArea, nullptr);
+    ASSERT_GT(candidatesArea->verticalScrollBar()->maximum(), 0) << "the panel shows every candidate: nothing to check";
+    EXPECT_EQ(candidatesArea->verticalScrollBar()->value(), 0) << "Tab scrolled the first candidate out of view";
+    // No beam yet: the empty hypotheses list is no Tab stop (it has no row to mark)
+    QTest::keyClick(window->candidatesView(), Qt::Key_Tab);
+    EXPECT_NE(QApplication::focusWidget(), window->beamList()) << "Tab stopped on the empty hypotheses list";
+    QApplication::processEvents();
+    EXPECT_EQ(candidatesArea->verticalScrollBar()->value(), 0) << "Tab out of the candidates scrolled the first out of view";
+    window->candidatesView()->setFocus();
+    QApplication::processEvents();
     const auto third = document.state()->steps.back().candidates.at(2).id;
     QTest::keyClick(window->candidatesView(), Qt::Key_Down);
     QTest::keyClick(window->candidatesView(), Qt::Key_Down);

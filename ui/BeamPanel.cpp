@@ -27,6 +27,7 @@ BeamPanel::BeamPanel(QWidget* parent) : QWidget(parent), list_(new QListWidget) 
     list_->setObjectName(QStringLiteral("beamList"));
     list_->setTextElideMode(Qt::ElideRight);
     list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // shortened to the width, not scrolled
+    list_->setFocusPolicy(Qt::NoFocus);                           // a Tab stop once it has hypotheses (fill())
     layout->addWidget(list_, 1);
     connect(list_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0 && row != selected_) emit hypothesisChosen(row);
@@ -60,6 +61,8 @@ void BeamPanel::fill() {
         item->setToolTip(QString::fromStdString(texts_[k]));
     }
     list_->setCurrentRow(selected_);
+    // No Tab stop while empty: an empty list has no row to draw the focus mark on.
+    list_->setFocusPolicy(texts_.empty() ? Qt::NoFocus : Qt::StrongFocus);
 }
 
 QString BeamPanel::shownText(const std::vector<std::string>& texts, size_t k, const QFontMetrics& metrics, int width) {

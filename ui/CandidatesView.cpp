@@ -5,6 +5,8 @@
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QScrollArea>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -51,6 +53,24 @@ void CandidatesView::changeEvent(QEvent* event) {
 void CandidatesView::focusInEvent(QFocusEvent* event) {
     QWidget::focusInEvent(event);
     update();
+    QTimer::singleShot(0, this, [this] { showCursor(); });
+}
+
+// Tab out of the list: the scroll area then shows its last focused child's bottom edge, which for
+// a list taller than the panel scrolled the first candidate out of view. The cursor's row back.
+void CandidatesView::focusOutEvent(QFocusEvent* event) {
+    QWidget::focusOutEvent(event);
+    update();
+    QTimer::singleShot(0, this, [this] { showCursor(); });
+}
+
+void CandidatesView::showCursor() {
+    for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(w)) {
+            const QRect r = barRect(cursor_);
+            area->ensureVisible(r.center().x(), r.center().y(), 0, r.height() / 2 + 4);
+            return;
+        }
 }
 
 void CandidatesView::keyPressEvent(QKeyEvent* event) {
@@ -65,6 +85,7 @@ void CandidatesView::keyPressEvent(QKeyEvent* event) {
         QWidget::keyPressEvent(event);
         return;
     }
+    showCursor();
     update();
 }
 

@@ -37,9 +37,11 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void focusInEvent(QFocusEvent* event) override;
+    void focusOutEvent(QFocusEvent* event) override;
     void changeEvent(QEvent* event) override;
 
 private:
+    void showCursor();  // the cursor's row in view in the scroll area round this list
     int rowHeight() const;
     int labelWidth() const;
     QString rowText(size_t index) const;
