@@ -3,7 +3,7 @@
 # that differs only in the attention: a PNG and the table spliced into its markdown page.
 #
 #   bash scripts/bleu-by-length.sh TEST.tsv                      # en-fr / en-fr-noattn: docs/bleu-by-length.{png,md}
-#   bash scripts/bleu-by-length.sh --subword [TEST.tsv]          # en-fr-subword / en-fr-subword-noattn on held-out
+#   bash scripts/bleu-by-length.sh --subword [TEST.tsv]          # en-fr-subword-bahdanau / en-fr-subword-noattn on held-out
 #                                                                # Europarl: docs/bleu-by-length-subword.md and
 #                                                                # resources/lessons/figures/bleu-by-length-subword.png (lesson 1 shows it)
 #
@@ -21,7 +21,7 @@ if [[ $subword == 1 ]]; then
     [[ -f work/en-fr-corpus/europarl-test.tsv ]] || bash scripts/make_en_fr_corpus.sh work/en-fr-corpus
     test_file=$PWD/work/en-fr-corpus/europarl-test.tsv
   fi
-  attention=en-fr-subword plain=en-fr-subword-noattn out=docs/bleu-by-length-subword
+  attention=en-fr-subword-bahdanau plain=en-fr-subword-noattn out=docs/bleu-by-length-subword
   png=resources/lessons/figures/bleu-by-length-subword.png
   # Source length in pieces (</s> not counted); Europarl sentences run to 80 pieces and more.
   buckets=10,15,20,25,30,40,50,60 scoring=(--tokenize 13a)
