@@ -31,6 +31,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QFile>
+#include <QCheckBox>
 #include <QImage>
 #include <QImageReader>
 #include <QLabel>
@@ -764,6 +765,19 @@ TEST_F(Export, MainWindowExportActionAndDialogWriteTheCurrentAlignment) {
         << announced.toStdString() << " but wrote " << written.width() << "x" << written.height();
     ui::ExportDialog next(document.state(), options);
     EXPECT_EQ(next.figureOptions().title, QStringLiteral("Figure 3: the red car"));
+
+    // View → Words shows no encoder-states panel, and the dialog does not offer one either.
+    window.action("words")->trigger();
+    auto words = window.alignmentView()->options();
+    ASSERT_TRUE(words.mergeWords);
+    ui::ExportDialog wordsDialog(document.state(), words);
+    auto* encoderBox = wordsDialog.findChild<QCheckBox*>(QStringLiteral("exportEncoderStates"));
+    ASSERT_NE(encoderBox, nullptr);
+    EXPECT_FALSE(encoderBox->isChecked()) << "the encoder-states panel ticked while View > Words hides it";
+    EXPECT_FALSE(encoderBox->isEnabled());
+    wordsDialog.setFormat(Format::Svg);
+    EXPECT_FALSE(encoderBox->isEnabled()) << "a format change enabled it again";
+    EXPECT_FALSE(wordsDialog.figureOptions().showEncoderStates);
 }
 
 TEST_F(Export, CliExportsEveryLineWithoutADisplay) {

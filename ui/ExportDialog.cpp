@@ -99,7 +99,11 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     const bool animated = animation(Format(format_->currentData().toInt()));
     dpi_->setValue(settings.value(animated ? "export/animationDpi" : "export/dpi", animated ? kAnimationDpi : kFigureDpi).toInt());
     encoder_ = new QCheckBox(tr("Include the encoder-states panel"));
-    encoder_->setChecked(defaults.showEncoderStates);
+    encoder_->setObjectName(QStringLiteral("exportEncoderStates"));
+    // Words (View → Words) have no encoder states of their own (the states are the model's tokens'),
+    // so the figure has no such panel to include, as the window shows none.
+    encoder_->setChecked(defaults.showEncoderStates && !defaults.mergeWords);
+    if (defaults.mergeWords) encoder_->setToolTip(tr("View → Words shows no encoder states: they belong to the model's tokens"));
     colors_ = new QComboBox;
     colors_->addItem(tr("Viridis (perceptually uniform)"), int(FigureOptions::ColorMap::Viridis));
     colors_->addItem(tr("Grey-scale (for print)"), int(FigureOptions::ColorMap::Grayscale));
@@ -227,6 +231,7 @@ void ExportDialog::formatChanged() {
     const bool figure = FigureExporter::isFigure(format);
     dpi_->setEnabled(format == Format::Png || format == Format::Gif || format == Format::Frames);
     for (QWidget* w : std::initializer_list<QWidget*>{encoder_, colors_, values_, fontSize_, title_, highlight_}) w->setEnabled(figure);
+    encoder_->setEnabled(figure && !defaults_.mergeWords);
     // The web page starts in the chosen colours, under the chosen title.
     if (format == Format::Html)
         for (QWidget* w : std::initializer_list<QWidget*>{colors_, title_}) w->setEnabled(true);
