@@ -1240,6 +1240,15 @@ TEST_F(Gui, EndLessonRestoresTheViewStepAndAll) {
     window->startLesson(QString::fromStdString(dir.path("lesson.json")));
     ASSERT_TRUE(window->waitUntilIdle());
     ASSERT_EQ(document.state()->sourceText, "the car");
+    // The page's panel is framed, not each of its parts (a frame rule once reached every label).
+    QApplication::processEvents();
+    const QColor orange(0xff, 0x7f, 0x0e);
+    const QImage panel = window->stepPanel()->grab().toImage();
+    EXPECT_EQ(panel.pixelColor(1, panel.height() / 2), orange) << "the named panel is not framed";
+    auto* part = window->stepPanel()->findChild<QWidget*>(QStringLiteral("stepPart1"));
+    ASSERT_NE(part, nullptr);
+    const QImage partImage = part->grab().toImage();
+    EXPECT_NE(partImage.pixelColor(1, partImage.height() / 2), orange) << "each part of Step explained framed too";
     window->lessonPlayer()->stop();
     ASSERT_TRUE(window->waitUntilIdle());
     const auto after = document.state();

@@ -110,7 +110,10 @@ void MainWindow::showStepPanel(bool visible) {
 void MainWindow::highlightPanel(ViewState::Panel panel) {
     using Panel = ViewState::Panel;
     view_->setHighlighted(false);
-    if (highlighted_ && highlighted_ != view_) highlighted_->setStyleSheet(QString());
+    if (highlighted_ && highlighted_ != view_) {
+        highlighted_->setStyleSheet(QString());
+        highlighted_->setContentsMargins(0, 0, 0, 0);
+    }
     // The widget framed, and the dock whose tab comes to the front in presenter mode's column.
     QDockWidget* dock = nullptr;
     switch (panel) {
@@ -119,7 +122,7 @@ void MainWindow::highlightPanel(ViewState::Panel panel) {
         highlighted_ = view_;
         break;
     case Panel::Candidates:
-        highlighted_ = candidates_->parentWidget(), dock = candidatesDock_;
+        highlighted_ = candidates_->parentWidget()->parentWidget(), dock = candidatesDock_;  // the scroll area round them
         break;
     case Panel::Beam:
         highlighted_ = beamList_, dock = beamDock_;
@@ -132,7 +135,14 @@ void MainWindow::highlightPanel(ViewState::Panel panel) {
         break;
     }
     if (highlighted_ == view_) view_->setHighlighted(true);  // its frame also shows the focus
-    else if (highlighted_) highlighted_->setStyleSheet(QStringLiteral("border: 3px solid #ff7f0e;"));
+    else if (highlighted_) {
+        // The panel's own frame only: a rule without a selector reached every label inside it
+        // (Step explained's parts each came out framed, the named one no more than the rest).
+        if (highlighted_->objectName().isEmpty()) highlighted_->setObjectName(QStringLiteral("highlightedPanel"));
+        highlighted_->setAttribute(Qt::WA_StyledBackground, true);  // a plain QWidget draws no style sheet frame else
+        highlighted_->setContentsMargins(3, 3, 3, 3);               // and its children would cover it
+        highlighted_->setStyleSheet(QStringLiteral("#%1 { border: 3px solid #ff7f0e; }").arg(highlighted_->objectName()));
+    }
     const bool encoderChanged = (highlightedPanel_ == ViewState::Panel::Encoder) != (panel == ViewState::Panel::Encoder);
     highlightedPanel_ = panel;
     if (encoderChanged && presenter_.active()) view_->setOptions(heatmapOptions());
