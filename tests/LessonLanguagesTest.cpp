@@ -1,10 +1,28 @@
 // A lesson in several languages (issue 60): one file holds every language's title, summary and
 // page texts, the pages' data written once. Every language has every page, each text passes the
 // same markup checks, and a bad code or a missing text is refused naming the file, page and key.
+#include "CommandRunner.h"
+#include "TinyModel.h"
+
 #include "core/Error.h"
+#include "core/attribution/Attributor.h"
 #include "core/lesson/LessonFormat.h"
+#include "ui/DecodingDocument.h"
+#include "ui/Lesson.h"
+#include "ui/LessonLanguage.h"
+#include "ui/LessonPanel.h"
+#include "ui/LessonPlayer.h"
+#include "ui/MainWindow.h"
+#include "ui/StepExplainedPanel.h"
 
 #include <gtest/gtest.h>
+
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScrollArea>
+#include <QScrollBar>
 
 #include <algorithm>
 #include <filesystem>
@@ -14,6 +32,8 @@
 #include <sstream>
 
 namespace core = alignscope::core;
+namespace tests = alignscope::tests;
+namespace ui = alignscope::ui;
 
 namespace {
 
@@ -108,4 +128,153 @@ TEST(LessonLanguages, AMissingTextOrABadCodeIsRefusedNamingFilePageAndKey) {
     for (int k = 0; k < 9000; ++k) accents += "\xC3\xA9";  // 9,000 characters, 18,000 bytes
     const auto error = refusal(twoLanguages(R"({"de": ")" + accents + R"(", "ko": "둘째 쪽."})"));
     EXPECT_TRUE(contains(error, "page 2, \"texts.de\": is 18000 bytes long; a page's text has at most 16384")) << error;
+}
+
+// The shipped lessons are taught in Korean, German and French: every page in each, and the
+// data a text quotes (the notation's sub- and superscripts, code, the weights it reads off the
+// heatmap) the same in every language, so a translation cannot drift from its page.
+TEST(LessonLanguages, EveryShippedLessonHasEveryPageInKoreanGermanAndFrench) {
+    const auto shipped = ui::Lesson::shippedLessons();
+    ASSERT_EQ(shipped.size(), 7);
+    const auto quoted = [](const std::string& text) {
+        std::multiset<std::string> out;
+        static const std::regex data(R"(<(sub|sup|code|tt)>([^<]*)</\1>|\b0[.,]\d\d\b)");
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), data); it != std::sregex_iterator(); ++it) {
+            std::string item = it->str();
+            std::replace(item.begin(), item.end(), ',', '.');  // German and French write 0,79 in prose
+            out.insert(item);
+        }
+        return out;
+    };
+    core::LessonFormat::Names names;  // the app's, as ui::Lesson reads lessons with
+    for (const auto& part : ui::StepExplainedPanel::partNames()) names.explainParts.push_back(part.toStdString());
+    names.heatmaps = core::Attributor::methods();
+    for (const auto& path : shipped) {
+        SCOPED_TRACE(path.toStdString());
+        std::ifstream in(path.toStdString());
+        std::stringstream bytes;
+        bytes << in.rdbuf();
+        const auto lesson = core::LessonFormat::parse(bytes.str(), path.toStdString(), names);
+        EXPECT_EQ(lesson.languages, (std::vector<std::string>{"de", "fr", "ko"}));
+        for (const auto& language : lesson.languages) {
+            const auto translated = lesson.in(language);
+            EXPECT_NE(translated.title, lesson.title) << language;
+            EXPECT_NE(translated.summary, lesson.summary) << language;
+            // Each lesson's number, as the menu and the shipped files' names give it.
+            EXPECT_EQ(translated.title.substr(0, 3), lesson.title.substr(0, 3)) << language;
+            for (size_t k = 0; k < lesson.pages.size(); ++k) {
+                EXPECT_NE(translated.pages[k].text, lesson.pages[k].text) << language << " page " << k + 1;
+                EXPECT_EQ(quoted(translated.pages[k].text), quoted(lesson.pages[k].text))
+                    << language << " page " << k + 1 << ": the notation, code or weights differ from the English";
+            }
+        }
+    }
+}
+
+TEST(LessonLanguages, TheAppsLessonIsInTheLanguageAskedForOrEnglish) {
+    const QString path = ui::Lesson::shippedLessons().filter(QStringLiteral("04-teacher-forcing")).value(0);
+    ASSERT_FALSE(path.isEmpty());
+    const auto english = ui::Lesson::load(path);
+    EXPECT_EQ(english.language, QStringLiteral("en"));
+    EXPECT_EQ(english.languages, (QStringList{"en", "de", "fr", "ko"}));
+    const auto korean = ui::Lesson::load(path, QStringLiteral("ko"));
+    EXPECT_EQ(korean.language, QStringLiteral("ko"));
+    EXPECT_TRUE(korean.missingLanguage.isEmpty());
+    EXPECT_TRUE(korean.title.startsWith(QStringLiteral("4. ")));
+    EXPECT_NE(korean.pages[0].text, english.pages[0].text);
+    EXPECT_NE(korean.pages[0].html, english.pages[0].html);
+    EXPECT_EQ(korean.pages[0].source, english.pages[0].source);
+    EXPECT_EQ(ui::Lesson::loadHeading(path, QStringLiteral("de")).title.left(3), QStringLiteral("4. "));
+    EXPECT_NE(ui::Lesson::loadHeading(path, QStringLiteral("de")).title, english.title);
+    // Italian is not among its languages: English, saying so.
+    const auto italian = ui::Lesson::load(path, QStringLiteral("it"));
+    EXPECT_EQ(italian.language, QStringLiteral("en"));
+    EXPECT_EQ(italian.missingLanguage, QStringLiteral("it"));
+    EXPECT_EQ(italian.pages[0].text, english.pages[0].text);
+}
+
+// The interface's language picks the lesson's: the Lessons menu lists the titles in it, a lesson
+// starts in it, and one without it is shown in English with a note in its entry and its title.
+TEST(LessonLanguages, TheLessonsMenuAndPanelFollowTheInterfacesLanguage) {
+    const QLocale before;
+    QLocale::setDefault(QLocale(QStringLiteral("de_DE")));
+    EXPECT_EQ(ui::LessonLanguage::interfaceLanguage(), QStringLiteral("de"));
+    {
+        ui::DecodingDocument document;
+        ui::MainWindow window(&document);
+        QMenu* lessons = nullptr;
+        for (auto* menu : window.menuBar()->findChildren<QMenu*>())
+            if (menu->title().remove(QLatin1Char('&')) == QLatin1String("Lessons")) lessons = menu;
+        ASSERT_NE(lessons, nullptr);
+        const auto german = ui::Lesson::loadHeading(ui::Lesson::shippedLessons().value(3), QStringLiteral("de"));
+        EXPECT_EQ(lessons->actions().at(3)->text().remove(QLatin1Char('&')).mid(2), QString(german.title).remove(QLatin1Char('&')));
+        EXPECT_EQ(lessons->actions().at(3)->toolTip(), german.summary);
+        window.startLesson(ui::Lesson::shippedLessons().value(3));
+        ASSERT_TRUE(window.lessonPlayer()->running());
+        EXPECT_EQ(window.lessonPlayer()->lesson().language, QStringLiteral("de"));
+        EXPECT_TRUE(window.lessonPanel()->pageText().contains(QStringLiteral("Referenzübersetzung")))
+            << window.lessonPanel()->pageText().toStdString();
+        EXPECT_EQ(window.lessonPanel()->pageTitle(), german.title);
+        ASSERT_TRUE(window.waitUntilIdle());
+    }
+    // A lesson in English only: its menu entry and its title say so.
+    QLocale::setDefault(QLocale(QStringLiteral("ko_KR")));
+    tests::TempDir dir;
+    { std::ofstream(dir.path("en.json")) << R"({"title": "English only", "pages": [{"text": "A page.", "source": "the car"}]})"; }
+    const auto english = ui::Lesson::load(QString::fromStdString(dir.path("en.json")), ui::LessonLanguage::interfaceLanguage());
+    EXPECT_EQ(english.missingLanguage, QStringLiteral("ko"));
+    EXPECT_EQ(ui::LessonLanguage::fallbackNote(english), QStringLiteral("in English: no 한국어 version"));
+    {
+        ui::DecodingDocument document;
+        ui::MainWindow window(&document);
+        tests::tinyModel().save(dir.path("tiny.pt"));
+        document.openModel(QString::fromStdString(dir.path("tiny.pt")));
+        window.startLesson(QString::fromStdString(dir.path("en.json")));
+        ASSERT_TRUE(window.lessonPlayer()->running());
+        EXPECT_EQ(window.lessonPanel()->pageTitle(), QStringLiteral("English only (in English: no 한국어 version)"));
+        ASSERT_TRUE(window.waitUntilIdle());
+    }
+    QLocale::setDefault(before);
+}
+
+// The app started on a lesson under a Korean locale shows its Korean text, whole in the stage's
+// caption band at 1024x768 (alignscope --language ko reads the same place).
+TEST(LessonLanguages, TheAppShowsAShippedLessonInTheLocalesLanguage) {
+    tests::TempDir dir;
+    const std::string lesson = std::string(ALIGNSCOPE_SOURCE_DIR) + "/resources/lessons/03-alignment-and-reordering.json";
+    const auto run = tests::runCommand("LC_ALL=ko_KR.UTF-8 " + std::string(ALIGNSCOPE_APP) + " --lesson " + tests::shellQuoted(lesson) +
+                                       " --page 5 --presenter --size 1024x768 --screenshot " + tests::shellQuoted(dir.path("x.png")) +
+                                       " --view-report " + tests::shellQuoted(dir.path("r.json")));
+    ASSERT_EQ(run.exitCode, 0) << run.output;
+    const auto report = tests::readFile(dir.path("r.json"));
+    EXPECT_NE(report.find("\"text_fits\": true"), std::string::npos) << report;
+}
+
+// export-lesson --language: the site's titles and page texts in that language.
+TEST(LessonLanguages, ExportLessonWritesTheSiteInTheLanguageAskedFor) {
+    tests::TempDir dir;
+    const std::string cli = ALIGNSCOPE_CLI;
+    const auto german = tests::runCommand(cli + " export-lesson 04-teacher-forcing --language de -o " + tests::shellQuoted(dir.path("de")));
+    ASSERT_EQ(german.exitCode, 0) << german.output;
+    const auto index = tests::readFile(dir.path("de/index.html"));
+    EXPECT_TRUE(contains(index, "<html lang=\"de\">"));
+    EXPECT_TRUE(contains(index, "4. Teacher Forcing im Training")) << index;
+    EXPECT_TRUE(contains(index, "Im Training erhält der Decoder")) << "the pages' first words, in German";
+    std::string pages;
+    for (const auto& entry : std::filesystem::directory_iterator(dir.path("de")))
+        if (entry.path().filename() != "index.html") pages += tests::readFile(entry.path().string());
+    EXPECT_TRUE(contains(pages, "Ein früher Fehler wird wieder eingespeist")) << "page 3's text";
+    EXPECT_FALSE(contains(pages, "An early mistake is fed back in"));
+    EXPECT_TRUE(contains(pages, "She is reading a book.")) << "the data stays as it is";
+    const auto korean = tests::runCommand(cli + " export-lesson 04-teacher-forcing --language ko -o " + tests::shellQuoted(dir.path("ko")));
+    ASSERT_EQ(korean.exitCode, 0) << korean.output;
+    EXPECT_TRUE(contains(tests::readFile(dir.path("ko/index.html")), "4. 학습에서는 교사 강요"));
+    const auto bad = tests::runCommand(cli + " export-lesson 04-teacher-forcing --language german -o " + tests::shellQuoted(dir.path("x")));
+    EXPECT_EQ(bad.exitCode, 2) << bad.output;
+    EXPECT_TRUE(contains(bad.output, "'german' is not a language code")) << bad.output;
+    const auto italian =
+        tests::runCommand(cli + " export-lesson 04-teacher-forcing --language it -o " + tests::shellQuoted(dir.path("it")));
+    ASSERT_EQ(italian.exitCode, 0) << italian.output;
+    EXPECT_TRUE(contains(italian.output, "has no it texts (it has en, de, fr, ko): written in English")) << italian.output;
+    EXPECT_TRUE(contains(tests::readFile(dir.path("it/index.html")), "4. Teacher forcing in training"));
 }
