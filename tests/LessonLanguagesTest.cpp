@@ -196,7 +196,11 @@ TEST(LessonLanguages, TheAppsLessonIsInTheLanguageAskedForOrEnglish) {
 // The interface's language picks the lesson's: the Lessons menu lists the titles in it, a lesson
 // starts in it, and one without it is shown in English with a note in its entry and its title.
 TEST(LessonLanguages, TheLessonsMenuAndPanelFollowTheInterfacesLanguage) {
-    const QLocale before;
+    // The default locale back as it was however the test ends (a failed ASSERT returns early).
+    struct DefaultLocale {
+        QLocale before;
+        ~DefaultLocale() { QLocale::setDefault(before); }
+    } restore;
     QLocale::setDefault(QLocale(QStringLiteral("de_DE")));
     EXPECT_EQ(ui::LessonLanguage::interfaceLanguage(), QStringLiteral("de"));
     {
@@ -234,7 +238,6 @@ TEST(LessonLanguages, TheLessonsMenuAndPanelFollowTheInterfacesLanguage) {
         EXPECT_EQ(window.lessonPanel()->pageTitle(), QStringLiteral("English only (in English: no 한국어 version)"));
         ASSERT_TRUE(window.waitUntilIdle());
     }
-    QLocale::setDefault(before);
 }
 
 // The app started on a lesson under a Korean locale shows its Korean text, whole in the stage's

@@ -314,7 +314,11 @@ TEST_P(Projector, EveryLessonPageIsReadable) {
 // (German runs about a third longer than English): pages are shared, so a text is written to fit.
 TEST_P(Projector, EveryLessonPageFitsTheStageInEveryLanguage) {
     if (!GetParam().presenter) GTEST_SKIP() << "the caption band is presenter mode's";
-    const QLocale before;
+    // The default locale back as it was however the test ends (a failed ASSERT returns early).
+    struct DefaultLocale {
+        QLocale before;
+        ~DefaultLocale() { QLocale::setDefault(before); }
+    } restore;
     for (const QString language : {QStringLiteral("de"), QStringLiteral("fr"), QStringLiteral("ko")}) {
         QLocale::setDefault(QLocale(language));  // the interface's language, as the system locale gives it
         for (const auto& path : ui::Lesson::shippedLessons()) {
@@ -335,7 +339,6 @@ TEST_P(Projector, EveryLessonPageFitsTheStageInEveryLanguage) {
             }
         }
     }
-    QLocale::setDefault(before);
 }
 
 // 25 tokens: more than fit at the smallest readable cell on a projector in presenter mode. The
