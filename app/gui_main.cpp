@@ -3,6 +3,7 @@
 #include "ui/ComparePanel.h"
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
+#include "ui/LessonLanguage.h"
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelinePanel.h"
@@ -117,7 +118,7 @@ int main(int argc, char** argv) {
     ui::Lesson lesson;  // checked whole here: a refusal is an exit code, not a page shown without its parts
     if (!o.lesson.empty()) {
         try {
-            lesson = ui::Lesson::load(QString::fromStdString(o.lesson));
+            lesson = ui::Lesson::load(QString::fromStdString(o.lesson), ui::LessonLanguage::interfaceLanguage());
             if (o.page > lesson.pages.size()) {
                 std::cerr << "alignscope: --page " << o.page << ": '" << o.lesson << "' has " << lesson.pages.size() << " pages\n";
                 return 2;

@@ -333,6 +333,37 @@ TEST_P(Projector, AComparisonHasEqualCellsTitlesApartAndTheStagesLabelsWhereThey
             << "a 5-token comparison on the stage in the window's labels";
 }
 
+// Every page's text whole in the stage's caption band in each language a shipped lesson has
+// (German runs about a third longer than English): pages are shared, so a text is written to fit.
+TEST_P(Projector, EveryLessonPageFitsTheStageInEveryLanguage) {
+    if (!GetParam().presenter) GTEST_SKIP() << "the caption band is presenter mode's";
+    // The default locale back as it was however the test ends (a failed ASSERT returns early).
+    struct DefaultLocale {
+        QLocale before;
+        ~DefaultLocale() { QLocale::setDefault(before); }
+    } restore;
+    for (const QString language : {QStringLiteral("de"), QStringLiteral("fr"), QStringLiteral("ko")}) {
+        QLocale::setDefault(QLocale(language));  // the interface's language, as the system locale gives it
+        for (const auto& path : ui::Lesson::shippedLessons()) {
+            window->startLesson(path);
+            ASSERT_EQ(window->lessonPlayer()->lesson().language, language) << path.toStdString();
+            for (int page = 0; page < window->lessonPlayer()->lesson().pages.size(); ++page) {
+                window->lessonPlayer()->goTo(page);
+                settle();
+                const std::string where =
+                    language.toStdString() + " " + QFileInfo(path).fileName().toStdString() + " page " + std::to_string(page + 1);
+                SCOPED_TRACE(where);
+                if (const QString shots = qEnvironmentVariable("PROJECTOR_SHOTS"); !shots.isEmpty())
+                    window->grab().save(QDir(shots).filePath(QStringLiteral("lang-%1x%2-%3.png")
+                                                                 .arg(size().width())
+                                                                 .arg(size().height())
+                                                                 .arg(QString::fromStdString(where).replace(' ', '_'))));
+                expectStage(window.get());
+            }
+        }
+    }
+}
+
 // 25 tokens: more than fit at the smallest readable cell on a projector in presenter mode. The
 // axes stay where they are while the window of cells moves (wheel and keys).
 TEST_P(Projector, ALongSentenceKeepsItsAxesInViewWhileItScrolls) {

@@ -31,10 +31,20 @@ core::LessonFormat::Names pageNames() {
     return names;
 }
 
-core::LessonFormat::Lesson readFormat(const QString& path) {
+// The file checked whole, then its words in `language` where it has it (else in English).
+core::LessonFormat::Lesson readFormat(const QString& path, const QString& language, Lesson& lesson) {
     const std::string file = path.toStdString();
     const std::string bytes = core::BoundedFile::read(file, core::LessonFormat::kMaxFileBytes, "lesson");
-    return core::LessonFormat::parse(bytes, file, pageNames());
+    const auto all = core::LessonFormat::parse(bytes, file, pageNames());
+    lesson.path = path;
+    lesson.languages = QStringList{QStringLiteral("en")};
+    for (const auto& code : all.languages) lesson.languages << QString::fromStdString(code);
+    auto format = all.in(language.toStdString());
+    lesson.language = QString::fromStdString(format.language);
+    if (lesson.language != language) lesson.missingLanguage = language;
+    lesson.title = QString::fromStdString(format.title);
+    lesson.summary = QString::fromStdString(format.summary);
+    return format;
 }
 
 // The files a lesson's pages reference, each checked once however many pages name it.
@@ -134,22 +144,16 @@ private:
 
 }  // namespace
 
-Lesson Lesson::loadHeading(const QString& path) {
-    const auto format = readFormat(path);
+Lesson Lesson::loadHeading(const QString& path, const QString& language) {
     Lesson lesson;
-    lesson.path = path;
-    lesson.title = QString::fromStdString(format.title);
-    lesson.summary = QString::fromStdString(format.summary);
+    readFormat(path, language, lesson);
     return lesson;
 }
 
-Lesson Lesson::load(const QString& path) {
-    const auto format = readFormat(path);
-    References files(path);
+Lesson Lesson::load(const QString& path, const QString& language) {
     Lesson lesson;
-    lesson.path = path;
-    lesson.title = QString::fromStdString(format.title);
-    lesson.summary = QString::fromStdString(format.summary);
+    const auto format = readFormat(path, language, lesson);
+    References files(path);
     lesson.pages.reserve(static_cast<int>(format.pages.size()));
     const std::string file = path.toStdString();
     for (size_t i = 0; i < format.pages.size(); ++i) {
@@ -184,6 +188,12 @@ Lesson Lesson::load(const QString& path) {
             files.picture(name, where, "text", image);
             return QUrl::fromLocalFile(QString::fromStdString(image)).toString().toStdString();
         }));
+        // The other languages' inline pictures are checked too: a lesson opens in any of them.
+        for (const auto& [code, text] : p.texts)
+            for (const auto& name : core::LessonMarkup::images(text.markup)) {
+                std::string image;
+                files.picture(name, where, "texts." + code, image);
+            }
         lesson.pages.push_back(page);
     }
     return lesson;

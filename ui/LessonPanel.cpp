@@ -1,5 +1,6 @@
 #include "ui/LessonPanel.h"
 
+#include "ui/LessonLanguage.h"
 #include "ui/LessonPlayer.h"
 
 #include <QDialog>
@@ -87,6 +88,8 @@ LessonPanel::LessonPanel(LessonPlayer* player, QWidget* parent) : QWidget(parent
 
 QString LessonPanel::pageText() const { return text_->text(); }
 
+QString LessonPanel::pageTitle() const { return title_->text(); }
+
 void LessonPanel::setStage(bool on) {
     stage_ = on;
     for (auto* w : {static_cast<QWidget*>(counter_), static_cast<QWidget*>(previous_), static_cast<QWidget*>(next_)}) w->setVisible(!on);
@@ -167,7 +170,10 @@ void LessonPanel::showPage(int page, int pages) {
         return;
     }
     // On the stage the buttons give way (Page Down / Page Up turn the pages): the title says where we are.
-    title_->setText(stage_ ? tr("%1 · %2 / %3").arg(player_->lesson().title).arg(page + 1).arg(pages) : player_->lesson().title);
+    // A lesson shown in English for want of the interface's language says so beside its title.
+    const QString note = LessonLanguage::fallbackNote(player_->lesson());
+    const QString title = note.isEmpty() ? player_->lesson().title : tr("%1 (%2)").arg(player_->lesson().title, note);
+    title_->setText(stage_ ? tr("%1 · %2 / %3").arg(title).arg(page + 1).arg(pages) : title);
     const auto& p = player_->lesson().pages[page];
     text_->setText(p.html);  // the page's markup, checked and converted when the lesson was loaded
     image_ = p.picture.isNull() ? QPixmap() : QPixmap::fromImage(p.picture);

@@ -16,6 +16,7 @@ class LessonPanel : public QWidget {
 public:
     explicit LessonPanel(LessonPlayer* player, QWidget* parent = nullptr);
     QString pageText() const;
+    QString pageTitle() const;  // the lesson's title as shown (with a fallback note, on the stage the page number)
     QLabel* textLabel() const { return text_; }
     // Title and text sized from `base` (the window's text font; larger in presenter mode, where
     // `scale` also lets the picture grow past 1:1, as far as the panel's width allows).

@@ -230,13 +230,13 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     }
     // The index: the lesson's title and summary, and every page's first words, linked.
     const auto e = [](const QString& text) { return HtmlPage::escapeText(text.toStdString()); };
-    std::string index =
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src "
-        "'unsafe-inline'\">\n<title>" +
-        e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
-        "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
+    std::string index = "<!DOCTYPE html>\n<html lang=\"" + lesson.language.toStdString() +
+                        "\">\n<head>\n<meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src "
+                        "'unsafe-inline'\">\n<title>" +
+                        e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
+                        "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
     if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
     index += "<p class=\"as-note\">" + std::to_string(n) +
              " pages. On a page: → and ← step through the decoding, Page Down and "

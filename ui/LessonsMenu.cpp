@@ -1,6 +1,7 @@
 #include "ui/LessonsMenu.h"
 
 #include "ui/Lesson.h"
+#include "ui/LessonLanguage.h"
 
 #include "core/platform/InstallLayout.h"
 
@@ -17,10 +18,12 @@ void LessonsMenu::addLessons(QMenu* menu, QWidget* dialogParent, const std::func
         ++number;
         const QString mnemonic = number <= 9 ? QStringLiteral("&%1 ").arg(number) : QStringLiteral("%1 ").arg(number);
         try {
-            const auto lesson = Lesson::loadHeading(path);
-            menu->addAction(mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&")), menu,
-                            [start, path] { start(path); })
-                ->setToolTip(lesson.summary);
+            // In the interface's language where the lesson has it; else in English, saying so.
+            const auto lesson = Lesson::loadHeading(path, LessonLanguage::interfaceLanguage());
+            const QString note = LessonLanguage::fallbackNote(lesson);
+            QString label = mnemonic + QString(lesson.title).replace(QLatin1Char('&'), QStringLiteral("&&"));
+            if (!note.isEmpty()) label += QStringLiteral(" (%1)").arg(note);
+            menu->addAction(label, menu, [start, path] { start(path); })->setToolTip(lesson.summary);
         } catch (const std::exception&) {
             menu->addAction(mnemonic + QFileInfo(path).fileName())->setEnabled(false);
         }

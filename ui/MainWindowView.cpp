@@ -11,6 +11,7 @@
 #include "ui/DecodingDocument.h"
 #include "ui/Lesson.h"
 #include "ui/LessonPanel.h"
+#include "ui/LessonLanguage.h"
 #include "ui/LessonPlayer.h"
 #include "ui/PicturePanel.h"
 #include "ui/StepExplainedPanel.h"
@@ -154,7 +155,7 @@ void MainWindow::highlightPanel(ViewState::Panel panel) {
 
 void MainWindow::startLesson(const QString& path, int firstPage) {
     try {
-        auto lesson = Lesson::load(path);
+        auto lesson = Lesson::load(path, LessonLanguage::interfaceLanguage());
         if (!lessonPlayer_->running()) {
             viewBeforeLesson_ = currentView();
             // The panel whose tab is in front (presenter mode's column, or docks a user tabbed).

@@ -5,6 +5,7 @@
 #include "ui/Lesson.h"
 #include "ui/LessonSite.h"
 
+#include "core/lesson/LessonFormat.h"
 #include "core/runtime/Runtime.h"
 
 #include <QDir>
@@ -18,7 +19,7 @@ namespace alignscope::cli {
 
 Command addExportLessonCommand(CLI::App& app) {
     struct Options {
-        std::string lesson, out;
+        std::string lesson, out, language = "en";
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("export-lesson",
@@ -27,6 +28,13 @@ Command addExportLessonCommand(CLI::App& app) {
     c->add_option("lesson", o->lesson, "Lesson file (JSON, docs/lessons.md), or a shipped lesson's name such as 02-attention-by-hand")
         ->required();
     c->add_option("-o,--out", o->out, "Output folder (created if missing)")->required();
+    c->add_option("--language", o->language,
+                  "The language of the lesson's titles and texts: en (the default), ko, de, fr, or any other the lesson file has "
+                  "(docs/lessons.md); a lesson without it is written in English, saying so")
+        ->check([](const std::string& code) {
+            return core::LessonFormat::isLanguageCode(code) ? std::string()
+                                                            : "'" + code + "' is not a language code (ISO 639-1: en, ko, de, fr, …)";
+        });
     return [o, c]() -> int {
         if (!*c) return -1;
         const auto qt = startOffscreenQt("export-lesson");  // Lesson reads pictures; the text's markup is read by Qt
@@ -34,7 +42,10 @@ Command addExportLessonCommand(CLI::App& app) {
         if (!QFileInfo::exists(path))
             for (const auto& shipped : ui::Lesson::shippedLessons())
                 if (QFileInfo(shipped).completeBaseName() == path) path = shipped;
-        const auto lesson = ui::Lesson::load(path);
+        const auto lesson = ui::Lesson::load(path, QString::fromStdString(o->language));
+        if (!lesson.missingLanguage.isEmpty())
+            std::cerr << "export-lesson: '" << path.toStdString() << "' has no " << o->language << " texts (it has "
+                      << lesson.languages.join(QStringLiteral(", ")).toStdString() << "): written in English\n";
         const bool terminal = isatty(STDERR_FILENO);  // a progress line only where someone watches it
         const auto files = ui::LessonSite::write(lesson, QString::fromStdString(o->out), [terminal](int k, int n) {
             if (terminal) std::cerr << "\rexport-lesson: page " << k << " of " << n << std::flush;

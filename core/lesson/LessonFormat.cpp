@@ -13,9 +13,17 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kTopKeys = {"title", "summary", "pages"};
-const std::vector<std::string> kPageKeys = {"text",      "model",   "source",   "target",   "steps",   "run",   "beam", "explain",
+const std::vector<std::string> kTopKeys = {"title", "titles", "summary", "summaries", "pages"};
+const std::vector<std::string> kPageKeys = {"text",      "texts",   "model",    "source",   "target",  "steps", "run",  "beam",   "explain",
                                             "highlight", "heatmap", "timeline", "snapshot", "compare", "image", "rows", "columns"};
+
+// ISO 639-1: the two-letter codes of languages, as QLocale().name() and --language give them.
+constexpr const char* kLanguageCodes =
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu "
+    "fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn "
+    "ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os "
+    "pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw "
+    "ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
 
 std::string joined(const std::vector<std::string>& names) {
     std::string out;
@@ -48,13 +56,49 @@ public:
             if (required) fail(key, "missing (it is required)");
             return {};
         }
-        if (!it->is_string()) fail(key, std::string("is ") + it->type_name() + ", not a string");
-        const auto& s = it->get_ref<const std::string&>();
+        return value(*it, key, maxCharacters, required);
+    }
+
+    std::string value(const json& v, const std::string& key, size_t maxCharacters, bool required) const {
+        if (!v.is_string()) fail(key, std::string("is ") + v.type_name() + ", not a string");
+        const auto& s = v.get_ref<const std::string&>();
         if (s.find('\0') != std::string::npos) fail(key, "holds a NUL character");
         if (characters(s) > maxCharacters)
             fail(key, "has " + std::to_string(characters(s)) + " characters; at most " + std::to_string(maxCharacters));
         if (required && s.empty()) fail(key, "is empty");
         return s;
+    }
+
+    // "titles", "summaries", a page's "texts": the other languages' versions of `english` (the
+    // key without its s), by ISO 639-1 code; a missing entry is named "texts.de".
+    std::map<std::string, std::string> languages(const std::string& key, const std::string& english, size_t maxCharacters) const {
+        std::map<std::string, std::string> out;
+        const json* map = find(key);
+        if (!map) return out;
+        if (!map->is_object())
+            fail(key, std::string("is ") + map->type_name() + ", not an object from language codes to texts (\"de\": \"…\")");
+        for (const auto& item : map->items()) {
+            const std::string& code = item.key();
+            const std::string at = key + "." + code.substr(0, 20);
+            if (code == "en") fail(at, "English is the \"" + english + "\" itself; \"" + key + "\" holds the other languages");
+            if (!LessonFormat::isLanguageCode(code))
+                fail(at, "'" + code.substr(0, 20) + "' is not a language code (ISO 639-1, two lower-case letters: ko, de, fr)");
+            out[code] = value(item.value(), at, maxCharacters, /*required=*/true);
+        }
+        return out;
+    }
+
+    // Each of the lesson's languages in `got` and nothing else: `key` is "texts" or "summaries".
+    void expectLanguages(const std::map<std::string, std::string>& got, const std::vector<std::string>& languages,
+                         const std::string& key) const {
+        for (const auto& language : languages)
+            if (!got.count(language))
+                fail(key + "." + language, "missing: the lesson's \"titles\" name " + language + ", so every page's text" +
+                                               " and the summary are needed in it too");
+        for (const auto& [language, text] : got)
+            if (std::find(languages.begin(), languages.end(), language) == languages.end())
+                fail(key + "." + language, "the lesson has no title in " + language + " (\"titles\" names " +
+                                               (languages.empty() ? std::string("no language") : joined(languages)) + ")");
     }
 
     int integer(const std::string& key, int low, int high) const {
@@ -149,6 +193,32 @@ const std::vector<std::string>& LessonFormat::highlights() {
     return names;
 }
 
+bool LessonFormat::isLanguageCode(const std::string& code) {
+    if (code.size() != 2 || code[0] < 'a' || code[0] > 'z' || code[1] < 'a' || code[1] > 'z') return false;
+    const std::string codes = kLanguageCodes;
+    for (size_t at = 0; at < codes.size(); at += 3)
+        if (codes.compare(at, 2, code) == 0) return true;
+    return false;
+}
+
+bool LessonFormat::Lesson::has(const std::string& code) const {
+    return code == "en" || std::find(languages.begin(), languages.end(), code) != languages.end();
+}
+
+LessonFormat::Lesson LessonFormat::Lesson::in(const std::string& code) const {
+    Lesson out = *this;
+    if (code == language || !has(code) || language != "en") return out;
+    out.language = code;
+    out.title = titles.at(code);
+    if (!summary.empty()) out.summary = summaries.at(code);
+    for (auto& page : out.pages) {
+        const auto& text = page.texts.at(code);
+        page.text = text.text;
+        page.markup = text.markup;
+    }
+    return out;
+}
+
 bool LessonFormat::isBundledName(const std::string& name) {
     if (name.empty() || name == "." || name == ".." || (name.size() > 3 && name.compare(name.size() - 3, 3, ".pt") == 0)) return false;
     return std::all_of(name.begin(), name.end(), [](char c) {
@@ -177,6 +247,11 @@ LessonFormat::Lesson LessonFormat::parse(const std::string& bytes, const std::st
     Lesson out;
     out.title = top.string("title", 200, /*required=*/true);
     out.summary = top.string("summary", 1000);
+    out.titles = top.languages("titles", "title", 200);
+    for (const auto& entry : out.titles) out.languages.push_back(entry.first);
+    out.summaries = top.languages("summaries", "summary", 1000);
+    if (!out.summaries.empty() && out.summary.empty()) top.fail("summaries", "is given without a \"summary\"");
+    if (!out.summary.empty()) top.expectLanguages(out.summaries, out.languages, "summaries");
     const json* pages = top.find("pages");
     if (!pages) top.fail("pages", "missing (it is required)");
     if (!pages->is_array()) top.fail("pages", std::string("is ") + pages->type_name() + ", not a list of pages");
@@ -193,6 +268,15 @@ LessonFormat::Lesson LessonFormat::parse(const std::string& bytes, const std::st
             page.markup = LessonMarkup::parse(page.text);
         } catch (const Error& e) {
             r.fail("text", e.what());
+        }
+        const auto texts = r.languages("texts", "text", LessonMarkup::kMaxBytes);
+        r.expectLanguages(texts, out.languages, "texts");
+        for (const auto& [language, text] : texts) {
+            try {
+                page.texts[language] = {text, LessonMarkup::parse(text)};  // the same markup and limits as "text"
+            } catch (const Error& e) {
+                r.fail("texts." + language, e.what());
+            }
         }
         page.source = r.string("source", kMaxSentenceCharacters, /*required=*/true);
         page.target = r.string("target", kMaxSentenceCharacters);
