@@ -2,7 +2,7 @@
 # relative to the programs, so an install works from any prefix:
 #   bin/alignscope, bin/alignscope-cli
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
-#   share/alignscope/models, share/alignscope/lessons
+#   share/alignscope/models, share/alignscope/lessons, share/alignscope/translations (the app's .qm catalogues, cmake/Translations.cmake)
 #   share/doc/alignscope/copyright
 #   share/applications, share/icons/hicolor/scalable/apps, share/metainfo, share/mime/packages   (the desktop entry, its file types)
 #

@@ -21,6 +21,7 @@
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelinePanel.h"
 #include "ui/TrainingRunController.h"
+#include "ui/UiLanguage.h"
 #include "ui/WindowPlacement.h"
 
 #include <QAction>
@@ -261,6 +262,17 @@ void MainWindow::buildMenus() {
                         {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
                         {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
                        [this](const QString& rule) { setLinkRule(rule); });
+    // The app's language, saved and applied at the next start (docs/languages.md): each name in
+    // its own language, so one can find one's way back from a language one does not read.
+    ChoiceMenu::Choices languages = {{QString(), tr("&System language")}};
+    for (const QString& code : UiLanguage::available()) languages.append(qMakePair(code, UiLanguage::nativeName(code)));
+    auto* language = new ChoiceMenu(view->addMenu(tr("Lan&guage")), QStringLiteral("language-"), languages, [this](const QString& code) {
+        UiLanguage::save(code);
+        const QString next = UiLanguage::choose(QString());
+        status_->setText(next == UiLanguage::current() ? tr("AlignScope speaks %1.").arg(UiLanguage::nativeName(next))
+                                                       : tr("AlignScope speaks %1 from its next start.").arg(UiLanguage::nativeName(next)));
+    });
+    language->choose(UiLanguage::saved());
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
