@@ -25,6 +25,7 @@
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSet>
 #include <QSettings>
 #include <QStatusBar>
@@ -103,8 +104,11 @@ QString pseudo(const QString& s) {
             out += k >= 0 ? accented[k] : c;
         }
     }
-    const int padding = static_cast<int>(0.4 * static_cast<double>(s.size())) - 8;
-    return QStringLiteral("[!! ") + out + QString(std::max(0, padding), QChar(0x2219)) + QStringLiteral(" !!]");
+    // In words of four, so a wrapped label can break the padding as it would a longer sentence.
+    QString padding;
+    for (int k = 0; k < static_cast<int>(0.4 * static_cast<double>(s.size())) - 8; ++k)
+        padding += k % 5 == 4 ? QChar(QLatin1Char(' ')) : QChar(0x2219);
+    return QStringLiteral("[!! ") + out + padding + QStringLiteral(" !!]");
 }
 
 // Answers every string of the catalogues (their sources, as the German one lists them) with its
@@ -137,7 +141,15 @@ QString plainText(const QString& text) {
 // English words outside every pseudo bracket: a string that did not go through tr().
 bool englishLeft(const QString& text) {
     QString rest = plainText(text);
-    rest.remove(QRegularExpression(QStringLiteral("\\[!! .*? !!\\]"), QRegularExpression::DotMatchesEverythingOption));
+    // Innermost brackets first: a translated phrase may sit inside a translated sentence.
+    const QRegularExpression bracket(QStringLiteral("\\[!! (?:(?!\\[!! ).)*? !!\\]"), QRegularExpression::DotMatchesEverythingOption);
+    for (QString before; before != rest;) {
+        before = rest;
+        rest.remove(bracket);
+    }
+    // A tooltip's keys, "(Ctrl+O)", are Qt's names of the keys (qtbase's catalogue translates them).
+    rest.remove(
+        QRegularExpression(QStringLiteral("\\((?:[A-Za-z]+\\+)*(?:[A-Z0-9]|F\\d+|Left|Right|Up|Down|Esc|PgUp|PgDown|Home|End)\\)$")));
     rest.remove(QLatin1Char('&'));
     return rest.contains(QRegularExpression(QStringLiteral("[A-Za-z]{3,}")));
 }
@@ -163,6 +175,13 @@ public:
             if (!isData) english(QStringLiteral("the tooltip of %1").arg(w->metaObject()->className()), w->toolTip());
             if (auto* label = qobject_cast<QLabel*>(w)) {
                 if (!isData) english(QStringLiteral("a label"), label->text());
+                // Text that runs past the right edge of the panel that scrolls it.
+                for (QWidget* up = label->parentWidget(); up; up = up->parentWidget())
+                    if (auto* area = qobject_cast<QScrollArea*>(up)) {
+                        if (label->mapTo(area->viewport(), QPoint(label->width(), 0)).x() > area->viewport()->width() + 1)
+                            out << QStringLiteral("label past its panel's right edge: '%1'").arg(plainText(label->text()).left(80));
+                        break;
+                    }
                 if (!label->text().isEmpty() && label->pixmap().isNull()) {
                     const QSize need = label->sizeHint();
                     if (label->wordWrap() ? label->heightForWidth(label->width()) > label->height() + 1

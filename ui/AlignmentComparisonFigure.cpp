@@ -45,7 +45,7 @@ double differenceExtent(const core::AlignmentComparison& c) { return std::max(0.
 
 }  // namespace
 
-AlignmentComparisonFigure::AlignmentComparisonFigure(QCustomPlot* plot) : plot_(plot) {}
+AlignmentComparisonFigure::AlignmentComparisonFigure(QCustomPlot* plot) : plot_(plot) { plot_->setLocale(QLocale::c()); }
 
 QSize AlignmentComparisonFigure::preferredSize(const core::AlignmentComparison& c, const FigureOptions& o) {
     QFont font;

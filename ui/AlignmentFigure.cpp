@@ -93,7 +93,8 @@ QFont shrunkFont(const QFont& font, double cell) {
 
 }  // namespace
 
-AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) {}
+// Numbers on a figure are data: a dot in every UI language, as in the exported files.
+AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) { plot_->setLocale(QLocale::c()); }
 
 QSize AlignmentFigure::preferredSize(const core::DecodingState& s, const FigureOptions& o) {
     QFont font;

@@ -232,12 +232,9 @@ void MainWindow::buildMenus() {
     explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     addAction(explain);  // its key also on the stage, where the menu bar is hidden
     // Every panel and toolbar, so one closed with its × comes back from here.
-    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")},
-                                                       {beamDock_, tr("&Beam hypotheses")},
-                                                       {stepDock_, tr("Step e&xplained")},
-                                                       {lessonDock_, tr("&Lesson")},
-                                                       {timelineDock_, tr("T&raining run")},
-                                                       {compareDock_, tr("Com&pare models")},
+    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates")}, {beamDock_, tr("&Beam hypotheses")},
+                                                       {stepDock_, tr("Step e&xplained")},   {lessonDock_, tr("&Lesson")},
+                                                       {timelineDock_, tr("T&raining run")}, {compareDock_, tr("Com&pare models")},
                                                        {pictureDock_, tr("Pict&ure")}};
     for (const auto& [dock, text] : panels) DockToggles::add(view, dock, text);
     view->addSeparator();
@@ -367,7 +364,7 @@ void MainWindow::buildLayout() {
     candidatesScroll->setWidget(candidates_);
     candidatesScroll->setWidgetResizable(true);
     candidatesScroll->setFocusPolicy(Qt::NoFocus);  // the list itself takes the focus, visibly
-    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates of the last step"), this);
+    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates"), this);
     candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
     candidatesDock->setWidget(candidatesScroll);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);

@@ -36,6 +36,7 @@ QString tok(const std::string& t) { return FigureOptions::tokenLabel(t).toHtmlEs
 
 QCustomPlot* barPlot(int height) {
     auto* p = new QCustomPlot;
+    p->setLocale(QLocale::c());  // the charts' numbers are data: a dot, whatever the UI language
     p->setMinimumHeight(height);
     p->setMaximumHeight(height);
     p->xAxis->grid()->setVisible(false);

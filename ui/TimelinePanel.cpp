@@ -36,6 +36,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     slider_->setPageStep(1);
     slider_->setTickPosition(QSlider::TicksBelow);
     plot_ = new QCustomPlot;
+    plot_->setLocale(QLocale::c());  // the axes' numbers are data: a dot, whatever the UI language
     plot_->setMinimumHeight(160);
     plot_->installEventFilter(this);
     fitAxisTitles();

@@ -432,6 +432,25 @@
     </message>
 </context>
 <context>
+    <name>FigureOptions</name>
+    <message>
+        <source>English</source>
+        <translation>Englisch</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>Französisch</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>Deutsch</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>Koreanisch</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>Click to see the picture full size</source>
@@ -709,10 +728,6 @@
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <source>&amp;Candidates of the last step</source>
-        <translation>&amp;Kandidaten des letzten Schritts</translation>
-    </message>
-    <message>
         <source>&amp;Beam hypotheses</source>
         <translation>&amp;Beam-Hypothesen</translation>
     </message>
@@ -833,8 +848,8 @@
         <translation>Werkzeugleiste Modi und E&amp;xport</translation>
     </message>
     <message>
-        <source>Candidates of the last step</source>
-        <translation>Kandidaten des letzten Schritts</translation>
+        <source>Candidates</source>
+        <translation>Kandidaten</translation>
     </message>
     <message>
         <source>Beam hypotheses</source>
@@ -923,6 +938,10 @@
     <message>
         <source>Keys</source>
         <translation>Tasten</translation>
+    </message>
+    <message>
+        <source>&amp;Candidates</source>
+        <translation>&amp;Kandidaten</translation>
     </message>
 </context>
 <context>

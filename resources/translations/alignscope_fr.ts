@@ -432,6 +432,25 @@
     </message>
 </context>
 <context>
+    <name>FigureOptions</name>
+    <message>
+        <source>English</source>
+        <translation>anglais</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>français</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>allemand</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>coréen</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>Click to see the picture full size</source>
@@ -709,10 +728,6 @@
         <translation>&amp;Affichage</translation>
     </message>
     <message>
-        <source>&amp;Candidates of the last step</source>
-        <translation>&amp;Candidats de la dernière étape</translation>
-    </message>
-    <message>
         <source>&amp;Beam hypotheses</source>
         <translation>Hypothèses du &amp;faisceau</translation>
     </message>
@@ -833,8 +848,8 @@
         <translation>Barre d&apos;outils Modes et e&amp;xport</translation>
     </message>
     <message>
-        <source>Candidates of the last step</source>
-        <translation>Candidats de la dernière étape</translation>
+        <source>Candidates</source>
+        <translation>Candidats</translation>
     </message>
     <message>
         <source>Beam hypotheses</source>
@@ -923,6 +938,10 @@
     <message>
         <source>Keys</source>
         <translation>Touches</translation>
+    </message>
+    <message>
+        <source>&amp;Candidates</source>
+        <translation>&amp;Candidats</translation>
     </message>
 </context>
 <context>

@@ -432,6 +432,25 @@
     </message>
 </context>
 <context>
+    <name>FigureOptions</name>
+    <message>
+        <source>English</source>
+        <translation>영어</translation>
+    </message>
+    <message>
+        <source>French</source>
+        <translation>프랑스어</translation>
+    </message>
+    <message>
+        <source>German</source>
+        <translation>독일어</translation>
+    </message>
+    <message>
+        <source>Korean</source>
+        <translation>한국어</translation>
+    </message>
+</context>
+<context>
     <name>LessonPanel</name>
     <message>
         <source>Click to see the picture full size</source>
@@ -709,10 +728,6 @@
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Candidates of the last step</source>
-        <translation>마지막 단계의 후보(&amp;C)</translation>
-    </message>
-    <message>
         <source>&amp;Beam hypotheses</source>
         <translation>빔 가설(&amp;B)</translation>
     </message>
@@ -833,8 +848,8 @@
         <translation>모드와 내보내기 도구 모음(&amp;T)</translation>
     </message>
     <message>
-        <source>Candidates of the last step</source>
-        <translation>마지막 단계의 후보</translation>
+        <source>Candidates</source>
+        <translation>후보</translation>
     </message>
     <message>
         <source>Beam hypotheses</source>
@@ -923,6 +938,10 @@
     <message>
         <source>Keys</source>
         <translation>키</translation>
+    </message>
+    <message>
+        <source>&amp;Candidates</source>
+        <translation>후보(&amp;C)</translation>
     </message>
 </context>
 <context>
