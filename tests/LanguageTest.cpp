@@ -3,6 +3,7 @@
 // notation, and a walk over the window at 1024x768 in a pseudo-locale (every catalogue string
 // wrapped and 40 % longer) and in German, French and Korean: no English left, no text cut.
 #include "ui/DecodingDocument.h"
+#include "ui/ExportDialog.h"
 #include "ui/FigureExporter.h"
 #include "ui/MainWindow.h"
 #include "ui/StepExplainedPanel.h"
@@ -14,6 +15,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
@@ -160,7 +162,8 @@ public:
     explicit Walk(ui::MainWindow* window) : window_(window) {}
 
     // `checkEnglish`: the pseudo-locale, where every text of the app must be bracketed.
-    QStringList problems(bool checkEnglish) {
+    // `dialog`: a dialog of the window, walked as well (its widgets only).
+    QStringList problems(bool checkEnglish, QWidget* dialog = nullptr) {
         QStringList out;
         const auto english = [&](const QString& where, const QString& text) {
             if (checkEnglish && !text.isEmpty() && englishLeft(text))
@@ -169,7 +172,9 @@ public:
         // What shows data (the sentence, its tokens, the translation, lesson texts) is not the app's words.
         const QStringList data = {QStringLiteral("sourceEdit"), QStringLiteral("targetEdit"), QStringLiteral("translationLabel"),
                                   QStringLiteral("lessonText")};
-        for (QWidget* w : window_->findChildren<QWidget*>()) {
+        QList<QWidget*> widgets = window_->findChildren<QWidget*>();
+        if (dialog) widgets << dialog << dialog->findChildren<QWidget*>();
+        for (QWidget* w : widgets) {
             if (!w->isVisible() || w->visibleRegion().isEmpty()) continue;
             const bool isData = data.contains(w->objectName()) || w == window_->tokensLabel();
             if (!isData) english(QStringLiteral("the tooltip of %1").arg(w->metaObject()->className()), w->toolTip());
@@ -194,7 +199,8 @@ public:
                                    .arg(plainText(label->text()).left(80));
                 }
             } else if (auto* button = qobject_cast<QAbstractButton*>(w)) {
-                english(QStringLiteral("a button"), button->text());
+                // A dialog's standard buttons (Cancel) are Qt's words: qtbase's catalogue translates them.
+                if (!qobject_cast<QDialogButtonBox*>(button->parentWidget())) english(QStringLiteral("a button"), button->text());
                 if (!button->text().isEmpty() && button->sizeHint().width() > button->width() + 1)
                     out << QStringLiteral("cut button (%1 in %2): '%3'")
                                .arg(button->sizeHint().width())
@@ -408,8 +414,14 @@ TEST_P(LanguageLayout, NothingEnglishLeftNothingCutAt1024x768) {
     if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty())
         window.grab().save(
             QDir(shots).filePath(QStringLiteral("%1-%2.png").arg(code, presenter ? QStringLiteral("stage") : QStringLiteral("window"))));
-    const QStringList problems = Walk(&window).problems(code == QLatin1String("pseudo"));
-    for (const QString& p : problems) ADD_FAILURE() << p.toStdString();
+    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << p.toStdString();
+    // File > Export…'s dialog, at its own size, over the window.
+    ui::ExportDialog dialog(document.state(), {}, &window);
+    dialog.show();
+    for (int k = 0; k < 3; ++k) QApplication::processEvents();
+    if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty() && !presenter)
+        dialog.grab().save(QDir(shots).filePath(QStringLiteral("%1-export.png").arg(code)));
+    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"), &dialog)) ADD_FAILURE() << "export dialog: " << p.toStdString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, LanguageLayout, ::testing::Combine(::testing::Values("pseudo", "de", "fr", "ko"), ::testing::Bool()),
