@@ -421,7 +421,8 @@ TEST_P(LanguageLayout, NothingEnglishLeftNothingCutAt1024x768) {
     for (int k = 0; k < 3; ++k) QApplication::processEvents();
     if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty() && !presenter)
         dialog.grab().save(QDir(shots).filePath(QStringLiteral("%1-export.png").arg(code)));
-    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"), &dialog)) ADD_FAILURE() << "export dialog: " << p.toStdString();
+    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"), &dialog))
+        ADD_FAILURE() << "export dialog: " << p.toStdString();
 }
 
 INSTANTIATE_TEST_SUITE_P(Languages, LanguageLayout, ::testing::Combine(::testing::Values("pseudo", "de", "fr", "ko"), ::testing::Bool()),

@@ -254,7 +254,8 @@ void ExportDialog::updateSizeHint() {
     FigureExporter exporter;  // measuring only: no plot is made
     const auto o = figureOptions();
     const QSize f = exporter.figureSize(*state_, o, s);
-    const QString inches = tr("%1 × %2 in").arg(UiLanguage::number(f.width() / exporter.dpi(), 1), UiLanguage::number(f.height() / exporter.dpi(), 1));
+    const QString inches =
+        tr("%1 × %2 in").arg(UiLanguage::number(f.width() / exporter.dpi(), 1), UiLanguage::number(f.height() / exporter.dpi(), 1));
     if (s.format == Format::Png) {
         const QSize px = exporter.imageSize(*state_, o, s);
         sizeLabel_->setText(tr("%1, %2 × %3 pixels").arg(inches).arg(px.width()).arg(px.height()));
