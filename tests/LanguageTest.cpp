@@ -415,6 +415,20 @@ TEST_P(LanguageLayout, NothingEnglishLeftNothingCutAt1024x768) {
         window.grab().save(
             QDir(shots).filePath(QStringLiteral("%1-%2.png").arg(code, presenter ? QStringLiteral("stage") : QStringLiteral("window"))));
     for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << p.toStdString();
+    // A second model beside the first (its panel's summary and titles), then a training run (its
+    // slider's line and loss curve).
+    const QString models = QString::fromStdString(core::Runtime::modelsDirectory());
+    window.openComparison(QDir(models).filePath(QStringLiteral("en-fr-subword-bahdanau.pt")));
+    ASSERT_TRUE(window.waitUntilIdle());
+    for (int k = 0; k < 3; ++k) QApplication::processEvents();
+    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << "comparing: " << p.toStdString();
+    ASSERT_TRUE(window.openTimeline(QDir(models).filePath(QStringLiteral("dates-run"))));
+    ASSERT_TRUE(window.waitUntilIdle());
+    for (int k = 0; k < 3; ++k) QApplication::processEvents();
+    if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty())
+        window.grab().save(QDir(shots).filePath(
+            QStringLiteral("%1-%2-run.png").arg(code, presenter ? QStringLiteral("stage") : QStringLiteral("window"))));
+    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << "training run: " << p.toStdString();
     // File > Export…'s dialog, at its own size, over the window.
     ui::ExportDialog dialog(document.state(), {}, &window);
     dialog.show();
