@@ -24,6 +24,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMap>
 #include <QMenuBar>
 #include <QProcess>
 #include <QRegularExpression>
@@ -159,7 +160,7 @@ bool englishLeft(const QString& text) {
 // A window walked as its user sees it: every visible text, and whether it has the room it needs.
 class Walk {
 public:
-    explicit Walk(ui::MainWindow* window) : window_(window) {}
+    Walk(ui::MainWindow* window, const QString& code) : window_(window), code_(code) {}
 
     // `checkEnglish`: the pseudo-locale, where every text of the app must be bracketed.
     // `dialog`: a dialog of the window, walked as well (its widgets only).
@@ -235,6 +236,8 @@ public:
                 out << QStringLiteral("menu '%1' does not fit the menu bar").arg(top->text());
             if (top->menu()) walkMenu(top->menu(), english);
         }
+        if (code_ != QLatin1String("pseudo")) out += mnemonics_;
+        mnemonics_.clear();
         for (QToolBar* toolBar : window_->toolBars()) {
             english(QStringLiteral("a toolbar's name"), toolBar->windowTitle());
             for (QAction* a : toolBar->actions()) english(QStringLiteral("a toolbar tooltip"), a->toolTip());
@@ -247,6 +250,17 @@ private:
     void walkMenu(QMenu* menu, const F& english) {
         // Recent files and lessons are named by their files; the languages by their own names.
         if (menu == window_->recentMenu()) return;
+        // One key per entry: Alt and a letter that two entries share only selects between them.
+        QMap<QChar, QString> keys;
+        for (QAction* a : menu->actions()) {
+            const QString text = QString(a->text()).replace(QStringLiteral("&&"), QString());
+            if (const int at = static_cast<int>(text.indexOf(QLatin1Char('&'))); at >= 0 && at + 1 < text.size() && a->isVisible()) {
+                const QChar key = text[at + 1].toLower();
+                if (keys.contains(key))
+                    mnemonics_ << QStringLiteral("menu '%1': '%2' and '%3' share Alt+%4").arg(menu->title(), keys[key], a->text(), key);
+                keys[key] = a->text();
+            }
+        }
         for (QAction* a : menu->actions()) {
             if (a->isSeparator()) continue;
             const bool named = a->objectName().startsWith(QLatin1String("language-")) && a->objectName() != QLatin1String("language-none");
@@ -259,6 +273,8 @@ private:
         }
     }
     ui::MainWindow* window_;
+    QString code_;
+    QStringList mnemonics_;
 };
 
 // The app's settings are the test process's own (GuiTest.cpp's main); each test leaves English.
@@ -414,32 +430,34 @@ TEST_P(LanguageLayout, NothingEnglishLeftNothingCutAt1024x768) {
     if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty())
         window.grab().save(
             QDir(shots).filePath(QStringLiteral("%1-%2.png").arg(code, presenter ? QStringLiteral("stage") : QStringLiteral("window"))));
-    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << p.toStdString();
+    for (const QString& p : Walk(&window, code).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << p.toStdString();
     // A second model beside the first (its panel's summary and titles), then a training run (its
     // slider's line and loss curve).
     const QString models = QString::fromStdString(core::Runtime::modelsDirectory());
     window.openComparison(QDir(models).filePath(QStringLiteral("en-fr-subword-bahdanau.pt")));
     ASSERT_TRUE(window.waitUntilIdle());
     for (int k = 0; k < 3; ++k) QApplication::processEvents();
-    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << "comparing: " << p.toStdString();
+    for (const QString& p : Walk(&window, code).problems(code == QLatin1String("pseudo")))
+        ADD_FAILURE() << "comparing: " << p.toStdString();
     ASSERT_TRUE(window.openTimeline(QDir(models).filePath(QStringLiteral("dates-run"))));
     ASSERT_TRUE(window.waitUntilIdle());
     for (int k = 0; k < 3; ++k) QApplication::processEvents();
     if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty())
         window.grab().save(QDir(shots).filePath(
             QStringLiteral("%1-%2-run.png").arg(code, presenter ? QStringLiteral("stage") : QStringLiteral("window"))));
-    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"))) ADD_FAILURE() << "training run: " << p.toStdString();
+    for (const QString& p : Walk(&window, code).problems(code == QLatin1String("pseudo")))
+        ADD_FAILURE() << "training run: " << p.toStdString();
     // File > Export…'s dialog, at its own size, over the window.
     ui::ExportDialog dialog(document.state(), {}, &window);
     dialog.show();
     for (int k = 0; k < 3; ++k) QApplication::processEvents();
     if (const QString shots = qEnvironmentVariable("LANGUAGE_SHOTS"); !shots.isEmpty() && !presenter)
         dialog.grab().save(QDir(shots).filePath(QStringLiteral("%1-export.png").arg(code)));
-    for (const QString& p : Walk(&window).problems(code == QLatin1String("pseudo"), &dialog))
+    for (const QString& p : Walk(&window, code).problems(code == QLatin1String("pseudo"), &dialog))
         ADD_FAILURE() << "export dialog: " << p.toStdString();
 }
 
-INSTANTIATE_TEST_SUITE_P(Languages, LanguageLayout, ::testing::Combine(::testing::Values("pseudo", "de", "fr", "ko"), ::testing::Bool()),
-                         [](const auto& info) {
+INSTANTIATE_TEST_SUITE_P(Languages, LanguageLayout,
+                         ::testing::Combine(::testing::Values("pseudo", "en", "de", "fr", "ko"), ::testing::Bool()), [](const auto& info) {
                              return std::string(std::get<0>(info.param)) + (std::get<1>(info.param) ? "_stage" : "_window");
                          });

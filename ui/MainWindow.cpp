@@ -251,19 +251,19 @@ void MainWindow::buildMenus() {
     // Word links over the heatmap, read as `align` reads them (core::Aligner, off the UI thread)
     // from the heatmap's method once the target is complete; exported with the figure.
     linksMenu_ =
-        new ChoiceMenu(view->addMenu(tr("&Links")), QStringLiteral("links-"),
+        new ChoiceMenu(view->addMenu(tr("L&inks")), QStringLiteral("links-"),
                        {{QString(), tr("&None")},
                         {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
                         {QStringLiteral("argmax-skip-eos"), tr("Argmax, </s> &skipped (each target word's peak among the source words)")},
                         {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
                         {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
-                        {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
+                        {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, grow-diag-&final-and")}},
                        [this](const QString& rule) { setLinkRule(rule); });
     // The app's language, saved and applied at the next start (docs/languages.md): each name in
     // its own language, so one can find one's way back from a language one does not read.
     ChoiceMenu::Choices languages = {{QString(), tr("&System language")}};
     for (const QString& code : UiLanguage::available()) languages.append(qMakePair(code, UiLanguage::nativeName(code)));
-    auto* language = new ChoiceMenu(view->addMenu(tr("Lan&guage")), QStringLiteral("language-"), languages, [this](const QString& code) {
+    auto* language = new ChoiceMenu(view->addMenu(tr("L&anguage")), QStringLiteral("language-"), languages, [this](const QString& code) {
         UiLanguage::save(code);
         const QString next = UiLanguage::choose(QString());
         status_->setText(next == UiLanguage::current() ? tr("AlignScope speaks %1.").arg(UiLanguage::nativeName(next))

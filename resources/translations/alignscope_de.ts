@@ -537,7 +537,7 @@
     </message>
     <message>
         <source>R&amp;eset</source>
-        <translation>Zurück&amp;setzen</translation>
+        <translation>Zu&amp;rücksetzen</translation>
     </message>
     <message>
         <source>Back to the first step</source>
@@ -729,11 +729,11 @@
     </message>
     <message>
         <source>&amp;Beam hypotheses</source>
-        <translation>&amp;Beam-Hypothesen</translation>
+        <translation>Beam-H&amp;ypothesen</translation>
     </message>
     <message>
         <source>Step e&amp;xplained</source>
-        <translation>Schritt e&amp;rklärt</translation>
+        <translation>Schritt erkl&amp;ärt</translation>
     </message>
     <message>
         <source>&amp;Lesson</source>
@@ -741,11 +741,11 @@
     </message>
     <message>
         <source>T&amp;raining run</source>
-        <translation>T&amp;rainingslauf</translation>
+        <translation>&amp;Trainingslauf</translation>
     </message>
     <message>
         <source>Com&amp;pare models</source>
-        <translation>Modelle &amp;vergleichen</translation>
+        <translation>&amp;Modelle vergleichen</translation>
     </message>
     <message>
         <source>Pict&amp;ure</source>
@@ -776,7 +776,7 @@
         <translation>Attention × O&amp;kklusion (wo beide übereinstimmen)</translation>
     </message>
     <message>
-        <source>&amp;Links</source>
+        <source>L&amp;inks</source>
         <translation>&amp;Verknüpfungen</translation>
     </message>
     <message>
@@ -800,15 +800,15 @@
         <translation>Ü&amp;bereinstimmung mit dem Rückwärtsmodell</translation>
     </message>
     <message>
-        <source>Agreement, &amp;grow-diag-final-and</source>
-        <translation>Übereinstimmung, &amp;grow-diag-final-and</translation>
+        <source>Agreement, grow-diag-&amp;final-and</source>
+        <translation>Übereinstimmung, grow-diag-&amp;final-and</translation>
     </message>
     <message>
         <source>&amp;System language</source>
         <translation>&amp;Systemsprache</translation>
     </message>
     <message>
-        <source>Lan&amp;guage</source>
+        <source>L&amp;anguage</source>
         <translation>S&amp;prache</translation>
     </message>
     <message>

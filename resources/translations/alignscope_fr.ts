@@ -529,7 +529,7 @@
     </message>
     <message>
         <source>&amp;Run to end</source>
-        <translation>Jusqu&apos;à la &amp;fin</translation>
+        <translation>&amp;Jusqu&apos;à la fin</translation>
     </message>
     <message>
         <source>Decode until &lt;/s&gt;</source>
@@ -545,7 +545,7 @@
     </message>
     <message>
         <source>Bea&amp;m search</source>
-        <translation>Recherche en &amp;faisceau</translation>
+        <translation>Rec&amp;herche en faisceau</translation>
     </message>
     <message>
         <source>Run beam search and list every hypothesis</source>
@@ -597,11 +597,11 @@
     </message>
     <message>
         <source>&amp;Keep the &lt;/s&gt; column</source>
-        <translation>&amp;Garder la colonne &lt;/s&gt;</translation>
+        <translation>Ga&amp;rder la colonne &lt;/s&gt;</translation>
     </message>
     <message>
         <source>Hi&amp;de the &lt;/s&gt; column</source>
-        <translation>&amp;Masquer la colonne &lt;/s&gt;</translation>
+        <translation>Mas&amp;quer la colonne &lt;/s&gt;</translation>
     </message>
     <message>
         <source>Hide &lt;/s&gt; and re&amp;normalise rows</source>
@@ -677,7 +677,7 @@
     </message>
     <message>
         <source>Presenter &amp;mode</source>
-        <translation>Mode &amp;présentation</translation>
+        <translation>&amp;Mode présentation</translation>
     </message>
     <message>
         <source>Large text, the whole screen, the panels in one column</source>
@@ -693,7 +693,7 @@
     </message>
     <message>
         <source>&amp;Keys…</source>
-        <translation>&amp;Touches…</translation>
+        <translation>Touc&amp;hes…</translation>
     </message>
     <message>
         <source>Every key and what it does</source>
@@ -729,7 +729,7 @@
     </message>
     <message>
         <source>&amp;Beam hypotheses</source>
-        <translation>Hypothèses du &amp;faisceau</translation>
+        <translation>&amp;Hypothèses du faisceau</translation>
     </message>
     <message>
         <source>Step e&amp;xplained</source>
@@ -737,7 +737,7 @@
     </message>
     <message>
         <source>&amp;Lesson</source>
-        <translation>&amp;Leçon</translation>
+        <translation>Le&amp;çon</translation>
     </message>
     <message>
         <source>T&amp;raining run</source>
@@ -749,11 +749,11 @@
     </message>
     <message>
         <source>Pict&amp;ure</source>
-        <translation>Ima&amp;ge</translation>
+        <translation>&amp;Image</translation>
     </message>
     <message>
         <source>&amp;Heatmap</source>
-        <translation>&amp;Carte de chaleur</translation>
+        <translation>Carte de chale&amp;ur</translation>
     </message>
     <message>
         <source>&amp;Attention weights</source>
@@ -776,12 +776,12 @@
         <translation>Attention × o&amp;cclusion (là où elles concordent)</translation>
     </message>
     <message>
-        <source>&amp;Links</source>
-        <translation>&amp;Liens</translation>
+        <source>L&amp;inks</source>
+        <translation>Lien&amp;s</translation>
     </message>
     <message>
         <source>&amp;None</source>
-        <translation>&amp;Aucun</translation>
+        <translation>A&amp;ucun</translation>
     </message>
     <message>
         <source>&amp;Argmax (each target word&apos;s peak)</source>
@@ -789,7 +789,7 @@
     </message>
     <message>
         <source>Argmax, &lt;/s&gt; &amp;skipped (each target word&apos;s peak among the source words)</source>
-        <translation>Argmax, &lt;/s&gt; &amp;ignoré (le maximum de chaque mot cible parmi les mots source)</translation>
+        <translation>Argmax, &lt;/s&gt; i&amp;gnoré (le maximum de chaque mot cible parmi les mots source)</translation>
     </message>
     <message>
         <source>&amp;Itermax (mutual peaks)</source>
@@ -800,16 +800,16 @@
         <translation>Accor&amp;d avec le modèle inverse</translation>
     </message>
     <message>
-        <source>Agreement, &amp;grow-diag-final-and</source>
-        <translation>Accord, &amp;grow-diag-final-and</translation>
+        <source>Agreement, grow-diag-&amp;final-and</source>
+        <translation>Accord, grow-diag-&amp;final-and</translation>
     </message>
     <message>
         <source>&amp;System language</source>
         <translation>Langue du &amp;système</translation>
     </message>
     <message>
-        <source>Lan&amp;guage</source>
-        <translation>Lan&amp;gue</translation>
+        <source>L&amp;anguage</source>
+        <translation>&amp;Langue</translation>
     </message>
     <message>
         <source>AlignScope speaks %1.</source>
@@ -841,11 +841,11 @@
     </message>
     <message>
         <source>Beam &amp;search toolbar</source>
-        <translation>Barre d&apos;outils Recherche en &amp;faisceau</translation>
+        <translation>Barre d&apos;outils Recherche en faisce&amp;au</translation>
     </message>
     <message>
         <source>Modes and export &amp;toolbar</source>
-        <translation>Barre d&apos;outils Modes et e&amp;xport</translation>
+        <translation>Barre d&apos;outils Modes et exp&amp;ort</translation>
     </message>
     <message>
         <source>Candidates</source>

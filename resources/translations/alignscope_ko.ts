@@ -776,8 +776,8 @@
         <translation>어텐션 × 가림(&amp;C) (둘이 일치하는 곳)</translation>
     </message>
     <message>
-        <source>&amp;Links</source>
-        <translation>연결(&amp;L)</translation>
+        <source>L&amp;inks</source>
+        <translation>연결(&amp;I)</translation>
     </message>
     <message>
         <source>&amp;None</source>
@@ -800,16 +800,16 @@
         <translation>역방향 모델과 일치(&amp;G)</translation>
     </message>
     <message>
-        <source>Agreement, &amp;grow-diag-final-and</source>
-        <translation>일치, grow-diag-final-and(&amp;G)</translation>
+        <source>Agreement, grow-diag-&amp;final-and</source>
+        <translation>일치, grow-diag-final-and(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;System language</source>
         <translation>시스템 언어(&amp;S)</translation>
     </message>
     <message>
-        <source>Lan&amp;guage</source>
-        <translation>언어(&amp;G)</translation>
+        <source>L&amp;anguage</source>
+        <translation>언어(&amp;A)</translation>
     </message>
     <message>
         <source>AlignScope speaks %1.</source>
