@@ -7,6 +7,7 @@
 #include "ui/LessonPlayer.h"
 #include "ui/MainWindow.h"
 #include "ui/TimelinePanel.h"
+#include "ui/UiLanguage.h"
 #include "ui/ViewReport.h"
 
 #include "core/platform/AtomicFile.h"
@@ -36,7 +37,7 @@ namespace core = alignscope::core;
 int main(int argc, char** argv) {
     struct {
         std::string model, source = "The red car is very fast.", target, screenshot, viewReport, size = "1400x900";
-        std::string lesson, heatmap, links, timeline, compare, compareTest, compareGold, file;
+        std::string lesson, heatmap, links, timeline, compare, compareTest, compareGold, file, language;
         int steps = -1, beam = 0, page = 1, snapshot = 0, threads = 0;
         bool run = false, explain = false, presenter = false, words = false;
     } o;
@@ -69,6 +70,9 @@ int main(int argc, char** argv) {
                    "each kind of model call; a fixed count gives the same bits every run)")
         ->check(CLI::Range(1, 64));
     cli.add_flag("--presenter", o.presenter, "Start in presenter mode (F11): large text, full screen");
+    cli.add_option("--language", o.language,
+                   "The app's language: en, de, fr or ko (default: View > Language, else the system locale, else en)")
+        ->check(CLI::IsMember(std::vector<std::string>{"en", "de", "fr", "ko"}));
     cli.add_option("--lesson", o.lesson, "Start this lesson file (resources/lessons/*.json)");
     cli.add_option("--page", o.page, "Lesson page to open (1-based)")->check(CLI::Range(1, 1000));
     auto* screenshot = cli.add_option("--screenshot", o.screenshot, "Render the window in that state to this PNG and exit (offscreen)");
@@ -115,6 +119,18 @@ int main(int argc, char** argv) {
 
     if (!o.screenshot.empty() && !std::getenv("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("AlignScope"));
+    QApplication::setApplicationName(QStringLiteral("AlignScope"));
+    // The desktop entry's id (cmake/Packaging.cmake): docks and Wayland compositors match the window
+    // to the menu entry by it, and the installed icon has its name.
+    QGuiApplication::setDesktopFileName(QStringLiteral(ALIGNSCOPE_APP_ID));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(ALIGNSCOPE_APP_ID)));
+    // Before the first widget: every text is translated as it is made (docs/languages.md).
+    const QString language = ui::UiLanguage::choose(QString::fromStdString(o.language));
+    if (!ui::UiLanguage::install(language))
+        std::cerr << "alignscope: no catalogue for '" << language.toStdString() << "' in '"
+                  << ui::UiLanguage::translationsDirectory().toStdString() << "': the app stays in English\n";
+    // The lesson in the interface's language: after the language is installed.
     ui::Lesson lesson;  // checked whole here: a refusal is an exit code, not a page shown without its parts
     if (!o.lesson.empty()) {
         try {
@@ -128,12 +144,6 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    QApplication::setOrganizationName(QStringLiteral("AlignScope"));
-    QApplication::setApplicationName(QStringLiteral("AlignScope"));
-    // The desktop entry's id (cmake/Packaging.cmake): docks and Wayland compositors match the window
-    // to the menu entry by it, and the installed icon has its name.
-    QGuiApplication::setDesktopFileName(QStringLiteral(ALIGNSCOPE_APP_ID));
-    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral(ALIGNSCOPE_APP_ID)));
     // The best BLAS thread count for one sentence's step depends on the machine's load: the
     // chooser times the counts (core/runtime/BlasThreadChooser.h).
     if (o.threads > 0) core::Runtime::setThreads(o.threads);

@@ -2,7 +2,7 @@
 # relative to the programs, so an install works from any prefix:
 #   bin/alignscope, bin/alignscope-cli
 #   lib/alignscope/libalignscope_sentencepiece.so    (RPATH $ORIGIN/../lib/alignscope for private libraries)
-#   share/alignscope/models, share/alignscope/lessons
+#   share/alignscope/models, share/alignscope/lessons, share/alignscope/translations (the app's .qm catalogues, cmake/Translations.cmake)
 #   share/doc/alignscope/copyright
 #   share/applications, share/icons/hicolor/scalable/apps, share/metainfo, share/mime/packages   (the desktop entry, its file types)
 #
@@ -67,7 +67,8 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # (without it Qt runs through XWayland).
 set(CPACK_DEBIAN_PROGRAMS_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
 # The lessons open models of alignscope-models; without it they say which file is missing.
-set(CPACK_DEBIAN_PROGRAMS_PACKAGE_RECOMMENDS "qt6-wayland, alignscope-models (= ${PROJECT_VERSION})")
+# qt6-translations-l10n: Qt's own words (a dialog's Cancel, a key's name) in the app's language (docs/languages.md).
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, alignscope-models (= ${PROJECT_VERSION})")
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL programs models)
 set(CPACK_DEBIAN_PROGRAMS_PACKAGE_NAME alignscope)

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake g++ make ninja-build pkg-config
-  qt6-base-dev qt6-svg-dev libqcustomplot-dev libpng-dev libgif-dev
+  qt6-base-dev qt6-svg-dev qt6-l10n-tools qt6-translations-l10n libqcustomplot-dev libpng-dev libgif-dev
   libtorch-dev libopenblas0-pthread
   libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libre2-dev libsentencepiece-dev zlib1g-dev libssl-dev
   fonts-dejavu-core fonts-symbola

@@ -45,7 +45,7 @@ double differenceExtent(const core::AlignmentComparison& c) { return std::max(0.
 
 }  // namespace
 
-AlignmentComparisonFigure::AlignmentComparisonFigure(QCustomPlot* plot) : plot_(plot) {}
+AlignmentComparisonFigure::AlignmentComparisonFigure(QCustomPlot* plot) : plot_(plot) { plot_->setLocale(QLocale::c()); }
 
 QSize AlignmentComparisonFigure::preferredSize(const core::AlignmentComparison& c, const FigureOptions& o) {
     QFont font;
@@ -101,14 +101,14 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
     auto* alphaScale = new QCPColorScale(plot_);
     alphaScale->setDataRange(QCPRange(0, 1));
     alphaScale->setGradient(P::alphaGradient(o.colorMap));
-    alphaScale->axis()->setLabel(c.wordLevel() ? QStringLiteral("alpha, merged to words") : QStringLiteral("attention weight alpha"));
+    alphaScale->axis()->setLabel(c.wordLevel() ? tr("alpha, merged to words") : tr("attention weight alpha"));
     auto* differenceScale = new QCPColorScale(plot_);
     differenceScale->setDataRange(QCPRange(-extent, extent));
     auto diverging = P::divergingGradient();
     diverging.setNanHandling(QCPColorGradient::nhNanColor);
     diverging.setNanColor(QColor("#d9d9d9"));  // rows where the targets differ
     differenceScale->setGradient(diverging);
-    differenceScale->axis()->setLabel(QStringLiteral("alpha A − alpha B"));
+    differenceScale->axis()->setLabel(tr("alpha A − alpha B"));
     auto* margins = new QCPMarginGroup(plot_);
     for (auto* scale : {alphaScale, differenceScale}) {
         scale->setType(QCPAxis::atRight);
@@ -117,11 +117,11 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
         scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     }
 
-    const QString unit = c.wordLevel() ? QStringLiteral("words") : QStringLiteral("tokens");
+    const bool words = c.wordLevel();
     const std::vector<std::pair<QString, std::vector<QString>>> panels = {
         {QStringLiteral("A: %1").arg(QString::fromStdString(c.a().name)), labels(c.a().rows)},
         {QStringLiteral("B: %1").arg(QString::fromStdString(c.b().name)), labels(c.b().rows)},
-        {QStringLiteral("A − B (%1 of %2 rows agree)").arg(c.agreeingRows()).arg(R), differenceLabels(c)}};
+        {tr("A − B (%1 of %2 rows agree)").arg(c.agreeingRows()).arg(R), differenceLabels(c)}};
     auto* columnMargins = new QCPMarginGroup(plot_);
     for (int k = 0; k < 3; ++k) {
         // In a row: titles over A, B, A − B. Stacked: A and B on top, A − B under A.
@@ -142,11 +142,11 @@ void AlignmentComparisonFigure::show(const core::AlignmentComparison& c, const F
         P::styleAxis(y, font);
         x->setTicker(P::textTicker(columns));
         if (rotate) x->setTickLabelRotation(-90);
-        x->setLabel(QStringLiteral("source ") + unit);
+        x->setLabel(words ? tr("source words") : tr("source tokens"));
         const auto& rows = panels[static_cast<size_t>(k)].second;
         y->setTicker(P::textTicker(rows));
         y->setRangeReversed(true);
-        y->setLabel(QStringLiteral("target ") + unit);
+        y->setLabel(words ? tr("target words") : tr("target tokens"));
         x->setRange(-0.5, std::max(1, C) - 0.5);
         y->setRange(-0.5, std::max(1, R) - 0.5);
         const auto& side = k == 0 ? c.a() : c.b();
@@ -251,12 +251,12 @@ QString AlignmentComparisonFigure::describe(const Cell& cell) const {
     const auto t = static_cast<size_t>(cell.row), i = static_cast<size_t>(cell.column);
     const QString source = FigureOptions::tokenLabel(c.columns()[i]);
     const auto value = [&](const core::AlignmentComparison::Side& s, const QString& name) {
-        if (t >= s.rows.size()) return QStringLiteral("%1: no row %2").arg(name).arg(cell.row + 1);
+        if (t >= s.rows.size()) return tr("%1: no row %2").arg(name).arg(cell.row + 1);
         return QStringLiteral("%1 %2 → %3 %4").arg(name, source, FigureOptions::tokenLabel(s.rows[t])).arg(s.weights[t][i], 0, 'f', 3);
     };
     QString text = value(c.a(), QStringLiteral("A")) + QStringLiteral("\n") + value(c.b(), QStringLiteral("B"));
     if (c.rowAgrees()[t]) text += QStringLiteral("\nA − B %1").arg(c.difference()[t][i], 0, 'f', 3);
-    else text += QStringLiteral("\nthe targets differ at row %1: no difference").arg(cell.row + 1);
+    else text += QLatin1Char('\n') + tr("the targets differ at row %1: no difference").arg(cell.row + 1);
     return text;
 }
 

@@ -2,6 +2,7 @@
 #include "core/alignment/AlignmentComparison.h"
 #include "ui/FigureOptions.h"
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QPoint>
 #include <QPointF>
@@ -21,6 +22,8 @@ namespace alignscope::ui {
 // (diverging colours, grey on rows where the targets differ), on linked axes: one source axis,
 // the same cell size, and a hovered cell framed in all three heatmaps at once.
 class AlignmentComparisonFigure {
+    Q_DECLARE_TR_FUNCTIONS(AlignmentComparisonFigure)
+
 public:
     explicit AlignmentComparisonFigure(QCustomPlot* plot);  // does not own the plot
 

@@ -30,20 +30,21 @@ int columnCount(const core::DecodingState& s, const FigureOptions& o) {
 
 // The encoder panel's axis label, on one line where the panel is wide enough, else on two (a
 // centred label wider than its panel runs into the c_t / s_t labels beside it).
-const QString kEncoderLabel = QStringLiteral("encoder states h_i (one column per source token)");
-const QString kEncoderLabelWrapped = QStringLiteral("encoder states h_i\n(one column per source token)");
+QString encoderLabel() { return AlignmentFigure::tr("encoder states h_i (one column per source token)"); }
+QString encoderLabelWrapped() { return AlignmentFigure::tr("encoder states h_i\n(one column per source token)"); }
 
 int wrappedLabelWidth(const QFontMetrics& fm) {
     int w = 0;
-    for (const auto& line : kEncoderLabelWrapped.split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
+    for (const auto& line : encoderLabelWrapped().split(QLatin1Char('\n'))) w = std::max(w, fm.horizontalAdvance(line));
     return w;
 }
 
 // The colour scale's title, drawn along the scale: the heatmap is never shorter than it (a
 // sentence of few rows once cut "attention weight alpha" to "ttention weight alph").
 QString scaleTitle(const core::DecodingState& s, bool attribution) {
-    if (attribution) return QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? QStringLiteral(" (signed)") : QString());
-    return s.alphaIsUniform ? QStringLiteral("alpha (uniform: no attention)") : QStringLiteral("attention weight alpha");
+    if (attribution)
+        return QString::fromStdString(s.attributionMethod) + (s.attributionSigned ? AlignmentFigure::tr(" (signed)") : QString());
+    return s.alphaIsUniform ? AlignmentFigure::tr("alpha (uniform: no attention)") : AlignmentFigure::tr("attention weight alpha");
 }
 
 int scaleTitleLength(const core::DecodingState& s, const QFontMetrics& fm) {
@@ -92,7 +93,8 @@ QFont shrunkFont(const QFont& font, double cell) {
 
 }  // namespace
 
-AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) {}
+// Numbers on a figure are data: a dot in every UI language, as in the exported files.
+AlignmentFigure::AlignmentFigure(QCustomPlot* plot) : plot_(plot) { plot_->setLocale(QLocale::c()); }
 
 QSize AlignmentFigure::preferredSize(const core::DecodingState& s, const FigureOptions& o) {
     QFont font;
@@ -254,19 +256,19 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     // The mark on unknown words, explained where it appears.
     bool anyUnknown = false;
     for (int i = 0; i < shownTokens; ++i) anyUnknown = anyUnknown || s.source.unknown[static_cast<size_t>(i)];
-    const QString source = merged_ ? FigureOptions::sideLabel(QStringLiteral("source words"), s.sourceLanguage,
-                                                              QStringLiteral("merged from pieces: a word's columns summed"))
-                                   : FigureOptions::sideLabel(QStringLiteral("source"), s.sourceLanguage);
-    x->setLabel(anyUnknown ? source + QStringLiteral("   (word? = not in the model's vocabulary: read as <unk>)") : source);
+    const QString source =
+        merged_ ? FigureOptions::sideLabel(tr("source words"), s.sourceLanguage, tr("merged from pieces: a word's columns summed"))
+                : FigureOptions::sideLabel(tr("source"), s.sourceLanguage);
+    x->setLabel(anyUnknown ? tr("%1   (word? = not in the model's vocabulary: read as <unk>)").arg(source) : source);
     // Rows a target or a click chose say so, also after teacher forcing is turned off.
     const auto& shown = s.shownSteps();
     const auto forced = std::count_if(shown.begin(), shown.end(), [](const core::StepRecord& r) { return r.forced; });
-    const QString how = s.teacherForced             ? QStringLiteral("given")
-                        : s.selectedHypothesis >= 0 ? QStringLiteral("beam hypothesis %1").arg(s.selectedHypothesis + 1)
-                        : forced == 0               ? QStringLiteral("decoded")
-                                                    : QStringLiteral("%1 of %2 forced").arg(forced).arg(shown.size());
-    const QString target = FigureOptions::sideLabel(QStringLiteral("target"), s.targetLanguage, how);
-    y->setLabel(merged_ ? target + QStringLiteral(", words: rows averaged") : target);
+    const QString how = s.teacherForced             ? tr("given")
+                        : s.selectedHypothesis >= 0 ? tr("beam hypothesis %1").arg(s.selectedHypothesis + 1)
+                        : forced == 0               ? tr("decoded")
+                                                    : tr("%1 of %2 forced").arg(forced).arg(shown.size());
+    const QString target = FigureOptions::sideLabel(tr("target"), s.targetLanguage, how);
+    y->setLabel(merged_ ? tr("%1, words: rows averaged").arg(target) : target);
     const int cell = std::max(kMinCell, QFontMetrics(font).height() + 6);
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
 
@@ -365,12 +367,12 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
         ey->setRange(-0.5, E - 0.5);
         int longestTarget = 0;
         for (const auto& r : rows_) longestTarget = std::max(longestTarget, QFontMetrics(font).horizontalAdvance(r));
-        const bool oneLine = QFontMetrics(font).horizontalAdvance(kEncoderLabel) <= plot_->width() - reservedWidth(longestTarget);
-        ex->setLabel(oneLine ? kEncoderLabel : kEncoderLabelWrapped);
+        const bool oneLine = QFontMetrics(font).horizontalAdvance(encoderLabel()) <= plot_->width() - reservedWidth(longestTarget);
+        ex->setLabel(oneLine ? encoderLabel() : encoderLabelWrapped());
         QSharedPointer<QCPAxisTickerText> dims(new QCPAxisTickerText);
         if (s.bidirectional && E % 2 == 0) {
-            dims->addTick(E / 4.0, QStringLiteral("fwd →"));
-            dims->addTick(3 * E / 4.0, QStringLiteral("← bwd"));
+            dims->addTick(E / 4.0, tr("fwd →"));
+            dims->addTick(3 * E / 4.0, tr("← bwd"));
             auto* split = new QCPItemStraightLine(plot_);
             split->setClipAxisRect(encoderRect_);
             split->point1->setAxes(ex, ey);
@@ -580,7 +582,7 @@ std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
         const int t = static_cast<int>(std::lround(heatRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
         if (t >= 0 && t < static_cast<int>(weights_.size()) && i >= 0 && i < static_cast<int>(columns_.size()))
             // Positions count from 1, as in Step explained (docs/user-guide.md, "Positions").
-            return QStringLiteral("source %1 '%2' → step %3 '%4': %5 = %6")
+            return tr("source %1 '%2' → step %3 '%4': %5 = %6")
                 .arg(i + 1)
                 .arg(columns_[static_cast<size_t>(i)])
                 .arg(t + 1)
@@ -592,7 +594,7 @@ std::optional<QString> AlignmentFigure::describeAt(const QPointF& pos) const {
         const int i = static_cast<int>(std::lround(encoderRect_->axis(QCPAxis::atBottom)->pixelToCoord(pos.x())));
         const int k = static_cast<int>(std::lround(encoderRect_->axis(QCPAxis::atLeft)->pixelToCoord(pos.y())));
         if (i >= 0 && i < static_cast<int>(encoder_.size()) && k >= 0 && k < static_cast<int>(encoder_[static_cast<size_t>(i)].size()))
-            return QStringLiteral("h_%1 (%2), dimension %3: %4")
+            return tr("h_%1 (%2), dimension %3: %4")
                 .arg(i + 1)
                 .arg(columns_[static_cast<size_t>(i)])
                 .arg(k + 1)

@@ -2,6 +2,7 @@
 #include "core/inspection/DecodingState.h"
 #include "ui/FigureOptions.h"
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QPoint>
 #include <QPointF>
@@ -26,6 +27,8 @@ namespace alignscope::ui {
 // vector c_t and the decoder state s_t beside them. The app's view and every exported file draw
 // through this one class, so they look the same.
 class AlignmentFigure {
+    Q_DECLARE_TR_FUNCTIONS(AlignmentFigure)
+
 public:
     explicit AlignmentFigure(QCustomPlot* plot);  // does not own the plot
 

@@ -1,6 +1,7 @@
 #include "ui/ComparePanel.h"
 
 #include "ui/AlignmentComparisonFigure.h"
+#include "ui/UiLanguage.h"
 #include "ui/CellScrollArea.h"
 
 #include <qcustomplot.h>
@@ -62,8 +63,8 @@ void ComparePanel::render(const core::AlignmentComparison& comparison) {
     summary_->setText(tr("<b>%1 of %2 rows agree</b>; mean |A − B| %3, largest %4 (grey rows: the targets differ there).")
                           .arg(c.agreeingRows())
                           .arg(c.rowAgrees().size())
-                          .arg(c.meanAbsoluteDifference(), 0, 'f', 3)
-                          .arg(c.largestAbsoluteDifference(), 0, 'f', 3));
+                          .arg(UiLanguage::number(c.meanAbsoluteDifference(), 3))
+                          .arg(UiLanguage::number(c.largestAbsoluteDifference(), 3)));
     summary_->setToolTip(tr("<b>A</b> %1: <i>%2</i><br><b>B</b> %3: <i>%4</i><br>%5")
                              .arg(QString::fromStdString(c.a().name).toHtmlEscaped(), QString::fromStdString(c.a().target).toHtmlEscaped(),
                                   QString::fromStdString(c.b().name).toHtmlEscaped(), QString::fromStdString(c.b().target).toHtmlEscaped(),

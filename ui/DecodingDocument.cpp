@@ -74,7 +74,8 @@ struct DecodingDocument::Worker {
         size_t same = 0;
         while (same < cache.ids.size() && same < target.ids.size() && cache.ids[same] == target.ids[same]) ++same;
         cache.rows.resize(same);
-        shared->enter("attributing the target (heatmap: " + attributionMethod + ")");
+        shared->enter(
+            DecodingDocument::tr("attributing the target (heatmap: %1)").arg(QString::fromStdString(attributionMethod)).toStdString());
         s.attribute(*model, attributionMethod, cache.rows, progress);
         if (s.attribution.size() == target.ids.size()) {
             cache.ids = target.ids;
@@ -101,12 +102,15 @@ struct DecodingDocument::Worker {
         const std::string method = attributionMethod.empty() ? "attention" : attributionMethod;
         const std::string key = model->origin() + '\n' + linkRule + '\n' + method + '\n' + s.sourceText + '\n' + shownTarget;
         if (linkCache.key != key) {
-            shared->enter("aligning the pair for View > Links", true);
+            shared->enter(DecodingDocument::tr("aligning the pair for View > Links").toStdString(), true);
             s.link(
                 *model, shownTarget, linkRule, method, {},
                 [this](const std::string& path) {
                     // Named before it loads: a reverse model that hangs is set aside with its name.
-                    shared->enter("aligning the pair for View > Links with the reverse model '" + path + "'", true);
+                    shared->enter(DecodingDocument::tr("aligning the pair for View > Links with the reverse model '%1'")
+                                      .arg(QString::fromStdString(path))
+                                      .toStdString(),
+                                  true);
                     return reverseModels.load(path);
                 },
                 progress);
@@ -216,7 +220,7 @@ void DecodingDocument::post(std::function<void(Worker&)> job) {
             } catch (const core::Error& e) {
                 error = QString::fromStdString(e.what());
             } catch (const std::exception& e) {
-                error = QStringLiteral("unexpected error: ") + QString::fromStdString(e.what());
+                error = tr("unexpected error: %1").arg(QString::fromStdString(e.what()));
             }
             // Still watched: the state's attribution and links run model code too (a reverse model's).
             snap = worker->state();

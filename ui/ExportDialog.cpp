@@ -1,4 +1,5 @@
 #include "ui/ExportDialog.h"
+#include "ui/UiLanguage.h"
 
 #include "ui/TimelineExporter.h"
 
@@ -258,7 +259,8 @@ void ExportDialog::updateSizeHint() {
     FigureExporter exporter;  // measuring only: no plot is made
     const auto o = figureOptions();
     const QSize f = exporter.figureSize(*state_, o, s);
-    const QString inches = tr("%1 × %2 in").arg(f.width() / exporter.dpi(), 0, 'f', 1).arg(f.height() / exporter.dpi(), 0, 'f', 1);
+    const QString inches =
+        tr("%1 × %2 in").arg(UiLanguage::number(f.width() / exporter.dpi(), 1), UiLanguage::number(f.height() / exporter.dpi(), 1));
     if (s.format == Format::Png) {
         const QSize px = exporter.imageSize(*state_, o, s);
         sizeLabel_->setText(tr("%1, %2 × %3 pixels").arg(inches).arg(px.width()).arg(px.height()));

@@ -1,5 +1,6 @@
 #include "ui/FigureOptions.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 #include "core/model/Model.h"
@@ -23,7 +24,13 @@ QString FigureOptions::sideLabel(const QString& side, const std::string& languag
     if (!languageCode.empty()) {
         const QLocale locale(QString::fromStdString(languageCode));
         // QLocale falls back to C for a code it does not know: then the code itself is the name.
-        parts << (locale.language() == QLocale::C ? QString::fromStdString(languageCode) : QLocale::languageToString(locale.language()));
+        // Qt names a language in English only: the shipped models' languages are in the catalogues.
+        [[maybe_unused]] static const char* const kTranslated[] = {
+            QT_TRANSLATE_NOOP("FigureOptions", "English"), QT_TRANSLATE_NOOP("FigureOptions", "French"),
+            QT_TRANSLATE_NOOP("FigureOptions", "German"), QT_TRANSLATE_NOOP("FigureOptions", "Korean")};
+        parts << (locale.language() == QLocale::C
+                      ? QString::fromStdString(languageCode)
+                      : QCoreApplication::translate("FigureOptions", QLocale::languageToString(locale.language()).toUtf8().constData()));
     }
     if (!detail.isEmpty()) parts << detail;
     return parts.isEmpty() ? side : side + QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + QLatin1Char(')');

@@ -6,19 +6,13 @@
 
 #include <QCoreApplication>
 #include <QLocale>
-#include <QStringList>
 
 namespace alignscope::ui {
 
 QString LessonLanguage::interfaceLanguage() {
-    // UI language: wired to h60app's function at merge
-    QString code;
-    const QStringList arguments = QCoreApplication::arguments();
-    for (int k = 1; k < arguments.size(); ++k) {
-        if (arguments[k] == QLatin1String("--language") && k + 1 < arguments.size()) code = arguments[k + 1];
-        else if (arguments[k].startsWith(QLatin1String("--language="))) code = arguments[k].mid(11);
-    }
-    if (code.isEmpty()) code = QLocale().name().left(2);  // "C" and "POSIX" name no language: English
+    // UiLanguage::install makes the interface's language the default locale (English where the app
+    // stays English; "C" and a pseudo-locale name no language: English too).
+    const QString code = QLocale().name().left(2);
     return core::LessonFormat::isLanguageCode(code.toStdString()) ? code : QStringLiteral("en");
 }
 

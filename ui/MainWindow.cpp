@@ -21,6 +21,7 @@
 #include "ui/StepExplainedPanel.h"
 #include "ui/TimelinePanel.h"
 #include "ui/TrainingRunController.h"
+#include "ui/UiLanguage.h"
 #include "ui/WindowPlacement.h"
 
 #include <QAction>
@@ -231,12 +232,9 @@ void MainWindow::buildMenus() {
     explain->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     addAction(explain);  // its key also on the stage, where the menu bar is hidden
     // Every panel and toolbar, so one closed with its × comes back from here.
-    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates of the last step")},
-                                                       {beamDock_, tr("&Beam hypotheses")},
-                                                       {stepDock_, tr("Step e&xplained")},
-                                                       {lessonDock_, tr("&Lesson")},
-                                                       {timelineDock_, tr("T&raining run")},
-                                                       {compareDock_, tr("Com&pare models")},
+    const std::pair<QDockWidget*, QString> panels[] = {{candidatesDock_, tr("&Candidates")}, {beamDock_, tr("&Beam hypotheses")},
+                                                       {stepDock_, tr("Step e&xplained")},   {lessonDock_, tr("&Lesson")},
+                                                       {timelineDock_, tr("T&raining run")}, {compareDock_, tr("Com&pare models")},
                                                        {pictureDock_, tr("Pict&ure")}};
     for (const auto& [dock, text] : panels) DockToggles::add(view, dock, text);
     view->addSeparator();
@@ -253,14 +251,25 @@ void MainWindow::buildMenus() {
     // Word links over the heatmap, read as `align` reads them (core::Aligner, off the UI thread)
     // from the heatmap's method once the target is complete; exported with the figure.
     linksMenu_ =
-        new ChoiceMenu(view->addMenu(tr("&Links")), QStringLiteral("links-"),
+        new ChoiceMenu(view->addMenu(tr("L&inks")), QStringLiteral("links-"),
                        {{QString(), tr("&None")},
                         {QStringLiteral("argmax"), tr("&Argmax (each target word's peak)")},
                         {QStringLiteral("argmax-skip-eos"), tr("Argmax, </s> &skipped (each target word's peak among the source words)")},
                         {QStringLiteral("itermax"), tr("&Itermax (mutual peaks)")},
                         {QStringLiteral("agreement-intersection"), tr("A&greement with the reverse model")},
-                        {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, &grow-diag-final-and")}},
+                        {QStringLiteral("agreement-grow-diag-final-and"), tr("Agreement, grow-diag-&final-and")}},
                        [this](const QString& rule) { setLinkRule(rule); });
+    // The app's language, saved and applied at the next start (docs/languages.md): each name in
+    // its own language, so one can find one's way back from a language one does not read.
+    ChoiceMenu::Choices languages = {{QString(), tr("&System language")}};
+    for (const QString& code : UiLanguage::available()) languages.append(qMakePair(code, UiLanguage::nativeName(code)));
+    auto* language = new ChoiceMenu(view->addMenu(tr("L&anguage")), QStringLiteral("language-"), languages, [this](const QString& code) {
+        UiLanguage::save(code);
+        const QString next = UiLanguage::choose(QString());
+        status_->setText(next == UiLanguage::current() ? tr("AlignScope speaks %1.").arg(UiLanguage::nativeName(next))
+                                                       : tr("AlignScope speaks %1 from its next start.").arg(UiLanguage::nativeName(next)));
+    });
+    language->choose(UiLanguage::saved());
 
     // Two toolbars, so that a narrow window or presenter mode's large text puts the second on its
     // own row (fitToolBars) instead of hiding actions behind an overflow arrow.
@@ -355,7 +364,7 @@ void MainWindow::buildLayout() {
     candidatesScroll->setWidget(candidates_);
     candidatesScroll->setWidgetResizable(true);
     candidatesScroll->setFocusPolicy(Qt::NoFocus);  // the list itself takes the focus, visibly
-    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates of the last step"), this);
+    auto* candidatesDock = candidatesDock_ = new QDockWidget(tr("Candidates"), this);
     candidatesDock->setObjectName(QStringLiteral("candidatesDock"));
     candidatesDock->setWidget(candidatesScroll);
     addDockWidget(Qt::RightDockWidgetArea, candidatesDock);

@@ -70,9 +70,9 @@ void SentencePanel::render(core::DecodingStatePtr state) {
         // No line break inside a token ("</s>" breaks after its slash otherwise): a word joiner holds it.
         const QString t =
             FigureOptions::tokenLabel(s.source.tokens[i]).replace(QLatin1Char('/'), QStringLiteral("/\u2060")).toHtmlEscaped();
-        parts << (s.source.unknown[i]
-                      ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='unknown to the model'>%1</span>").arg(t)
-                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
+        parts << (s.source.unknown[i] ? QStringLiteral("<span style='background-color:#fdd;color:#a00' title='%1'>%2</span>")
+                                            .arg(tr("unknown to the model"), t)
+                                      : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
     tokens_->setText(parts.join(QStringLiteral(" ")));
     underlineTokens(s);

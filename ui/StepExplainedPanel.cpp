@@ -1,6 +1,7 @@
 #include "ui/StepExplainedPanel.h"
 
 #include "ui/FigureOptions.h"
+#include "ui/UiLanguage.h"
 #include "core/model/Model.h"
 #include "core/text/PieceText.h"
 
@@ -22,7 +23,8 @@
 namespace alignscope::ui {
 namespace {
 
-QString num(double v, int precision = 3) { return QString::number(v, 'f', precision); }
+// A number in a sentence: the UI language's decimal sign (the charts' axes keep a dot).
+QString num(double v, int precision = 3) { return UiLanguage::number(v, precision); }
 
 double norm(const std::vector<float>& v) {
     double s = 0;
@@ -34,6 +36,7 @@ QString tok(const std::string& t) { return FigureOptions::tokenLabel(t).toHtmlEs
 
 QCustomPlot* barPlot(int height) {
     auto* p = new QCustomPlot;
+    p->setLocale(QLocale::c());  // the charts' numbers are data: a dot, whatever the UI language
     p->setMinimumHeight(height);
     p->setMaximumHeight(height);
     p->xAxis->grid()->setVisible(false);
@@ -428,7 +431,8 @@ void StepExplainedPanel::showAttribution(const core::DecodingState& s) {
     if (!s.attributionError.empty() || t >= s.attribution.size()) {
         attributionPart_->setText(
             tr("<b>Attribution</b> (%1): %2<br><i>%3</i>")
-                .arg(method, what, QString::fromStdString(s.attributionError.empty() ? "computing…" : s.attributionError).toHtmlEscaped()));
+                .arg(method, what,
+                     (s.attributionError.empty() ? tr("computing…") : QString::fromStdString(s.attributionError)).toHtmlEscaped()));
         return;
     }
     const size_t S = s.sourceTokenCount();

@@ -1,6 +1,7 @@
 #include "ui/TimelinePanel.h"
 
 #include "ui/PlotStyle.h"
+#include "ui/UiLanguage.h"
 
 #include <qcustomplot.h>
 
@@ -35,6 +36,7 @@ TimelinePanel::TimelinePanel(QWidget* parent) : QWidget(parent) {
     slider_->setPageStep(1);
     slider_->setTickPosition(QSlider::TicksBelow);
     plot_ = new QCustomPlot;
+    plot_->setLocale(QLocale::c());  // the axes' numbers are data: a dot, whatever the UI language
     plot_->setMinimumHeight(160);
     plot_->installEventFilter(this);
     fitAxisTitles();
@@ -139,7 +141,8 @@ void TimelinePanel::showCurrent() {
     const int i = current();
     if (i < 0 || i >= static_cast<int>(snaps.size())) return;
     const auto& s = snaps[static_cast<size_t>(i)];
-    const QLocale locale(QLocale::English);
+    // Counts in the UI language's grouping (12,000 / 12.000 / 12 000), the loss with its decimal sign.
+    const QLocale locale;
     const auto total = timeline_.updates();
     label_->setToolTip(tr("The heatmap is this snapshot's alignment of the sentence, forced along one target."));
     label_->setText(tr("<b>%1</b>: snapshot %2 of %3, after update %4 of %5 (training loss %6)")
@@ -148,7 +151,7 @@ void TimelinePanel::showCurrent() {
                         .arg(snaps.size())
                         .arg(locale.toString(static_cast<qlonglong>(s.step)))
                         .arg(locale.toString(static_cast<qlonglong>(total)))
-                        .arg(s.loss, 0, 'f', 2));
+                        .arg(UiLanguage::number(s.loss, 2)));
     // The chosen snapshot: a vertical line on the loss curve.
     for (int k = plot_->itemCount() - 1; k >= 0; --k) plot_->removeItem(k);
     auto* line = new QCPItemStraightLine(plot_);

@@ -5,6 +5,7 @@
 #include "ui/ComparePanel.h"
 #include "ui/LessonPanel.h"
 #include "ui/MainWindow.h"
+#include "ui/UiLanguage.h"
 
 #include <qcustomplot.h>
 
@@ -103,7 +104,10 @@ json ViewReport::of(const MainWindow& window) {
         if (dock == window.lessonDock()) p["text_fits"] = window.lessonPanel()->textArea()->verticalScrollBar()->maximum() == 0;
         panels.push_back(p);
     }
-    return {{"size", {window.width(), window.height()}}, {"heatmaps", heatmaps}, {"panels", panels}};
+    return {{"size", {window.width(), window.height()}},
+            {"language", UiLanguage::current().toStdString()},
+            {"heatmaps", heatmaps},
+            {"panels", panels}};
 }
 
 }  // namespace alignscope::ui

@@ -43,6 +43,7 @@ if grep -qE -- '-dev\b' <<<"$depends"; then fail "Depends names a -dev package: 
 dpkg-deb -c "$deb" | awk '{print $6}' >"$work/contents.txt"
 for f in ./usr/bin/alignscope ./usr/bin/alignscope-cli ./usr/lib/alignscope/libalignscope_sentencepiece.so \
   ./usr/share/alignscope/models/en-fr-subword.pt ./usr/share/alignscope/lessons/01-fixed-context-bottleneck.json \
+  ./usr/share/alignscope/translations/alignscope_ko.qm \
   "./usr/share/applications/$app_id.desktop" "./usr/share/icons/hicolor/scalable/apps/$app_id.svg" \
   "./usr/share/metainfo/$app_id.metainfo.xml" ./usr/share/doc/alignscope/copyright; do
   grep -qxF "$f" "$work/contents.txt" || fail "the package lacks $f"

@@ -20,6 +20,7 @@ cd "$work/prefix"
 for f in bin/alignscope-cli bin/alignscope lib/alignscope/libalignscope_sentencepiece.so \
   share/alignscope/models/en-fr-subword.pt share/alignscope/models/lesson-dates.pt share/alignscope/models/dates-run \
   share/alignscope/lessons/01-fixed-context-bottleneck.json share/alignscope/lessons/figures/bleu-by-length-subword.png \
+  share/alignscope/translations/alignscope_de.qm share/alignscope/translations/alignscope_fr.qm share/alignscope/translations/alignscope_ko.qm \
   "share/applications/$app_id.desktop" "share/icons/hicolor/scalable/apps/$app_id.svg" "share/metainfo/$app_id.metainfo.xml" \
   "share/mime/packages/$app_id.xml"; do
   [[ -e $f ]] || fail "the install lacks $f"

@@ -32,6 +32,10 @@ lesson=$PREFIX/share/alignscope/lessons/01-fixed-context-bottleneck.json
 # A lesson over a training run (models/dates-run: its snapshots and timeline installed with the models).
 "$PREFIX/bin/alignscope" --lesson "$PREFIX/share/alignscope/lessons/07-how-attention-learns-to-align.json" --page 2 \
   --screenshot timeline.png --size 1300x850 2>>gui.log || fail "alignscope on lesson 7 page 2: $(cat gui.log)"
+# The app in Korean from the installed catalogue (docs/languages.md): the view report names the language in use.
+LANG=ko_KR.UTF-8 "$PREFIX/bin/alignscope" --screenshot korean.png --size 1024x768 --view-report korean.json 2>>gui.log \
+  || fail "alignscope in Korean: $(cat gui.log)"
+grep -q '"language": "ko"' korean.json || fail "LANG=ko_KR.UTF-8: the app did not speak Korean (no catalogue installed?): $(cat gui.log)"
 [[ -s default.png && -s lesson.png && -s timeline.png ]] || fail "no screenshots"
 CHECKS
 )
