@@ -430,6 +430,10 @@
         <source>Choose a file to export to.</source>
         <translation>Wählen Sie eine Datei für den Export.</translation>
     </message>
+    <message>
+        <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
+        <translation>Ansicht → Wörter zeigt keine Encoder-Zustände: Sie gehören zu den Tokens des Modells</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>
@@ -448,6 +452,13 @@
     <message>
         <source>Korean</source>
         <translation>Koreanisch</translation>
+    </message>
+</context>
+<context>
+    <name>LessonLanguage</name>
+    <message>
+        <source>in English: no %1 version</source>
+        <translation>auf Englisch: keine Fassung auf %1</translation>
     </message>
 </context>
 <context>
@@ -487,6 +498,10 @@
     <message>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

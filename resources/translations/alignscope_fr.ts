@@ -430,6 +430,10 @@
         <source>Choose a file to export to.</source>
         <translation>Choisissez un fichier d&apos;export.</translation>
     </message>
+    <message>
+        <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
+        <translation>Affichage → Mots ne montre pas les états de l&apos;encodeur : ils appartiennent aux tokens du modèle</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>
@@ -448,6 +452,13 @@
     <message>
         <source>Korean</source>
         <translation>coréen</translation>
+    </message>
+</context>
+<context>
+    <name>LessonLanguage</name>
+    <message>
+        <source>in English: no %1 version</source>
+        <translation>en anglais : pas de version en %1</translation>
     </message>
 </context>
 <context>
@@ -487,6 +498,10 @@
     <message>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>

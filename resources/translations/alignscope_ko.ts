@@ -430,6 +430,10 @@
         <source>Choose a file to export to.</source>
         <translation>내보낼 파일을 고르세요.</translation>
     </message>
+    <message>
+        <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
+        <translation>보기 → 단어에서는 인코더 상태가 보이지 않습니다: 인코더 상태는 모델의 토큰에 속합니다</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>
@@ -448,6 +452,13 @@
     <message>
         <source>Korean</source>
         <translation>한국어</translation>
+    </message>
+</context>
+<context>
+    <name>LessonLanguage</name>
+    <message>
+        <source>in English: no %1 version</source>
+        <translation>영어로 표시: %1 버전 없음</translation>
     </message>
 </context>
 <context>
@@ -487,6 +498,10 @@
     <message>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
