@@ -87,16 +87,26 @@
     return parts.length ? name + " (" + parts.join(", ") + ")" : name;
   }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
+  // An axis's labels: the ones the data carries (PieceText::labels: byte pieces that spell a
+  // letter read as it), else the tokens; Step explained keeps the tokens as the model sees them.
+  function axisLabels(tokens, shown) { return (shown && shown.length === tokens.length ? shown : tokens).map(label); }
   function argmax(row) {
     var best = 0;
     for (var i = 1; i < row.length; ++i) if (row[i] > row[best]) best = i;
     return best;
   }
+  // The font stack page.css gives the page (Hangul's fonts in it), for measuring as it draws.
+  var fonts = null;
+  function pageFonts() {
+    var page = fonts === null && document.querySelector(".alignscope-page");
+    if (fonts === null) fonts = (page && getComputedStyle(page).fontFamily) || "system-ui, 'DejaVu Sans', sans-serif";
+    return fonts;
+  }
   // A text's width in pixels at `px` (the page's font), to make room for labels before drawing.
   var measure = null;
   function textWidth(text, px) {
     if (!measure) measure = document.createElement("canvas").getContext("2d");
-    measure.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
+    measure.font = px + "px " + pageFonts();
     return measure.measureText(text).width;
   }
   // A label cut to `max` pixels at `px`, with an ellipsis (the whole name goes in its tooltip).
@@ -495,11 +505,12 @@
       }
       rows.push(row);
     }
+    var colNames = axisLabels(d.source_tokens, d.source_labels), rowNames = axisLabels(tokens, other ? other.labels : d.target_labels);
     var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol, cols: cols,
-      colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
-      rowLabels: rows.map(function (_, r) { return label(tokens[r]); }),
+      colLabels: cols.map(function (i) { return colNames[i]; }),
+      rowLabels: rows.map(function (_, r) { return rowNames[r]; }),
       rowSteps: rows.map(function (_, r) { return r; }),
-      values: rows, total: tokens.length, allRows: tokens.map(label)};
+      values: rows, total: tokens.length, allRows: rowNames};
     if (st.words && d.words && !other) m = this.mergeWords(m, cols);
     m.links = other ? [] : this.linkCells(m, cols);
     if (attribution) {
