@@ -364,3 +364,20 @@ def test_byte_pieces_are_labelled_as_the_cli_labels_them(run_cli, tmp_path, sche
     for key in ("source_labels", "target_labels"):
         assert data[key] == exported[key], key
     assert [h["labels"] for h in data["beam"]] == [h["labels"] for h in exported["beam"]]
+
+
+def test_show_speaks_the_language_asked_for():
+    """show(..., language="ko"): the page's lang, its Korean catalogue (the one file the C++ page
+    embeds too: resources/web/messages/ko.json) and no English control; an unknown language is
+    refused before any decoding, naming the languages there are."""
+    from alignscope.page import languages, messages
+    assert languages() == ["de", "en", "fr", "ko"]
+    page = alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), "The red car.", language="ko")
+    text = page.html()
+    assert '<html lang="ko">' in text
+    catalogue = json.loads((ROOT / "resources" / "web" / "messages" / "ko.json").read_text(encoding="utf-8"))
+    assert messages("ko") == catalogue
+    assert script_safe(catalogue) in text and html.escape(catalogue["noscript"]) in text
+    assert "This AlignScope page draws with JavaScript" not in text
+    with pytest.raises(ValueError, match=r"'xx'.*de, en, fr, ko"):
+        alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), "The red car.", language="xx")
