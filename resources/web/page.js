@@ -656,8 +656,8 @@
     if (this.compareBox) {
       // Model B's whole decoding of the sentence, on the same colour scale.
       var b = d.comparison;
-      this.drawHeatmap(this.compareBox, {colLabels: b.source_tokens.map(label), values: b.alpha, range: [0, 1], stops: SCALES[st.cmap],
-        total: b.target_tokens.length, allRows: b.target_tokens.map(label)}, null);
+      this.drawHeatmap(this.compareBox, {colLabels: axisLabels(b.source_tokens, b.source_labels), values: b.alpha, range: [0, 1],
+        stops: SCALES[st.cmap], total: b.target_tokens.length, allRows: axisLabels(b.target_tokens, b.target_labels)}, null);
     }
     this.drawColorbar(m);
     this.drawCandidates();
