@@ -535,6 +535,8 @@
     var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol, cols: cols,
       colLabels: cols.map(function (i) { return colNames[i]; }),
       rowLabels: rows.map(function (_, r) { return rowNames[r]; }),
+      // The tokens behind labels that differ (a byte piece under its letter), for the readout.
+      colTokens: cols.map(function (i) { return label(d.source_tokens[i]); }), rowTokens: rows.map(function (_, r) { return label(tokens[r]); }),
       rowSteps: rows.map(function (_, r) { return r; }),
       values: rows, total: tokens.length, allRows: rowNames};
     if (st.words && d.words && !other) m = this.mergeWords(m, cols);
@@ -935,7 +937,10 @@
     var m = this.current, v = m.values[r][c];
     var what = m.attribution ? this.d.attribution.method : m.renormalized ? msg("alpha_renormalised") : "\u03b1";
     var exact = this.d.rounded ? fixed(v, this.d.rounded) : String(v);
-    this.readout.textContent = m.rowLabels[r] + " \u2192 " + m.colLabels[c] + ": " + what + " = " + exact;
+    var named = function (labels, tokens, k) {
+      return !m.words && tokens && tokens[k] !== labels[k] ? labels[k] + " (" + tokens[k] + ")" : labels[k];
+    };
+    this.readout.textContent = named(m.rowLabels, m.rowTokens, r) + " \u2192 " + named(m.colLabels, m.colTokens, c) + ": " + what + " = " + exact;
   };
 
   Page.prototype.drawColorbar = function (m) {

@@ -138,3 +138,22 @@ def test_an_unknown_language_is_refused_naming_the_ones_there_are(tmp_path):
                         str(tmp_path / "in.txt"), "-o", str(tmp_path / "out"), "--language", "xx", "--no-progress"],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode != 0 and "'xx'" in r.stderr and "en, ko, de, fr" in r.stderr, r.stderr
+
+
+@pytestmark_browser
+def test_byte_pieces_read_as_their_letter_on_the_page(language_pages):
+    """en-de's weiß: its rows are labelled ß and the join mark (PieceText::labels, from the data),
+    and the readout names the byte pieces behind them; Step explained keeps the model's token."""
+    with Browser(1024, 768) as b:
+        b.open(language_pages["en"][0])
+        labels = b.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row-label')].map(t => t.textContent)")
+        at = labels.index("ß")
+        assert labels[at + 1] == "\u2040"
+        readouts = []
+        for row in (at, at + 1):
+            b.run(f"document.querySelector('.as-heatmap-panel .as-cell[data-row=\"{row}\"][data-col=\"1\"]')"
+                  ".dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
+            readouts.append(b.run("return document.querySelector('.as-readout').textContent"))
+        assert readouts[0].startswith("ß (<0xC3>) \u2192") and readouts[1].startswith("\u2040 (<0x9F>) \u2192"), readouts
+        b.keys("Home", *["ArrowRight"] * (at + 1))
+        assert "<0xC3>" in b.run("return document.querySelector('.as-explain').textContent")
