@@ -62,10 +62,10 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # alignscope_0.1.0_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # libopenblas0-pthread: LibTorch links libblas.so.3, and reference BLAS is several times slower
-# (Runtime::blasDescription says so). The fonts: the figures' text (DejaVu) and arrows and symbols
-# (Symbola). Qt's X11 platform plugin comes with libqt6gui6; qt6-wayland gives a native Wayland window
+# (Runtime::blasDescription says so). The fonts: the figures' text (DejaVu), arrows and symbols
+# (Symbola), and Hangul, Kana and Han (Noto CJK: a Korean sentence or token must not draw as boxes). Qt's X11 platform plugin comes with libqt6gui6; qt6-wayland gives a native Wayland window
 # (without it Qt runs through XWayland).
-set(CPACK_DEBIAN_PROGRAMS_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola")
+set(CPACK_DEBIAN_PROGRAMS_PACKAGE_DEPENDS "libopenblas0-pthread, fonts-dejavu-core, fonts-symbola, fonts-noto-cjk")
 # The lessons open models of alignscope-models; without it they say which file is missing.
 # qt6-translations-l10n: Qt's own words (a dialog's Cancel, a key's name) in the app's language (docs/languages.md).
 set(CPACK_DEBIAN_PROGRAMS_PACKAGE_RECOMMENDS "qt6-wayland, qt6-translations-l10n, alignscope-models (= ${PROJECT_VERSION})")

@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-l10n-tools qt6-translations-l10n libqcustomplot-dev libpng-dev libgif-dev
   libtorch-dev libopenblas0-pthread
   libgtest-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libutf8proc-dev libre2-dev libsentencepiece-dev zlib1g-dev libssl-dev
-  fonts-dejavu-core fonts-symbola
+  fonts-dejavu-core fonts-symbola fonts-noto-cjk
 )
 if [[ "${1:-}" == "--with-test-tools" ]]; then
   # PyTorch parity test and the Python package's tests (pytest; h5py and sentencepiece for the

@@ -36,6 +36,9 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPainter>
+#include <QRawFont>
+#include <QTextLayout>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -933,4 +936,68 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
+}
+
+namespace {
+
+// The state with every source and target token replaced by `words` in turn ("</s>" kept).
+core::DecodingState retokened(core::DecodingState s, const std::vector<std::string>& words) {
+    size_t k = 0;
+    for (auto& t : s.source.tokens)
+        if (t != "</s>") t = words[k++ % words.size()];
+    for (auto& step : s.steps)
+        if (step.token != "</s>") step.token = words[k++ % words.size()];
+    return s;
+}
+
+// An image of `text` in `font`, black on white, of a fixed size (for comparing glyphs).
+QImage drawn(const QString& text, const QFont& font) {
+    QImage image(160, 80, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setFont(font);
+    painter.setPen(Qt::black);
+    painter.drawText(image.rect(), Qt::AlignCenter, text);
+    return image;
+}
+
+}  // namespace
+
+// Issue 60: Hangul (주의 집중, "attention") draws as letters in the figures, not as the missing-glyph
+// box: every syllable has a glyph in a font of the figure font's fallback chain (fonts-noto-cjk), its
+// picture differs from an unassigned code point's (the box), and a PNG of a heatmap with Korean
+// tokens differs from the same heatmap whose tokens are unassigned code points.
+TEST_F(Export, HangulTokensDrawAsLettersNotMissingGlyphBoxes) {
+    const QString korean = QStringLiteral("주의 집중 가중치");
+    QFont font = QApplication::font();
+    font.setPointSize(ui::FigureOptions{}.fontSize);
+    QTextLayout layout(korean, font);
+    layout.beginLayout();
+    layout.createLine();
+    layout.endLayout();
+    QStringList families;
+    int glyphs = 0;
+    for (const auto& run : layout.glyphRuns()) {
+        for (quint32 index : run.glyphIndexes()) EXPECT_NE(index, 0u) << "a glyph of " << korean.toStdString() << " is the missing glyph";
+        glyphs += static_cast<int>(run.glyphIndexes().size());
+        families << run.rawFont().familyName();
+    }
+    EXPECT_EQ(glyphs, korean.size()) << families.join(", ").toStdString();
+    bool supported = false;
+    for (const auto& run : layout.glyphRuns()) supported = supported || run.rawFont().supportsCharacter(QChar(0xC8FC));  // 주
+    EXPECT_TRUE(supported) << "no font of the chain (" << families.join(", ").toStdString() << ") has 주";
+    const QImage box = drawn(QString(QChar(0x0378)), font);  // unassigned: the missing-glyph box
+    for (const QChar c : korean)
+        if (!c.isSpace()) EXPECT_NE(drawn(QString(c), font), box) << QString(c).toStdString() << " draws as the missing-glyph box";
+
+    snapshot = retokened(snapshot, {"주의", "집중", "가중치"});
+    const QImage hangul(QString::fromStdString(write(Format::Png, {}, 96)));
+    snapshot = retokened(snapshot, {"\xCD\xB8\xCD\xB8", "\xCD\xB8\xCD\xB8", "\xCD\xB8\xCD\xB8\xCD\xB8"});  // U+0378 each
+    const QImage boxes(QString::fromStdString(write(Format::Png, {}, 96)));
+    ASSERT_FALSE(hangul.isNull());
+    // Labels of other widths lay the figure out otherwise: a different size is a difference too.
+    int differing = hangul.size() == boxes.size() ? 0 : 1000000;
+    for (int y = 0; y < std::min(hangul.height(), boxes.height()); ++y)
+        for (int x = 0; x < std::min(hangul.width(), boxes.width()); ++x) differing += hangul.pixel(x, y) != boxes.pixel(x, y);
+    EXPECT_GT(differing, 200) << "the Korean labels draw as the missing-glyph boxes";
 }

@@ -1,10 +1,12 @@
 #include "core/Error.h"
 #include "core/text/Tokenizer.h"
+#include "core/text/PieceText.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 using alignscope::core::Error;
+using alignscope::core::PieceText;
 using alignscope::core::Tokenizer;
 
 namespace {
@@ -241,4 +243,27 @@ TEST(Tokenizer, WordKindWithoutNfkcStillLowercasesAndSaysSo) {
     EXPECT_EQ(texts(t.tokenize("Hello World")), (std::vector<std::string>{"hello", "world"}));
     EXPECT_EQ(t.toJson()["normalization"], "none");
     EXPECT_EQ(t.describe().find("NFKC"), std::string::npos);
+}
+
+// Issue 60: byte-fallback pieces that spell a character read as that character, the rest of its
+// bytes as the join mark; incomplete, invalid, control and space runs stay as the model's pieces.
+TEST(PieceLabels, ByteRunsSpellingACharacterReadAsThatCharacter) {
+    const std::string join = PieceText::joinMark();
+    EXPECT_EQ(PieceText::labels({"\xE2\x96\x81wei", "<0xC3>", "<0x9F>", ","}),
+              (std::vector<std::string>{"\xE2\x96\x81wei", "\xC3\x9F", join, ","}));
+    // Hangul: three bytes each, two syllables in a row (주의).
+    EXPECT_EQ(PieceText::labels({"<0xEC>", "<0xA3>", "<0xBC>", "<0xEC>", "<0x9D>", "<0x98>"}),
+              (std::vector<std::string>{"\xEC\xA3\xBC", join, join, "\xEC\x9D\x98", join, join}));
+    // Incomplete (a lead without its continuation, a run cut by the end), a stray continuation,
+    // an overlong form, a surrogate, a newline and a space: the pieces as they are.
+    for (const std::vector<std::string>& kept : {std::vector<std::string>{"<0xC3>", "a"},
+                                                 {"x", "<0xE2>", "<0x82>"},
+                                                 {"<0x9F>", "<0xC3>"},
+                                                 {"<0xC0>", "<0x80>"},
+                                                 {"<0xED>", "<0xA0>", "<0x80>"},
+                                                 {"<0x0A>"},
+                                                 {"<0x20>"},
+                                                 {"<0xZZ>"}})
+        EXPECT_EQ(PieceText::labels(kept), kept);
+    EXPECT_EQ(PieceText::labels({"<0x41>", "<0xC3>", "<0xC3>", "<0xA4>"}), (std::vector<std::string>{"A", "<0xC3>", "\xC3\xA4", join}));
 }

@@ -17,11 +17,7 @@ using P = PlotStyle;
 constexpr int kMinCell = 22;     // pixels per column and row at the least, as the alignment figure
 constexpr int kScaleWidth = 90;  // a colour scale with its label
 
-std::vector<QString> labels(const std::vector<std::string>& texts) {
-    std::vector<QString> out;
-    for (const auto& t : texts) out.push_back(FigureOptions::tokenLabel(t));
-    return out;
-}
+std::vector<QString> labels(const std::vector<std::string>& texts) { return FigureOptions::tokenLabels(texts); }
 
 // The difference panel's row labels: the shared token, or both where the targets differ.
 std::vector<QString> differenceLabels(const core::AlignmentComparison& c) {

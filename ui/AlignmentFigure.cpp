@@ -19,10 +19,7 @@ using P = PlotStyle;
 constexpr int kMinCell = 22;       // pixels per token column/row at the least (exports)
 constexpr int kEncoderFloor = 90;  // pixels of the encoder panel's cells at the least
 
-QString label(const std::string& token, bool unknown) {
-    QString s = FigureOptions::tokenLabel(token);
-    return unknown ? s + QStringLiteral("?") : s;
-}
+QString label(const QString& shown, bool unknown) { return unknown ? shown + QStringLiteral("?") : shown; }
 
 int columnCount(const core::DecodingState& s, const FigureOptions& o) {
     return static_cast<int>(o.shownColumns(s.source.tokens, s.source.words));
@@ -176,9 +173,10 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     const auto alignment = s.alignment();
     const int shownTokens = columnCount(s, o);
     const int tokenRows = static_cast<int>(alignment.targetTokens().size());
+    const auto sourceLabels = FigureOptions::tokenLabels(s.source.tokens);
     for (int i = 0; i < shownTokens; ++i)
-        columns_.push_back(label(s.source.tokens[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
-    for (const auto& t : alignment.targetTokens()) rows_.push_back(FigureOptions::tokenLabel(t));
+        columns_.push_back(label(sourceLabels[static_cast<size_t>(i)], s.source.unknown[static_cast<size_t>(i)]));
+    rows_ = FigureOptions::tokenLabels(alignment.targetTokens());
     smallestCell_ = std::max(1, o.smallestCell);
     linkDot_ = o.linkDotPx;
     // Attribution in place of attention (View > Heatmap) once its rows are there for every shown step.

@@ -148,13 +148,13 @@ QByteArray renderJson(const core::DecodingState& s, const FigureOptions& o) {
 
 // The interactive page (resources/web): the whole decoding, numbers rounded to 4 decimals, the
 // </s> column kept in the data (the page drops or renormalises it, starting as the options say).
-QByteArray renderHtml(const core::DecodingState& s, const FigureOptions& o) {
+QByteArray renderHtml(const core::DecodingState& s, const FigureOptions& o, const std::string& language) {
     PageData::Settings page;
     page.rounded = 4;
     page.fullMatrix = true;
     page.heatmap = s.attributionMethod;
     const std::string title = o.title.isEmpty() ? "AlignScope: " + s.sourceText : o.title.toStdString();
-    return QByteArray::fromStdString(HtmlPage::render(PageData::build(s, o, page), title));
+    return QByteArray::fromStdString(HtmlPage::render(PageData::build(s, o, page), title, language));
 }
 
 // PNG through libpng directly, tuned for figures (large flat areas, text): zlib level 2 and the
@@ -406,7 +406,7 @@ QByteArray FigureExporter::render(const core::DecodingState& s, const FigureOpti
     case Format::Frames:
         throw error(QStringLiteral("a frame sequence is several files: write() writes it"));
     case Format::Html:
-        return renderHtml(s, o);
+        return renderHtml(s, o, settings.language);
     }
     throw error(QStringLiteral("unknown export format"));
 }

@@ -6,6 +6,7 @@
 #include <QImage>
 #include <QSize>
 #include <QString>
+#include <string>
 
 #include <functional>
 #include <memory>
@@ -46,6 +47,7 @@ public:
         // The path is a name the tool made in a folder the user named (export --out): written by
         // core::AtomicFile::Naming::InFolder's rule, never through a link or onto a pipe or device.
         bool inFolder = false;
+        std::string language = "en";  // the html page's language (HtmlPage::languages)
     };
 
     FigureExporter();

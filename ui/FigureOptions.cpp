@@ -4,6 +4,7 @@
 #include <QLocale>
 
 #include "core/model/Model.h"
+#include "core/text/PieceText.h"
 
 namespace alignscope::ui {
 
@@ -17,6 +18,12 @@ size_t FigureOptions::shownColumns(const std::vector<std::string>& tokens, const
 QString FigureOptions::tokenLabel(const std::string& token) {
     const QString s = QString::fromStdString(token);
     return !s.isEmpty() && s.trimmed().isEmpty() ? QString(QChar(0x2423)).repeated(s.size()) : s;
+}
+
+std::vector<QString> FigureOptions::tokenLabels(const std::vector<std::string>& tokens) {
+    std::vector<QString> out;
+    for (const auto& l : core::PieceText::labels(tokens)) out.push_back(tokenLabel(l));
+    return out;
 }
 
 QString FigureOptions::sideLabel(const QString& side, const std::string& languageCode, const QString& detail) {

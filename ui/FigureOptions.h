@@ -46,6 +46,9 @@ struct FigureOptions {
     size_t shownColumns(const std::vector<std::string>& sourceTokens, const std::vector<int>& sourceWords) const;
     // A token as a label: a whitespace token (a character model's space) shows as "␣".
     static QString tokenLabel(const std::string& token);
+    // An axis's labels: each token's tokenLabel, byte pieces that spell a character as that
+    // character and its join mark (core::PieceText::labels).
+    static std::vector<QString> tokenLabels(const std::vector<std::string>& tokens);
     // An axis's name with the language a model declares and a detail: "target (German, decoded)",
     // "target (decoded)" for a model that declares none.
     static QString sideLabel(const QString& side, const std::string& languageCode, const QString& detail = {});

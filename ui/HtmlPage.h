@@ -1,7 +1,9 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace alignscope::ui {
 
@@ -12,9 +14,18 @@ namespace alignscope::ui {
 // (docs/page-format.md).
 class HtmlPage {
 public:
-    // `title` is text (escaped here); `data` goes in through PageData::scriptSafe.
-    static std::string render(const nlohmann::json& data, const std::string& title);
-    // A template's {{NAME}} slots filled in one pass (text put in is never scanned again).
+    // `title` is text (escaped here); `data` goes in through PageData::scriptSafe. The page's
+    // controls, headings and Step explained speak `language`, one of languages() (checkLanguage).
+    static std::string render(const nlohmann::json& data, const std::string& title, const std::string& language = "en");
+    // The languages of the page's message catalogues (resources/web/messages/*.json): en, ko, de, fr.
+    static const std::vector<std::string>& languages();
+    // Throws core::Error naming the languages there are where `language` has no catalogue; for
+    // command lines' --language (export --format html, export-lesson).
+    static void checkLanguage(const std::string& language);
+    static const char* messagesText(const std::string& language);  // the catalogue's JSON text
+    // A template's {{NAME}} slots filled in one pass (text put in is never scanned again); a slot
+    // without a value stays as it is.
+    static std::string fill(const std::string& page, const std::map<std::string, std::string>& values);
     static std::string fill(const std::string& page, const std::string& title, const std::string& css, const std::string& script,
                             const std::string& data);
     static std::string escapeText(const std::string& text);  // & < > " ' as entities

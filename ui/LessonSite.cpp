@@ -183,6 +183,8 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
                            {"translation", other.translation},
                            {"source_tokens", data["source_tokens"]},
                            {"target_tokens", data["target_tokens"]},
+                           {"source_labels", data["source_labels"]},
+                           {"target_labels", data["target_labels"]},
                            {"alpha", data["alpha"]}};
     }
     const auto markup = core::LessonMarkup::parse(p.text.toStdString());  // checked when the lesson loaded

@@ -146,6 +146,9 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
         j["source_words"] = alignment.sourceWords();
         j["alpha"] = n.matrix(alignment.weights());
     }
+    // The axes' labels (PieceText::labels: byte pieces that spell a letter read as it); the
+    // tokens above stay as the model sees them.
+    j["source_labels"] = core::PieceText::labels(j["source_tokens"].get<std::vector<std::string>>());
     j["end_column"] = hasEnd && !cut ? nlohmann::json(S - 1) : nlohmann::json(nullptr);
     j["padding_column"] = core::Model::endsWithPaddingColumn(alignment.sourceTokens());
     // Where each source token came from, in characters of source_text (a Python str index).
@@ -161,6 +164,7 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     }
     j["source_offsets"] = offsets;
     j["target_tokens"] = alignment.targetTokens();
+    j["target_labels"] = core::PieceText::labels(alignment.targetTokens());
     j["target_words"] = alignment.targetWords();
     j["links"] = links(s);
     if (!s.linkRule.empty() && s.linksError.empty()) j["link_rule"] = s.linkRule;
@@ -172,6 +176,7 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     for (size_t k = 0; k < s.beam.size(); ++k) {
         beam.push_back({{"text", k < s.beamTexts.size() ? s.beamTexts[k] : std::string()},
                         {"tokens", s.beam[k].tokens},
+                        {"labels", core::PieceText::labels(s.beam[k].tokens)},
                         {"score", n(s.beam[k].score)},
                         {"log_prob", n(s.beam[k].logProb)},
                         {"finished", s.beam[k].finished}});

@@ -11,6 +11,7 @@
 
 #include "ui/BatchExporter.h"
 #include "ui/FigureExporter.h"
+#include "ui/HtmlPage.h"
 #include "ui/TimelineExporter.h"
 #include "core/text/PairLine.h"
 #include "core/training/TrainingTimeline.h"
@@ -29,7 +30,7 @@ namespace alignscope::cli {
 Command addExportCommand(CLI::App& app) {
     struct Options {
         std::string model, input, out, format, colorMap = "viridis", endColumn = "keep", title, size, heatmap = "attention", timeline,
-                                               links;
+                                               links, language = "en";
         std::vector<std::string> reverseModels;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
         double timeLimit = 30;
@@ -84,6 +85,8 @@ Command addExportCommand(CLI::App& app) {
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
     addTimeLimitOption(c, o->timeLimit);
     addWorkersOption(c, o->workers, "Lines (drawn and written on this thread, in input order)");
+    c->add_option("--language", o->language,
+                  "The html page's language: its controls, headings and Step explained (en, ko, de, fr; default en)");
     c->add_option("--timeline", o->timeline,
                   "A training run (folder written by train --snapshots): gif and frames then animate the snapshots, the "
                   "sentence forced along its target (or the last snapshot's translation) in each");
@@ -98,6 +101,8 @@ Command addExportCommand(CLI::App& app) {
                             : settings.file.format == ui::FigureExporter::Format::Gif ? 96
                                                                                       : 300;  // frames: 300, as PNG
         settings.file.frameMs = o->frameMs;
+        ui::HtmlPage::checkLanguage(o->language);
+        settings.file.language = o->language;
         if (!o->size.empty()) {
             int w = 0, h = 0;
             if (std::sscanf(o->size.c_str(), "%dx%d", &w, &h) != 2 || w < 100 || h < 100 || w > 20000 || h > 20000)

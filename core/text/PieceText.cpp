@@ -53,4 +53,48 @@ std::string PieceText::join(const std::vector<std::string>& pieces) {
     return valid;
 }
 
+const std::string& PieceText::joinMark() {
+    static const std::string mark = "\xE2\x81\x80";  // U+2040
+    return mark;
+}
+
+std::vector<std::string> PieceText::labels(const std::vector<std::string>& tokens) {
+    std::vector<std::string> out(tokens);
+    for (size_t i = 0; i < tokens.size();) {
+        const int lead = fallbackByte(tokens[i]);
+        // The bytes a lead byte announces (UTF-8's own rule); 0 for a continuation or invalid lead.
+        const size_t n = lead < 0                ? 0
+                         : lead < 0x80           ? 1
+                         : (lead & 0xE0) == 0xC0 ? 2
+                         : (lead & 0xF0) == 0xE0 ? 3
+                         : (lead & 0xF8) == 0xF0 ? 4
+                                                 : 0;
+        if (n == 0 || i + n > tokens.size()) {
+            ++i;
+            continue;
+        }
+        std::string bytes(1, static_cast<char>(lead));
+        for (size_t k = 1; k < n; ++k) {
+            const int b = fallbackByte(tokens[i + k]);
+            if (b < 0 || (b & 0xC0) != 0x80) break;
+            bytes += static_cast<char>(b);
+        }
+        utf8proc_int32_t cp = -1;
+        const auto used = bytes.size() == n ? utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(bytes.data()),
+                                                               static_cast<utf8proc_ssize_t>(n), &cp)
+                                            : -1;
+        // A control character or a space keeps its byte piece: as a label it would be invisible.
+        const auto category = cp < 0 ? UTF8PROC_CATEGORY_CN : utf8proc_category(cp);
+        if (used != static_cast<utf8proc_ssize_t>(n) || cp < 0 || category == UTF8PROC_CATEGORY_CC || category == UTF8PROC_CATEGORY_CN ||
+            utf8::isSpace(cp)) {
+            ++i;
+            continue;
+        }
+        out[i] = bytes;
+        for (size_t k = 1; k < n; ++k) out[i + k] = joinMark();
+        i += n;
+    }
+    return out;
+}
+
 }  // namespace alignscope::core

@@ -6,7 +6,7 @@ import html
 import json
 import math
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from .decoding import LoadedModel, decode_within
 from .files import path_name, write_text
@@ -51,10 +51,29 @@ def script_safe(data: Dict[str, Any]) -> str:
     return text
 
 
-def render(data: Dict[str, Any], title: str) -> str:
-    """The page: the template's {{TITLE}}, {{CSS}}, {{JS}} and {{DATA}} filled (HtmlPage::fill)."""
-    values = {"TITLE": html.escape(title, quote=True).replace("&#x27;", "&#39;"), "CSS": web_file("page.css"),
-              "JS": web_file("page.js"), "DATA": script_safe(data)}
+def languages() -> List[str]:
+    """The page's languages: one message catalogue each in web/messages/ (HtmlPage::languages)."""
+    return sorted(name[:-5] for name in os.listdir(os.path.join(WEB_DIR, "messages")) if name.endswith(".json"))
+
+
+def messages(language: str) -> Dict[str, str]:
+    """The page's message catalogue in `language` (en, ko, de, fr)."""
+    if language not in languages():
+        raise ValueError(f"the page has no messages in the language {language!r}: choose one of {', '.join(languages())}")
+    return json.loads(web_file(f"messages/{language}.json"))
+
+
+def _escape(text: str) -> str:
+    return html.escape(text, quote=True).replace("&#x27;", "&#39;")  # LessonMarkup::escape's entities
+
+
+def render(data: Dict[str, Any], title: str, language: str = "en") -> str:
+    """The page: the template's {{TITLE}}, {{LANG}}, {{CSS}}, {{JS}}, {{MESSAGES}}, {{NOSCRIPT}} and
+    {{DATA}} filled (HtmlPage::render); its controls and Step explained speak `language`."""
+    catalogue = messages(language)
+    values = {"TITLE": _escape(title), "LANG": language, "CSS": web_file("page.css"), "JS": web_file("page.js"),
+              "MESSAGES": script_safe(catalogue), "NOSCRIPT": _escape(catalogue.get("noscript", "")),
+              "DATA": script_safe(data)}
     out, at, page = [], 0, web_file("page.html")
     while True:
         start = page.find("{{", at)
@@ -80,13 +99,15 @@ FIT_FRAME = ("var f=this;try{var d=f.contentDocument.documentElement,"
 class Page:
     """A decoding shown as AlignScope's page: inline in a notebook (_repr_html_), or .save(path)."""
 
-    def __init__(self, data: Dict[str, Any], title: str, exact: Optional[Dict[str, Any]] = None) -> None:
+    def __init__(self, data: Dict[str, Any], title: str, exact: Optional[Dict[str, Any]] = None,
+                 language: str = "en") -> None:
         self.data = data    # what the page reads: display numbers rounded (resources/web/page.schema.json)
         self.exact = exact  # the same with the engine's exact numbers, as `export --format json` writes them
         self.title = title
+        self.language = language  # of its controls, headings and Step explained (languages())
 
     def html(self) -> str:
-        return render(self.data, self.title)
+        return render(self.data, self.title, self.language)
 
     def save(self, path: "str | os.PathLike[str]") -> str:
         """Writes the self-contained page (no file beside it, no request to any server) by the package's
@@ -114,12 +135,14 @@ class Page:
 
 
 def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[int] = None,
-         method: str = "attention", words: bool = False, max_length: int = 0, time_limit: float = 30) -> Page:
+         method: str = "attention", words: bool = False, max_length: int = 0, time_limit: float = 30,
+         language: str = "en") -> Page:
     """The decoding of `source` as AlignScope's interactive page: greedy, or `beam` search's best
     hypothesis, or teacher-forced along `target`. `model`: a model file's path, or what an adapter
     returns (alignscope.from_d2l(...) and the others). words=True opens on the word view.
     time_limit: seconds the model's encoding or one step may take (alignscope-cli's --time-limit;
-    0: none): past it the call is refused naming the model and the step."""
+    0: none): past it the call is refused naming the model and the step. language: the page's
+    controls, headings and Step explained in en, ko, de or fr (the tokens stay the model's)."""
     if method != "attention":
         if method in ATTRIBUTIONS:
             raise NotImplementedError(f"show(method={method!r}): attributions are computed by the C++ engine; "
@@ -129,9 +152,10 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
                          "(alignscope-cli export --format html --heatmap)")
     if not isinstance(source, str) or not source.strip():
         raise ValueError("show() needs a source sentence")
+    messages(language)  # an unknown language is refused before the decoding
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
     decoding = decode_within(time_limit, loaded, source, target=target, beam=beam, max_length=max_length)
     file = source_file_name(model)
     title = f"AlignScope: {source}"  # as export --format html titles its pages
     return Page(page_data(decoding, words=words, file=file), title,
-                exact=page_data(decoding, rounded=None, words=words, file=file))
+                exact=page_data(decoding, rounded=None, words=words, file=file), language=language)

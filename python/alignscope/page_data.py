@@ -7,6 +7,7 @@ import base64
 import importlib.metadata
 import math
 import os
+import unicodedata
 from typing import Any, Dict, List, Optional, Sequence
 
 from .decoding import PADDING_COLUMN, Decoding, LoadedModel
@@ -56,6 +57,32 @@ def _join_pieces(pieces: Sequence[str]) -> str:
         byte = _fallback_byte(piece)
         data += bytes([byte]) if byte >= 0 else piece.replace(WORD_START, " ").encode("utf-8")
     return data.decode("utf-8", errors="replace")
+
+
+JOIN_MARK = "\u2040"  # PieceText::joinMark: "this byte belongs to the letter before"
+
+
+def piece_labels(tokens: Sequence[str]) -> List[str]:
+    """PieceText::labels (its Python copy, docs/architecture.md): a run of byte pieces that spells
+    one printable character reads as it on its first piece and JOIN_MARK on the rest; incomplete
+    or invalid runs, control characters and spaces stay as the pieces."""
+    out = list(tokens)
+    i = 0
+    while i < len(tokens):
+        lead = _fallback_byte(tokens[i])
+        n = (0 if lead < 0 else 1 if lead < 0x80 else 2 if lead & 0xE0 == 0xC0 else 3 if lead & 0xF0 == 0xE0
+             else 4 if lead & 0xF8 == 0xF0 else 0)
+        run = [_fallback_byte(t) for t in tokens[i:i + n]] if n else []
+        try:
+            char = bytes(run).decode("utf-8") if len(run) == n and n and min(run) >= 0 else ""
+        except UnicodeDecodeError:
+            char = ""
+        if len(char) != 1 or unicodedata.category(char) in ("Cc", "Cn") or _is_space(char):
+            i += 1
+            continue
+        out[i:i + n] = [char] + [JOIN_MARK] * (n - 1)
+        i += n
+    return out
 
 
 def _word_labels(tokens: Sequence[str], words: Sequence[int], count: int) -> List[str]:
@@ -194,17 +221,19 @@ def page_data(decoding: Decoding, rounded: Optional[int] = PAGE_DECIMALS, words:
                     "target_pieces": model.tgt_tokenizer.kind == "sentencepiece"},
         "source_text": d.source_text,
         "source_tokens": d.source_tokens,
+        "source_labels": piece_labels(d.source_tokens),
         "source_words": d.source_words,
         "alpha": n.matrix(alpha),
         "end_column": S - 1 if end_is_eos else None,
         "padding_column": padding,
         "target_tokens": [s.token for s in d.steps],
+        "target_labels": piece_labels([s.token for s in d.steps]),
         "target_words": target_words,
         "translation": d.translation,
         "teacher_forced": d.target_text is not None,
         "beam_hypothesis": 0 if d.hypotheses else -1,
         "beam_width": max(d.beam, len(d.hypotheses) if len(d.hypotheses) > 1 else 1),
-        "beam": [{"text": model.detokenize(h.ids), "tokens": h.tokens, "score": n(h.score), "log_prob": n(h.log_prob),
+        "beam": [{"text": model.detokenize(h.ids), "tokens": h.tokens, "labels": piece_labels(h.tokens), "score": n(h.score), "log_prob": n(h.log_prob),
                   "finished": h.finished, "alpha": n.matrix(h.alpha)} for h in d.hypotheses],
         "words": {"source": columns, "target": _word_labels([s.token for s in d.steps], target_words, len(merged)),
                   "alpha": n.matrix(merged)},

@@ -89,3 +89,34 @@ def test_the_package_carries_a_copyright_file_with_the_datas_licences(repo_root)
         assert any(fnmatch.fnmatch(rel, p) for p in patterns if p != "*"), f"{rel} has no Files: stanza"
     packaging = (repo_root / "cmake" / "Packaging.cmake").read_text(encoding="utf-8")
     assert "resources/packaging/copyright DESTINATION share/doc/alignscope" in packaging
+
+
+# The lower-case letters a learner of each language meets at once (issue 60).
+COMMON_LETTERS = {"de": "ßäöü", "fr": "éèàçêâîôûëïœ", "en": ""}
+
+
+def test_each_card_names_the_common_letters_its_vocabulary_lacks(repo_root):
+    """A model that declares its languages says in its card which of their common letters no piece
+    (or word) of its vocabularies holds: en-de's ß ä ö ü are byte pieces. The card's line
+    'Letters without a piece: …' is checked against the vocabularies themselves, and no vocabulary
+    holds a Hangul syllable (the card says so)."""
+    from alignscope.decoding import LoadedModel
+    for path in bundled(repo_root):
+        model = LoadedModel(str(path))
+        languages = (model.metadata.get("source_language"), model.metadata.get("target_language"))
+        if not all(languages):
+            continue
+        missing, hangul = [], False
+        for tokenizer, vocabulary, language in ((model.src_tokenizer, model.src_vocab, languages[0]),
+                                                (model.tgt_tokenizer, model.tgt_vocab, languages[1])):
+            if tokenizer.kind == "sentencepiece":
+                processor = tokenizer.processor
+                vocabulary = [processor.id_to_piece(i) for i in range(processor.get_piece_size())]
+            characters = set("".join(vocabulary))
+            missing += [c for c in COMMON_LETTERS[language] if c not in characters and c not in missing]
+            hangul = hangul or any("\uac00" <= c <= "\ud7a3" for c in characters)
+        card = (path.parent / f"{path.stem}.md").read_text(encoding="utf-8")
+        said = re.search(r"^Letters without a piece: ([^.]*)\.", card, re.MULTILINE)
+        assert said, f"{path.stem}.md has no line 'Letters without a piece: …'"
+        assert said.group(1) == (" ".join(missing) or "none"), f"{path.stem}.md: its vocabularies lack {missing or 'none'}"
+        assert not hangul and "Hangul" in card[said.start():] or "<unk>" in card[said.start():], path.stem

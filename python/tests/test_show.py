@@ -333,3 +333,51 @@ def test_the_notebook_frame_is_as_tall_as_its_page_and_follows_it(tmp_path):
                 seen.append(content)
             assert len(set(seen)) > 1, seen  # the page did change size, and the frame followed
             assert [m for m in b.console() if m.get("level") == "SEVERE"] == []
+
+
+def test_piece_labels_are_the_cores_rule():
+    """page_data.piece_labels is PieceText::labels' Python copy: the cases of tests/TokenizerTest.cpp
+    (PieceLabels) give the same labels; the German model's weiß is checked against the CLI below."""
+    from alignscope.page_data import JOIN_MARK, piece_labels
+    assert piece_labels(["\u2581wei", "<0xC3>", "<0x9F>", ","]) == ["\u2581wei", "ß", JOIN_MARK, ","]
+    assert piece_labels(["<0xEC>", "<0xA3>", "<0xBC>", "<0xEC>", "<0x9D>", "<0x98>"]) == \
+        ["주", JOIN_MARK, JOIN_MARK, "의", JOIN_MARK, JOIN_MARK]
+    for kept in (["<0xC3>", "a"], ["x", "<0xE2>", "<0x82>"], ["<0x9F>", "<0xC3>"], ["<0xC0>", "<0x80>"],
+                 ["<0xED>", "<0xA0>", "<0x80>"], ["<0x0A>"], ["<0x20>"], ["<0xZZ>"]):
+        assert piece_labels(kept) == kept
+    assert piece_labels(["<0x41>", "<0xC3>", "<0xC3>", "<0xA4>"]) == ["A", "<0xC3>", "ä", JOIN_MARK]
+
+
+def test_byte_pieces_are_labelled_as_the_cli_labels_them(run_cli, tmp_path, schema):
+    """Lesson 3's weiß (en-de-subword has no piece for ß): the target tokens stay <0xC3> <0x9F>, the
+    labels read ß and the join mark, the same in show()'s data and export --format json's (C++)."""
+    source, target = "I know that he has read the book.", "Ich weiß, dass er das Buch gelesen hat."
+    (tmp_path / "in.txt").write_text(f"{source} ||| {target}\n", encoding="utf-8")
+    run_cli("export", "--model", ROOT / "models" / "en-de-subword.pt", "-i", tmp_path / "in.txt", "--format", "json",
+            "-o", tmp_path / "out", "--no-progress")
+    (exported,) = [json.loads(p.read_text(encoding="utf-8")) for p in (tmp_path / "out").glob("*.json")]
+    data = alignscope.show(str(ROOT / "models" / "en-de-subword.pt"), source, target=target).data
+    validate(data, schema)
+    assert "<0xC3>" in exported["target_tokens"] and data["target_tokens"] == exported["target_tokens"]
+    at = exported["target_tokens"].index("<0xC3>")
+    assert exported["target_labels"][at:at + 2] == ["ß", "\u2040"]
+    for key in ("source_labels", "target_labels"):
+        assert data[key] == exported[key], key
+    assert [h["labels"] for h in data["beam"]] == [h["labels"] for h in exported["beam"]]
+
+
+def test_show_speaks_the_language_asked_for():
+    """show(..., language="ko"): the page's lang, its Korean catalogue (the one file the C++ page
+    embeds too: resources/web/messages/ko.json) and no English control; an unknown language is
+    refused before any decoding, naming the languages there are."""
+    from alignscope.page import languages, messages
+    assert languages() == ["de", "en", "fr", "ko"]
+    page = alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), "The red car.", language="ko")
+    text = page.html()
+    assert '<html lang="ko">' in text
+    catalogue = json.loads((ROOT / "resources" / "web" / "messages" / "ko.json").read_text(encoding="utf-8"))
+    assert messages("ko") == catalogue
+    assert script_safe(catalogue) in text and html.escape(catalogue["noscript"]) in text
+    assert "This AlignScope page draws with JavaScript" not in text
+    with pytest.raises(ValueError, match=r"'xx'.*de, en, fr, ko"):
+        alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), "The red car.", language="xx")

@@ -35,7 +35,7 @@
       if (!n || typeof n !== "object") return;
       if (n.kind === "text") parent.appendChild(document.createTextNode(String(n.text || "")));
       else if (n.kind === "img" && /^data:image\/(png|jpeg);base64,/.test(n.src || ""))
-        parent.appendChild(el("img", {src: n.src, alt: "a picture of the lesson's text", "class": "as-lesson-inline"}));
+        parent.appendChild(el("img", {src: n.src, alt: msg("lesson_inline_picture"), "class": "as-lesson-inline"}));
       else if (Object.prototype.hasOwnProperty.call(MARKUP_TAGS, n.kind)) markup(parent.appendChild(el(MARKUP_TAGS[n.kind])), n.children);
     });
     return parent;
@@ -78,7 +78,7 @@
   // has no name for it.
   function languageName(code) {
     if (!code) return "";
-    try { return new Intl.DisplayNames(["en"], {type: "language"}).of(code) || code; } catch (e) { return code; }
+    try { return new Intl.DisplayNames([document.documentElement.lang || "en"], {type: "language"}).of(code) || code; } catch (e) { return code; }
   }
   function side(name, code) { var l = languageName(code); return l ? name + " (" + l + ")" : name; }
   // FigureOptions::sideLabel: "target (French, decoded)".
@@ -86,17 +86,54 @@
     var parts = [languageName(code), detail].filter(function (x) { return x; });
     return parts.length ? name + " (" + parts.join(", ") + ")" : name;
   }
+  // The page's words in its language: the catalogue the producer put in (resources/web/messages/,
+  // one a language). msg("key", {name: value}) fills {name}: a sentence is one template, so a
+  // language orders it its own way. (Not msg(): t is the step throughout.)
+  var MESSAGES = (function () {
+    var e = document.querySelector("script.alignscope-messages");
+    try { return e ? JSON.parse(e.textContent) : {}; } catch (x) { return {}; }
+  })();
+  function template(key) { return Object.prototype.hasOwnProperty.call(MESSAGES, key) ? MESSAGES[key] : key; }
+  function msg(key, args) {
+    return template(key).replace(/\{(\w+)\}/g, function (all, name) {
+      return args && Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : all;
+    });
+  }
+  // Parts in a row for msgParts (a formula: text with subscripts).
+  function seq() { return {seq: Array.prototype.slice.call(arguments)}; }
+  // The template as rich() parts: a placeholder may be text, a [tag, text] node or a seq(...).
+  function msgParts(key, args) {
+    var out = [];
+    template(key).split(/(\{\w+\})/).forEach(function (piece) {
+      var name = /^\{(\w+)\}$/.exec(piece), v = name && args && Object.prototype.hasOwnProperty.call(args, name[1]) ? args[name[1]] : undefined;
+      if (v === undefined) { if (piece) out.push(piece); } else if (v && v.seq) out = out.concat(v.seq);
+      else out.push(Array.isArray(v) ? v : String(v));
+    });
+    return out;
+  }
+  // A number in prose with the language's decimal sign (matrices and charts keep the dot).
+  function prose(text) { return String(text).replace(".", template("decimal_sign")); }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
+  // An axis's labels: the ones the data carries (PieceText::labels: byte pieces that spell a
+  // letter read as it), else the tokens; Step explained keeps the tokens as the model sees them.
+  function axisLabels(tokens, shown) { return (shown && shown.length === tokens.length ? shown : tokens).map(label); }
   function argmax(row) {
     var best = 0;
     for (var i = 1; i < row.length; ++i) if (row[i] > row[best]) best = i;
     return best;
   }
+  // The font stack page.css gives the page (Hangul's fonts in it), for measuring as it draws.
+  var fonts = null;
+  function pageFonts() {
+    var page = fonts === null && document.querySelector(".alignscope-page");
+    if (fonts === null) fonts = (page && getComputedStyle(page).fontFamily) || "system-ui, 'DejaVu Sans', sans-serif";
+    return fonts;
+  }
   // A text's width in pixels at `px` (the page's font), to make room for labels before drawing.
   var measure = null;
   function textWidth(text, px) {
     if (!measure) measure = document.createElement("canvas").getContext("2d");
-    measure.font = px + "px system-ui, 'DejaVu Sans', sans-serif";
+    measure.font = px + "px " + pageFonts();
     return measure.measureText(text).width;
   }
   // A label cut to `max` pixels at `px`, with an ellipsis (the whole name goes in its tooltip).
@@ -129,13 +166,13 @@
   Page.prototype.build = function () {
     var d = this.d, self = this, root = this.root;
     var header = el("header");
-    header.appendChild(el("h1", null, d.options && d.options.title ? d.options.title : "AlignScope: " + d.model));
+    header.appendChild(el("h1", null, d.options && d.options.title ? d.options.title : msg("page_title", {model: d.model})));
     var src = el("p", {"class": "as-sentence"});
-    src.appendChild(el("span", {"class": "as-label"}, "Source"));
+    src.appendChild(el("span", {"class": "as-label"}, msg("source")));
     src.appendChild(el("span", {"class": "as-source"}, d.source_text));
     var tgt = el("p", {"class": "as-sentence"});
-    tgt.appendChild(el("span", {"class": "as-label"}, d.teacher_forced ? "Target (given: teacher forcing)" :
-      d.beam && d.beam.length ? "Translation (beam search, width " + d.beam_width + ")" : "Translation (greedy)"));
+    tgt.appendChild(el("span", {"class": "as-label"}, d.teacher_forced ? msg("target_forced") :
+      d.beam && d.beam.length ? msg("translation_beam", {width: d.beam_width}) : msg("translation_greedy")));
     this.translationText = tgt.appendChild(el("span", {"class": "as-translation"}, d.translation));
     header.appendChild(src);
     header.appendChild(tgt);
@@ -143,21 +180,21 @@
 
     if (d.lesson) root.appendChild(this.lessonPanel(d.lesson));
 
-    var controls = el("div", {"class": "as-controls", role: "toolbar", "aria-label": "Decoding steps and view"});
+    var controls = el("div", {"class": "as-controls", role: "toolbar", "aria-label": msg("toolbar")});
     function button(text, title, fn, cls) {
       var b = el("button", {type: "button", title: title, "class": cls || ""}, text);
       b.addEventListener("click", fn);
       controls.appendChild(b);
       return b;
     }
-    this.homeButton = button("\u23ee Start", "Back to step 0 (Home)", function () { self.go(0); });
-    this.backButton = button("\u2190 Back", "Undo the last step (\u2190)", function () { self.go(self.state.t - 1); }, "as-back");
-    this.stepButton = button("Step \u2192", "Decode one token (\u2192)", function () { self.go(self.state.t + 1); }, "as-next");
-    this.endButton = button("End \u23ed", "Every step (End)", function () { self.go(Infinity); });
+    this.homeButton = button("\u23ee " + msg("start"), msg("start_tip"), function () { self.go(0); });
+    this.backButton = button("\u2190 " + msg("back"), msg("back_tip"), function () { self.go(self.state.t - 1); }, "as-back");
+    this.stepButton = button(msg("step") + " \u2192", msg("step_tip"), function () { self.go(self.state.t + 1); }, "as-next");
+    this.endButton = button(msg("end") + " \u23ed", msg("end_tip"), function () { self.go(Infinity); });
     this.stepLabel = el("span", {"class": "as-step", "aria-live": "polite"});
     controls.appendChild(this.stepLabel);
-    function select(name, options, value, fn) {
-      var id = "as-" + name.replace(/\W+/g, "-").toLowerCase() + "-" + Page.count;
+    function select(key, name, options, value, fn) {
+      var id = "as-" + key + "-" + Page.count;  // by its key: a translated name makes no id
       var wrap = el("label", {"for": id}, name + " ");
       var s = el("select", {id: id});
       options.forEach(function (o) {
@@ -170,13 +207,13 @@
       controls.appendChild(wrap);
       return s;
     }
-    var heatmaps = [["attention", "attention"]];
+    var heatmaps = [["attention", msg("heatmap_attention")]];
     if (d.attribution) heatmaps.push([d.attribution.method, d.attribution.method]);
-    this.heatmapSelect = select("Heatmap", heatmaps, this.state.heatmap, function (v) { self.state.heatmap = v; });
-    this.endSelect = select("</s> column", [["keep", "kept"], ["drop", "dropped"], ["renormalize", "renormalised"]],
+    this.heatmapSelect = select("heatmap", msg("heatmap"), heatmaps, this.state.heatmap, function (v) { self.state.heatmap = v; });
+    this.endSelect = select("s-column", msg("end_column"), [["keep", msg("end_kept")], ["drop", msg("end_dropped")], ["renormalize", msg("end_renormalised")]],
       this.state.end, function (v) { self.state.end = v; });
     if (d.end_column === null || d.end_column === undefined) this.endSelect.disabled = true;
-    this.cmapSelect = select("Colours", [["viridis", "viridis"], ["grey", "grey"]], this.state.cmap,
+    this.cmapSelect = select("colours", msg("colours"), [["viridis", "viridis"], ["grey", msg("grey")]], this.state.cmap,
       function (v) { self.state.cmap = v; });
     var wid = "as-words-" + Page.count;
     var wl = el("label", {"for": wid});
@@ -184,12 +221,12 @@
     this.wordsBox.checked = this.state.words;
     this.wordsBox.addEventListener("change", function () { self.state.words = self.wordsBox.checked; self.draw(); });
     wl.appendChild(this.wordsBox);
-    wl.appendChild(document.createTextNode(" Words (pieces merged)"));
+    wl.appendChild(document.createTextNode(" " + msg("words_merged")));
     controls.appendChild(wl);
     if (d.timeline && d.timeline.snapshots.length) {
       // A training run (a lesson page): the same forced sentence through each snapshot.
       var tid = "as-snapshot-" + Page.count;
-      var tl = el("label", {"for": tid}, "Training snapshot ");
+      var tl = el("label", {"for": tid}, msg("snapshot") + " ");
       this.snapshotRange = el("input", {type: "range", id: tid, min: 0, max: d.timeline.snapshots.length - 1, step: 1,
         value: this.state.snapshot, "aria-valuetext": d.timeline.snapshots[this.state.snapshot].label});
       this.snapshotRange.addEventListener("input", function () {
@@ -206,13 +243,13 @@
 
     var layout = el("div", {"class": "as-layout"});
     var main = el("div", {"class": "as-main"});
-    var hm = el("section", {"class": "as-panel as-heatmap-panel", "aria-label": "Heatmap"});
+    var hm = el("section", {"class": "as-panel as-heatmap-panel", "aria-label": msg("heatmap")});
     this.heatmapTitle = el("h2");
     hm.appendChild(this.heatmapTitle);
     this.sumNote = el("p", {"class": "as-note as-sum-note"});
     hm.appendChild(this.sumNote);
     this.heatmapBox = el("div", {"class": "as-heatmap-box", tabindex: "0",
-      "aria-label": "Heatmap: rows are target tokens, columns source tokens; \u2192 and \u2190 step"});
+      "aria-label": msg("heatmap_box")});
     // The axis titles of the app's figure: the source's above its (pinned) column labels, the
     // target's beside the rows.
     this.xTitle = hm.appendChild(el("p", {"class": "as-axis-title as-axis-x"}));
@@ -226,19 +263,18 @@
     main.appendChild(hm);
     if (d.encoder) main.appendChild(this.encoderPanel());
     if (d.comparison) {
-      var cmp = el("section", {"class": "as-panel as-compare-panel", "aria-label": "Model B"});
-      cmp.appendChild(el("h2", null, "Model B: " + d.comparison.model));
+      var cmp = el("section", {"class": "as-panel as-compare-panel", "aria-label": msg("model_b")});
+      cmp.appendChild(el("h2", null, msg("model_b_named", {model: d.comparison.model})));
       cmp.appendChild(el("p", {"class": "as-sentence"}, d.comparison.translation));
       this.compareBox = el("div", {"class": "as-heatmap-box"});
       cmp.appendChild(this.compareBox);
       main.appendChild(cmp);
     }
     if (d.beam && d.beam.length) {
-      var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": "Beam hypotheses"});
-      beam.appendChild(el("h2", null, "Beam hypotheses (score: log P / length)"));
+      var beam = el("section", {"class": "as-panel as-beam-panel", "aria-label": msg("beam")});
+      beam.appendChild(el("h2", null, msg("beam_title")));
       var choosable = d.beam.every(function (h) { return h.alpha; });
-      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, "Choose a hypothesis to see its alignment; the candidates and Step explained follow " +
-        this.own() + "."));
+      if (choosable) beam.appendChild(el("p", {"class": "as-note"}, msg("beam_choose", {own: this.own()})));
       this.beamList = el("ol", {"class": "as-beam"});
       this.beamItems = d.beam.map(function (h, k) {
         var li = el("li");
@@ -246,7 +282,7 @@
         var name = choosable ? el("button", {type: "button", "class": "as-hyp", "aria-pressed": "false"}, h.text) : el("span", {"class": "as-hyp"}, h.text);
         if (choosable) name.addEventListener("click", function () { self.choose(k); });
         li.appendChild(name);
-        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " (cut at the length cap)")));
+        li.appendChild(el("span", {"class": "as-score"}, "  " + fixed(h.score, 3) + (h.finished ? "" : " " + msg("beam_cut"))));
         li.appendChild(el("span", {"class": "as-shown-mark"}));
         self.beamList.appendChild(li);
         return li;
@@ -261,14 +297,14 @@
     var side = el("div", {"class": "as-side"});
     // A training run's loss beside the heatmap (above it, it pushed the heatmap below a lesson's fold).
     if (d.timeline && d.timeline.loss && d.timeline.loss.length > 1) side.appendChild(this.lossPanel());
-    var cands = el("section", {"class": "as-panel as-candidates-panel", "aria-label": "Candidates"});
-    this.candTitle = el("h2", null, "Candidates");
+    var cands = el("section", {"class": "as-panel as-candidates-panel", "aria-label": msg("candidates")});
+    this.candTitle = el("h2", null, msg("candidates"));
     cands.appendChild(this.candTitle);
     this.candList = el("ol", {"class": "as-candidates"});
     cands.appendChild(this.candList);
     side.appendChild(cands);
-    var explain = el("section", {"class": "as-panel as-explain", "aria-label": "Step explained"});
-    explain.appendChild(el("h2", null, "Step explained"));
+    var explain = el("section", {"class": "as-panel as-explain", "aria-label": msg("explained")});
+    explain.appendChild(el("h2", null, msg("explained")));
     this.explainBody = el("div");
     explain.appendChild(this.explainBody);
     side.appendChild(explain);
@@ -312,15 +348,15 @@
   // column of h_i per source token, c_t and s_t beside them, blue-white-red over [-1, 1].
   Page.prototype.encoderPanel = function () {
     var d = this.d, self = this;
-    var p = el("section", {"class": "as-panel as-encoder-panel", "aria-label": "Encoder states"});
-    p.appendChild(rich("h2", ["Encoder states h", ["sub", "i"], ", context c", ["sub", "t"], " and decoder state s", ["sub", "t"]]));
+    var p = el("section", {"class": "as-panel as-encoder-panel", "aria-label": msg("encoder")});
+    p.appendChild(rich("h2", msgParts("encoder_title", {h: seq("h", ["sub", "i"]), c: seq("c", ["sub", "t"]), s: seq("s", ["sub", "t"])})));
     var row = p.appendChild(el("div", {"class": "as-axis-row"}));
     this.encYTitle = row.appendChild(el("div", {"class": "as-axis-title as-axis-y"}));
     this.encBox = row.appendChild(el("div", {"class": "as-encoder-box"}));
-    p.appendChild(rich("p", ["encoder states h", ["sub", "i"], " (one column per source token)"])).className = "as-axis-title as-axis-enc";
+    p.appendChild(rich("p", msgParts("encoder_axis", {h: seq("h", ["sub", "i"])}))).className = "as-axis-title as-axis-enc";
     this.encNote = p.appendChild(el("p", {"class": "as-note"}));
     // Its scale: every value of the panel (tanh-bounded states) from -1 to 1.
-    var W = 220, g = svg("svg", {"class": "as-colorbar as-enc-scale", width: W, height: 44, role: "img", "aria-label": "colour scale of the states from -1 to 1"});
+    var W = 220, g = svg("svg", {"class": "as-colorbar as-enc-scale", width: W, height: 44, role: "img", "aria-label": msg("encoder_scale")});
     var id = "as-enc-grad-" + Page.count, defs = svg("defs"), grad = svg("linearGradient", {id: id});
     SCALES.diverging.forEach(function (c, k) { grad.appendChild(svg("stop", {offset: k / 2, "stop-color": c})); });
     defs.appendChild(grad);
@@ -329,7 +365,7 @@
     [["-1", "start", 10], ["0", "middle", W / 2], ["1", "end", W - 10]].forEach(function (t) {
       g.appendChild(svg("text", {x: t[2], y: 27, "text-anchor": t[1]}, t[0]));
     });
-    g.appendChild(svg("text", {x: W / 2, y: 41, "text-anchor": "middle", "class": "as-scale-title"}, "h_i, c_t, s_t: value"));
+    g.appendChild(svg("text", {x: W / 2, y: 41, "text-anchor": "middle", "class": "as-scale-title"}, msg("encoder_scale_title")));
     p.appendChild(el("div", {"class": "as-colorbar-box"})).appendChild(g);
     // The encoder's columns scroll with the heatmap's.
     this.heatmapBox.addEventListener("scroll", function () { self.encBox.scrollLeft = self.heatmapBox.scrollLeft; });
@@ -340,8 +376,8 @@
   // The training run's loss (the timeline export's curve), the snapshot on show marked on it.
   Page.prototype.lossPanel = function () {
     var tl = this.d.timeline;
-    var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": "Training loss"});
-    p.appendChild(el("h2", null, "Training loss of " + tl.name + " (dots: the snapshots)"));
+    var p = el("section", {"class": "as-panel as-loss-panel", "aria-label": msg("loss")});
+    p.appendChild(el("h2", null, msg("loss_title", {run: tl.name})));
     // Drawn in the page's pixels (not scaled to the width: at 1,000 px a scaled chart took 230 px of height).
     var wide = (this.root.clientWidth || 1000) >= 760;  // page.css: two columns, the side one at most 380 px
     var W = wide ? 340 : Math.max(260, (this.root.clientWidth || 360) - 40), H = 130, L = 44, R = 10, T = 8, B = 30;
@@ -352,7 +388,7 @@
     var fx = function (u) { u = Math.max(first, u); return L + (W - L - R) * (logX ? Math.log(u / first) / Math.log(last / first) : (u - first) / (last - first)); };
     var fy = function (v) { return T + (H - T - B) * (1 - (v - lo) / ((hi - lo) || 1)); };
     var g = svg("svg", {"class": "as-chart as-loss", viewBox: "0 0 " + W + " " + H, width: W, height: H, role: "img",
-      "aria-label": "training loss over " + last + " updates"});
+      "aria-label": msg("loss_chart", {updates: last})});
     g.appendChild(svg("line", {x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: "#999"}));
     g.appendChild(svg("line", {x1: L, x2: L, y1: T, y2: H - B, stroke: "#999"}));
     [hi, (hi + lo) / 2, lo].forEach(function (v) {
@@ -362,7 +398,7 @@
     if (logX) for (var u = 1; u <= last; u *= 10) { if (u >= first) ticks.push(u); } else ticks = [first, Math.round((first + last) / 2), last];
     ticks.forEach(function (u) { g.appendChild(svg("text", {x: fx(u), y: H - B + 14, "text-anchor": "middle", "class": "as-tick"}, String(u))); });
     g.appendChild(svg("text", {x: (L + W - R) / 2, y: H - 3, "text-anchor": "middle", "class": "as-tick"},
-      "update" + (logX ? " (log scale)" : "") + "; loss (NLL/token)"));
+      msg(logX ? "loss_axes_log" : "loss_axes")));
     g.appendChild(svg("polyline", {points: pts.map(function (q) { return fx(q[0]).toFixed(1) + "," + fy(q[1]).toFixed(1); }).join(" "),
       fill: "none", stroke: "#1f77b4", "stroke-width": 1.5}));
     // Each snapshot sits on the curve (the trend at its update; its own smoothed loss lags it), as in the app.
@@ -411,15 +447,15 @@
   };
   // What the data's steps follow, in words.
   Page.prototype.own = function () {
-    return this.d.beam_hypothesis >= 0 ? "hypothesis " + (this.d.beam_hypothesis + 1) : "the decoded steps";
+    return this.d.beam_hypothesis >= 0 ? msg("own_hypothesis", {k: this.d.beam_hypothesis + 1}) : msg("own_steps");
   };
   // How the rows came, as the app's figure says it beside them.
   Page.prototype.how = function () {
     var d = this.d, k = this.state.hyp;
-    if (d.teacher_forced) return "given";
-    if (d.beam && d.beam.length && (k >= 0 || d.beam_hypothesis >= 0)) return "beam hypothesis " + ((k >= 0 ? k : d.beam_hypothesis) + 1);
+    if (d.teacher_forced) return msg("how_given");
+    if (d.beam && d.beam.length && (k >= 0 || d.beam_hypothesis >= 0)) return msg("how_beam", {k: (k >= 0 ? k : d.beam_hypothesis) + 1});
     var forced = d.steps.filter(function (s) { return s.forced; }).length;
-    return forced ? forced + " of " + d.steps.length + " forced" : "decoded";
+    return forced ? msg("how_forced", {n: forced, of: d.steps.length}) : msg("how_decoded");
   };
   // The numbers on show: a training run's snapshot's own (its steps, states), else the data's.
   Page.prototype.run = function () {
@@ -441,25 +477,25 @@
   };
 
   Page.prototype.lessonPanel = function (L) {
-    var p = el("section", {"class": "as-panel as-lesson", "aria-label": "Lesson"});
-    p.appendChild(el("h2", null, L.title + " \u2014 page " + L.page + " of " + L.pages));
+    var p = el("section", {"class": "as-panel as-lesson", "aria-label": msg("lesson")});
+    p.appendChild(el("h2", null, msg("lesson_title", {title: L.title, page: L.page, pages: L.pages})));
     // The text as the app shows it, from its element tree; a page without one (an older export)
     // shows the plain text with its line breaks (docs/page-format.md: lesson markup).
     p.appendChild(L.markup ? markup(el("div", {"class": "as-lesson-text"}), L.markup) : el("p", {"class": "as-lesson-text"}, L.text));
-    if (L.image) p.appendChild(el("img", {src: L.image, alt: "the lesson's picture for this page"}));
-    var nav = el("nav", {"class": "as-lesson-nav", "aria-label": "Lesson pages"});
-    if (L.previous) nav.appendChild(el("a", {href: L.previous, rel: "prev"}, "\u2190 Previous page (Page Up)"));
-    if (L.index) nav.appendChild(el("a", {href: L.index}, "All pages"));
-    if (L.next) nav.appendChild(el("a", {href: L.next, rel: "next"}, "Next page (Page Down) \u2192"));
+    if (L.image) p.appendChild(el("img", {src: L.image, alt: msg("lesson_picture")}));
+    var nav = el("nav", {"class": "as-lesson-nav", "aria-label": msg("lesson_pages")});
+    if (L.previous) nav.appendChild(el("a", {href: L.previous, rel: "prev"}, "\u2190 " + msg("lesson_previous")));
+    if (L.index) nav.appendChild(el("a", {href: L.index}, msg("lesson_all")));
+    if (L.next) nav.appendChild(el("a", {href: L.next, rel: "next"}, msg("lesson_next") + " \u2192"));
     p.appendChild(nav);
     return p;
   };
 
   Page.prototype.cardPanel = function () {
     var d = this.d;
-    var p = el("section", {"class": "as-panel as-card-panel", "aria-label": "Model"});
+    var p = el("section", {"class": "as-panel as-card-panel", "aria-label": msg("model")});
     var det = el("details");
-    det.appendChild(el("summary", null, "Model: " + d.model));
+    det.appendChild(el("summary", null, msg("model_named", {model: d.model})));
     var dl = el("dl", {"class": "as-card"});
     (d.model_card || []).forEach(function (f) {
       dl.appendChild(el("dt", null, f.label));
@@ -467,7 +503,7 @@
     });
     det.appendChild(dl);
     p.appendChild(det);
-    if (d.generator) p.appendChild(el("p", {"class": "as-note"}, "Written by " + d.generator + (d.rounded ? "; numbers rounded to " + d.rounded + " decimals (exact ones: --format json)" : "")));
+    if (d.generator) p.appendChild(el("p", {"class": "as-note"}, msg(d.rounded ? "written_by_rounded" : "written_by", {generator: d.generator, decimals: d.rounded})));
     return p;
   };
 
@@ -495,11 +531,14 @@
       }
       rows.push(row);
     }
+    var colNames = axisLabels(d.source_tokens, d.source_labels), rowNames = axisLabels(tokens, other ? other.labels : d.target_labels);
     var m = {attribution: !!attribution, renormalized: renorm, dropped: drop, endCol: endCol, cols: cols,
-      colLabels: cols.map(function (i) { return label(d.source_tokens[i]); }),
-      rowLabels: rows.map(function (_, r) { return label(tokens[r]); }),
+      colLabels: cols.map(function (i) { return colNames[i]; }),
+      rowLabels: rows.map(function (_, r) { return rowNames[r]; }),
+      // The tokens behind labels that differ (a byte piece under its letter), for the readout.
+      colTokens: cols.map(function (i) { return label(d.source_tokens[i]); }), rowTokens: rows.map(function (_, r) { return label(tokens[r]); }),
       rowSteps: rows.map(function (_, r) { return r; }),
-      values: rows, total: tokens.length, allRows: tokens.map(label)};
+      values: rows, total: tokens.length, allRows: rowNames};
     if (st.words && d.words && !other) m = this.mergeWords(m, cols);
     m.links = other ? [] : this.linkCells(m, cols);
     if (attribution) {
@@ -584,15 +623,15 @@
     var d = this.d, st = this.state, T = this.length(), other = this.other();
     this.homeButton.disabled = this.backButton.disabled = st.t === 0;
     this.stepButton.disabled = this.endButton.disabled = st.t >= T;
-    this.stepLabel.textContent = "step " + st.t + " of " + T;
+    this.stepLabel.textContent = msg("step_of", {t: st.t, of: T});
     var m = this.matrix();
     this.current = m;
     // The sides are named by the axis titles (the figure's), so the title stays one line.
-    this.heatmapTitle.textContent = (m.attribution ? d.attribution.method + " attribution" : "Attention weights \u03b1") +
-      (m.words ? " over words" : " over tokens");
+    this.heatmapTitle.textContent = m.attribution ? msg(m.words ? "title_attribution_words" : "title_attribution", {method: d.attribution.method})
+      : msg(m.words ? "title_attention_words" : "title_attention");
     this.sumNote.textContent = this.sumText(m);
-    this.xTitle.textContent = m.words ? side2("source words", d.source_language, "merged from pieces: a word's columns summed") : side("source", d.source_language);
-    this.yTitle.textContent = side2("target", d.target_language, this.how()) + (m.words ? ", words: rows averaged" : "");
+    this.xTitle.textContent = m.words ? side2(msg("axis_source_words"), d.source_language, msg("axis_merged")) : side(msg("axis_source"), d.source_language);
+    this.yTitle.textContent = side2(msg("axis_target"), d.target_language, this.how()) + (m.words ? msg("axis_rows_averaged") : "");
     var self = this;
     var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
     this.xTitle.style.paddingLeft = g.left + "px";
@@ -612,15 +651,15 @@
         li.classList.toggle("as-shown", on);
         var b = li.querySelector("button");
         if (b) b.setAttribute("aria-pressed", String(on));
-        li.querySelector(".as-shown-mark").textContent = on ? "  \u2190 shown" : "";
+        li.querySelector(".as-shown-mark").textContent = on ? "  \u2190 " + msg("beam_shown") : "";
       });
     }
     if (this.snapshotLabel) this.snapshotLabel.textContent = d.timeline.snapshots[st.snapshot].label;
     if (this.compareBox) {
       // Model B's whole decoding of the sentence, on the same colour scale.
       var b = d.comparison;
-      this.drawHeatmap(this.compareBox, {colLabels: b.source_tokens.map(label), values: b.alpha, range: [0, 1], stops: SCALES[st.cmap],
-        total: b.target_tokens.length, allRows: b.target_tokens.map(label)}, null);
+      this.drawHeatmap(this.compareBox, {colLabels: axisLabels(b.source_tokens, b.source_labels), values: b.alpha, range: [0, 1],
+        stops: SCALES[st.cmap], total: b.target_tokens.length, allRows: axisLabels(b.target_tokens, b.target_labels)}, null);
     }
     this.drawColorbar(m);
     this.drawCandidates();
@@ -628,18 +667,17 @@
   };
 
   Page.prototype.sumText = function (m) {
-    var links = m.links && m.links.length ? " Dots: the word links of " + this.d.link_rule + "." : "";
+    var links = m.links && m.links.length ? " " + msg("sum_links", {rule: this.d.link_rule}) : "";
     return this.cellText(m) + links;
   };
 
   Page.prototype.cellText = function (m) {
-    if (m.attribution) return "Cells: each target token's " + this.d.attribution.method + " score for each source token" +
-      (this.d.attribution.signed ? " (red raises, blue lowers its log-probability)" : "") +
-      (m.dropped ? "; the </s> column dropped." : ".") + " \u03a3: the row's sum.";
-    var w = m.words ? " (a source word's pieces summed, a target word's pieces averaged; </s> is no word)" : "";
-    if (m.renormalized) return "Rows renormalised without the </s> column: each sums to 1" + w + ". \u03a3: the row's sum.";
-    if (m.dropped) return "The </s> column dropped: each row sums to 1 minus its weight on </s>" + w + ". \u03a3: the row's sum.";
-    return "Each row sums to 1" + w + ". \u03a3: the row's sum.";
+    if (m.attribution) return msg((this.d.attribution.signed ? "cells_signed" : "cells") + (m.dropped ? "_dropped" : ""), {method: this.d.attribution.method}) +
+      " " + msg("sigma");
+    var w = m.words ? " " + msg("words_note") : "";
+    if (m.renormalized) return msg("rows_renormalised", {words: w}) + " " + msg("sigma");
+    if (m.dropped) return msg("rows_dropped", {words: w}) + " " + msg("sigma");
+    return msg("rows_sum", {words: w}) + " " + msg("sigma");
   };
 
 
@@ -711,7 +749,7 @@
       drawn.rows.push(group);
     }
     drawn.labels.forEach(function (t, r) { t.setAttribute("visibility", r < n ? "visible" : "hidden"); });
-    drawn.cells.setAttribute("aria-label", "heatmap with " + n + " rows of " + m.allRows.length);
+    drawn.cells.setAttribute("aria-label", msg("heatmap_rows", {n: n, of: m.allRows.length}));
     // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
     var last = n && onHover ? m.values[n - 1] : null;
     var p = !last || last.every(function (v) { return Math.abs(v - last[0]) < 1e-9; }) ? -1 : argmax(last);
@@ -797,7 +835,7 @@
       box.textContent = "";
       box.asDrawn = null;
       this.encYTitle.textContent = "";
-      this.encNote.textContent = m.words ? "The encoder reads tokens, not words: turn Words off to see its states." : "";
+      this.encNote.textContent = m.words ? msg("encoder_words") : "";
       return;
     }
     var E = enc.size, states = enc.decoded || (enc.decoded = vector(enc.states));
@@ -810,10 +848,10 @@
       grid.style.gridTemplateColumns = g.left + "px " + g.W + "px " + sideW + "px";
       // Left: the state's halves (a bidirectional encoder: forward on top, backward below).
       var left = svg("svg", {width: g.left, height: top + H, "class": "as-enc-pin as-enc-left", "aria-hidden": "true", "font-size": 11});
-      var halves = d.decoder && d.decoder.bidirectional && E % 2 === 0 ? [["fwd \u2192", 0.25], ["\u2190 bwd", 0.75]] : [["h", 0.5]];
+      var halves = d.decoder && d.decoder.bidirectional && E % 2 === 0 ? [[msg("forward") + " \u2192", 0.25], ["\u2190 " + msg("backward"), 0.75]] : [["h", 0.5]];
       halves.forEach(function (h) { left.appendChild(svg("text", {x: g.left - 6, y: top + H * h[1] + 4, "text-anchor": "end"}, h[0])); });
       var cells = el("canvas", {"class": "as-enc-cells", role: "img",
-        "aria-label": "encoder states: " + cols.length + " columns of " + E + " numbers"});
+        "aria-label": msg("encoder_cells", {columns: cols.length, numbers: E})});
       cells.width = Math.max(1, Math.round(g.W * dpr));
       cells.height = Math.round(H * dpr);
       cells.style.width = g.W + "px";
@@ -850,8 +888,7 @@
       var self = this, show = function (e) {
         var r = cells.getBoundingClientRect(), c = Math.floor((e.clientX - r.left) / g.cell), k = Math.floor((e.clientY - r.top) / H * E);
         if (c < 0 || c >= cols.length || k < 0 || k >= E) return;
-        self.encNote.textContent = "h of " + m.colLabels[c] + ", number " + (k + 1) + " of " + E + ": " + fixed(states[cols[c] * E + k], 2) +
-          " (the page keeps it to \u00b11/254)";
+        self.encNote.textContent = msg("encoder_value", {token: m.colLabels[c], k: k + 1, of: E, value: prose(fixed(states[cols[c] * E + k], 2))});
       };
       cells.addEventListener("mousemove", show);
       cells.addEventListener("click", show);
@@ -859,7 +896,7 @@
       box.textContent = "";
       box.appendChild(grid);
       box.asDrawn = {key: key, side: sideCanvas, c: cLabel, s: sLabel, cw: cw, H: H};
-      this.encYTitle.textContent = E + " numbers";
+      this.encYTitle.textContent = msg("numbers", {n: E});
     }
     // c_t and s_t of the step on show (c and s_0 before the first).
     var a = box.asDrawn, t = st.t, step = t && !other ? run.steps[t - 1] : null;
@@ -885,27 +922,30 @@
     var cwp = a.cw * (sw / (2 * a.cw + 4));
     sctx.drawImage(tmp2, 0, 0, 1, n, 0, 0, cwp, sh);
     sctx.drawImage(tmp2, 1, 0, 1, n, sw - cwp, 0, cwp, sh);
-    a.side.setAttribute("aria-label", step ? "context c_t and state s_t of step " + t : "the decoder's first state s_0");
+    a.side.setAttribute("aria-label", step ? msg("side_step", {t: st.t}) : msg("side_first"));
     box.scrollLeft = this.heatmapBox.scrollLeft;
     this.encNote.textContent = "";
-    this.encNote.appendChild(other ? rich("span", ["c", ["sub", "t"], " and s", ["sub", "t"], " were recorded along " + this.own() + " only: choose it to see them."])
-      : rich("span", [!t ? "Before the first step: the decoder starts from s" : "", !t ? ["sub", "0"] : "", !t ? " (no context yet). " : "",
-        "Blue below zero, red above; c", ["sub", "t"], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", "t,i"], " h", ["sub", "i"],
-        ", the columns weighted by the step's row of the heatmap."]));
+    var ct = seq("c", ["sub", "t"]), st_ = seq("s", ["sub", "t"]);
+    this.encNote.appendChild(other ? rich("span", msgParts("encoder_other", {c: ct, s: st_, own: this.own()}))
+      : rich("span", (st.t ? [] : msgParts("encoder_before", {s0: seq("s", ["sub", "0"])}).concat([" "])).concat(msgParts("encoder_colours",
+        {formula: seq("c", ["sub", "t"], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", "t,i"], " h", ["sub", "i"])}))));
   };
 
-  Page.prototype.readoutHint = function () { return "Hover over a cell, or tap it, for its exact weight."; };
+  Page.prototype.readoutHint = function () { return msg("readout_hint"); };
 
   Page.prototype.hover = function (r, c) {
     var m = this.current, v = m.values[r][c];
-    var what = m.attribution ? this.d.attribution.method : m.renormalized ? "\u03b1 (renormalised)" : "\u03b1";
+    var what = m.attribution ? this.d.attribution.method : m.renormalized ? msg("alpha_renormalised") : "\u03b1";
     var exact = this.d.rounded ? fixed(v, this.d.rounded) : String(v);
-    this.readout.textContent = m.rowLabels[r] + " \u2192 " + m.colLabels[c] + ": " + what + " = " + exact;
+    var named = function (labels, tokens, k) {
+      return !m.words && tokens && tokens[k] !== labels[k] ? labels[k] + " (" + tokens[k] + ")" : labels[k];
+    };
+    this.readout.textContent = named(m.rowLabels, m.rowTokens, r) + " \u2192 " + named(m.colLabels, m.colTokens, c) + ": " + what + " = " + exact;
   };
 
   Page.prototype.drawColorbar = function (m) {
     var W = 260, H = 58, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
-      "aria-label": "colour bar from " + m.range[0] + " to " + m.range[1]});
+      "aria-label": msg("colour_bar", {from: m.range[0], to: m.range[1]})});
     var id = "as-grad-" + Page.count + "-" + (Page.grads = (Page.grads || 0) + 1);
     var defs = svg("defs"), grad = svg("linearGradient", {id: id});
     m.stops.forEach(function (c, k) { grad.appendChild(svg("stop", {offset: k / (m.stops.length - 1), "stop-color": c})); });
@@ -918,8 +958,8 @@
         Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
     });
     // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
-    var title = m.attribution ? this.d.attribution.method + (this.d.attribution.signed ? " (signed)" : "")
-      : this.d.decoder && this.d.decoder.attention === "none" ? "alpha (uniform: no attention)" : "attention weight \u03b1";
+    var title = m.attribution ? (this.d.attribution.signed ? msg("scale_signed", {method: this.d.attribution.method}) : this.d.attribution.method)
+      : this.d.decoder && this.d.decoder.attention === "none" ? msg("scale_uniform") : msg("scale_attention");
     g.appendChild(svg("text", {x: W / 2, y: 53, "text-anchor": "middle", "class": "as-scale-title"}, title));
     this.colorbar.textContent = "";
     this.colorbar.appendChild(g);
@@ -929,18 +969,18 @@
     var d = this.d, t = this.state.t, list = this.candList;
     list.textContent = "";
     if (!t) {
-      this.candTitle.textContent = "Candidates";
-      list.appendChild(el("li", {"class": "as-message"}, "Press Step \u2192 to decode the first token."));
+      this.candTitle.textContent = msg("candidates");
+      list.appendChild(el("li", {"class": "as-message"}, msg("press_step")));
       return;
     }
     var step = this.run().steps[t - 1];
-    this.candTitle.textContent = "Candidates at step " + t;
+    this.candTitle.textContent = msg("candidates_at", {t: t});
     if (this.other()) {
-      list.appendChild(el("li", {"class": "as-message"}, "Recorded along " + this.own() + " only: choose it to see them."));
+      list.appendChild(el("li", {"class": "as-message"}, msg("recorded_along", {own: this.own()})));
       return;
     }
     if (!step) {
-      list.appendChild(el("li", {"class": "as-message"}, "This step's candidates were not recorded."));
+      list.appendChild(el("li", {"class": "as-message"}, msg("candidates_missing")));
       return;
     }
     var chosenShown = false;
@@ -949,7 +989,7 @@
       chosenShown = chosenShown || chosen;
       var li = el("li", {"class": chosen ? "as-chosen" : ""});
       li.appendChild(el("span", null, (k + 1) + "."));
-      li.appendChild(el("span", {"class": "as-cand-token"}, label(c.token) + (chosen ? (step.forced ? "  (forced)" : "  (chosen)") : "")));
+      li.appendChild(el("span", {"class": "as-cand-token"}, label(c.token) + (chosen ? "  " + msg(step.forced ? "cand_forced" : "cand_chosen") : "")));
       li.appendChild(el("span", {"class": "as-cand-p"}, fixed(c.p, 3)));
       var bar = el("span", {"class": "as-cand-bar"});
       bar.style.width = Math.max(1, Math.round(c.p * 100)) + "%";
@@ -959,7 +999,7 @@
     if (!chosenShown) {
       var li = el("li", {"class": "as-chosen"});
       li.appendChild(el("span", null, "\u2013"));
-      li.appendChild(el("span", {"class": "as-cand-token"}, label(step.token) + (step.forced ? "  (forced; not among the top " + step.candidates.length + ")" : "")));
+      li.appendChild(el("span", {"class": "as-cand-token"}, label(step.token) + (step.forced ? "  " + msg("cand_forced_outside", {k: step.candidates.length}) : "")));
       li.appendChild(el("span", {"class": "as-cand-p"}, fixed(step.p, 3)));
       list.appendChild(li);
     }
@@ -987,7 +1027,7 @@
     var bottom = Math.ceil(Math.sin(SLANT) * Math.max.apply(null, widths) + px * 1.4) + 8, H = H0 + bottom;
     var span = hi - lo || 1, y0 = 6 + (H0 - 6) * hi / span;
     var g = svg("svg", {"class": "as-chart", viewBox: "0 0 " + W + " " + H, width: "100%", role: "img",
-      "aria-label": "bar chart of " + n + " values"});
+      "aria-label": msg("bar_chart", {n: n})});
     g.appendChild(svg("line", {x1: left - 2, x2: W - 2, y1: y0, y2: y0, stroke: "#999"}));
     g.appendChild(svg("text", {x: axis - 4, y: 12, "text-anchor": "end", "class": "as-tick"}, ticks[0]));
     if (lo < 0) g.appendChild(svg("text", {x: axis - 4, y: H0, "text-anchor": "end", "class": "as-tick"}, ticks[1]));
@@ -1012,16 +1052,16 @@
     var d = this.d, t = this.state.t, body = this.explainBody, dec = d.decoder || {};
     body.textContent = "";
     if (!t) {
-      body.appendChild(rich("p", [["b", "Press Step"], " to see one decoding step explained with this model's numbers."]));
+      body.appendChild(rich("p", msgParts("explain_press", {press: ["b", msg("explain_press_bold")]})));
       return;
     }
     var run = this.run(), step = run.steps[t - 1], parts = {};
     if (this.other()) {
-      body.appendChild(el("p", null, "This page recorded the numbers of " + this.own() + " only: choose it to see them."));
+      body.appendChild(el("p", null, msg("explain_other", {own: this.own()})));
       return;
     }
     if (!step) {
-      body.appendChild(el("p", null, "This step's numbers were not recorded."));
+      body.appendChild(el("p", null, msg("explain_missing")));
       return;
     }
     var x = step.explain || {};
@@ -1031,42 +1071,39 @@
     var tokens = d.source_tokens.map(label);
     var n = function (k) { return String(after ? (k === 5 ? 1 : k <= 4 ? k + 1 : k) : k); };
     var q = after ? ["s", ["sub", "t"]] : conditional ? ["s'", ["sub", "t"]] : ["s", ["sub", "t-1"]];
-    var num = function (v, p) { return fixed(v, p === undefined ? 3 : p); };
+    var num = function (v, p) { return prose(fixed(v, p === undefined ? 3 : p)); };  // numbers in prose: the language's decimal sign
+    var head = function (k, key) { return ["b", msg(key, {n: n(k)})]; };
 
     if (step.agreement && d.attribution) {
       var a = step.agreement;
-      parts.attribution = rich("p", [["b", "Attribution"], " (" + d.attribution.method + "): " + (d.attribution.description || ""),
-        " Against this step's attention: rank correlation \u03c1 = ", ["b", num(a.spearman, 2)], ", " +
-        (a.same_top ? "the same top source token (" + tokens[a.top] + ")" : "different top source tokens: attention " +
-          tokens[a.peak] + ", " + d.attribution.method + " " + tokens[a.top]) + ", Jensen\u2013Shannon divergence ",
-        ["b", num(a.jensen_shannon, 2)], " (0: the same distribution, 1: nothing in common)."]);
+      parts.attribution = rich("p", [["b", msg("explain_attribution")], " (" + d.attribution.method + "): " + (d.attribution.description || ""), " "].concat(
+        msgParts(a.same_top ? "explain_agreement_same" : "explain_agreement_different", {rho: ["b", num(a.spearman, 2)], top: tokens[a.top],
+          attention: tokens[a.peak], method: d.attribution.method, js: ["b", num(a.jensen_shannon, 2)]})));
     }
     parts.query = after
-      ? rich("p", [["b", n(1) + ". Query"], ": the new decoder state s", ["sub", t], " (" + x.query_size + " numbers, length " + num(x.query_norm) +
-          "): this model attends after its recurrent cell."])
+      ? rich("p", msgParts("explain_query_after", {head: head(1, "explain_query"), s: seq("s", ["sub", t]), size: x.query_size, norm: num(x.query_norm)}))
       : conditional
-        ? rich("p", [["b", n(1) + ". Query"], ": s'", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", emb(", ["i", prev],
-            ")), the previous state (length " + num(x.query_norm) + ") after a first cell has read the word just written: this model knows ",
-            ["i", prev], " before it looks."])
-        : rich("p", [["b", n(1) + ". Query"], ": the previous decoder state s", ["sub", t - 1], " (" + x.query_size + " numbers, length " +
-            num(x.query_norm) + ")."]);
+        ? rich("p", msgParts("explain_query_conditional", {head: head(1, "explain_query"),
+            formula: seq("s'", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", emb(", ["i", prev], "))"), norm: num(x.query_norm), word: ["i", prev]}))
+        : rich("p", msgParts("explain_query_previous", {head: head(1, "explain_query"), s: seq("s", ["sub", t - 1]), size: x.query_size,
+            norm: num(x.query_norm)}));
     if (typeof x.query_projection_norm === "number" && att === "additive")
-      parts.query.appendChild(rich("span", [" Projected: W ", q[0], q[1], " has length " + num(x.query_projection_norm) + "."]));
+      parts.query.appendChild(rich("span", [" "].concat(msgParts("explain_projected", {q: seq("W ", q[0], q[1]), norm: num(x.query_projection_norm)}))));
 
     var formula = att === "dot" ? ["e", ["sub", "t,i"], " = ", q[0], q[1], ["sup", "T"], " h", ["sub", "i"]]
       : att === "general" ? ["e", ["sub", "t,i"], " = ", q[0], q[1], ["sup", "T"], " W", ["sub", "a"], " h", ["sub", "i"]]
-      : att === "mlp" ? ["e", ["sub", "t,i"], " = MLP([h", ["sub", "i"], "; ", q[0], q[1], "]), a small network over the pair"]
+      : att === "mlp" ? msgParts("explain_mlp", {formula: seq("e", ["sub", "t,i"], " = MLP([h", ["sub", "i"], "; ", q[0], q[1], "])")})
       : ["e", ["sub", "t,i"], " = v", ["sup", "T"], " tanh(W ", q[0], q[1], " + U h", ["sub", "i"], ")"];
     var energies = x.energies;
     if (att === "none") {
-      parts.energies = rich("p", [["b", n(2) + ". Energies"], ": this model has no attention; every step uses the same context, the encoder's final state."]);
+      parts.energies = rich("p", msgParts("explain_energies_none", {head: head(2, "explain_energies")}));
     } else if (!energies) {
-      parts.energies = rich("p", [["b", n(2) + ". Energies"], " "].concat(formula, [": this model does not report its energies."]));
+      parts.energies = rich("p", msgParts("explain_energies_unreported", {head: head(2, "explain_energies"), formula: seq.apply(null, formula)}));
     } else {
       var top = argmax(energies);
       parts.energies = el("div");
-      parts.energies.appendChild(rich("p", [["b", n(2) + ". Energies"], " "].concat(formula,
-        [", one per source token: e", ["sub", t + "," + tokens[top]], " = " + num(energies[top]) + " is the largest."])));
+      parts.energies.appendChild(rich("p", msgParts("explain_energies_largest", {head: head(2, "explain_energies"), formula: seq.apply(null, formula),
+        e: seq("e", ["sub", t + "," + tokens[top]]), value: num(energies[top])})));
       parts.energies.appendChild(bars(tokens, energies, "#9467bd", top));
     }
 
@@ -1074,16 +1111,15 @@
     var padding = d.padding_column === true;
     parts.softmax = el("div");
     if (att === "none") {
-      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": not used; alpha is shown uniform (1/" + alpha.length + " each) only as a placeholder."]));
+      parts.softmax.appendChild(rich("p", msgParts("explain_softmax_none", {head: head(3, "explain_softmax"), n: alpha.length})));
     } else if (energies && !padding && energies.length === alpha.length) {
       var z = sum(energies.map(Math.exp));
-      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": \u03b1", ["sub", "t,i"], " = exp(e", ["sub", "t,i"], ") / \u03a3",
-        ["sub", "j"], " exp(e", ["sub", "t,j"], "). For ", ["i", tokens[peak]], ": exp(" + num(energies[peak]) + ") / " + num(z, 2) + " = ",
-        ["b", num(alpha[peak])], ". The weights sum to " + num(total, 4) + "."]));
+      parts.softmax.appendChild(rich("p", msgParts("explain_softmax_full", {head: head(3, "explain_softmax"),
+        formula: seq("\u03b1", ["sub", "t,i"], " = exp(e", ["sub", "t,i"], ") / \u03a3", ["sub", "j"], " exp(e", ["sub", "t,j"], ")"),
+        token: ["i", tokens[peak]], e: num(energies[peak]), z: num(z, 2), alpha: ["b", num(alpha[peak])], total: num(total, 4)})));
     } else {
-      parts.softmax.appendChild(rich("p", [["b", n(3) + ". Softmax"], ": \u03b1", ["sub", "t," + tokens[peak]], " = ", ["b", num(alpha[peak])],
-        " is the largest weight; the weights sum to " + num(total, 4) + "." +
-        (padding ? " The model's softmax also covers its own padding positions: their share is the <padding> column, " + num(alpha[alpha.length - 1]) + "." : "")]));
+      parts.softmax.appendChild(rich("p", msgParts("explain_softmax_largest", {head: head(3, "explain_softmax"), a: seq("\u03b1", ["sub", "t," + tokens[peak]]),
+        alpha: ["b", num(alpha[peak])], total: num(total, 4)}).concat(padding ? [" " + msg("explain_padding", {share: num(alpha[alpha.length - 1])})] : [])));
     }
     parts.softmax.appendChild(bars(tokens, alpha, "#1f77b4", peak));
 
@@ -1094,29 +1130,32 @@
       terms.push(num(alpha[i], 2) + "\u00b7h", ["sub", i + 1], "(", ["i", tokens[i]], ")");
     });
     parts.context = att === "none"
-      ? rich("p", [["b", n(4) + ". Context"], ": c = the encoder's final state, the same at every step (length " + num(x.context_norm) + ")."])
-      : rich("p", [["b", n(4) + ". Context"], ": c", ["sub", t], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", t + ",i"], " h", ["sub", "i"], " = "].concat(
-          terms, [(order.length > 3 ? " + \u2026" : "") + " (" + x.context_size + " numbers, length " + num(x.context_norm) + ")."]));
+      ? rich("p", msgParts("explain_context_none", {head: head(4, "explain_context"), norm: num(x.context_norm)}))
+      : rich("p", msgParts("explain_context_with", {head: head(4, "explain_context"),
+          formula: seq.apply(null, ["c", ["sub", t], " = \u03a3", ["sub", "i"], " \u03b1", ["sub", t + ",i"], " h", ["sub", "i"], " = "].concat(
+            terms, [order.length > 3 ? " + \u2026" : ""])), size: x.context_size, norm: num(x.context_norm)}));
 
-    var move = " the state moves by " + num(x.state_change) + " (length " + num(x.previous_state_norm) + " \u2192 " + num(x.state_norm) + ").";
+    var move = {change: num(x.state_change), from: num(x.previous_state_norm), to: num(x.state_norm), cell: cell};
     parts.update = after
-      ? rich("p", [["b", "1. Decoder update"], " (" + cell + "), before any attention: s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(",
-          ["i", prev], ")" + (dec.input_feeding ? "; the previous step's attentional output" : "") + "]):" + move])
+      ? rich("p", msgParts("explain_update_after", Object.assign({head: ["b", msg("explain_update", {n: "1"})],
+          formula: seq("s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(", ["i", prev], ")" +
+            (dec.input_feeding ? msg("explain_input_feeding") : "") + "])")}, move)))
       : conditional
-        ? rich("p", [["b", "5. Decoder update"], " (" + cell + ", a second cell): s", ["sub", t], " = " + cell + "(s'", ["sub", t], ", c", ["sub", t],
-            "): from s", ["sub", t - 1], move])
-        : rich("p", [["b", "5. Decoder update"], " (" + cell + "): s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(", ["i", prev],
-            "); c", ["sub", t], "]):" + move]);
+        ? rich("p", msgParts("explain_update_conditional", Object.assign({head: ["b", msg("explain_update", {n: "5"})],
+            formula: seq("s", ["sub", t], " = " + cell + "(s'", ["sub", t], ", c", ["sub", t], ")"), previous: seq("s", ["sub", t - 1])}, move)))
+        : rich("p", msgParts("explain_update_plain", Object.assign({head: ["b", msg("explain_update", {n: "5"})],
+            formula: seq("s", ["sub", t], " = " + cell + "(s", ["sub", t - 1], ", [emb(", ["i", prev], "); c", ["sub", t], "])")}, move)));
 
-    var from = dec.own_readout ? ["[s", ["sub", t], "; c", ["sub", t], "; emb(", ["i", prev], ")]"]
-      : after ? ["s", ["sub", t], " and c", ["sub", t]] : ["the new state s", ["sub", t]];
-    var piece = step.piece === "start" ? " A piece that starts a new word (its \u2581 is the space before it)."
-      : step.piece === "continue" ? " A piece that continues the word before it (no \u2581)."
-      : step.piece && step.piece.indexOf("byte:") === 0 ? " A byte piece: one UTF-8 byte (" + step.piece.substr(5) + ") of a character the vocabulary spells byte by byte." : "";
-    var verb = d.beam && d.beam.length ? "Beam search kept:" : step.forced ? "Forced:" : "Chosen:";
+    var from = dec.own_readout ? seq("[s", ["sub", t], "; c", ["sub", t], "; emb(", ["i", prev], ")]")
+      : after ? seq.apply(null, msgParts("explain_from_after", {s: seq("s", ["sub", t]), c: seq("c", ["sub", t])}))
+      : seq.apply(null, msgParts("explain_from_state", {s: seq("s", ["sub", t])}));
+    var piece = step.piece === "start" ? " " + msg("explain_piece_start")
+      : step.piece === "continue" ? " " + msg("explain_piece_continue")
+      : step.piece && step.piece.indexOf("byte:") === 0 ? " " + msg("explain_piece_byte", {byte: step.piece.substr(5)}) : "";
+    var verb = d.beam && d.beam.length ? "explain_output_beam" : step.forced ? "explain_output_forced" : "explain_output_chosen";
     parts.output = el("div");
-    parts.output.appendChild(rich("p", [["b", "6. Output"], ": a softmax over the whole target vocabulary from "].concat(from,
-      [" (top " + step.candidates.length + " shown). " + verb + " ", ["i", label(step.token)], ", p = ", ["b", num(step.p)], "." + piece])));
+    parts.output.appendChild(rich("p", msgParts(verb, {head: ["b", msg("explain_output", {n: "6"})], from: from, k: step.candidates.length,
+      token: ["i", label(step.token)], p: ["b", num(step.p)]}).concat([piece])));
     parts.output.appendChild(bars(step.candidates.map(function (c) { return label(c.token); }),
       step.candidates.map(function (c) { return c.p; }), "#2ca02c", step.chosen));
 
@@ -1143,7 +1182,7 @@
       try {
         new Page(root, JSON.parse(script.textContent));
       } catch (e) {
-        root.appendChild(el("p", {"class": "as-error"}, "AlignScope could not draw this page: " + e.message));
+        root.appendChild(el("p", {"class": "as-error"}, msg("draw_error", {message: e.message})));
         throw e;
       }
     }

@@ -35,7 +35,7 @@ field() { sed -n "s/^ $1: //p" "$work/info.txt"; }
 [[ $(field Version) == "$version" ]] || fail "Version: $(field Version), not $version"
 [[ $(field Architecture) == amd64 ]] || fail "Architecture: $(field Architecture)"
 depends=$(field Depends)
-for p in libtorch1.13 libqt6widgets6 libqcustomplot2.1-qt6 libsentencepiece0 libopenblas0-pthread fonts-dejavu-core fonts-symbola; do
+for p in libtorch1.13 libqt6widgets6 libqcustomplot2.1-qt6 libsentencepiece0 libopenblas0-pthread fonts-dejavu-core fonts-symbola fonts-noto-cjk; do
   [[ ", $depends," == *", $p "* || ", $depends," == *", $p,"* ]] || fail "Depends lacks $p: $depends"
 done
 if grep -qE -- '-dev\b' <<<"$depends"; then fail "Depends names a -dev package: $depends"; fi

@@ -329,7 +329,7 @@ def test_markup_in_tokens_and_names_stays_text(tmp_path, browser):
     assert "<img src=x onerror=alert(1)>" in texts[2] and "</script>" in texts[2]
     counts = browser.run("return [document.querySelectorAll('img').length, document.querySelectorAll('script').length, "
                          "[...document.querySelectorAll('b')].filter(b => b.textContent === 'bold').length]")
-    assert counts == [0, 2, 0]  # no element made of the data: the page's two scripts, Step explained's own <b> only
+    assert counts == [0, 3, 0]  # no element made of the data: the page's three scripts (messages, data, code), Step explained's own <b> only
     assert browser.alert_text() is None
     assert_clean(browser, page)
 

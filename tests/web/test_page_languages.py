@@ -1,0 +1,159 @@
+"""The page in the learners' language (issue 60): one message catalogue a language
+(resources/web/messages/*.json) with the same keys and placeholders, the languages the C++ and
+Python producers offer are those files, and a page written with `export --format html --language`
+has no English control string left (its DOM walked in headless Chromium at step 0, step 1 and the
+end), numbers in its prose with the language's decimal sign and a dot in its matrix."""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import Browser, available  # noqa: E402
+from test_page import CLI, REPO, WEB, export  # noqa: E402
+
+MESSAGES = WEB / "messages"
+LANGUAGES = ("en", "ko", "de", "fr")
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+
+def catalogue(language):
+    return json.loads((MESSAGES / f"{language}.json").read_text(encoding="utf-8"))
+
+
+def test_the_catalogues_have_the_same_keys_and_placeholders():
+    assert sorted(p.stem for p in MESSAGES.glob("*.json")) == sorted(LANGUAGES)
+    english = catalogue("en")
+    for language in LANGUAGES:
+        messages = catalogue(language)
+        assert list(messages) == list(english), f"{language}.json: keys differ from en.json's"
+        for key, text in messages.items():
+            assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key])), f"{language}.json: {key}"
+    # Nothing left in English: a Korean text has Hangul; a German or French one equal to the English
+    # is a word the language shares (Heatmap, Softmax, Attribution, source).
+    same = {"de": {"page_title", "heatmap", "explain_attribution", "explain_softmax"},
+            "fr": {"source", "heatmap_attention", "axis_source", "explain_attribution", "explain_softmax"}}
+    for key, text in catalogue("ko").items():
+        assert re.search("[\uac00-\ud7a3]", text) or not re.search("[A-Za-z]{2}", PLACEHOLDER.sub("", text)) \
+            or key == "page_title", f"ko.json: {key} has no Korean"
+    for language in ("de", "fr"):
+        assert {k for k, v in catalogue(language).items() if v == english[k] and re.search("[A-Za-z]", v)} <= same[language] | {
+            "page_title", "decimal_sign"}, f"{language}.json: English left"
+    # The C++ producer's list (HtmlPage::languages) is these files.
+    code = (REPO / "ui" / "HtmlPage.cpp").read_text(encoding="utf-8")
+    listed = re.search(r"static const std::vector<std::string> all = \{([^}]*)\}", code).group(1)
+    assert sorted(re.findall(r'"(\w+)"', listed)) == sorted(LANGUAGES)
+
+
+# What the page shows as its own words: text and labels, less the data (sentences, tokens, the
+# model's card, hypotheses), which stay the model's.
+VISIBLE_TEXT = """
+const skip = '.as-card, .as-source, .as-translation, .as-hyp, .as-cand-token, .as-col-label, .as-row-label, script, style';
+const out = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode())
+  if (!n.parentElement.closest(skip) && n.textContent.trim()) out.push(n.textContent.trim());
+for (const e of document.querySelectorAll('[aria-label], [title], [alt]'))
+  for (const a of ['aria-label', 'title', 'alt']) if (e.getAttribute(a)) out.push(e.getAttribute(a));
+return out.join('\\n');
+"""
+
+
+def english_fragments(language):
+    """Each English template's literal parts of a word or more that the language's catalogue does
+    not itself contain (German keeps "Heatmap" and "Softmax", French "Attribution")."""
+    own = "\n".join(catalogue(language).values())
+    fragments = set()
+    for text in catalogue("en").values():
+        for part in PLACEHOLDER.split(text):
+            part = part.strip(" ,.:;()")
+            if re.search(r"[A-Za-z]{3}", part) and part not in own:
+                fragments.add(part)
+    return fragments
+
+
+@pytest.fixture(scope="module")
+def language_pages(tmp_path_factory):
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    tmp = tmp_path_factory.mktemp("languages")
+    model = REPO / "models" / "en-de-subword.pt"
+    line = "I know that he has read the book. ||| Ich weiß, dass er das Buch gelesen hat."
+    out = {}
+    for language in LANGUAGES:
+        (forced,) = export(tmp / language / "forced", [line], "--model", model, "--language", language)
+        (beam,) = export(tmp / language / "beam", ["I know that he has read the book."], "--model", model, "--beam", "3",
+                         "--language", language)
+        out[language] = (forced, beam)
+    return out
+
+
+pytestmark_browser = pytest.mark.skipif(available() is not None, reason=available() or "")
+
+
+@pytestmark_browser
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_page_in_each_language_has_no_english_control_string_left(language, language_pages):
+    fragments = english_fragments(language)
+    with Browser(1024, 768) as b:
+        for path in language_pages[language]:
+            b.open(path)
+            assert b.run("return document.documentElement.lang") == language
+            seen = []
+            for keys in (("Home",), ("ArrowRight",), ("End",)):
+                b.keys(*keys)
+                seen.append(b.run(VISIBLE_TEXT))
+            text = "\n".join(seen)
+            left = sorted(f for f in fragments if f in text)
+            assert not left, f"{path.name} ({language}): English left: {left}"
+            if language == "en":  # the walk sees the controls: the English page has them
+                assert "Step explained" in text and "Candidates at step 1" in text
+            if language == "ko":
+                assert re.search("[\uac00-\ud7a3]", text) and "단계 설명" in text
+
+
+@pytestmark_browser
+def test_numbers_in_prose_take_the_languages_decimal_sign_and_the_matrix_a_dot(language_pages):
+    with Browser(1024, 768) as b:
+        for language, sign in (("de", ","), ("fr", ","), ("en", "."), ("ko", ".")):
+            b.open(language_pages[language][0])
+            b.keys("Home", "ArrowRight")
+            explained = b.run("return document.querySelector('.as-explain').textContent")
+            assert re.search(r"\d" + re.escape(sign) + r"\d{3}\b", explained), f"{language}: {explained[:300]}"
+            if sign == ",":
+                assert not re.search(r"\d\.\d{3}\b", explained), f"{language}: a dot in prose: {explained[:300]}"
+            sums = b.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row-sum')].map(t => t.textContent)")
+            assert sums and all(re.fullmatch(r"\d\.\d{3}", s) for s in sums), f"{language}: {sums}"
+
+
+def test_an_unknown_language_is_refused_naming_the_ones_there_are(tmp_path):
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    (tmp_path / "in.txt").write_text("The red car.\n", encoding="utf-8")
+    import subprocess
+    r = subprocess.run([str(CLI), "export", "--model", str(REPO / "models" / "en-fr-subword.pt"), "--format", "html", "-i",
+                        str(tmp_path / "in.txt"), "-o", str(tmp_path / "out"), "--language", "xx", "--no-progress"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "'xx'" in r.stderr and "en, ko, de, fr" in r.stderr, r.stderr
+
+
+@pytestmark_browser
+def test_byte_pieces_read_as_their_letter_on_the_page(language_pages):
+    """en-de's weiß: its rows are labelled ß and the join mark (PieceText::labels, from the data),
+    and the readout names the byte pieces behind them; Step explained keeps the model's token."""
+    with Browser(1024, 768) as b:
+        b.open(language_pages["en"][0])
+        labels = b.run("return [...document.querySelectorAll('.as-heatmap-panel .as-row-label')].map(t => t.textContent)")
+        at = labels.index("ß")
+        assert labels[at + 1] == "\u2040"
+        readouts = []
+        for row in (at, at + 1):
+            b.run(f"document.querySelector('.as-heatmap-panel .as-cell[data-row=\"{row}\"][data-col=\"1\"]')"
+                  ".dispatchEvent(new MouseEvent('mouseover', {bubbles: true}))")
+            readouts.append(b.run("return document.querySelector('.as-readout').textContent"))
+        assert readouts[0].startswith("ß (<0xC3>) \u2192") and readouts[1].startswith("\u2040 (<0x9F>) \u2192"), readouts
+        b.keys("Home", *["ArrowRight"] * (at + 1))
+        assert "<0xC3>" in b.run("return document.querySelector('.as-explain').textContent")
