@@ -269,6 +269,11 @@ TEST(LessonLanguages, ExportLessonWritesTheSiteInTheLanguageAskedFor) {
     EXPECT_TRUE(contains(pages, "Ein früher Fehler wird wieder eingespeist")) << "page 3's text";
     EXPECT_FALSE(contains(pages, "An early mistake is fed back in"));
     EXPECT_TRUE(contains(pages, "She is reading a book.")) << "the data stays as it is";
+    // The pages' own words (controls, Step explained) from the page's catalogue in that language too.
+    const auto page1 = tests::readFile(dir.path("de/page-01.html"));
+    EXPECT_TRUE(contains(page1, "<html lang=\"de\">")) << "page 1's controls are not in German";
+    EXPECT_TRUE(contains(page1, "— Seite 1 von 3</title>")) << "page 1's title";
+    EXPECT_TRUE(contains(index, "3 Seiten.")) << "the index's note";
     const auto korean = tests::runCommand(cli + " export-lesson 04-teacher-forcing --language ko -o " + tests::shellQuoted(dir.path("ko")));
     ASSERT_EQ(korean.exitCode, 0) << korean.output;
     EXPECT_TRUE(contains(tests::readFile(dir.path("ko/index.html")), "4. 학습에서는 교사 강요"));
@@ -280,4 +285,5 @@ TEST(LessonLanguages, ExportLessonWritesTheSiteInTheLanguageAskedFor) {
     ASSERT_EQ(italian.exitCode, 0) << italian.output;
     EXPECT_TRUE(contains(italian.output, "has no it texts (it has en, de, fr, ko): written in English")) << italian.output;
     EXPECT_TRUE(contains(tests::readFile(dir.path("it/index.html")), "4. Teacher forcing in training"));
+    EXPECT_TRUE(contains(tests::readFile(dir.path("it/page-01.html")), "<html lang=\"en\">")) << "no Italian catalogue: English";
 }

@@ -271,7 +271,12 @@ void AlignmentFigure::show(const core::DecodingState& s, const FigureOptions& o)
     if (needsRotation(columns_, font, cell)) x->setTickLabelRotation(-90);
 
     auto* scale = scale_ = new QCPColorScale(plot_);
-    layout->addElement(row, 1, scale);
+    // In a grid of its own with an empty element after it: a grid gives an element its column's
+    // width whatever its maximum, and the column is as wide as c_t and s_t under it (the bar was).
+    auto* scaleGrid = new QCPLayoutGrid;
+    layout->addElement(row, 1, scaleGrid);
+    scaleGrid->addElement(0, 0, scale);
+    scaleGrid->addElement(0, 1, new QCPLayoutElement(plot_));
     scale->setType(QCPAxis::atRight);
     const QCPRange range = !attribution_         ? QCPRange(0, 1)
                            : s.attributionSigned ? QCPRange(-std::max(extent, 1e-6), std::max(extent, 1e-6))

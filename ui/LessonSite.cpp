@@ -13,6 +13,7 @@
 #include "core/runtime/Runtime.h"
 #include "core/training/TrainingTimeline.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -99,6 +100,17 @@ core::LessonMarkup::Node inlineStart(const core::LessonMarkup::Node& node, size_
         } else out.children.push_back(std::move(inner));
     }
     return out;
+}
+
+// The page's message catalogue (resources/web/messages) also words the site's own lines: a
+// message with its {name} placeholders filled in.
+std::string siteMessage(const std::string& language, const char* key, const std::map<std::string, std::string>& values) {
+    const auto messages = nlohmann::json::parse(HtmlPage::messagesText(language));
+    std::string text = messages.value(key, std::string());
+    for (const auto& [name, value] : values)
+        for (size_t at = text.find('{' + name + '}'); at != std::string::npos; at = text.find('{' + name + '}', at + value.size()))
+            text.replace(at, name.size() + 2, value);
+    return text;
 }
 
 std::string line(const LessonPage& p) {
@@ -217,6 +229,11 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     QStringList written;
     std::vector<std::string> titles;
     std::vector<QString> pages;
+    // The pages' controls in the lesson's language where the page's catalogue has it, else English.
+    const auto& pageLanguages = HtmlPage::languages();
+    const std::string language = std::find(pageLanguages.begin(), pageLanguages.end(), lesson.language.toStdString()) != pageLanguages.end()
+                                     ? lesson.language.toStdString()
+                                     : std::string("en");
     for (int k = 0; k < n; ++k) {
         nlohmann::json data;
         try {
@@ -224,9 +241,10 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
         } catch (const std::exception& e) {
             throw failure(lesson, k, e.what());
         }
-        const std::string title = lesson.title.toStdString() + " — page " + std::to_string(k + 1) + " of " + std::to_string(n);
+        const std::string title = siteMessage(
+            language, "site_page_title", {{"lesson", lesson.title.toStdString()}, {"n", std::to_string(k + 1)}, {"of", std::to_string(n)}});
         const QString path = folder + QLatin1Char('/') + pageFile(k);
-        FigureExporter::writeFile(path, QByteArray::fromStdString(HtmlPage::render(data, title)), true);
+        FigureExporter::writeFile(path, QByteArray::fromStdString(HtmlPage::render(data, title, language)), true);
         pages.push_back(path);
         if (pageDone) pageDone(k + 1, n);
     }
@@ -240,9 +258,8 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
                         e(lesson.title) + "</title>\n<style>\n" + HtmlPage::styleText() +
                         "</style>\n</head>\n<body>\n<main class=\"alignscope-page\">\n<h1>" + e(lesson.title) + "</h1>\n";
     if (!lesson.summary.isEmpty()) index += "<p>" + e(lesson.summary) + "</p>\n";
-    index += "<p class=\"as-note\">" + std::to_string(n) +
-             " pages. On a page: → and ← step through the decoding, Page Down and "
-             "Page Up turn the page.</p>\n<ol class=\"as-lesson-index\">\n";
+    index += "<p class=\"as-note\">" + e(QString::fromStdString(siteMessage(language, "site_index_note", {{"n", std::to_string(n)}}))) +
+             "</p>\n<ol class=\"as-lesson-index\">\n";
     for (int k = 0; k < n; ++k) {
         // The page's first words as the app shows them (s<sub>t</sub>, not s_t), escaped by LessonMarkup.
         size_t budget = 120;
@@ -250,8 +267,9 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
                                                       [](const std::string&) { return std::string(); });
         index += "<li><a href=\"" + pageFile(k).toStdString() + "\"" + (k == 0 ? " autofocus" : "") + ">" + first + "</a></li>\n";
     }
-    index += "</ol>\n<p class=\"as-note\">Written by AlignScope " + core::Runtime::version() +
-             ".</p>\n</main>\n<script>\n"
+    index += "</ol>\n<p class=\"as-note\">" +
+             e(QString::fromStdString(siteMessage(language, "site_written_by", {{"version", core::Runtime::version()}}))) +
+             "</p>\n</main>\n<script>\n"
              // Page Down opens the first page, as it turns the pages of the lesson.
              "document.addEventListener(\"keydown\", function (e) {\n"
              "  if (e.key !== \"PageDown\" || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;\n"
