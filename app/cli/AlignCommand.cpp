@@ -8,6 +8,7 @@
 #include "core/text/PairLine.h"
 #include "core/Error.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <optional>
 #include <vector>
@@ -116,7 +117,7 @@ Command addAlignCommand(CLI::App& app) {
                 for (size_t i = 0; i < results.size(); ++i) {
                     const auto& r = results[i];
                     out[where[i]] = !r.error.empty() ? LineStreams::LineOutcome{false, r.error}
-                                    : options.json   ? LineStreams::LineOutcome{true, r.json.dump()}
+                                    : options.json   ? LineStreams::LineOutcome{true, core::JsonText::dump(r.json)}
                                                      : LineStreams::LineOutcome{true, r.pharaoh()};
                 }
                 return out;
