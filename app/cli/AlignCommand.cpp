@@ -79,6 +79,8 @@ Command addAlignCommand(CLI::App& app) {
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
         std::vector<core::Model> models;  // an ensemble's members
         for (const auto& path : o->models) models.push_back(loadDecodingModel(path));
+        core::Aligner::checkReversePaths(o->reverseModels, o->links);
+        core::Aligner::checkReverseFiles(o->reverseModels);
         auto reverses = core::Aligner::reverseModels(models, o->reverseModels, o->links,
                                                      [](const std::string& path) { return loadDecodingModel(path); });
         LineStreams io(o->input, o->output);

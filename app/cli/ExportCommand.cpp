@@ -124,6 +124,7 @@ Command addExportCommand(CLI::App& app) {
         settings.linkRule = o->links;
         settings.reverseModels = o->reverseModels;
         core::Aligner::checkReversePaths(o->reverseModels, o->links);  // once, not for every line
+        core::Aligner::checkReverseFiles(o->reverseModels);
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");
