@@ -134,11 +134,13 @@ def read_tsv_lines(path: str) -> List[Tuple[int, str, str]]:
 
 
 def read_tsv_by_line(path: str) -> List[Optional[Tuple[str, str]]]:
-    """Every line of the file: its (source, target), or None for a line that is not a pair."""
+    """Every line of the file: its (source, target), or None for a line that is not a pair (a side
+    empty or with nothing visible)."""
     out: List[Optional[Tuple[str, str]]] = []
     # A regular file of bounded size (files.open_input): /dev/zero or a FIFO is refused by name.
     with io.TextIOWrapper(open_input(path, "corpus"), encoding="utf-8", errors="replace") as f:
         for line in f:
             cols = line.rstrip("\r\n").split("\t")
-            out.append((cols[0], cols[1]) if len(cols) >= 2 and cols[0] and cols[1] else None)
+            # a side with nothing visible is empty (is_blank, Corpus::parse's rule)
+            out.append((cols[0], cols[1]) if len(cols) >= 2 and not is_blank(cols[0]) and not is_blank(cols[1]) else None)
     return out

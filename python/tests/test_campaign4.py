@@ -50,3 +50,10 @@ def test_the_pages_json_escapes_line_separators_as_the_cores():
     text = script_safe({"t": "a\u2028b\u2029c\u0085d<&>"})
     assert all(ch not in text for ch in "\u2028\u2029\u0085<&>")
     assert "\\u2028" in text and "\\u2029" in text and "\\u0085" in text
+
+
+def test_a_corpus_side_with_nothing_visible_is_no_pair(tmp_path):
+    from alignscope.text import read_tsv_by_line
+    corpus = tmp_path / "c.tsv"
+    corpus.write_text("Go.\tVa !\n\u00a0\u200b\tVa !\nGo.\t\u2028\tCC-BY\nOk.\tD'accord.\n", encoding="utf-8")
+    assert read_tsv_by_line(str(corpus)) == [("Go.", "Va !"), None, None, ("Ok.", "D'accord.")]
