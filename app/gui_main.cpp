@@ -14,6 +14,7 @@
 #include "core/runtime/BlasThreadChooser.h"
 #include "core/attribution/Attributor.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <CLI/CLI.hpp>
 
@@ -242,7 +243,8 @@ int main(int argc, char** argv) {
         }
         try {
             alignscope::core::AtomicFile::write(o.screenshot, png.toStdString());
-            if (!o.viewReport.empty()) alignscope::core::AtomicFile::write(o.viewReport, ui::ViewReport::of(window).dump(2) + "\n");
+            if (!o.viewReport.empty())
+                alignscope::core::AtomicFile::write(o.viewReport, alignscope::core::JsonText::dump(ui::ViewReport::of(window), 2) + "\n");
         } catch (const std::exception& e) {
             std::cerr << "alignscope: " << e.what() << '\n';
             return 2;

@@ -3,7 +3,7 @@
 # and runs each for a while from its seed corpus: the archive and pickle checks a model file meets
 # before LibTorch reads it, the tokenizers (descriptions with normaliser chains, and lines), the
 # JSON attributes a model file carries, the 'source ||| target' line parser, and lesson files (their
-# JSON and the markup of their text).
+# JSON and the markup of their text), and JsonText, the writer of every JSON the tools print.
 #
 #   bash scripts/fuzz.sh                  # 60 s per target (a longer run: --seconds 3600)
 #   bash scripts/fuzz.sh --seconds 10     # what CI runs (CTest entry fuzz_short)
@@ -39,8 +39,9 @@ declare -A sources=(
   [pair_line]="tests/fuzz/FuzzPairLine.cpp core/text/PairLine.cpp ${text_sources[*]}"
   [attribute_json]="tests/fuzz/FuzzAttributeJson.cpp core/model/AttributeJson.cpp core/platform/BoundedFile.cpp core/text/Vocabulary.cpp ${text_sources[*]}"
   [lesson]="tests/fuzz/FuzzLesson.cpp core/lesson/LessonFormat.cpp core/lesson/LessonMarkup.cpp core/model/AttributeJson.cpp core/platform/BoundedFile.cpp"
+  [json_text]="tests/fuzz/FuzzJsonText.cpp core/text/JsonText.cpp"
 )
-targets=(model_archive pickle tokenizer pair_line attribute_json lesson)
+targets=(model_archive pickle tokenizer pair_line attribute_json lesson json_text)
 
 build() {  # rebuilt only when a source or header is newer than the binary
   local t="$1" bin="$out/fuzz_$1"
@@ -66,7 +67,15 @@ with zipfile.ZipFile("models/lesson-dates.pt") as z:
             open(f"{sys.argv[1]}/{name.replace('/', '_')}", "wb").write(z.read(name))
 PY
     ;;
-    pair_line) cp tests/data/fuzz/*.txt "$dir/" ;;
+    pair_line|json_text)
+      cp tests/data/fuzz/*.txt "$dir/"
+      # the campaigns' input lines (invisible lines, line separators, hostile text) where the repro folder is
+      if [[ -d ../shared/fuzz/repro ]]; then
+        find ../shared/fuzz/repro -name '*.txt' -size -64k -print0 | while IFS= read -r -d '' f; do
+          cp "$f" "$dir/$(echo "$f" | tr '/' '_')"
+        done
+      fi
+      ;;
     lesson) cp resources/lessons/*.json "$dir/" ;;
     tokenizer|attribute_json)
       # The shared repro files seed these targets where the folder is beside the checkout (a clone
@@ -75,17 +84,22 @@ PY
       python3 - "$t" "$dir" ../shared/fuzz/repro <<'PY'
 import pathlib, re, sys, zipfile
 target, out, repro = sys.argv[1], pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])
-lines = [p.read_bytes().split(b"\n")[0][:20000] for p in sorted(repro.glob("*.txt"))] + [b"the fifth of march , 1998"]
-for model in sorted(repro.glob("*.pt")):
-    with zipfile.ZipFile(model) as z:
-        pickle = z.read(next(n for n in z.namelist() if n.endswith("/data.pkl")))
+# the campaigns' folders too (campaign4/<problem>/...): their lines and their models' attributes
+texts = [p for p in sorted(repro.rglob("*.txt")) if p.stat().st_size < 1 << 20]
+lines = [line[:20000] for p in texts for line in p.read_bytes().split(b"\n")[:4] if line][:40] + [b"the fifth of march , 1998"]
+for model in sorted(p for p in repro.rglob("*.pt") if p.is_file() and p.stat().st_size < 64 << 20):
+    try:
+        with zipfile.ZipFile(model) as z:
+            pickle = z.read(next(n for n in z.namelist() if n.endswith("/data.pkl")))
+    except (zipfile.BadZipFile, StopIteration, OSError, EOFError, ValueError):
+        continue  # the campaigns' damaged archives are the model_archive target's seeds, not attributes
     # each string attribute: its name, then (after memo instructions) BINUNICODE and its length
     for m in re.finditer(rb"(src_tokenizer|tgt_tokenizer|src_specials|tgt_specials|metadata)[^X]{0,8}X(....)", pickle, re.S):
         size = int.from_bytes(m.group(2), "little")
         value = pickle[m.end():m.end() + size]
         if not value.startswith((b"{", b"[")) or size > 300000:
             continue
-        name = f"{model.stem}.{m.group(1).decode()}"
+        name = f"{model.parent.name}.{model.stem}.{m.group(1).decode()}"
         if target == "attribute_json":
             (out / name).write_bytes(value)
         elif m.group(1).endswith(b"tokenizer"):

@@ -36,6 +36,18 @@ TEST(Corpus, BadLinesCanBeSkippedAndAreReported) {
     EXPECT_EQ(c.problems()[2].line, 4);
 }
 
+// A side with nothing visible (no-break spaces, zero-width characters, line separators) is as empty
+// as a side of no characters: translate's blank-line rule (issue 59, invisible-lines-exported).
+TEST(Corpus, ASideWithNothingVisibleIsEmpty) {
+    const std::string text = "Go.\tVa !\n\xC2\xA0\xE2\x80\x8B\tVa !\nGo.\t\xE2\x80\xA8\tCC-BY\nOk.\tD'accord.\n";
+    auto c = Corpus::parse(text, "t", Corpus::OnBadLine::Skip);
+    ASSERT_EQ(c.pairs().size(), 2u);
+    ASSERT_EQ(c.problems().size(), 2u);
+    EXPECT_EQ(c.problems()[0].line, 2);
+    EXPECT_EQ(c.problems()[0].reason, "empty source or target (nothing visible)");
+    EXPECT_EQ(c.problems()[1].line, 3);
+}
+
 TEST(Corpus, SplitKeepsEveryTranslationOfASourceTogether) {
     std::string text;
     for (int i = 0; i < 300; ++i)

@@ -144,11 +144,18 @@ TEST(DecodingSession, TeacherForcingGivesOneRowPerTargetTokenPlusEnd) {
     EXPECT_EQ(s.steps()[0].tokenId, core::Vocabulary::kUnk);
 }
 
-TEST(DecodingSession, EmptySentenceDecodesOverEndOfSentenceOnly) {
-    core::DecodingSession s(tests::tinyModel(), "");
-    EXPECT_EQ(s.sourceLength(), 1);
-    s.runToEnd();
-    for (const auto& st : s.steps()) EXPECT_EQ(st.alpha, std::vector<float>{1.0f});
+// Nothing visible is a blank line (translate prints one), never a sentence decoded over </s> alone
+// into a made-up translation (issue 59, invisible-lines-exported).
+TEST(DecodingSession, AnEmptyOrInvisibleSentenceIsRefusedAsBlank) {
+    for (const std::string text : {"", "  ", "\xE2\x80\xA8\xE2\x80\xA8", "\xC2\xA0\xE2\x80\x8B\xE2\x81\xA0\xEF\xBB\xBF"}) {
+        try {
+            core::DecodingSession s(tests::tinyModel(), text);
+            ADD_FAILURE() << "decoded '" << text << "'";
+        } catch (const core::Error& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "the sentence has nothing visible to translate (only spaces, line separators or invisible characters)");
+        }
+    }
 }
 
 TEST(DecodingSession, OnlyUnknownWordsAreMarkedAndStillDecode) {

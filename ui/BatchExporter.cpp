@@ -1,5 +1,6 @@
 #include "ui/BatchExporter.h"
 
+#include "core/alignment/Aligner.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/text/PairLine.h"
 #include "core/Error.h"
@@ -116,6 +117,12 @@ QString BatchExporter::fileName(long lineNumber, const std::string& source, Figu
     const QString number = QStringLiteral("%1").arg(lineNumber, digits, 10, QLatin1Char('0'));
     const QString s = slug(source);
     return (s.isEmpty() ? number : number + QLatin1Char('-') + s) + FigureExporter::extension(format);
+}
+
+void BatchExporter::loadReverseModels() const {
+    if (settings_.linkRule.empty()) return;
+    core::Aligner::reverseModels({model_}, settings_.reverseModels, settings_.linkRule,
+                                 [this](const std::string& path) { return reverseModels_.load(path); });
 }
 
 BatchExporter::Prepared BatchExporter::prepare(long lineNumber, const std::string& line) const {

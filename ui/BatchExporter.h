@@ -62,6 +62,9 @@ public:
         FigureOptions options;
         QString path;
     };
+    // Loads the reverse models --links needs, once: a bad one stops the run before its first line
+    // (as align does) instead of failing every line. Throws core::Error naming the file.
+    void loadReverseModels() const;
     Prepared prepare(long lineNumber, const std::string& line) const;
     QString queueLine(long lineNumber, const std::function<Prepared()>& preparedLine);
     struct Failure {

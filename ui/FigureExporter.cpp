@@ -16,6 +16,7 @@
 #include "core/platform/AtomicFile.h"
 #include "core/Error.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <qcustomplot.h>
 
@@ -84,7 +85,7 @@ QByteArray renderCsv(const core::DecodingState& s, const FigureOptions& o) {
     out += comment("model: " + s.modelName);
     out += comment(std::string("target: ") + (s.teacherForced ? "given (teacher forcing)" : "decoded") +
                    (s.selectedHypothesis >= 0 ? ", beam hypothesis " + std::to_string(s.selectedHypothesis + 1) : ""));
-    out += comment("options: " + PageData::options(o).dump());
+    out += comment("options: " + core::JsonText::dump(PageData::options(o)));
     out +=
         comment("links: " + PageData::links(s) + (s.linkRule.empty() || !s.linksError.empty() ? std::string() : " (" + s.linkRule + ")"));
     const bool attribution = !s.attributionMethod.empty() && s.attribution.size() == alignment.targetTokens().size();
@@ -143,7 +144,7 @@ QByteArray renderCsv(const core::DecodingState& s, const FigureOptions& o) {
 }
 
 QByteArray renderJson(const core::DecodingState& s, const FigureOptions& o) {
-    return QByteArray::fromStdString(PageData::build(s, o, {}).dump()) + '\n';
+    return QByteArray::fromStdString(core::JsonText::dump(PageData::build(s, o, {}))) + '\n';
 }
 
 // The interactive page (resources/web): the whole decoding, numbers rounded to 4 decimals, the

@@ -5,6 +5,7 @@
 #include "ui/HtmlPage.h"
 #include "ui/LessonPlayer.h"
 #include "ui/PageData.h"
+#include "ui/SiteFiles.h"
 #include "ui/TimelineExporter.h"
 
 #include "core/decoding/DecodingSession.h"
@@ -18,7 +19,6 @@
 #include <map>
 #include <utility>
 
-#include <QFile>
 #include <QFileInfo>
 
 namespace alignscope::ui {
@@ -34,24 +34,11 @@ const core::Model& modelAt(std::map<QString, core::Model>& models, const QString
     return it->second;
 }
 
-// A picture as a data: URI, so that the page needs no file beside it.
-std::string dataUri(const QString& path) {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) throw core::Error("cannot read the picture '" + path.toStdString() + "'");
-    const QByteArray bytes = file.readAll();
-    const bool png = bytes.startsWith("\x89PNG"), jpeg = bytes.startsWith("\xff\xd8\xff");
-    // The page takes PNG and JPEG only (page.js, page.schema.json): another kind is named, not mislabelled.
-    if (!png && !jpeg)
-        throw core::Error("the picture '" + path.toStdString() +
-                          "' is neither PNG nor JPEG: the exported page shows those two (the app shows SVG and GIF too)");
-    return std::string(png ? "data:image/png;base64," : "data:image/jpeg;base64,") + bytes.toBase64().toStdString();
-}
-
 // The lesson's text as a tree of its few elements (core::LessonMarkup's, already checked when the
 // lesson loaded): the page builds each element by name and each text with textContent, never parsing
 // markup, so the page's text reads as the app's (italics, code, lists) with nothing of it run. A
-// picture inside the text is a data URI, as the page's own picture is.
-nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& lessonFolder) {
+// picture inside the text is a file of the site, as the page's own picture is (SiteFiles).
+nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& lessonFolder, SiteFiles& files) {
     using Kind = core::LessonMarkup::Kind;
     static const std::map<Kind, const char*> names = {{Kind::Text, "text"},    {Kind::Emphasis, "em"},   {Kind::Strong, "strong"},
                                                       {Kind::Code, "code"},    {Kind::Subscript, "sub"}, {Kind::Superscript, "sup"},
@@ -61,8 +48,9 @@ nlohmann::json markupTree(const core::LessonMarkup::Node& node, const QString& l
     for (const auto& child : node.children) {
         nlohmann::json c = {{"kind", names.at(child.kind)}};
         if (child.kind == Kind::Text) c["text"] = child.text;
-        if (child.kind == Kind::Image) c["src"] = dataUri(lessonFolder + QLatin1Char('/') + QString::fromStdString(child.text));
-        if (!child.children.empty()) c["children"] = markupTree(child, lessonFolder);
+        if (child.kind == Kind::Image)
+            c["src"] = files.picture(lessonFolder + QLatin1Char('/') + QString::fromStdString(child.text)).toStdString();
+        if (!child.children.empty()) c["children"] = markupTree(child, lessonFolder, files);
         children.push_back(std::move(c));
     }
     return children;
@@ -121,7 +109,8 @@ std::string line(const LessonPage& p) {
 
 QString LessonSite::pageFile(int page) { return QStringLiteral("page-%1.html").arg(page + 1, 2, 10, QLatin1Char('0')); }
 
-nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QString, core::Model>& models, QString& current) {
+nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QString, core::Model>& models, QString& current,
+                                    SiteFiles& files) {
     const LessonPage& p = lesson.pages[k];
     FigureOptions options;
     PageData::Settings settings;
@@ -205,8 +194,8 @@ nlohmann::json LessonSite::pageData(const Lesson& lesson, int k, std::map<QStrin
         {"page", k + 1},
         {"pages", lesson.pages.size()},
         {"text", core::LessonMarkup::plainText(markup)},
-        {"markup", markupTree(markup, QFileInfo(lesson.path).absolutePath())},
-        {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(dataUri(p.image))},
+        {"markup", markupTree(markup, QFileInfo(lesson.path).absolutePath(), files)},
+        {"image", p.image.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(files.picture(p.image).toStdString())},
         {"previous", k > 0 ? nlohmann::json(pageFile(k - 1).toStdString()) : nlohmann::json(nullptr)},
         {"next", k + 1 < lesson.pages.size() ? nlohmann::json(pageFile(k + 1).toStdString()) : nlohmann::json(nullptr)},
         {"index", "index.html"},
@@ -226,6 +215,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     for (int k = 0; k < n; ++k) FigureExporter::checkFilePath(folder + QLatin1Char('/') + pageFile(k), true);
     std::map<QString, core::Model> models;
     QString current = QString::fromStdString(core::Runtime::defaultModelPath());
+    SiteFiles files(folder);  // the pictures, once each for the whole site
     QStringList written;
     std::vector<std::string> titles;
     std::vector<QString> pages;
@@ -237,7 +227,7 @@ QStringList LessonSite::write(const Lesson& lesson, const QString& folder, const
     for (int k = 0; k < n; ++k) {
         nlohmann::json data;
         try {
-            data = pageData(lesson, k, models, current);
+            data = pageData(lesson, k, models, current, files);
         } catch (const std::exception& e) {
             throw failure(lesson, k, e.what());
         }

@@ -6,6 +6,7 @@
 #include "core/alignment/SoftAlignment.h"
 #include "core/attribution/AttributionAgreement.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 #include "core/text/PieceText.h"
 #include "core/text/Vocabulary.h"
 
@@ -276,21 +277,6 @@ nlohmann::json PageData::build(const core::DecodingState& s, const FigureOptions
     return j;
 }
 
-std::string PageData::scriptSafe(const nlohmann::json& data) {
-    const std::string text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::string out;
-    out.reserve(text.size() + text.size() / 16);
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '<') out += "\\u003c";
-        else if (c == '>') out += "\\u003e";
-        else if (c == '&') out += "\\u0026";
-        else if (c == '\xe2' && i + 2 < text.size() && text[i + 1] == '\x80' && (text[i + 2] == '\xa8' || text[i + 2] == '\xa9')) {
-            out += text[i + 2] == '\xa8' ? "\\u2028" : "\\u2029";
-            i += 2;
-        } else out += c;
-    }
-    return out;
-}
+std::string PageData::scriptSafe(const nlohmann::json& data) { return core::JsonText::scriptSafe(data); }
 
 }  // namespace alignscope::ui

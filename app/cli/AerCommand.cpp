@@ -6,6 +6,7 @@
 #include "core/text/PairLine.h"
 #include "core/platform/BoundedFile.h"
 #include "core/Error.h"
+#include "core/text/JsonText.h"
 
 #include <cstdio>
 #include <fstream>
@@ -162,7 +163,7 @@ Command addAerCommand(CLI::App& app) {
                                   {"resamples", test.resamples},
                                   {"seed", o->seed}};
             }
-            std::cout << j.dump() << "\n";
+            std::cout << core::JsonText::dump(j) << "\n";
         } else {
             std::cout << text(score) << "\n";
             if (!versus.empty()) {

@@ -8,6 +8,7 @@
 #include "core/text/PairLine.h"
 #include "core/Error.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <optional>
 #include <vector>
@@ -78,6 +79,8 @@ Command addAlignCommand(CLI::App& app) {
         if (o->models.empty()) o->models.push_back(core::Runtime::defaultModelPath());
         std::vector<core::Model> models;  // an ensemble's members
         for (const auto& path : o->models) models.push_back(loadDecodingModel(path));
+        core::Aligner::checkReversePaths(o->reverseModels, o->links);
+        core::Aligner::checkReverseFiles(o->reverseModels);
         auto reverses = core::Aligner::reverseModels(models, o->reverseModels, o->links,
                                                      [](const std::string& path) { return loadDecodingModel(path); });
         LineStreams io(o->input, o->output);
@@ -116,7 +119,7 @@ Command addAlignCommand(CLI::App& app) {
                 for (size_t i = 0; i < results.size(); ++i) {
                     const auto& r = results[i];
                     out[where[i]] = !r.error.empty() ? LineStreams::LineOutcome{false, r.error}
-                                    : options.json   ? LineStreams::LineOutcome{true, r.json.dump()}
+                                    : options.json   ? LineStreams::LineOutcome{true, core::JsonText::dump(r.json)}
                                                      : LineStreams::LineOutcome{true, r.pharaoh()};
                 }
                 return out;

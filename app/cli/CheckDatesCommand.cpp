@@ -2,6 +2,7 @@
 
 #include "core/model/Model.h"
 #include "core/training/SyntheticDates.h"
+#include "core/text/JsonText.h"
 
 #include <cstdio>
 #include <iostream>
@@ -49,7 +50,7 @@ Command addCheckDatesCommand(CLI::App& app) {
                                 {"examples", r.examples},        {"exact", r.exact},
                                 {"year_aligned", r.yearAligned}, {"month_aligned", r.monthAligned},
                                 {"day_aligned", r.dayAligned},   {"forms", forms}};
-            std::cout << j.dump(2) << '\n';
+            std::cout << core::JsonText::dump(j, 2) << '\n';
             return 0;
         }
         std::cout << "model: " << model.origin() << "\nfresh dates: " << r.examples << " (seed " << o->seed << ")\n"

@@ -4,9 +4,11 @@
 #include "core/alignment/LinkSet.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/evaluation/ModelScorecard.h"
+#include "core/text/Tokenizer.h"
 #include "core/training/Corpus.h"
 #include "core/Error.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <cstdio>
 #include <iostream>
@@ -57,6 +59,8 @@ Command addCompareCommand(CLI::App& app) {
     return [o, c, source, test]() -> int {
         if (!*c) return -1;
         if (source->count() == 0 && test->count() == 0) throw core::Error("compare needs --source TEXT or --test FILE");
+        if (source->count() > 0 && core::Tokenizer::isBlank(o->source))
+            throw core::Error("compare --source needs a source sentence (this one has nothing visible)");
         const auto a = core::Model::load(o->model.empty() ? core::Runtime::defaultModelPath() : o->model);
         const auto b = core::Model::load(o->other);
         if (source->count() > 0) {
@@ -70,7 +74,7 @@ Command addCompareCommand(CLI::App& app) {
             }
             const auto comparison =
                 core::AlignmentComparison::compare(o->source, std::move(sideA), alignmentA, std::move(sideB), alignmentB, o->words);
-            std::cout << comparison.toJson().dump() << '\n';
+            std::cout << core::JsonText::dump(comparison.toJson()) << '\n';
             return 0;
         }
         const auto corpus = core::Corpus::read(o->test, core::Corpus::OnBadLine::Reject);
@@ -84,7 +88,7 @@ Command addCompareCommand(CLI::App& app) {
             out["models"].back()["file"] = m->origin();
         }
         if (o->json) {
-            std::cout << out.dump() << '\n';
+            std::cout << core::JsonText::dump(out) << '\n';
             return 0;
         }
         std::cout << "test: " << o->test << " (" << corpus.pairs().size() << " pairs, " << cards[0].segments

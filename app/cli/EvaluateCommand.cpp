@@ -8,6 +8,7 @@
 #include "core/Error.h"
 #include "core/evaluation/Evaluator.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <chrono>
 #include <cstdio>
@@ -135,7 +136,7 @@ Command addEvaluateCommand(CLI::App& app) {
         for (const auto& s : result.skipped) std::cerr << "skipped " << s << '\n';
         printReport(result, std::cout);
         std::cout.flush();
-        if (!o->json.empty()) core::AtomicFile::write(o->json, result.toJson().dump(2) + "\n");
+        if (!o->json.empty()) core::AtomicFile::write(o->json, core::JsonText::dump(result.toJson(), 2) + "\n");
         if (!o->hypotheses.empty()) {
             core::AtomicFile file(o->hypotheses);
             auto& out = file.stream();

@@ -14,6 +14,7 @@
 #include "ui/HtmlPage.h"
 #include "ui/TimelineExporter.h"
 #include "core/text/PairLine.h"
+#include "core/text/Tokenizer.h"
 #include "core/training/TrainingTimeline.h"
 
 #include "core/Error.h"
@@ -128,6 +129,7 @@ Command addExportCommand(CLI::App& app) {
         settings.linkRule = o->links;
         settings.reverseModels = o->reverseModels;
         core::Aligner::checkReversePaths(o->reverseModels, o->links);  // once, not for every line
+        core::Aligner::checkReverseFiles(o->reverseModels);
 
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");
@@ -142,7 +144,8 @@ Command addExportCommand(CLI::App& app) {
             for (std::string line; LineStreams::readLine(io.in(), line, n + 1);) {
                 ++n;
                 if (!line.empty() && line.back() == '\r') line.pop_back();
-                if (line.find_first_not_of(" \t") != std::string::npos) lines.emplace_back(n, line);
+                // translate's rule: a line with nothing visible is blank (skipped, still counted for the names)
+                if (!core::Tokenizer::isBlank(line)) lines.emplace_back(n, line);
             }
             settings.digits = std::max<int>(4, static_cast<int>(std::to_string(n).size()));
         }
@@ -186,6 +189,7 @@ Command addExportCommand(CLI::App& app) {
         SentenceWatchdog watchdog(o->timeLimit, model.origin(), nullptr, /*linesStartHere=*/false);
         settings.progress = watchdog.progress();
         ui::BatchExporter exporter(model, folder, settings);
+        exporter.loadReverseModels();
         o->workers = startWorkers(o->workers);
         // Lines are decoded ahead on the workers; drawing (Qt) stays on this thread, in input order.
         OrderedWorkers<ui::BatchExporter::Prepared> decoded(lines.size(), o->workers, 2 * static_cast<size_t>(o->workers),

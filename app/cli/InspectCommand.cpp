@@ -4,6 +4,7 @@
 #include "core/model/ModelLanguages.h"
 #include "core/runtime/BlasKernels.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <iostream>
 
@@ -42,7 +43,7 @@ Command addInspectCommand(CLI::App& app) {
                                 {"blas_kernels", core::BlasKernels::name()},
                                 {"threads", core::Runtime::threads()},
                                 {"non_finite_weights", model.nonFiniteWeights()}};
-            std::cout << j.dump(2) << '\n';
+            std::cout << core::JsonText::dump(j, 2) << '\n';
             return 0;
         }
         // The load refuses NaN or inf in any weight (TorchModel::checkContract), naming the parameters.
@@ -65,7 +66,7 @@ Command addInspectCommand(CLI::App& app) {
                   << "BLAS:              " << core::Runtime::blasDescription() << '\n'
                   << "threads:           " << core::Runtime::threads() << '\n'
                   << "metadata:\n"
-                  << model.metadata().dump(2) << '\n';
+                  << core::JsonText::dump(model.metadata(), 2) << '\n';
         return 0;
     };
 }

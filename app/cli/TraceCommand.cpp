@@ -7,6 +7,7 @@
 #include "core/Error.h"
 #include "core/text/PairLine.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <nlohmann/json.hpp>
 
@@ -82,7 +83,7 @@ Command addTraceCommand(CLI::App& app) {
                 core::DecodingSession session(model, pair.source, options);
                 if (pair.target) session.alignTo(*pair.target);
                 else session.runToEnd();
-                return trace(session).dump();
+                return core::JsonText::dump(trace(session));
             },
             "null", std::string("null"), &watchdog);
     };

@@ -2,11 +2,13 @@
 #include "core/model/ReverseModel.h"
 
 #include "core/Error.h"
+#include "core/platform/BoundedFile.h"
 #include "core/decoding/BatchDecoder.h"
 #include "core/decoding/DecodingSession.h"
 #include "core/text/Tokenizer.h"
 
 #include <algorithm>
+#include <limits>
 #include <atomic>
 #include <exception>
 #include <mutex>
@@ -68,6 +70,14 @@ bool Aligner::joinsDirections(const std::string& links) { return LinkExtraction:
 void Aligner::checkReversePaths(const std::vector<std::string>& paths, const std::string& links) {
     if (!paths.empty() && !joinsDirections(links))
         throw Error("--reverse-model is used by --links [agreement-]intersection, union or grow-diag-final-and, not " + links);
+    for (const auto& path : paths)
+        if (path.empty()) throw Error("--reverse-model has an empty name: give a model file (or leave the option out)");
+}
+
+void Aligner::checkReverseFiles(const std::vector<std::string>& paths) {
+    // Regular files only, checked without opening them for reading: a pipe would block the run
+    // (and under export's watchdog be blamed on the forward model's step).
+    for (const auto& path : paths) BoundedFile::check(path, std::numeric_limits<uint64_t>::max(), "--reverse-model");
 }
 
 std::vector<Model> Aligner::reverseModels(const std::vector<Model>& models, const std::vector<std::string>& paths, const std::string& links,

@@ -56,8 +56,11 @@ public:
     static const std::vector<std::string>& ruleNames();
     // Whether the rule `links` joins two directions (it needs reverse models).
     static bool joinsDirections(const std::string& links);
-    // Throws Error when reverse models are given to a rule that reads one direction.
+    // Throws Error when reverse models are given to a rule that reads one direction, or one has an empty name.
     static void checkReversePaths(const std::vector<std::string>& paths, const std::string& links);
+    // Throws Error naming --reverse-model and the path for one that is not a regular file (a pipe,
+    // a device, a folder), checked before anything opens it; the commands call it first.
+    static void checkReverseFiles(const std::vector<std::string>& paths);
     // The reverse models for `links`: each of `paths`, or where none is given and the rule joins
     // two directions, each model's declared one (metadata reverse_model), every one loaded by
     // `load`. The one place a reverse model is chosen and loaded. Throws Error naming the model

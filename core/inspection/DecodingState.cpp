@@ -10,6 +10,7 @@
 #include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
 #include "core/decoding/DecodingSession.h"
+#include "core/text/NormalizedText.h"
 #include "core/text/Tokenizer.h"
 #include "core/text/Vocabulary.h"
 
@@ -94,6 +95,13 @@ void DecodingState::link(const Model& model, const std::string& target, const st
     if (rule.empty() || (!finished && selectedHypothesis < 0)) return;  // a beam's hypotheses are whole
     linkRule = rule;
     if (Tokenizer::isBlank(target)) return;  // a translation that is only </s>: no word to link
+    // The aligner reads the translation again as text, under the input's line cap: past it, say so of
+    // the translation (the user's line was read and translated).
+    if (const auto characters = NormalizedText::countCharacters(target); characters > Tokenizer::kMaxLineCharacters) {
+        linksError = "the translation has " + std::to_string(characters) + " characters; links are found for translations of at most " +
+                     std::to_string(Tokenizer::kMaxLineCharacters);
+        return;
+    }
     try {
         Aligner::Options o;
         o.method = method.empty() ? "attention" : method;

@@ -1,11 +1,17 @@
 #include "core/model/AttributeJson.h"
 
+#include "ModelCheckLimits.h"
+
 #include "core/platform/BoundedFile.h"
 #include "core/Error.h"
 
 #include <algorithm>
 
 namespace alignscope::core {
+
+const size_t AttributeJson::kMaxDepth = model_checks::kMaxJsonDepth;
+const size_t AttributeJson::kMaxBytes = model_checks::kMaxJsonBytes;
+const size_t AttributeJson::kMaxTokenizerBytes = model_checks::kMaxTokenizerBytes;
 size_t AttributeJson::depth(const std::string& text, size_t limit) {
     size_t depth = 0, deepest = 0;
     bool inString = false;

@@ -11,9 +11,10 @@ namespace alignscope::core {
 // Torch-free, so a fuzz target can run it (tests/fuzz/FuzzAttributeJson.cpp).
 class AttributeJson {
 public:
-    static constexpr size_t kMaxDepth = 64;
-    static constexpr size_t kMaxBytes = 1 << 20;            // metadata, specials
-    static constexpr size_t kMaxTokenizerBytes = 64 << 20;  // a tokenizer holds a SentencePiece model
+    // The limits come from python/alignscope/model_checks.json (ModelCheckLimits.h, generated).
+    static const size_t kMaxDepth;
+    static const size_t kMaxBytes;           // metadata, specials
+    static const size_t kMaxTokenizerBytes;  // a tokenizer holds a SentencePiece model
 
     // Throws Error saying what is wrong ("is not valid JSON", "nests deeper than 64 levels",
     // "is 2 MiB; at most 1 MiB"), without the attribute's name, which the caller adds.

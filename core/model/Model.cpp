@@ -1,5 +1,6 @@
 #include "core/model/Model.h"
 
+#include "ModelCheckLimits.h"
 #include "core/Error.h"
 #include "core/model/ModelLanguages.h"
 #include "core/model/TorchModel.h"
@@ -8,6 +9,10 @@
 #include <filesystem>
 
 namespace alignscope::core {
+
+// Model.h is included by most of the project, so its limit stays a literal there; the build holds it
+// to model_checks.json, the one list both loaders read.
+static_assert(Model::kMaxSourceTokens == model_checks::kMaxSourceTokens, "python/alignscope/model_checks.json: model.max_source_tokens");
 namespace {
 
 // A line the tokenizer would expand past its limits is the model file's doing: the message names it.
@@ -79,6 +84,9 @@ bool Model::attentionIsUniform() const {
 const std::vector<std::string>& Model::nonFiniteWeights() const { return model_->nonFiniteWeights(); }
 
 TokenizedSentence Model::tokenizeSource(const std::string& text) const {
+    // Every command's one rule: nothing visible is a blank line (translate prints one), never a sentence.
+    if (Tokenizer::isBlank(text))
+        throw Error("the sentence has nothing visible to translate (only spaces, line separators or invisible characters)");
     auto s = tokenizeWith(sourceTokenizer(), sourceVocabulary(), text, "source", origin());
     const bool eos = model_->sourceEos();
     const size_t limit = model_->maxSourceLength() > 0 ? static_cast<size_t>(model_->maxSourceLength()) : kMaxSourceTokens;

@@ -1,5 +1,7 @@
 #include "core/model/ModelArchive.h"
 
+#include "ModelCheckLimits.h"
+
 #include "core/Error.h"
 #include "core/model/PickleScanner.h"
 
@@ -13,6 +15,11 @@
 #include <memory>
 
 namespace alignscope::core {
+
+const uint64_t ModelArchive::kMaxInflatedBytes = model_checks::kMaxInflatedBytes;
+const uint64_t ModelArchive::kMaxRatio = model_checks::kMaxRatio;
+const size_t ModelArchive::kMaxEntries = model_checks::kMaxEntries;
+const int ModelArchive::kMaxCodeNesting = model_checks::kMaxCodeNesting;
 namespace {
 
 // Random access to the archive's bytes: a file, or memory for the fuzz target.
@@ -180,11 +187,12 @@ private:
             e.name = slash == std::string::npos ? fullName : fullName.substr(slash + 1);
             if (seen[e.name]++) damaged("entry '" + e.name + "' appears twice");
             if (flags & 1) damaged("entry '" + e.name + "' is encrypted");
-            if (method != 0 && method != 8)
+            if (method != model_checks::kStoredMethod && method != model_checks::kDeflatedMethod)
                 damaged("entry '" + e.name + "' uses compression method " + std::to_string(method) + " (stored or deflated only)");
-            e.deflated = method == 8;
+            e.deflated = method == model_checks::kDeflatedMethod;
             if (!e.deflated && e.storedSize != e.size) damaged("entry '" + e.name + "' is stored with two different sizes");
-            if (e.deflated && e.size > (uint64_t{1} << 20) && e.size / std::max<uint64_t>(e.storedSize, 1) > ModelArchive::kMaxRatio)
+            if (e.deflated && e.size > model_checks::kRatioCheckedAboveBytes &&
+                e.size / std::max<uint64_t>(e.storedSize, 1) > ModelArchive::kMaxRatio)
                 damaged("entry '" + e.name + "' would inflate from " + std::to_string(e.storedSize) + " bytes to " + megabytes(e.size) +
                         " (a zip bomb?)");
             if (local > dirAt || dirAt - local < 30) damaged("entry '" + e.name + "' lies outside the file");

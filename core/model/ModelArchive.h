@@ -19,10 +19,11 @@ namespace alignscope::core {
 // Torch-free, so the fuzz targets build it alone.
 class ModelArchive {
 public:
-    static constexpr uint64_t kMaxInflatedBytes = uint64_t{16} << 30;  // all entries together
-    static constexpr uint64_t kMaxRatio = 200;                         // inflated : stored, per entry
-    static constexpr size_t kMaxEntries = 100000;
-    static constexpr int kMaxCodeNesting = 200;
+    // The limits come from python/alignscope/model_checks.json (ModelCheckLimits.h, generated).
+    static const uint64_t kMaxInflatedBytes;  // all entries together
+    static const uint64_t kMaxRatio;          // inflated : stored, per entry
+    static const size_t kMaxEntries;
+    static const int kMaxCodeNesting;
 
     struct Entry {
         std::string name;     // without the archive's top folder

@@ -4,6 +4,7 @@
 #include "core/model/TorchModel.h"
 #include "core/model/Model.h"
 #include "core/model/ModelCode.h"
+#include "core/text/JsonText.h"
 
 #include <torch/torch.h>
 
@@ -98,13 +99,13 @@ std::shared_ptr<TorchModel> ModelBuilder::build(const Input& in) {
     module.register_attribute("format_version", c10::IntType::get(), TorchModel::kFormatVersion);
     module.register_attribute("pad_id", c10::IntType::get(), in.targetVocabulary.paddingId());  // what `loss` skips
     // Format 2 declares each vocabulary's specials; the model's own code reads pad_id.
-    module.register_attribute("src_specials", c10::StringType::get(), in.sourceVocabulary.specials().toJson().dump());
-    module.register_attribute("tgt_specials", c10::StringType::get(), in.targetVocabulary.specials().toJson().dump());
+    module.register_attribute("src_specials", c10::StringType::get(), JsonText::dump(in.sourceVocabulary.specials().toJson()));
+    module.register_attribute("tgt_specials", c10::StringType::get(), JsonText::dump(in.targetVocabulary.specials().toJson()));
     module.register_attribute("src_vocab", c10::ListType::ofStrings(), toList(in.sourceVocabulary));
     module.register_attribute("tgt_vocab", c10::ListType::ofStrings(), toList(in.targetVocabulary));
-    module.register_attribute("src_tokenizer", c10::StringType::get(), in.sourceTokenizer.toJson().dump());
-    module.register_attribute("tgt_tokenizer", c10::StringType::get(), in.targetTokenizer.toJson().dump());
-    module.register_attribute("metadata", c10::StringType::get(), meta.dump());
+    module.register_attribute("src_tokenizer", c10::StringType::get(), JsonText::dump(in.sourceTokenizer.toJson()));
+    module.register_attribute("tgt_tokenizer", c10::StringType::get(), JsonText::dump(in.targetTokenizer.toJson()));
+    module.register_attribute("metadata", c10::StringType::get(), JsonText::dump(meta));
     defineModelCode(module, s);
     return std::make_shared<TorchModel>(std::move(module), "new " + in.name + " model");
 }

@@ -1,14 +1,20 @@
 #include "core/model/PickleScanner.h"
 
+#include "ModelCheckLimits.h"
+
 #include "core/Error.h"
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
 #include <unordered_map>
 
 namespace alignscope::core {
+
+const int PickleScanner::kMaxNesting = model_checks::kMaxPickleNesting;
 namespace {
 
 // A value as far as the checks need one: scalars, strings, containers, and opaque objects (what a
@@ -161,7 +167,7 @@ private:
             fail("values nest more than " + std::to_string(PickleScanner::kMaxNesting) + " deep");
     }
     void put(uint64_t index) {
-        if (memo_.size() > 10'000'000) fail("too many memo entries");
+        if (memo_.size() > model_checks::kMaxMemoEntries) fail("too many memo entries");
         memo_[index] = top();
     }
     void get(uint64_t index) {
@@ -416,9 +422,10 @@ private:
             auto callable = pop();
             if (callable->kind != K::Global) fail("a call of " + std::string(kindName(callable->kind)) + ", not of a class or function");
             if (args->kind != K::Tuple) fail("a call whose arguments are " + std::string(kindName(args->kind)) + ", not a tuple");
-            if (callable->text == "torch._utils._rebuild_tensor_v2" || callable->text == "torch._utils._rebuild_tensor")
-                checkTensor(args->items);
-            push(make(callable->text.rfind("torch._utils._rebuild_tensor", 0) == 0 ? K::Tensor : K::Object));
+            const bool tensor = std::any_of(std::begin(model_checks::kTensorRebuilders), std::end(model_checks::kTensorRebuilders),
+                                            [&](const char* name) { return callable->text == name; });
+            if (tensor) checkTensor(args->items);
+            push(make(tensor ? K::Tensor : K::Object));
             break;
         }
         case 'b': {
@@ -488,13 +495,9 @@ private:
 }  // namespace
 
 int64_t PickleScanner::elementSize(const std::string& storageType) {
-    static const std::map<std::string, int64_t> sizes = {
-        {"FloatStorage", 4},        {"DoubleStorage", 8},         {"HalfStorage", 2},       {"BFloat16Storage", 2}, {"LongStorage", 8},
-        {"IntStorage", 4},          {"ShortStorage", 2},          {"CharStorage", 1},       {"ByteStorage", 1},     {"BoolStorage", 1},
-        {"ComplexFloatStorage", 8}, {"ComplexDoubleStorage", 16}, {"QInt8Storage", 1},      {"QUInt8Storage", 1},   {"QInt32Storage", 4},
-        {"QUInt4x2Storage", 1},     {"QUInt2x4Storage", 1},       {"ComplexHalfStorage", 4}};
-    const auto it = sizes.find(storageType);
-    return it == sizes.end() ? 0 : it->second;
+    for (const auto& storage : model_checks::kStorageElementBytes)
+        if (storageType == storage.name) return storage.bytes;
+    return 0;
 }
 
 std::vector<PickleScanner::StorageReference> PickleScanner::scan(std::string_view pickle, const RecordSize& recordSize) {

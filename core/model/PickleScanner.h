@@ -14,7 +14,7 @@ namespace alignscope::core {
 // by kMaxNesting, so a hostile pickle cannot exhaust this scanner either.
 class PickleScanner {
 public:
-    static constexpr int kMaxNesting = 1000;
+    static const int kMaxNesting;  // python/alignscope/model_checks.json
 
     // A storage the pickle refers to: ("storage", torch.<Type>Storage, key, location, numel).
     struct StorageReference {

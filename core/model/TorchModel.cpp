@@ -10,6 +10,7 @@
 #include "core/model/ModelArchive.h"
 #include "core/runtime/BlasThreadChooser.h"
 #include "core/runtime/Runtime.h"
+#include "core/text/JsonText.h"
 
 #include <torch/torch.h>
 
@@ -235,7 +236,7 @@ DecoderOutput TorchModel::runStep(const char* method, const char* scores, const 
 
 void TorchModel::setMetadata(nlohmann::json metadata) {
     metadata_ = std::move(metadata);
-    module_.setattr("metadata", metadata_.dump());
+    module_.setattr("metadata", JsonText::dump(metadata_));
 }
 
 int64_t TorchModel::parameterCount() const {
@@ -256,7 +257,7 @@ void TorchModel::save(const std::string& path, bool half) const {
         for (auto p : copy.parameters()) p.requires_grad_(true);
         auto meta = metadata_;
         meta["stored_dtype"] = half ? "float16" : "float32";
-        copy.setattr("metadata", meta.dump());
+        copy.setattr("metadata", JsonText::dump(meta));
         if (half) castFloating(copy, torch::kHalf);
         copy.save(bytes);
     } catch (const std::exception& e) {

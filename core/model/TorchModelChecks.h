@@ -1,4 +1,5 @@
 #pragma once
+#include "ModelCheckLimits.h"  // generated from python/alignscope/model_checks.json
 // Checks and messages that TorchModel's three parts share: its loading (TorchModelLoading.cpp),
 // its contract check (TorchModelContract.cpp) and its calls (TorchModel.cpp). Internal to core/model.
 #include <torch/torch.h>
@@ -55,8 +56,8 @@ inline bool allFinite(const torch::Tensor& t) { return countNonFinite(t) == 0; }
 inline bool soundRows(const torch::Tensor& maxima) { return torch::isfinite(maxima).all().item<bool>(); }
 
 // Bounds on metadata max_length and max_source_length.
-inline constexpr int64_t kMinDeclaredLength = 2;
-inline constexpr int64_t kMaxDeclaredLength = 1000;
+inline constexpr int64_t kMinDeclaredLength = model_checks::kMinDeclaredLength;
+inline constexpr int64_t kMaxDeclaredLength = model_checks::kMaxDeclaredLength;
 
 // " at step N" for messages; nothing for 0 (no step number given).
 inline std::string atStep(int64_t stepNumber) { return stepNumber > 0 ? " at step " + std::to_string(stepNumber) : std::string(); }

@@ -3,6 +3,7 @@
 #include "core/model/TorchModel.h"
 
 #include "core/model/TorchModelChecks.h"
+#include "core/text/Utf8.h"
 
 #include "core/platform/AtomicFile.h"
 #include "core/Error.h"
@@ -71,6 +72,12 @@ void TorchModel::checkContract() {
         for (const auto& item : v.toListRef()) {
             if (!item.isString()) {
                 problems.push_back(std::string("attribute '") + name + "' must hold only strings");
+                return {};
+            }
+            // Every token is printed and written as JSON: one that is not UTF-8 is refused here, by id.
+            if (const long bad = utf8::invalidOffset(item.toStringRef()); bad >= 0) {
+                problems.push_back(std::string("attribute '") + name + "' token " + std::to_string(out.size()) +
+                                   " is not valid UTF-8 (bad byte at offset " + std::to_string(bad) + ")");
                 return {};
             }
             out.push_back(item.toStringRef());

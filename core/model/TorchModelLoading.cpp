@@ -5,6 +5,7 @@
 
 #include "core/platform/AtomicFile.h"
 #include "core/Error.h"
+#include "core/platform/BoundedFile.h"
 #include "core/platform/FileDigest.h"
 #include "core/platform/IsolatedRun.h"
 #include "core/model/AttributeJson.h"
@@ -35,12 +36,12 @@ namespace {
 // How long the checking child may take: enough to read a large model on a slow host, short enough
 // that code which loops for ever is refused within seconds. ALIGNSCOPE_LOAD_TIME_LIMIT overrides.
 double loadTimeLimit(uint64_t fileBytes) {
-    if (const char* env = std::getenv("ALIGNSCOPE_LOAD_TIME_LIMIT")) {
+    if (const char* env = std::getenv(model_checks::kLoadTimeLimitVariable)) {
         char* end = nullptr;
         const double v = std::strtod(env, &end);
         if (end != env && v > 0) return v;
     }
-    return 6.0 + static_cast<double>(fileBytes) / (20.0 * (1 << 20));
+    return model_checks::kLoadBaseSeconds + model_checks::kLoadSecondsPerMebibyte * static_cast<double>(fileBytes) / (1 << 20);
 }
 
 // The verified-model cache (docs/model-format.md, "What the loader checks"): a file whose exact
@@ -84,6 +85,7 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw Error("model file '" + path + "' does not exist");
     if (fs::is_directory(path, ec)) throw Error("'" + path + "' is a folder, not a model file");
+    BoundedFile::check(path, std::numeric_limits<uint64_t>::max(), "model file");  // a pipe would block the read below
     std::ifstream probe(path, std::ios::binary);
     if (!probe) throw Error("cannot read model file '" + path + "'");
     char magic[2] = {0, 0};
@@ -102,7 +104,7 @@ std::shared_ptr<TorchModel> TorchModel::load(const std::string& path) {
     const uint64_t bytes = fs::file_size(path, ec);
     IsolatedRun::Limits limits;
     limits.seconds = loadTimeLimit(bytes);
-    limits.extraMemoryBytes = (uint64_t{512} << 20) + 4 * bytes;
+    limits.extraMemoryBytes = model_checks::kLoadExtraMemoryBytes + model_checks::kLoadMemoryPerFileByte * bytes;
     const auto outcome = IsolatedRun::run([&] { loadInProcess(path); }, limits);
     using Kind = IsolatedRun::Outcome::Kind;
     const std::string where = outcome.phase.empty() ? "" : " while " + outcome.phase;

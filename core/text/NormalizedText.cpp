@@ -1,5 +1,7 @@
 #include "core/text/NormalizedText.h"
 
+#include "ModelCheckLimits.h"
+
 #include "core/Error.h"
 #include "core/text/ReplacePattern.h"
 #include "core/text/Utf8.h"
@@ -10,6 +12,9 @@
 #include <memory>
 
 namespace alignscope::core {
+
+const size_t TextBudget::kMaxGrowth = model_checks::kMaxGrowth;
+const size_t TextBudget::kMaxNormalizedCharacters = model_checks::kMaxNormalizedCharacters;
 namespace {
 
 using utf8::codePoints;

@@ -32,8 +32,8 @@ private:
 // times the line's characters (at least kMaxGrowth * kMaxGrowth) and never more than
 // kMaxNormalizedCharacters, counted as it writes.
 struct TextBudget {
-    static constexpr size_t kMaxGrowth = 8;
-    static constexpr size_t kMaxNormalizedCharacters = 100000;
+    static const size_t kMaxGrowth;  // these two: python/alignscope/model_checks.json
+    static const size_t kMaxNormalizedCharacters;
     // The characters a normalising step (or SentencePiece's pieces) may make of a line of `characters`.
     static size_t forLine(size_t characters) { return std::min(kMaxNormalizedCharacters, kMaxGrowth * std::max(characters, kMaxGrowth)); }
 };

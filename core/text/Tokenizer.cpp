@@ -1,5 +1,6 @@
 #include "core/text/Tokenizer.h"
 
+#include "ModelCheckLimits.h"
 #include "core/Error.h"
 #include "core/text/NormalizedText.h"
 #include "core/text/Normalizer.h"
@@ -10,6 +11,11 @@
 #include <utf8proc.h>
 
 namespace alignscope::core {
+
+// Tokenizer.h is included by most of the project, so its limit stays a literal there; the build
+// holds it to model_checks.json, the one list both loaders read.
+static_assert(Tokenizer::kMaxLineCharacters == model_checks::kMaxLineCharacters,
+              "python/alignscope/model_checks.json: text.max_line_characters");
 namespace {
 
 using utf8::CodePoint;

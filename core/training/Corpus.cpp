@@ -73,6 +73,9 @@ Corpus Corpus::parse(const std::string& text, const std::string& name, OnBadLine
         if (bad >= 0) reason = "invalid UTF-8 at byte " + std::to_string(bad + 1);
         else if (tab == std::string::npos) reason = "missing tab between source and target";
         else if (tab == 0 || tab + 1 >= line.size()) reason = "empty source or target";
+        // translate's blank-line rule (Tokenizer::isBlank): a side with nothing visible is empty too
+        else if (Tokenizer::isBlank(line.substr(0, tab)) || Tokenizer::isBlank(line.substr(tab + 1, line.find('\t', tab + 1) - tab - 1)))
+            reason = "empty source or target (nothing visible)";
         else if (maxSideCharacters > 0) reason = tooLong(line, tab, maxSideCharacters);
         if (!reason.empty()) {
             if (policy == OnBadLine::Reject)

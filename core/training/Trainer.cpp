@@ -12,6 +12,7 @@
 #include "core/model/ModelBuilder.h"
 #include "core/runtime/Runtime.h"
 #include "core/model/TorchModel.h"
+#include "core/text/JsonText.h"
 
 #include <torch/torch.h>
 
@@ -287,7 +288,7 @@ struct Trainer::Impl {
                                 {"options", o.toJson()},
                                 {"continued_from", continuedFrom},
                                 {"guided_alignment", guided ? guided->record() : nlohmann::json()}};
-        AtomicFile::write((tmp / "state.json").string(), state.dump(1));
+        AtomicFile::write((tmp / "state.json").string(), JsonText::dump(state, 1));
         const auto old = fs::path(dir.string() + ".old");
         fs::remove_all(old, ec);
         if (fs::exists(dir)) fs::rename(dir, old);

@@ -1,6 +1,7 @@
 #include "core/training/TrainingTimeline.h"
 
 #include "core/model/Model.h"
+#include "core/text/JsonText.h"
 #include "core/text/Tokenizer.h"
 #include "core/text/Vocabulary.h"
 
@@ -162,7 +163,7 @@ void TrainingTimeline::add(int64_t step, const std::string& file, double loss, c
     nlohmann::json j = {{"format", kFormat}, {"version", 1}, {"model", name_}, {"loss", loss_}};
     j["snapshots"] = nlohmann::json::array();
     for (const auto& s : snapshots_) j["snapshots"].push_back({{"step", s.step}, {"file", s.file}, {"loss", s.loss}});
-    AtomicFile::write(indexPath(), j.dump() + "\n");
+    AtomicFile::write(indexPath(), JsonText::dump(j) + "\n");
 }
 
 }  // namespace alignscope::core

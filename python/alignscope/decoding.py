@@ -20,6 +20,7 @@ from .model_archive import CHECKS
 from .model_file import (MAX_DECLARED_LENGTH, MIN_DECLARED_LENGTH, MAX_TOKENIZER_BYTES, attribute_json,
                          load_model_file)
 from .model_tokenizer import ModelTokenizer, TokenizerFailure
+from .text import is_blank
 
 MAX_SOURCE_TOKENS: int = CHECKS["model"]["max_source_tokens"]  # Model.cpp's kMaxSourceTokens
 PADDING_COLUMN = "<padding>"  # Model::kPaddingColumn: a model's own padding, attended (attends_padding)
@@ -60,6 +61,10 @@ class Architecture:
         if metadata.get("alpha_is_uniform") is True:
             a.attention = "none"
         return a
+
+
+# Model::tokenizeSource's refusal: a line with nothing visible is blank, never a sentence.
+BLANK_SOURCE = "the sentence has nothing visible to translate (only spaces, line separators or invisible characters)"
 
 
 class LoadedModel:
@@ -206,6 +211,8 @@ class LoadedModel:
         return tokens
 
     def tokenize_source(self, text: str) -> Tuple[List[str], List[int], List[int]]:
+        if is_blank(text):
+            raise ValueError(BLANK_SOURCE)
         tokens, ids, words = self._ids(self._tokenize(self.src_tokenizer, text), self.src_index, self.src_specials,
                                        "source")
         limit = self.max_source_length or MAX_SOURCE_TOKENS

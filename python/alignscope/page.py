@@ -11,6 +11,7 @@ from typing import Any, Dict, List, Optional
 from .decoding import LoadedModel, decode_within
 from .files import path_name, write_text
 from .page_data import page_data, source_file_name
+from .text import is_blank
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 ATTRIBUTIONS = ("grad-x-input", "integrated-gradients", "occlusion", "attention-x-occlusion")
@@ -46,7 +47,8 @@ def script_safe(data: Dict[str, Any]) -> str:
         text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except ValueError:  # only a -inf log-probability gets here: models with NaN or +inf are refused at load
         text = json.dumps(_finite(data), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u0085", "\\u0085"), ("\u2028", "\\u2028"),
+                        ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
 
@@ -150,8 +152,8 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
                                       "show() draws attention")
         raise ValueError(f"unknown method {method!r}: attention (show()), or {', '.join(ATTRIBUTIONS)} "
                          "(alignscope-cli export --format html --heatmap)")
-    if not isinstance(source, str) or not source.strip():
-        raise ValueError("show() needs a source sentence")
+    if not isinstance(source, str) or is_blank(source):
+        raise ValueError("show() needs a source sentence (this one has nothing visible)")
     messages(language)  # an unknown language is refused before the decoding
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
     decoding = decode_within(time_limit, loaded, source, target=target, beam=beam, max_length=max_length)

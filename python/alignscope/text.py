@@ -31,6 +31,21 @@ def _is_control(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cf")
 
 
+# Default_Ignorable_Code_Point's characters that are not of category Cc or Cf (those count anyway).
+_IGNORABLE = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F), (0x2065, 0x2065), (0x3164, 0x3164),
+              (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0xE0000, 0xE0FFF))
+
+
+def is_blank(text: str) -> bool:
+    """Tokenizer::isBlank: nothing visible (spaces, line separators, controls, format and ignorable
+    characters only), so a blank line, not a sentence to translate."""
+    for ch in text:
+        cp = ord(ch)
+        if not (_is_space(ch) or _is_control(ch) or any(lo <= cp <= hi for lo, hi in _IGNORABLE)):
+            return False
+    return True
+
+
 def _is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] in ("P", "S")
 
@@ -119,11 +134,13 @@ def read_tsv_lines(path: str) -> List[Tuple[int, str, str]]:
 
 
 def read_tsv_by_line(path: str) -> List[Optional[Tuple[str, str]]]:
-    """Every line of the file: its (source, target), or None for a line that is not a pair."""
+    """Every line of the file: its (source, target), or None for a line that is not a pair (a side
+    empty or with nothing visible)."""
     out: List[Optional[Tuple[str, str]]] = []
     # A regular file of bounded size (files.open_input): /dev/zero or a FIFO is refused by name.
     with io.TextIOWrapper(open_input(path, "corpus"), encoding="utf-8", errors="replace") as f:
         for line in f:
             cols = line.rstrip("\r\n").split("\t")
-            out.append((cols[0], cols[1]) if len(cols) >= 2 and cols[0] and cols[1] else None)
+            # a side with nothing visible is empty (is_blank, Corpus::parse's rule)
+            out.append((cols[0], cols[1]) if len(cols) >= 2 and not is_blank(cols[0]) and not is_blank(cols[1]) else None)
     return out

@@ -28,13 +28,18 @@
   }
   // A lesson's text from its element tree (the lesson's own subset, checked by the program that
   // wrote the page): each element made by its name from this list, each text by textContent, a
-  // picture only from a data: URI. Anything else is left out, so no markup is ever parsed or run.
+  // picture only from pictureSource's two forms. Anything else is left out, so no markup is ever parsed or run.
+  // A picture's source: a data: URI (a page of its own), or a lesson site's picture file beside the
+  // page, named by its content's hash (SiteFiles: each picture once for the whole site).
+  function pictureSource(src) {
+    return typeof src === "string" && (/^data:image\/(png|jpeg);base64,/.test(src) || /^pictures\/[0-9a-f]{32}\.(png|jpg)$/.test(src));
+  }
   var MARKUP_TAGS = {em: "i", strong: "b", code: "code", sub: "sub", sup: "sup", br: "br", ul: "ul", ol: "ol", li: "li"};
   function markup(parent, nodes) {
     (nodes || []).forEach(function (n) {
       if (!n || typeof n !== "object") return;
       if (n.kind === "text") parent.appendChild(document.createTextNode(String(n.text || "")));
-      else if (n.kind === "img" && /^data:image\/(png|jpeg);base64,/.test(n.src || ""))
+      else if (n.kind === "img" && pictureSource(n.src))
         parent.appendChild(el("img", {src: n.src, alt: msg("lesson_inline_picture"), "class": "as-lesson-inline"}));
       else if (Object.prototype.hasOwnProperty.call(MARKUP_TAGS, n.kind)) markup(parent.appendChild(el(MARKUP_TAGS[n.kind])), n.children);
     });
@@ -482,7 +487,7 @@
     // The text as the app shows it, from its element tree; a page without one (an older export)
     // shows the plain text with its line breaks (docs/page-format.md: lesson markup).
     p.appendChild(L.markup ? markup(el("div", {"class": "as-lesson-text"}), L.markup) : el("p", {"class": "as-lesson-text"}, L.text));
-    if (L.image) p.appendChild(el("img", {src: L.image, alt: msg("lesson_picture")}));
+    if (pictureSource(L.image)) p.appendChild(el("img", {src: L.image, alt: msg("lesson_picture")}));
     var nav = el("nav", {"class": "as-lesson-nav", "aria-label": msg("lesson_pages")});
     if (L.previous) nav.appendChild(el("a", {href: L.previous, rel: "prev"}, "\u2190 " + msg("lesson_previous")));
     if (L.index) nav.appendChild(el("a", {href: L.index}, msg("lesson_all")));

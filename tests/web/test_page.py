@@ -74,11 +74,13 @@ def opened(b: Browser, path: Path) -> None:
 
 
 def assert_clean(b: Browser, path: Path) -> None:
-    """No console message of level SEVERE/WARNING, and no request but the page's own file (and
-    its own data: pictures, which reach no server)."""
+    """No console message of level SEVERE/WARNING, and no request but the page's own file, its own
+    data: pictures (which reach no server) and a lesson site's pictures beside it (pictures/)."""
     errors = [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
     assert not errors, f"{path.name}: console: {errors}"
-    others = [u[:200] for u in b.requests() if u != path.resolve().as_uri() and not u.startswith("data:")]
+    site_pictures = path.resolve().parent.as_uri() + "/pictures/"
+    others = [u[:200] for u in b.requests()
+              if u != path.resolve().as_uri() and not u.startswith("data:") and not u.startswith(site_pictures)]
     assert not others, f"{path.name} requested {others}"
 
 
@@ -429,6 +431,11 @@ def test_every_shipped_lesson_exports_and_its_pages_turn(lesson_sites):
                 assert "<i>" not in shown[0] and "&lt;" not in shown[0] and shown[3] == 0, page
                 assert shown[1] == want["text"].count("<i>") + want["text"].count("<em>"), page
                 assert shown[2] == want["text"].count("<code>") + want["text"].count("<tt>"), page
+                # Pictures are the site's files (each once, in pictures/), and they show.
+                pictures = b.run("return [...document.querySelectorAll('.as-lesson img')].map(i => "
+                                 "[i.getAttribute('src'), i.complete && i.naturalWidth > 0])")
+                assert len(pictures) == ("image" in want) + want["text"].count("<img"), page
+                assert all(src.startswith("pictures/") and shown for src, shown in pictures), (page, pictures)
             opened(b, pages[0])
             if len(pages) > 1:
                 b.keys("PageDown")
