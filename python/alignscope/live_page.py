@@ -47,6 +47,13 @@ def classic_runtime(bundle: str) -> str:
     # import.meta only parses in a module; the bundle reads it to find its own files, which the
     # page hands over as bytes instead (ort.env.wasm.wasmBinary)
     body = body.replace("import.meta.url", "document.baseURI")
+    # Its "loaded from a file: URL" branch (meant for Node) builds new URL(..., location.origin),
+    # and Firefox's origin of a file:// page is "null", an invalid base: the branch is turned off
+    # (its worker's copy too, unused: one thread, no proxy)
+    node_file = 'document.baseURI>"file:"&&document.baseURI<"file;"'
+    if body.count(node_file) < 1:
+        raise ValueError(f"{BUNDLE} does not test for a file: URL as the version this was written for did (1.30.0)")
+    body = body.replace(node_file, "false")
     return "(function(){\n" + body + "\nglobalThis.ort={" + ",".join(names) + "};\n})();\n"
 
 
