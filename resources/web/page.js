@@ -409,6 +409,9 @@
     Array.prototype.slice.call(root.children).forEach(function (c) {
       if (c.tagName !== "SCRIPT" && !c.classList.contains("as-live")) root.removeChild(c);
     });
+    var self = this;  // what build() makes only for some data, made again or not at all
+    ["beamItems", "beamList", "beamPanel", "compareBox", "encPanel", "lossDots", "lossMark", "snapshotLabel", "snapshotRange"]
+      .forEach(function (k) { self[k] = null; });
     this.d = data;
     var st = this.state;
     st.t = Math.max(0, Math.min(data.target_tokens.length, typeof t === "number" ? t : data.target_tokens.length));

@@ -136,6 +136,7 @@
       encoder: {size: E, states: quantised(states), initial_state: quantised(encoder.initial_state)},
     };
     for (const key of ["source_language", "target_language", "lesson"]) if (base[key] !== undefined) data[key] = base[key];
+    if (run.attribution) data.attribution = run.attribution;
     return data;
   }
 
@@ -158,6 +159,10 @@
     const beamLabel = form.appendChild(el("label", {"class": "as-live-field"}, "Beam "));
     const beam = beamLabel.appendChild(el("select", {disabled: ""}));
     BEAM_WIDTHS.forEach((w) => beam.appendChild(el("option", {value: String(w)}, w === 1 ? "1 (greedy)" : String(w))));
+    const occlusion = form.appendChild(el("button", {type: "button", disabled: "", "class": "as-live-occlusion",
+      title: "Each source token left out in turn, the same target forced: how much each chosen token's log-probability falls"},
+      "Occlusion"));
+    const note = panel.appendChild(el("p", {"class": "as-live-note", "aria-live": "polite"}));
     const error = panel.appendChild(el("p", {"class": "as-live-error", role: "alert"}));
     const place = () => {
       const header = root.querySelector(":scope > header");
@@ -173,6 +178,7 @@
       status.textContent = what === "ready" ? "" : "Live model: loading the " + what + "…";
     });
     live.model.then((model) => {
+      live.readyMs = performance.now();  // since navigation began (docs/live-page.md's measurements)
       const info = model.info, carried = info.carried || {};
       status.textContent = "";
       status.appendChild(el("b", null, "Live: "));
@@ -185,7 +191,16 @@
         (carried.licence || "not stated in the model file") + "."));
       if (carried.card) about.appendChild(el("p")).appendChild(el("a", {href: carried.card}, "Its model card (" + carried.card.split("/").pop() + ")"));
       status.after(about);
-      [source, target, beam].forEach((e) => { e.disabled = false; });
+      [source, target, beam, occlusion].forEach((e) => { e.disabled = false; });
+      occlusion.addEventListener("click", () => {
+        const progress = (k, n) => { note.textContent = "Occlusion: token " + k + " of " + n + " left out…"; };
+        show(occluded(model, progress), page.state.t).then(() => {
+          if (!page.d.attribution) return;
+          page.state.heatmap = "occlusion";
+          page.heatmapSelect.value = "occlusion";
+          page.draw();
+        });
+      });
       page.onCandidate = (t, candidate) => show(whatIf(model, t, candidate), t);
       page.draw();  // the candidates become buttons
       const decodeTyped = () => show(typed(model));
@@ -201,7 +216,7 @@
         live.last = run;
         page.replace(liveData(run.model, base, run), t);
         place();
-      }).catch((e) => { error.textContent = e.message; });
+      }).catch((e) => { error.textContent = e.message; }).finally(() => { note.textContent = ""; });
       return live.busy;
     }
 
@@ -230,6 +245,28 @@
       return run;
     }
 
+    // OcclusionAttribution.cpp's scores from forward passes only: each source token left out in
+    // turn (the source one token shorter), the same target forced; log p(y_t|x) - log p(y_t|x\i)
+    async function occluded(model, progress) {
+      const run = live.last ? Object.assign({}, live.last) : await typed(model);
+      const ids = run.source.ids, targetIds = run.result.target_ids, S = ids.length;
+      if (S < 2) throw new Error("occlusion needs a source of at least two tokens (one is erased at a time)");
+      const reference = run.result.steps.map((s) => s.log_probs[s.chosen]);
+      const columns = [];
+      for (let i = 0; i < S; i++) {
+        progress(i + 1, S);
+        const without = await model.decode(ids.filter((_, j) => j !== i), {forced: targetIds});
+        columns.push(without.steps.map((s, t) => reference[t] - s.log_probs[targetIds[t]]));
+      }
+      const scores = reference.map((_, t) => columns.map((c) => c[t]));
+      run.attribution = {method: "occlusion", signed: true,
+                         description: "Occlusion: the source read again with one token left out; the score is how much the chosen " +
+                           "word's log-probability falls without it (negative: the word became likelier).",
+                         extent: rounded(Math.max(1e-6, ...scores.map((r) => Math.max(...r.map(Math.abs))))),
+                         source_tokens: run.source.tokens.slice(0, S), scores: scores.map((r) => r.map(rounded))};
+      return run;
+    }
+
     // what-if (DecodingSession::force then runToEnd): the tokens before step t kept, the
     // candidate written at t, then the best token until </s>
     async function whatIf(model, t, candidate) {
@@ -238,6 +275,7 @@
       const run = previous ? Object.assign({}, previous) : await typed(model);
       run.forced = null;
       run.beam = null;
+      run.attribution = null;
       run.forcedAt = t - 1;
       run.result = await model.decode(run.source.ids, {prefix: prefix, numbers: true});
       return run;
