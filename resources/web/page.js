@@ -281,7 +281,8 @@
     // those pressed while the focus is in it, so the notebook's own editing keys stay its own.
     var keyTarget = root.getAttribute("data-keys") === "document" ? document : root;
     if (keyTarget === root && !root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
-    if (!this.listening) {  // once: replace() builds again
+    var first = !this.listening;
+    if (first) {  // once: replace() builds again
       this.listening = true;
       keyTarget.addEventListener("keydown", function (e) { self.key(e); });
       // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
@@ -293,7 +294,7 @@
       });
     }
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
-    if (d.lesson) {
+    if (d.lesson && first) {  // not again when a live decoding is drawn in place
       // What the lesson's text talks about brought into view once laid out: the part of Step
       // explained it marks, or the panel it frames.
       // Scrolled only where its top is not in the upper 60 % of the window, and no further than
