@@ -107,9 +107,9 @@ void LivePageMaker::makeLive(const std::vector<Page>& pages) {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
         throw Error("a live page needs " + python + " with Debian's python3-torch and python3-onnx: " + python + " was not found");
-    throw Error("the live page could not be made: " +
-                (said.empty() ? std::string("the exporter (") + python + " -m alignscope.live_page) ended without a message"
-                              : childMessage(said)));
+    throw Error(
+        "the live page could not be made: " +
+        (said.empty() ? std::string("the exporter (") + python + " -m alignscope.live_page) ended without a message" : childMessage(said)));
 }
 
 }  // namespace alignscope::core
