@@ -28,6 +28,13 @@ install(FILES ${PROJECT_SOURCE_DIR}/models/${alignscope_default_model}.pt ${PROJ
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/ DESTINATION share/alignscope/models COMPONENT models
         PATTERN "${alignscope_default_model}.pt" EXCLUDE PATTERN "${alignscope_default_model}.md" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/lessons/ DESTINATION share/alignscope/lessons COMPONENT programs)
+# The live page (export --live): the Python package that exports a model to ONNX (run as a child
+# process: core/platform/LivePageMaker), its web files, and the npm runtime where it was fetched.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/alignscope DESTINATION share/alignscope/python COMPONENT programs
+        PATTERN "web" EXCLUDE PATTERN "__pycache__" EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/resources/web/ DESTINATION share/alignscope/python/alignscope/web COMPONENT programs)
+install(DIRECTORY ${CMAKE_BINARY_DIR}/onnxruntime-web ${CMAKE_BINARY_DIR}/sentencepiece-js DESTINATION share/alignscope
+        COMPONENT programs OPTIONAL)
 # Debian policy 12.5: the licences of the code and of the bundled models' data, in both packages.
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION share/doc/alignscope COMPONENT programs)
 install(FILES ${PROJECT_SOURCE_DIR}/resources/packaging/copyright DESTINATION share/doc/alignscope-models COMPONENT models)

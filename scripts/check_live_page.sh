@@ -10,4 +10,4 @@ shift || true
 [ -x "$ALIGNSCOPE_CLI" ] || { echo "no alignscope-cli at $ALIGNSCOPE_CLI (scripts/build.sh builds it)" >&2; exit 2; }
 scripts/fetch_onnxruntime_web.sh
 export ALIGNSCOPE_LIVE_FULL=1 QT_QPA_PLATFORM=offscreen
-nice /usr/bin/python3 -m pytest -q -p no:cacheprovider -s --durations=10 tests/web/test_live_model.py tests/web/test_live_tokenizer.py "$@"
+nice /usr/bin/python3 -m pytest -q -p no:cacheprovider -s --durations=10 tests/web/test_live_model.py tests/web/test_live_tokenizer.py tests/web/test_live_page.py "$@"

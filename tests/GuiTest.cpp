@@ -40,6 +40,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QDialog>
 #include <QDockWidget>
@@ -1428,6 +1429,27 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     dialog.setAnimateSnapshots(true);
     EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Gif).indexOf(QStringLiteral("snapshots")), -1);
     EXPECT_NE(dialog.formatText(ui::FigureExporter::Format::Frames).indexOf(QStringLiteral("snapshot01")), -1);
+    // A web page may carry the open model (a live page): offered for the web page only, and what is
+    // missing for it is said in the dialog (here the Python package; tests/web/test_live_page.py
+    // checks the page itself).
+    ui::ExportDialog webDialog(document.state(), {}, window.get());
+    auto* live = webDialog.findChild<QCheckBox*>(QStringLiteral("exportLive"));
+    ASSERT_NE(live, nullptr);
+    EXPECT_TRUE(live->isHidden());
+    webDialog.setLiveModel(QString::fromStdString(core::Runtime::defaultModelPath()));
+    webDialog.setFormat(ui::FigureExporter::Format::Png);
+    EXPECT_FALSE(live->isHidden());
+    EXPECT_FALSE(live->isEnabled());
+    webDialog.setFormat(ui::FigureExporter::Format::Html);
+    EXPECT_TRUE(live->isEnabled());
+    live->setChecked(true);
+    tests::TempDir web;
+    webDialog.setPath(QString::fromStdString(web.path("page.html")));
+    qputenv("ALIGNSCOPE_PYTHON_PACKAGE", QByteArray::fromStdString(web.path("no-package")));
+    const QString said = webDialog.exportNow();
+    qunsetenv("ALIGNSCOPE_PYTHON_PACKAGE");
+    EXPECT_NE(said.indexOf(QStringLiteral("alignscope Python package")), -1) << said.toStdString();
+    EXPECT_NE(said.indexOf(QStringLiteral("no-package")), -1) << said.toStdString();
     // CSV from View > Words: the word matrix, as the screen shows it.
     window->action("words")->trigger();
     ui::FigureOptions words;

@@ -6,7 +6,9 @@
 #include "ui/BatchExporter.h"
 
 #include "core/Error.h"
+#include "core/platform/LivePageMaker.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -129,6 +131,12 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     animate_->setObjectName(QStringLiteral("exportAnimate"));
     animate_->addItem(tr("The steps of this sentence"), false);
     animate_->addItem(tr("The training run's snapshots (the sentence forced along one target)"), true);
+    live_ = new QCheckBox(tr("Carry the model: type sentences and decode in the browser (a live page; about a minute)"));
+    live_->setObjectName(QStringLiteral("exportLive"));
+    live_->setToolTip(
+        tr("The model's own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the "
+           "folder alignscope-live beside the page. Needs Debian's python3-torch, python3-onnx and nodejs."));
+    live_->setVisible(false);  // until setLiveModel
     sizeLabel_ = new QLabel;
     sizeLabel_->setObjectName(QStringLiteral("exportSize"));
     error_ = new QLabel;
@@ -150,6 +158,7 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     form->addRow(QString(), encoder_);
     form->addRow(QString(), values_);
     form->addRow(QString(), highlight_);
+    form->addRow(QString(), live_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
     auto* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
     exportButton->setDefault(true);
@@ -186,6 +195,12 @@ void ExportDialog::setTimeline(const core::TrainingTimeline& timeline, const std
 }
 
 void ExportDialog::setAnimateSnapshots(bool snapshots) { animate_->setCurrentIndex(snapshots ? 1 : 0); }
+
+void ExportDialog::setLiveModel(const QString& modelPath) {
+    liveModel_ = modelPath;
+    live_->setVisible(!modelPath.isEmpty());
+    formatChanged();
+}
 
 FigureExporter::Settings ExportDialog::settings() const {
     FigureExporter::Settings s;
@@ -237,6 +252,7 @@ void ExportDialog::formatChanged() {
     if (format == Format::Html)
         for (QWidget* w : std::initializer_list<QWidget*>{colors_, title_}) w->setEnabled(true);
     endColumn_->setEnabled(format != Format::Pharaoh);
+    live_->setEnabled(format == Format::Html && !liveModel_.isEmpty());
     // Follow the format with the file's extension.
     QString p = path();
     if (!p.isEmpty()) {
@@ -289,6 +305,16 @@ QString ExportDialog::exportNow() {
             } else {
                 FigureExporter exporter;
                 exporter.write(*state_, figureOptions(), settings(), path());
+                if (format == Format::Html && live_->isEnabled() && live_->isChecked()) {
+                    QApplication::setOverrideCursor(Qt::WaitCursor);  // the model's ONNX export and its check
+                    try {
+                        core::LivePageMaker::makeLive({{path().toStdString(), liveModel_.toStdString()}});
+                    } catch (...) {
+                        QApplication::restoreOverrideCursor();
+                        throw;
+                    }
+                    QApplication::restoreOverrideCursor();
+                }
             }
             QSettings settings;
             settings.setValue("export/folder", QFileInfo(path()).absolutePath());

@@ -34,6 +34,8 @@ public:
     // along `target`, or the last snapshot's translation) instead of the steps.
     void setTimeline(const core::TrainingTimeline& timeline, const std::string& target);
     void setAnimateSnapshots(bool snapshots);  // with a timeline: what a GIF or frames animate
+    // The open model's file: a web page may then carry it (a live page, core/platform/LivePageMaker).
+    void setLiveModel(const QString& modelPath);
 
     // Writes the file; on failure shows the message in the dialog and returns it (empty: written).
     QString exportNow();
@@ -63,6 +65,8 @@ private:
     QLineEdit* title_;
     QCheckBox* highlight_;
     QComboBox* animate_;  // the steps, or the training run's snapshots
+    QCheckBox* live_;     // web page: carry the model (setLiveModel)
+    QString liveModel_;
     std::optional<core::TrainingTimeline> timeline_;
     std::string timelineTarget_;
     QLabel* sizeLabel_;

@@ -549,6 +549,7 @@ void MainWindow::render(core::DecodingStatePtr state) {
 void MainWindow::openExportDialog() {
     if (!state_ || (state_->steps.empty() && state_->selectedHypothesis < 0)) return;
     ExportDialog dialog(state_, figureOptions_, this);
+    dialog.setLiveModel(document_->modelPath());
     if (timelineDock_->isVisible() && !timelinePanel_->timeline().snapshots().empty())
         dialog.setTimeline(timelinePanel_->timeline(), givenTarget_.toStdString());
     if (dialog.exec() == QDialog::Accepted) status_->setText(tr("exported %1").arg(dialog.path()));

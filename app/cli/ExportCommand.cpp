@@ -20,7 +20,10 @@
 #include "core/Error.h"
 #include "core/alignment/Aligner.h"
 #include "core/attribution/Attributor.h"
+#include "core/platform/LivePageMaker.h"
 #include "core/runtime/Runtime.h"
+
+#include <QFileInfo>
 
 #include <cstdio>
 #include <iostream>
@@ -35,7 +38,7 @@ Command addExportCommand(CLI::App& app) {
         std::vector<std::string> reverseModels;
         int beam = 1, maxLen = 0, dpi = 0, fontSize = 10, frameMs = 800, workers = 0;
         double timeLimit = 30;
-        bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false;
+        bool noEncoder = false, values = false, highlight = false, noProgress = false, words = false, live = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("export",
@@ -84,6 +87,11 @@ Command addExportCommand(CLI::App& app) {
     c->add_flag("--highlight-last", o->highlight, "Frame the last step and its peak, as the app does");
     c->add_option("--title", o->title, "Figure title; {line}, {source}, {translation} and {model} are replaced");
     c->add_flag("--no-progress", o->noProgress, "No progress bar on stderr");
+    c->add_flag("--live", o->live,
+                "html: pages that carry the model (its own encode and step exported to ONNX, run in the browser): type a "
+                "sentence, force a target, run a beam, click a candidate to decode on; the runtime and the model in the "
+                "folder alignscope-live beside the pages, once (needs Debian's python3-torch, python3-onnx, nodejs and the "
+                "npm runtime: docs/live-page.md)");
     addTimeLimitOption(c, o->timeLimit);
     addWorkersOption(c, o->workers, "Lines (drawn and written on this thread, in input order)");
     c->add_option("--language", o->language,
@@ -131,6 +139,9 @@ Command addExportCommand(CLI::App& app) {
         core::Aligner::checkReversePaths(o->reverseModels, o->links);  // once, not for every line
         core::Aligner::checkReverseFiles(o->reverseModels);
 
+        if (o->live && settings.file.format != ui::FigureExporter::Format::Html)
+            throw core::Error("--live makes pages that run the model: use it with --format html");
+        if (o->live && !o->timeline.empty()) throw core::Error("--live takes one model: leave out --timeline");
         // The folder first: an unwritable --out fails before any work.
         if (o->out.empty()) throw core::Error("--out needs a folder name");
         const QString folder = QString::fromStdString(o->out);
@@ -249,6 +260,21 @@ Command addExportCommand(CLI::App& app) {
         if (storageFull) {
             std::cerr << "export: stopped: the disk is full; every file written is complete\n";
             return 2;
+        }
+        if (o->live) {
+            // The pages written, made live by the Python package (the one ONNX exporter).
+            std::vector<core::LivePageMaker::Page> pages;
+            const std::string modelPath = o->model.empty() ? core::Runtime::defaultModelPath() : o->model;
+            for (const auto& [lineNo, line] : lines) {
+                const QString page =
+                    folder + "/" +
+                    ui::BatchExporter::fileName(lineNo, core::PairLine::sourceText(line), settings.file.format, settings.digits);
+                if (QFileInfo(page).isFile()) pages.push_back({page.toStdString(), modelPath});
+            }
+            std::cerr << "export: making " << pages.size() << " page" << (pages.size() == 1 ? "" : "s")
+                      << " live (exporting the model to ONNX and checking it: about a minute)\n";
+            core::LivePageMaker::makeLive(pages);
+            std::cerr << "export: live pages written; the model and its runtime are in " << o->out << "/alignscope-live\n";
         }
         return failures ? 1 : 0;
     };

@@ -3,9 +3,12 @@
 #include "cli/OffscreenQt.h"
 
 #include "ui/Lesson.h"
+#include "ui/LessonPlayer.h"
 #include "ui/LessonSite.h"
 
 #include "core/lesson/LessonFormat.h"
+#include "core/platform/LivePageMaker.h"
+
 #include "core/runtime/Runtime.h"
 
 #include <QDir>
@@ -20,6 +23,7 @@ namespace alignscope::cli {
 Command addExportLessonCommand(CLI::App& app) {
     struct Options {
         std::string lesson, out, language = "en";
+        bool live = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("export-lesson",
@@ -35,6 +39,9 @@ Command addExportLessonCommand(CLI::App& app) {
             return core::LessonFormat::isLanguageCode(code) ? std::string()
                                                             : "'" + code + "' is not a language code (ISO 639-1: en, ko, de, fr, …)";
         });
+    c->add_flag("--live", o->live,
+                "Pages that carry their models (run in the browser: type a sentence, click a candidate, force, beam); the "
+                "runtime and each model once, in the folder alignscope-live beside the pages (docs/live-page.md)");
     return [o, c]() -> int {
         if (!*c) return -1;
         const auto qt = startOffscreenQt("export-lesson");  // Lesson reads pictures; the text's markup is read by Qt
@@ -52,6 +59,22 @@ Command addExportLessonCommand(CLI::App& app) {
         });
         std::cerr << (terminal ? "\r" : "") << "export-lesson: " << files.size() - 1 << " pages and index.html written to " << o->out
                   << '\n';
+        if (o->live) {
+            // Each page's model as LessonSite chose it (a page without "model" keeps the one before);
+            // a training run's page shows its snapshots and stays as recorded.
+            std::vector<core::LivePageMaker::Page> pages;
+            QString current = QString::fromStdString(core::Runtime::defaultModelPath());
+            for (int k = 0; k < static_cast<int>(lesson.pages.size()); ++k) {
+                const auto& p = lesson.pages[static_cast<size_t>(k)];
+                if (!p.timeline.isEmpty()) continue;
+                if (!p.model.isEmpty()) current = ui::LessonPlayer::resolveModel(p.model);
+                pages.push_back(
+                    {(QString::fromStdString(o->out) + "/" + ui::LessonSite::pageFile(k)).toStdString(), current.toStdString()});
+            }
+            std::cerr << "export-lesson: making " << pages.size() << " pages live (each model exported to ONNX once)\n";
+            core::LivePageMaker::makeLive(pages);
+            std::cerr << "export-lesson: the runtime and the models are in " << o->out << "/alignscope-live\n";
+        }
         return 0;
     };
 }

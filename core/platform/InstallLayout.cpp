@@ -38,14 +38,13 @@ std::string InstallLayout::dataDirectory() {
 
 std::string InstallLayout::privateLibraryDirectory() { return besideProgram("lib/alignscope").string(); }
 
-std::string InstallLayout::modelsDirectory() {
-    if (const char* env = nonEmptyEnv("ALIGNSCOPE_MODELS")) return env;
-    return (fs::path(dataDirectory()) / "models").string();
+std::string InstallLayout::overridable(const char* variable, const char* relative) {
+    if (const char* env = nonEmptyEnv(variable)) return env;
+    return (fs::path(dataDirectory()) / relative).string();
 }
 
-std::string InstallLayout::lessonsDirectory() {
-    if (const char* env = nonEmptyEnv("ALIGNSCOPE_LESSONS")) return env;
-    return (fs::path(dataDirectory()) / "lessons").string();
-}
+std::string InstallLayout::modelsDirectory() { return overridable("ALIGNSCOPE_MODELS", "models"); }
+
+std::string InstallLayout::lessonsDirectory() { return overridable("ALIGNSCOPE_LESSONS", "lessons"); }
 
 }  // namespace alignscope::core

@@ -27,6 +27,8 @@ public:
     static std::string modelsDirectory();
     // $ALIGNSCOPE_LESSONS, else dataDirectory()/lessons.
     static std::string lessonsDirectory();
+    // `variable`'s folder where it is set and not empty, else dataDirectory()/`relative`.
+    static std::string overridable(const char* variable, const char* relative);
 };
 
 }  // namespace alignscope::core

@@ -16,16 +16,17 @@ for all its pages.
 import base64
 import gzip
 import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import onnx_export
-from .files import write_text
+from .files import _current_umask, write_text
 
 WEB = Path(__file__).resolve().parent / "web" / "live"
 WASM = "ort-wasm-simd-threaded.wasm"
@@ -46,6 +47,13 @@ def classic_runtime(bundle: str) -> str:
     # import.meta only parses in a module; the bundle reads it to find its own files, which the
     # page hands over as bytes instead (ort.env.wasm.wasmBinary)
     body = body.replace("import.meta.url", "document.baseURI")
+    # Its "loaded from a file: URL" branch (meant for Node) builds new URL(..., location.origin),
+    # and Firefox's origin of a file:// page is "null", an invalid base: the branch is turned off
+    # (its worker's copy too, unused: one thread, no proxy)
+    node_file = 'document.baseURI>"file:"&&document.baseURI<"file;"'
+    if body.count(node_file) < 1:
+        raise ValueError(f"{BUNDLE} does not test for a file: URL as the version this was written for did (1.30.0)")
+    body = body.replace(node_file, "false")
     return "(function(){\n" + body + "\nglobalThis.ort={" + ",".join(names) + "};\n})();\n"
 
 
@@ -143,11 +151,48 @@ def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: f
     return worst
 
 
-def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: bool = False,
-               sentencepiece_dir: Optional[str] = None) -> Dict[str, int]:
-    """Writes the prototype folder for `model_path`; returns each written file's size in bytes.
-    `sentencepiece_dir`: the fetched @sctg/sentencepiece-js (default: beside the runtime's folder)."""
-    out = Path(out_dir)
+LIVE_FOLDER = "alignscope-live"  # beside the pages: one copy of the runtime and of each model for a site
+RUNTIME_SCRIPTS = ("ort.js", "ort-wasm.js", "sentencepiece.js", "live.js", "tokenizer.js", "search.js", "page-live.js")
+# The static page's CSP, and the live page's: 'self' loads the scripts beside it, 'wasm-unsafe-eval'
+# compiles ONNX Runtime's and SentencePiece's WebAssembly; nothing may be fetched either way.
+STATIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+LIVE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; img-src data:"
+
+
+def default_runtime_dir() -> Optional[str]:
+    """Where the fetched onnxruntime-web is: $ALIGNSCOPE_ORT_WEB, else beside an installed package
+    (PREFIX/share/alignscope/onnxruntime-web, the package being PREFIX/share/alignscope/python/alignscope),
+    else the source tree's build/ (scripts/fetch_onnxruntime_web.sh)."""
+    if os.environ.get("ALIGNSCOPE_ORT_WEB"):  # named: used as it is (missing() says what it lacks)
+        return os.environ["ALIGNSCOPE_ORT_WEB"]
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent.parent / "onnxruntime-web", here.parent.parent / "build" / "onnxruntime-web"):
+        if (candidate / WASM).is_file():
+            return str(candidate)
+    return None
+
+
+def missing(runtime_dir: Optional[str]) -> List[str]:
+    """What a live page's export needs and this machine lacks, each as a line naming how to get it."""
+    lines = []
+    for module, package in (("torch", "python3-torch"), ("onnx", "python3-onnx")):
+        try:
+            __import__(module)
+        except ImportError:
+            lines.append(f"the Python module '{module}' (Debian: apt-get install {package})")
+    if shutil.which("node") is None:
+        lines.append("node, which checks the exported graphs (Debian: apt-get install nodejs)")
+    runtime = Path(runtime_dir) if runtime_dir else None
+    if runtime is None or not (runtime / WASM).is_file() or not (runtime / BUNDLE).is_file():
+        lines.append("ONNX Runtime Web (npm onnxruntime-web 1.30.0) " + (f"in {runtime}" if runtime else
+                     "in build/onnxruntime-web or $ALIGNSCOPE_ORT_WEB") + ": bash scripts/fetch_onnxruntime_web.sh fetches it")
+    elif not (runtime.parent / "sentencepiece-js" / SENTENCEPIECE).is_file():
+        lines.append(f"@sctg/sentencepiece-js in {runtime.parent / 'sentencepiece-js'}: bash scripts/fetch_onnxruntime_web.sh fetches it")
+    return lines
+
+
+def _write_runtime(runtime_dir: str, out: Path, sentencepiece_dir: Optional[str] = None) -> None:
+    """ONNX Runtime Web, SentencePiece and the page's live scripts as classic scripts in `out`."""
     runtime = Path(runtime_dir)
     spm = Path(sentencepiece_dir) if sentencepiece_dir else runtime.parent / "sentencepiece-js"
     if not (spm / SENTENCEPIECE).is_file():
@@ -155,39 +200,144 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, compress_model: 
     for name in (BUNDLE, WASM):
         if not (runtime / name).is_file():
             raise FileNotFoundError(f"{runtime / name} is missing: bash scripts/fetch_onnxruntime_web.sh fetches it")
-    (out / "runtime").mkdir(parents=True, exist_ok=True)
-    (out / "model").mkdir(parents=True, exist_ok=True)
-    scripts = []
+    out.mkdir(parents=True, exist_ok=True)
+    # Every file through files.py's one rule: names made in OUT are never written through a link
+    # or onto a pipe or device (issue 59).
+    write_text(out / "ort.js", classic_runtime((runtime / BUNDLE).read_text(encoding="utf-8")))
+    write_text(out / "ort-wasm.js", bytes_script(WASM, (runtime / WASM).read_bytes(), True))
+    write_text(out / "sentencepiece.js", classic_sentencepiece((spm / SENTENCEPIECE).read_text(encoding="utf-8")))
+    for name in ("live.js", "tokenizer.js", "search.js", "page-live.js"):
+        write_text(out / name, (WEB / name).read_text(encoding="utf-8"))
+
+
+def _licence(metadata: Any) -> Optional[str]:
+    """The first licence the model's metadata names (its training corpus's, possibly nested)."""
+    if isinstance(metadata, dict):
+        for key in ("licence", "license", "corpus_licence", "corpus_license"):
+            if isinstance(metadata.get(key), str) and metadata[key].strip():
+                return metadata[key].strip()
+        for value in metadata.values():
+            found = _licence(value)
+            if found:
+                return found
+    return None
+
+
+def _write_model(model_path: str, runtime_dir: str, out: Path, card_href: str = "") -> List[str]:
+    """The model's exported graphs, weights, model.json and SentencePiece models as scripts in
+    `out` (checked first: check_graphs); returns the scripts' names. `card_href`: where a page finds
+    the model card copied beside them (MODEL.md beside the model file), if any."""
+    from .decoding import LoadedModel
+    out.mkdir(parents=True, exist_ok=True)
+    names = []
     with tempfile.TemporaryDirectory() as tmp:
-        onnx_export.export(model_path, tmp)
-        check_graphs(model_path, tmp, str(runtime))
+        info = onnx_export.export(model_path, tmp)
+        check_graphs(model_path, tmp, runtime_dir)
+        card = Path(model_path).with_suffix(".md")
+        info["carried"] = {"name": info.get("name"), "file": os.path.basename(model_path),
+                           "licence": _licence(LoadedModel(model_path).metadata)}
+        if card.is_file() and card_href:
+            write_text(out / card.name, card.read_text(encoding="utf-8"))
+            info["carried"]["card"] = card_href + card.name
+        (Path(tmp) / "model.json").write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")
         # the graphs, their float16 weights, model.json and the SentencePiece models (for the page's
         # tokenizer), each as one <script>; model.json (vocabularies) is gzipped: 60% smaller
         for f in sorted(Path(tmp).iterdir()):
-            script = "model/" + f.name.replace(".", "-") + ".js"
-            write_text(out / script, bytes_script(f.name, f.read_bytes(), compress_model or f.suffix == ".json"))
-            scripts.append(f'<script src="{script}"></script>\n')
-    # Every file through files.py's one rule: names made in OUT are never written through a link
-    # or onto a pipe or device (issue 59).
-    write_text(out / "runtime" / "ort.js", classic_runtime((runtime / BUNDLE).read_text(encoding="utf-8")))
-    write_text(out / "runtime" / "ort-wasm.js", bytes_script(WASM, (runtime / WASM).read_bytes(), True))
-    write_text(out / "runtime" / "sentencepiece.js", classic_sentencepiece((spm / SENTENCEPIECE).read_text(encoding="utf-8")))
-    for name in ("live.js", "tokenizer.js", "search.js"):
-        write_text(out / name, (WEB / name).read_text(encoding="utf-8"))
+            name = f.name.replace(".", "-") + ".js"
+            write_text(out / name, bytes_script(f.name, f.read_bytes(), f.suffix == ".json"))
+            names.append(name)
+    return names
+
+
+def write_site(model_path: str, runtime_dir: str, out_dir: str, sentencepiece_dir: Optional[str] = None) -> Dict[str, int]:
+    """Writes the prototype folder for `model_path` (live.html, its scripts beside it); returns each
+    written file's size in bytes. `sentencepiece_dir`: the fetched @sctg/sentencepiece-js (default:
+    beside the runtime's folder)."""
+    out = Path(out_dir)
+    _write_runtime(runtime_dir, out / "runtime", sentencepiece_dir)
+    for name in ("live.js", "tokenizer.js", "search.js"):  # the prototype loads them from its folder
+        (out / "runtime" / name).replace(out / name)
+    (out / "runtime" / "page-live.js").unlink()
+    scripts = _write_model(model_path, runtime_dir, out / "model")
     page = (WEB / "live.html").read_text(encoding="utf-8")
     marker = "<!-- the model's files (alignscope.live_page writes one <script> a file here) -->\n"
-    write_text(out / "live.html", page.replace(marker, "".join(scripts)))
+    write_text(out / "live.html", page.replace(marker, "".join(f'<script src="model/{n}"></script>\n' for n in scripts)))
     return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def make_live(pages: Sequence[Tuple[str, str]], runtime_dir: Optional[str] = None,
+              sentencepiece_dir: Optional[str] = None) -> Dict[str, int]:
+    """Turns written pages (page.html, the static one every producer writes) into live pages:
+    `pages` holds (page, model file) pairs, all pages in one folder. Writes LIVE_FOLDER beside them
+    once (the runtime, each model once, however many pages carry it) and gives each page the
+    live CSP and the <script>s of the runtime and its model. Nothing is changed before every model
+    has exported and passed check_graphs. Returns each written file's size in bytes."""
+    runtime_dir = runtime_dir or default_runtime_dir()
+    lacking = missing(runtime_dir)
+    if lacking:
+        raise onnx_export.ExportError("a live page needs " + "; ".join(lacking))
+    assert runtime_dir is not None
+    if not pages:
+        return {}
+    folders = {os.path.dirname(os.path.abspath(page)) for page, _ in pages}
+    if len(folders) != 1:
+        raise ValueError("the pages of one live site must be in one folder: " + ", ".join(sorted(folders)))
+    folder = Path(folders.pop())
+    texts = {}
+    for page, _ in pages:
+        text = Path(page).read_text(encoding="utf-8")
+        csp = f'<meta http-equiv="Content-Security-Policy" content="{STATIC_CSP}">'
+        if text.count(csp) != 1 or text.count("</body>") != 1:
+            raise ValueError(f"'{page}' is not a page alignscope wrote (its CSP line or </body> is not as expected)")
+        texts[page] = text.replace(csp, f'<meta http-equiv="Content-Security-Policy" content="{LIVE_CSP}">')
+    live = folder / LIVE_FOLDER
+    stems: Dict[str, str] = {}  # model path -> its folder under models/
+    scripts: Dict[str, List[str]] = {}
+    with tempfile.TemporaryDirectory(dir=folder) as staging:  # moved into place once everything exported
+        stage = Path(staging)
+        for _, model in pages:
+            key = os.path.abspath(model)
+            if key in stems:
+                continue
+            stem = Path(model).stem
+            while stem in stems.values():
+                stem += "-2"
+            stems[key] = stem
+            href = f"{LIVE_FOLDER}/models/{stem}/"
+            scripts[key] = [href + n for n in _write_model(model, runtime_dir, stage / "models" / stem, href)]
+        _write_runtime(runtime_dir, stage / "runtime", sentencepiece_dir)
+        # A folder from an earlier export is replaced whole (its models may be others)
+        if live.is_symlink() or (live.exists() and not live.is_dir()):
+            raise ValueError(f"'{live}' exists and is not a folder: it is not replaced")
+        if live.exists():
+            shutil.rmtree(live)
+        stage.rename(live)
+        stage.mkdir()  # for TemporaryDirectory's clean-up
+    os.chmod(live, 0o777 & ~_current_umask())  # mkdtemp made it 0700: a static host must read it
+    for page, model in pages:
+        # page-live.js last: it wakes the page once the model's files are in (deferred scripts run in order)
+        tags = ([f"{LIVE_FOLDER}/runtime/{n}" for n in RUNTIME_SCRIPTS if n != "page-live.js"] + scripts[os.path.abspath(model)]
+                + [f"{LIVE_FOLDER}/runtime/page-live.js"])
+        block = "".join(f'<script defer src="{t}"></script>\n' for t in tags)
+        write_text(page, texts[page].replace("</body>", block + "</body>"), what="page")
+    return {str(p.relative_to(folder)): p.stat().st_size for p in sorted(live.rglob("*")) if p.is_file()}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 3:
-        print("usage: python3 -m alignscope.live_page MODEL.pt ONNXRUNTIME_WEB_DIR OUT_DIR", file=sys.stderr)
-        return 2
+    usage = ("usage: python3 -m alignscope.live_page MODEL.pt ONNXRUNTIME_WEB_DIR OUT_DIR      (the prototype folder)\n"
+             "       python3 -m alignscope.live_page pages ONNXRUNTIME_WEB_DIR|- PAGE MODEL [PAGE MODEL...]\n"
+             "                                       (pages written by alignscope made live; -: the default runtime)")
     try:
-        sizes = write_site(*args)
-    except (onnx_export.ExportError, FileNotFoundError, ValueError) as e:
+        if args[:1] == ["pages"] and len(args) >= 4 and len(args) % 2 == 0:
+            runtime = None if args[1] == "-" else args[1]
+            sizes = make_live(list(zip(args[2::2], args[3::2])), runtime)
+        elif len(args) == 3 and args[0] != "pages":
+            sizes = write_site(*args)
+        else:
+            print(usage, file=sys.stderr)
+            return 2
+    except (onnx_export.ExportError, FileNotFoundError, ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(json.dumps(sizes, indent=1))

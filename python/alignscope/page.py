@@ -102,11 +102,12 @@ class Page:
     """A decoding shown as AlignScope's page: inline in a notebook (_repr_html_), or .save(path)."""
 
     def __init__(self, data: Dict[str, Any], title: str, exact: Optional[Dict[str, Any]] = None,
-                 language: str = "en") -> None:
+                 language: str = "en", live_model: Optional[str] = None) -> None:
         self.data = data    # what the page reads: display numbers rounded (resources/web/page.schema.json)
         self.exact = exact  # the same with the engine's exact numbers, as `export --format json` writes them
         self.title = title
         self.language = language  # of its controls, headings and Step explained (languages())
+        self.live_model = live_model  # show(live=True): save() puts this model file's live scripts beside the page
 
     def html(self) -> str:
         return render(self.data, self.title, self.language)
@@ -116,14 +117,25 @@ class Page:
         one rule for files it writes (files.atomic_write); returns the path."""
         name = path_name(path, "the page's path")
         text = self.html()
+        if self.live_model:  # refused before the page is written where the live page cannot be made
+            from . import live_page, onnx_export
+            lacking = live_page.missing(live_page.default_runtime_dir())
+            if lacking:
+                raise onnx_export.ExportError("show(live=True): a live page needs " + "; ".join(lacking))
         try:
-            return write_text(name, text, what="page")
+            write_text(name, text, what="page")
         except OSError as e:
             if e.strerror is None:  # files.py's own message, naming the page already
                 raise
             raise OSError(f"cannot write the page '{name}': {e.strerror}") from None
+        if self.live_model:
+            from . import live_page
+            live_page.make_live([(name, self.live_model)])
+        return name
 
     def _repr_html_(self) -> str:
+        # A live page's model is in files beside a saved page: a notebook shows the page as recorded
+        # (the frame's srcdoc has no folder to load them from); save() writes the live one.
         # The page in an iframe of its own: its keys (arrows, Home, End) and styles stay out of the
         # notebook's, and it is the very document save() writes. The frame is as tall as the page and
         # follows it as it grows or shrinks (a step, a hypothesis chosen, a panel opened): FIT_FRAME.
@@ -138,13 +150,15 @@ class Page:
 
 def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[int] = None,
          method: str = "attention", words: bool = False, max_length: int = 0, time_limit: float = 30,
-         language: str = "en") -> Page:
+         language: str = "en", live: bool = False) -> Page:
     """The decoding of `source` as AlignScope's interactive page: greedy, or `beam` search's best
     hypothesis, or teacher-forced along `target`. `model`: a model file's path, or what an adapter
     returns (alignscope.from_d2l(...) and the others). words=True opens on the word view.
     time_limit: seconds the model's encoding or one step may take (alignscope-cli's --time-limit;
     0: none): past it the call is refused naming the model and the step. language: the page's
-    controls, headings and Step explained in en, ko, de or fr (the tokens stay the model's)."""
+    controls, headings and Step explained in en, ko, de or fr (the tokens stay the model's).
+    live=True: save() writes a live page (the model runs in the browser: docs/live-page.md), which
+    needs a model file's path."""
     if method != "attention":
         if method in ATTRIBUTIONS:
             raise NotImplementedError(f"show(method={method!r}): attributions are computed by the C++ engine; "
@@ -155,9 +169,13 @@ def show(model: Any, source: str, target: Optional[str] = None, beam: Optional[i
     if not isinstance(source, str) or is_blank(source):
         raise ValueError("show() needs a source sentence (this one has nothing visible)")
     messages(language)  # an unknown language is refused before the decoding
+    if live and not isinstance(model, (str, os.PathLike)):
+        raise ValueError("show(live=True) needs the model as a file's path: the live page carries the model file's own "
+                         "code, exported to ONNX (an adapter's model: save it with alignscope.export first)")
     loaded = model if isinstance(model, LoadedModel) else LoadedModel(model)
     decoding = decode_within(time_limit, loaded, source, target=target, beam=beam, max_length=max_length)
     file = source_file_name(model)
     title = f"AlignScope: {source}"  # as export --format html titles its pages
     return Page(page_data(decoding, words=words, file=file), title,
-                exact=page_data(decoding, rounded=None, words=words, file=file), language=language)
+                exact=page_data(decoding, rounded=None, words=words, file=file), language=language,
+                live_model=os.fspath(model) if live else None)

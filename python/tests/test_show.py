@@ -381,3 +381,20 @@ def test_show_speaks_the_language_asked_for():
     assert "This AlignScope page draws with JavaScript" not in text
     with pytest.raises(ValueError, match=r"'xx'.*de, en, fr, ko"):
         alignscope.show(str(ROOT / "models" / "en-fr-subword.pt"), "The red car.", language="xx")
+
+
+def test_show_live_refuses_what_it_cannot_make(tmp_path, monkeypatch):
+    """show(live=True) needs a model file (its own code is what the page runs) and the live page's
+    tools; each refusal names what is missing, and no page is written (issue 57)."""
+    import alignscope
+    from alignscope import onnx_export
+    model = Path(__file__).resolve().parents[2] / "models" / "en-fr-subword.pt"
+    loaded = LoadedModel(str(model))
+    with pytest.raises(ValueError, match="live=True.*file's path"):
+        alignscope.show(loaded, "The red car.", live=True)
+    page = alignscope.show(str(model), "The red car.", live=True)
+    monkeypatch.setenv("ALIGNSCOPE_ORT_WEB", str(tmp_path / "no-runtime"))
+    with pytest.raises(onnx_export.ExportError, match=r"ONNX Runtime Web.*no-runtime.*fetch_onnxruntime_web\.sh"):
+        page.save(tmp_path / "page.html")
+    assert not (tmp_path / "page.html").exists()
+    assert "script-src 'unsafe-inline'" in page.html()  # the page itself: the static one; save() makes it live

@@ -322,16 +322,20 @@
     // those pressed while the focus is in it, so the notebook's own editing keys stay its own.
     var keyTarget = root.getAttribute("data-keys") === "document" ? document : root;
     if (keyTarget === root && !root.hasAttribute("tabindex")) root.setAttribute("tabindex", "-1");
-    keyTarget.addEventListener("keydown", function (e) { self.key(e); });
-    // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
-    var pending = false;
-    window.addEventListener("resize", function () {
-      if (pending) return;
-      pending = true;
-      window.requestAnimationFrame(function () { pending = false; self.draw(); });
-    });
+    var first = !this.listening;
+    if (first) {  // once: replace() builds again
+      this.listening = true;
+      keyTarget.addEventListener("keydown", function (e) { self.key(e); });
+      // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
+      var pending = false;
+      window.addEventListener("resize", function () {
+        if (pending) return;
+        pending = true;
+        window.requestAnimationFrame(function () { pending = false; self.draw(); });
+      });
+    }
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
-    if (d.lesson) {
+    if (d.lesson && first) {  // not again when a live decoding is drawn in place
       // What the lesson's text talks about brought into view once laid out: the part of Step
       // explained it marks, or the panel it frames.
       // Scrolled only where its top is not in the upper 60 % of the window, and no further than
@@ -435,8 +439,34 @@
     else if (e.key === "End") this.go(Infinity);
     else if (e.key === "PageDown" && L && L.next) window.location.href = L.next;
     else if (e.key === "PageUp" && L && L.previous) window.location.href = L.previous;
+    else if (this.onCandidate && /^[1-9]$/.test(e.key)) this.pick(Number(e.key) - 1);
     else return;
     e.preventDefault();
+  };
+
+  // The live mode (resources/web/live/page-live.js): another decoding's data drawn in place, the
+  // view's choices kept; what the page did not build itself (the live panel) stays.
+  Page.prototype.replace = function (data, t) {
+    var root = this.root;
+    Array.prototype.slice.call(root.children).forEach(function (c) {
+      if (c.tagName !== "SCRIPT" && !c.classList.contains("as-live")) root.removeChild(c);
+    });
+    var self = this;  // what build() makes only for some data, made again or not at all
+    ["beamItems", "beamList", "beamPanel", "compareBox", "encPanel", "lossDots", "lossMark", "snapshotLabel", "snapshotRange"]
+      .forEach(function (k) { self[k] = null; });
+    this.d = data;
+    var st = this.state;
+    st.t = Math.max(0, Math.min(data.target_tokens.length, typeof t === "number" ? t : data.target_tokens.length));
+    st.hyp = data.beam && data.beam.length ? data.beam_hypothesis : -1;
+    st.heatmap = "attention";
+    st.snapshot = -1;
+    this.build();
+    this.draw();
+  };
+  // A candidate of the current step chosen (live mode: what-if from there).
+  Page.prototype.pick = function (k) {
+    var step = this.state.t && !this.other() ? this.run().steps[this.state.t - 1] : null;
+    if (step && step.candidates[k]) this.onCandidate(this.state.t, step.candidates[k]);
   };
 
   Page.prototype.go = function (t) {
@@ -988,13 +1018,16 @@
       list.appendChild(el("li", {"class": "as-message"}, msg("candidates_missing")));
       return;
     }
-    var chosenShown = false;
+    var chosenShown = false, self = this;
     step.candidates.forEach(function (c, k) {
       var chosen = k === step.chosen;
       chosenShown = chosenShown || chosen;
       var li = el("li", {"class": chosen ? "as-chosen" : ""});
       li.appendChild(el("span", null, (k + 1) + "."));
-      li.appendChild(el("span", {"class": "as-cand-token"}, label(c.token) + (chosen ? "  " + msg(step.forced ? "cand_forced" : "cand_chosen") : "")));
+      var name = label(c.token) + (chosen ? "  " + msg(step.forced ? "cand_forced" : "cand_chosen") : "");
+      var token = li.appendChild(self.onCandidate ? el("button", {type: "button", "class": "as-cand-token",
+        title: msg("cand_what_if", {k: k + 1})}, name) : el("span", {"class": "as-cand-token"}, name));
+      if (self.onCandidate) token.addEventListener("click", function () { self.pick(k); });
       li.appendChild(el("span", {"class": "as-cand-p"}, fixed(c.p, 3)));
       var bar = el("span", {"class": "as-cand-bar"});
       bar.style.width = Math.max(1, Math.round(c.p * 100)) + "%";

@@ -22,9 +22,16 @@ for f in bin/alignscope-cli bin/alignscope lib/alignscope/libalignscope_sentence
   share/alignscope/lessons/01-fixed-context-bottleneck.json share/alignscope/lessons/figures/bleu-by-length-subword.png \
   share/alignscope/translations/alignscope_de.qm share/alignscope/translations/alignscope_fr.qm share/alignscope/translations/alignscope_ko.qm \
   "share/applications/$app_id.desktop" "share/icons/hicolor/scalable/apps/$app_id.svg" "share/metainfo/$app_id.metainfo.xml" \
-  "share/mime/packages/$app_id.xml"; do
+  "share/mime/packages/$app_id.xml" share/alignscope/python/alignscope/live_page.py \
+  share/alignscope/python/alignscope/web/page.js share/alignscope/python/alignscope/web/live/page-live.js; do
   [[ -e $f ]] || fail "the install lacks $f"
 done
+[[ ! -L share/alignscope/python/alignscope/web ]] || fail "the installed package's web folder is a link (into the source tree)"
+# The npm runtime of the live page goes with the install where the build fetched it
+if [[ -e $build/onnxruntime-web/ort-wasm-simd-threaded.wasm ]]; then
+  [[ -e share/alignscope/onnxruntime-web/ort-wasm-simd-threaded.wasm && -e share/alignscope/sentencepiece-js/index.js ]] \
+    || fail "the install lacks the live page's runtime (share/alignscope/onnxruntime-web, sentencepiece-js)"
+fi
 for f in bin/alignscope bin/alignscope-cli lib/alignscope/*.so; do
   if strings -a "$f" | grep -F "$source"; then fail "$f holds a path into the source tree $source (above)"; fi
 done
@@ -53,6 +60,17 @@ printf 'I would like a coffee.\nThe red car is very fast.\n' >sentences.txt
 "$build/app/alignscope-cli" translate -i sentences.txt -o from-build.txt
 cmp -s from-build.txt out/translation.txt || fail "the installed alignscope-cli translates otherwise: $(paste out/translation.txt from-build.txt)"
 [[ -z ${ALIGNSCOPE_INSTALL_SHOTS:-} ]] || cp out/*.png "$ALIGNSCOPE_INSTALL_SHOTS"/
+# export --live from the moved prefix: the installed Python package and runtime, not the source tree's
+if [[ -e $build/onnxruntime-web/ort-wasm-simd-threaded.wasm ]] && /usr/bin/python3 -c 'import torch, onnx' 2>/dev/null \
+  && command -v node >/dev/null; then
+  head -1 sentences.txt >one.txt
+  env -i PATH=/usr/bin:/bin HOME="$work" "$work/moved-prefix/bin/alignscope-cli" export --live --format html --no-progress -i one.txt \
+    -o live >live.log 2>&1 || fail "export --live from the installed prefix failed: $(cat live.log)"
+  [[ -e live/alignscope-live/runtime/ort-wasm.js && -e live/alignscope-live/models/en-fr-subword/step-weights.js ]] \
+    || fail "export --live wrote no live folder: $(cat live.log)"
+else
+  echo "export --live from the install not checked: it needs the fetched runtime, python3-torch, python3-onnx and node"
+fi
 
 # A program with no share/alignscope beside it: it names where it looked, and ALIGNSCOPE_DATA_DIR
 # (with the module named too) points it at the data.

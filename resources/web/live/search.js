@@ -26,7 +26,8 @@
   }
 
   // DecodingSession's loop: forced tokens while there are any, else the best token until </s>
-  // or the length cap (a what-if prefix first, as force())
+  // or the length cap (a what-if prefix first, as force()). options.numbers: every step's states and
+  // extras kept too (the page's encoder panel and Step explained)
   async function decode(m, srcIds, options) {
     const forced = options.forced || null;
     const prefix = options.prefix || [];
@@ -47,11 +48,19 @@
       const out = await m.step(previous, state, encoded);
       const chosen = forced ? forced[t] : t < prefix.length ? prefix[t] : argmax(out.logProbs);
       stepMs.push(performance.now() - started);
-      steps.push({y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha});
+      const step = {y_prev: previous, chosen: chosen, log_probs: Array.from(out.logProbs), alpha: out.alpha};
+      if (options.numbers) {  // what the page's panels show: the states, and the extras the step returns
+        step.previous_state = Array.from(state.data);
+        for (const [name, tensor] of Object.entries(out.outputs)) {
+          if (!["log_probs", "alpha", "alpha_padding"].includes(name)) step[name] = Array.from(tensor.data);
+        }
+      }
+      steps.push(step);
       state = out.state;
       previous = chosen;
     }
     return {target_ids: steps.map((s) => s.chosen), steps: steps, encode_ms: tEncode, step_ms: stepMs,
+            encoder: options.numbers ? {states: Array.from(encoded.enc.data), initial_state: Array.from(encoded.state.data)} : null,
             total_ms: performance.now() - t0};
   }
 

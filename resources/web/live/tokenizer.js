@@ -193,18 +193,46 @@
 
   // Tokenizer::detokenize (model_tokenizer.detokenize): the written text of target tokens
   const NO_SPACE_BEFORE = new Set([".", ",", ")", "]", "}", "%", "\u2026"]);
-  function detokenize(description, tokens) {
+  // model_tokenizer._written_without_space: for each token, whether the word detokenizer glues it on
+  function writtenWithoutSpace(tokens) {
+    let glueNext = true;
+    return tokens.map((t) => {
+      const glued = glueNext || NO_SPACE_BEFORE.has(t);
+      glueNext = t === "(" || t === "[" || (Array.from(t).length > 1 && t.endsWith("'"));
+      return glued;
+    });
+  }
+  function decoderOf(description) {
     const kind = description.kind || "word";
-    const decoder = description.detokenizer || {word: "word", whitespace: "spaces", char: "concat", sentencepiece: "sentencepiece"}[kind];
+    return description.detokenizer || {word: "word", whitespace: "spaces", char: "concat", sentencepiece: "sentencepiece"}[kind];
+  }
+
+  // model_tokenizer.detokenized_words: for each written token, the word of detokenize()'s text it
+  // belongs to (-1: a space); the page's Words view merges by these
+  function detokenizedWords(description, tokens) {
+    const decoder = decoderOf(description);
+    let word = -1;
+    if (decoder === "word") return writtenWithoutSpace(tokens).map((glued, i) => (word += i === 0 || !glued ? 1 : 0));
+    if (decoder === "spaces") return tokens.map((t, i) => i);
+    if (decoder === "concat") {
+      let open = false;
+      return tokens.map((t) => {
+        if (Array.from(t).length === 1 && !t.trim()) { open = false; return -1; }
+        word += open ? 0 : 1;
+        open = true;
+        return word;
+      });
+    }
+    return tokens.map((t) => (word += t.startsWith("\u2581") || word < 0 ? 1 : 0));
+  }
+
+  function detokenize(description, tokens) {
+    const decoder = decoderOf(description);
     if (decoder === "spaces") return tokens.join(" ");
     if (decoder === "concat") return tokens.join("");
     if (decoder === "word") {
-      let out = "", glueNext = true;
-      for (const t of tokens) {
-        out += (glueNext || NO_SPACE_BEFORE.has(t) ? "" : " ") + t;
-        glueNext = t === "(" || t === "[" || (Array.from(t).length > 1 && t.endsWith("'"));
-      }
-      return out;
+      const glued = writtenWithoutSpace(tokens);
+      return tokens.map((t, i) => (glued[i] ? "" : " ") + t).join("");
     }
     const bytes = [];
     const utf8 = new TextEncoder();
@@ -240,5 +268,6 @@
     return ids;
   }
 
-  window.AlignScopeTokenizer = {Tokenizer: Tokenizer, sourceIds: sourceIds, targetIds: targetIds, detokenize: detokenize};
+  window.AlignScopeTokenizer = {Tokenizer: Tokenizer, sourceIds: sourceIds, targetIds: targetIds, detokenize: detokenize,
+                                detokenizedWords: detokenizedWords};
 })();
