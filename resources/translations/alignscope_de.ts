@@ -434,6 +434,14 @@
         <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
         <translation>Ansicht → Wörter zeigt keine Encoder-Zustände: Sie gehören zu den Tokens des Modells</translation>
     </message>
+    <message>
+        <source>Carry the model: type sentences and decode in the browser (a live page; about a minute)</source>
+        <translation>Modell mitgeben: Sätze im Browser eingeben und dekodieren (eine Live-Seite; etwa eine Minute)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
+        <translation>Das eigene encode und step des Modells laufen in der Seite (ONNX Runtime Web); Laufzeit und Modell liegen im Ordner alignscope-live neben der Seite. Benötigt Debians python3-torch, python3-onnx und nodejs.</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>

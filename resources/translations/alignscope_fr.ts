@@ -434,6 +434,14 @@
         <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
         <translation>Affichage → Mots ne montre pas les états de l&apos;encodeur : ils appartiennent aux tokens du modèle</translation>
     </message>
+    <message>
+        <source>Carry the model: type sentences and decode in the browser (a live page; about a minute)</source>
+        <translation>Embarquer le modèle : saisir des phrases et décoder dans le navigateur (une page vivante ; environ une minute)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
+        <translation>Les propres encode et step du modèle s&apos;exécutent dans la page (ONNX Runtime Web) ; l&apos;environnement d&apos;exécution et le modèle vont dans le dossier alignscope-live à côté de la page. Nécessite python3-torch, python3-onnx et nodejs de Debian.</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>

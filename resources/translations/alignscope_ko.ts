@@ -434,6 +434,14 @@
         <source>View → Words shows no encoder states: they belong to the model&apos;s tokens</source>
         <translation>보기 → 단어에서는 인코더 상태가 보이지 않습니다: 인코더 상태는 모델의 토큰에 속합니다</translation>
     </message>
+    <message>
+        <source>Carry the model: type sentences and decode in the browser (a live page; about a minute)</source>
+        <translation>모델 포함: 브라우저에서 문장을 입력하고 디코딩 (라이브 페이지, 약 1분 소요)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
+        <translation>모델 자체의 encode 와 step 이 페이지 안에서 실행됩니다 (ONNX Runtime Web). 런타임과 모델은 페이지 옆의 alignscope-live 폴더에 들어갑니다. Debian 의 python3-torch, python3-onnx, nodejs 가 필요합니다.</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>
