@@ -9,7 +9,7 @@
     </message>
     <message>
         <source>attention weight alpha</source>
-        <translation>Aufmerksamkeitsgewicht alpha</translation>
+        <translation>Gewicht alpha</translation>
     </message>
     <message>
         <source>alpha A − alpha B</source>
@@ -66,7 +66,7 @@
     </message>
     <message>
         <source>attention weight alpha</source>
-        <translation>Aufmerksamkeitsgewicht alpha</translation>
+        <translation>Gewicht alpha</translation>
     </message>
     <message>
         <source>source words</source>
