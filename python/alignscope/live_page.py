@@ -153,10 +153,14 @@ def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: f
 
 LIVE_FOLDER = "alignscope-live"  # beside the pages: one copy of the runtime and of each model for a site
 RUNTIME_SCRIPTS = ("ort.js", "ort-wasm.js", "sentencepiece.js", "live.js", "tokenizer.js", "search.js", "page-live.js")
-# The static page's CSP, and the live page's: 'self' loads the scripts beside it, 'wasm-unsafe-eval'
-# compiles ONNX Runtime's and SentencePiece's WebAssembly; nothing may be fetched either way.
-STATIC_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
-LIVE_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; img-src data:"
+# The static page's CSP (page.html's, which every producer writes: read, not copied, so the two
+# cannot drift), and the live page's: its script-src adds 'self' (the scripts beside it) and
+# 'wasm-unsafe-eval' (ONNX Runtime's and SentencePiece's WebAssembly); nothing may be fetched.
+STATIC_CSP = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">',
+                       (WEB.parent / "page.html").read_text(encoding="utf-8")).group(1)
+LIVE_CSP = STATIC_CSP.replace("script-src 'unsafe-inline'", "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'")
+if LIVE_CSP == STATIC_CSP:
+    raise ImportError(f"page.html's CSP has no \"script-src 'unsafe-inline'\" for the live page to extend: {STATIC_CSP}")
 
 
 def default_runtime_dir() -> Optional[str]:
