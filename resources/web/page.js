@@ -1225,7 +1225,8 @@
       }
     }
   }
-  window.AlignScopePage = {mountAll: mountAll, parts: PARTS, version: 2};
+  // msg and msgParts for the live mode (live/page-live.js): its words come from the same catalogue
+  window.AlignScopePage = {mountAll: mountAll, parts: PARTS, version: 2, msg: msg, msgParts: msgParts};
   mountAll();
   // Milliseconds from the start of navigation to the first drawing done (scripts/bench_page.py).
   window.AlignScopePage.drawnAt = window.performance ? performance.now() : null;

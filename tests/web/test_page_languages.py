@@ -7,12 +7,14 @@ end), numbers in its prose with the language's decimal sign and a dot in its mat
 import json
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import Browser, available  # noqa: E402
+from test_live_model import _missing as missing_live  # noqa: E402
 from test_page import CLI, REPO, WEB, export  # noqa: E402
 
 MESSAGES = WEB / "messages"
@@ -34,8 +36,8 @@ def test_the_catalogues_have_the_same_keys_and_placeholders():
             assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(english[key])), f"{language}.json: {key}"
     # Nothing left in English: a Korean text has Hangul; a German or French one equal to the English
     # is a word the language shares (Heatmap, Softmax, Attribution, source).
-    same = {"de": {"page_title", "heatmap", "explain_attribution", "explain_softmax"},
-            "fr": {"source", "heatmap_attention", "axis_source", "explain_attribution", "explain_softmax"}}
+    same = {"de": {"page_title", "heatmap", "explain_attribution", "explain_softmax", "live_ready_head"},
+            "fr": {"source", "heatmap_attention", "axis_source", "explain_attribution", "explain_softmax", "live_occlusion"}}
     for key, text in catalogue("ko").items():
         assert re.search("[\uac00-\ud7a3]", text) or not re.search("[A-Za-z]{2}", PLACEHOLDER.sub("", text)) \
             or key == "page_title", f"ko.json: {key} has no Korean"
@@ -49,15 +51,15 @@ def test_the_catalogues_have_the_same_keys_and_placeholders():
 
 
 # What the page shows as its own words: text and labels, less the data (sentences, tokens, the
-# model's card, hypotheses), which stay the model's.
+# model's card, hypotheses; the live panel's model file, name and licence), which stay the model's.
 VISIBLE_TEXT = """
-const skip = '.as-card, .as-source, .as-translation, .as-hyp, .as-cand-token, .as-col-label, .as-row-label, script, style';
+const skip = '.as-card, .as-source, .as-translation, .as-hyp, .as-cand-token, .as-col-label, .as-row-label, .as-live-value, script, style';
 const out = [];
 const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
 for (let n = walker.nextNode(); n; n = walker.nextNode())
   if (!n.parentElement.closest(skip) && n.textContent.trim()) out.push(n.textContent.trim());
-for (const e of document.querySelectorAll('[aria-label], [title], [alt]'))
-  for (const a of ['aria-label', 'title', 'alt']) if (e.getAttribute(a)) out.push(e.getAttribute(a));
+for (const e of document.querySelectorAll('[aria-label], [title], [alt], [placeholder]'))
+  for (const a of ['aria-label', 'title', 'alt', 'placeholder']) if (e.getAttribute(a)) out.push(e.getAttribute(a));
 return out.join('\\n');
 """
 
@@ -157,3 +159,65 @@ def test_byte_pieces_read_as_their_letter_on_the_page(language_pages):
         assert readouts[0].startswith("ß (<0xC3>) \u2192") and readouts[1].startswith("\u2040 (<0x9F>) \u2192"), readouts
         b.keys("Home", *["ArrowRight"] * (at + 1))
         assert "<0xC3>" in b.run("return document.querySelector('.as-explain').textContent")
+
+
+def fill(template, args):
+    return PLACEHOLDER.sub(lambda m: str(args[m.group(0)[1:-1]]) if m.group(0)[1:-1] in args else m.group(0), template)
+
+
+# Typed text the live page refuses (tokenizer.js), each refusal's English the CLI's
+# (test_live_tokenizer holds the two equal): NUL, a line over 10,000 characters, a lone surrogate
+# (as UTF-16 code units: WebDriver's JSON cannot carry one), a target over 1,000 tokens.
+REFUSALS = """const done = arguments[arguments.length - 1];
+const live = document.querySelector('.alignscope-page').alignscopeLive;
+live.model.then((m) => {
+  const one = (f) => { try { f(); return null; } catch (e) { return {message: e.message, key: e.key, args: e.args}; } };
+  done([one(() => m.sourceIds("a\\u0000b")), one(() => m.sourceIds("y".repeat(10001))),
+        one(() => m.sourceIds("lone " + String.fromCharCode(0xd800) + " high")),
+        one(() => m.targetIds("x ".repeat(1001)))]);
+});"""
+
+
+@pytest.mark.skipif(missing_live() is not None, reason=missing_live() or "")
+def test_a_live_page_in_korean_has_no_english_control_string_left(tmp_path):
+    """export --live --language ko: once its model is ready, the live panel (progress line, boxes,
+    beam, occlusion, the model's licence line, the candidates' what-if tips) and a refusal of typed
+    text speak Korean; each refusal's English in en.json is the text tokenizer.js (the CLI's) says."""
+    (page,) = export(tmp_path, ["The red car is very fast."], "--model", REPO / "models" / "en-fr-subword.pt", "--live",
+                     "--language", "ko")
+    fragments = english_fragments("ko")
+    english, korean = catalogue("en"), catalogue("ko")
+    with Browser(1024, 768) as b:
+        b.console()
+        b.open(page)
+        loading = b.run("return document.querySelector('.as-live-status').textContent")
+        assert re.search("[\uac00-\ud7a3]", loading), loading  # the progress line, while the model loads
+        deadline = time.time() + 120
+        while time.time() < deadline and not b.run("return !!document.querySelector('.as-live-about')"):
+            assert "불러오지 못했습니다" not in b.run("return document.querySelector('.as-live-status').textContent")
+            time.sleep(0.1)
+        status = b.run("return document.querySelector('.as-live-status').textContent")
+        assert status.startswith(korean["live_ready_head"]) and "en-fr-subword" in status, status
+        b.run("document.querySelector('.as-live-about').open = true")
+        seen = []
+        for keys in (("Home",), ("ArrowRight",), ("End",)):
+            b.keys(*keys)
+            seen.append(b.run(VISIBLE_TEXT))
+        # a refusal of typed text, in the panel's alert line
+        b.run("const box = document.querySelectorAll('.as-live input')[0]; box.value = 'y'.repeat(10001);"
+              "document.querySelector('.alignscope-page').alignscopeLive.decodeTyped();")
+        b._call("POST", b._s("/execute/async"), {"script": "const done = arguments[0];"
+                "document.querySelector('.alignscope-page').alignscopeLive.busy.then(() => done(1));", "args": []})
+        error = b.run("return document.querySelector('.as-live-error').textContent")
+        assert error == fill(korean["live_line_long"], {"n": 10001, "max": 10000}), error
+        seen.append(b.run(VISIBLE_TEXT))
+        refusals = b._call("POST", b._s("/execute/async"), {"script": REFUSALS, "args": []})
+    text = "\n".join(seen)
+    left = sorted(f for f in fragments if f in text)
+    assert not left, f"{page.name} (ko, live): English left: {left}"
+    for key in ("live_panel", "live_source_hint", "live_target", "live_beam", "live_occlusion", "live_occlusion_tip", "live_about",
+                "cand_what_if"):
+        assert korean[key].split("{")[0].strip() in text, key
+    for refusal, why in zip(refusals, ("NUL", "at most 10000", "lone surrogate", "at most 1000 are accepted")):
+        assert refusal and why in refusal["message"], refusal
+        assert fill(english[refusal["key"]], refusal["args"]) == refusal["message"], refusal

@@ -21,6 +21,10 @@
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
 
+  // What the page lacks: English for tests and consoles, the page catalogue's key and values for
+  // the page to say it in its language (resources/web/messages/)
+  function missing(english, key, args) { return Object.assign(new Error(english), {key: key, args: args || {}}); }
+
   // a file's bytes; its base64 text is dropped once read (the weights' text is 20 MB of the heap)
   async function file(name) {
     const files = window.ALIGNSCOPE_FILES || {};
@@ -30,7 +34,7 @@
       delete files[key];
       return unzip ? gunzip(bytes) : bytes;
     }
-    throw new Error("the page carries no file '" + name + "' (its <script> beside the page is missing)");
+    throw missing("the page carries no file '" + name + "' (its <script> beside the page is missing)", "live_file_missing", {name: name});
   }
 
   // float16 bits -> float32, exactly (every float16 is a float32): the weights a float16 model file
@@ -149,7 +153,7 @@
   async function load(progress) {
     const say = progress || function () {};
     const ort = window.ort;
-    if (!ort) throw new Error("ONNX Runtime Web is not loaded (its <script> beside the page is missing)");
+    if (!ort) throw missing("ONNX Runtime Web is not loaded (its <script> beside the page is missing)", "live_no_runtime");
     const t0 = performance.now();
     ort.env.wasm.numThreads = 1;  // no workers, no SharedArrayBuffer: works without cross-origin isolation
     ort.env.wasm.proxy = false;
@@ -163,7 +167,9 @@
       const d = info[side + "_tokenizer"];
       let processor = null;
       if (d.kind === "sentencepiece") {  // SentencePiece itself, the model file's .model bytes in memory
-        if (!window.AlignScopeSentencePiece) throw new Error("SentencePiece is not loaded (its <script> beside the page is missing)");
+        if (!window.AlignScopeSentencePiece) {
+          throw missing("SentencePiece is not loaded (its <script> beside the page is missing)", "live_no_sentencepiece");
+        }
         processor = new window.AlignScopeSentencePiece.SentencePieceProcessor();
         await processor._loadModel(await file(d.model_file));
       }

@@ -19,6 +19,15 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
+  // The page's words (page.js's msg and msgParts over the page's catalogue, resources/web/messages/);
+  // an error that names its catalogue key (tokenizer.js, live.js) said in the page's language
+  function msg(key, args) { return window.AlignScopePage.msg(key, args); }
+  function said(e) { return e && e.key ? msg(e.key, e.args) : String(e && e.message || e); }
+  // a template's parts as nodes: text, or [tag, text]
+  function parts(parent, list) {
+    for (const p of list) parent.appendChild(Array.isArray(p) ? el(p[0], p[2] ? {"class": p[2]} : null, p[1]) : document.createTextNode(p));
+    return parent;
+  }
   function norm(v) { return Math.sqrt(v.reduce((a, x) => a + x * x, 0)); }
   // PageData's rounding (4 decimals, halves away from zero); a non-finite number as JSON's null
   function rounded(v) {
@@ -145,8 +154,8 @@
     const page = root.alignscope;
     if (!page || !window.AlignScopeLive) return;
     const base = page.d;
-    const panel = el("section", {"class": "as-panel as-live", "aria-label": "Live model"});
-    const status = panel.appendChild(el("p", {"class": "as-live-status", "aria-live": "polite"}, "Live model: loading…"));
+    const panel = el("section", {"class": "as-panel as-live", "aria-label": msg("live_panel")});
+    const status = panel.appendChild(el("p", {"class": "as-live-status", "aria-live": "polite"}, msg("live_loading")));
     const form = panel.appendChild(el("div", {"class": "as-live-form"}));
     function field(name, hint) {
       const wrap = form.appendChild(el("label", {"class": "as-live-field"}, name + " "));
@@ -154,14 +163,13 @@
                                                 placeholder: hint}));
       return box;
     }
-    const source = field("Source", "type a sentence, Enter decodes");
-    const target = field("Target", "optional: a translation to force (teacher forcing)");
-    const beamLabel = form.appendChild(el("label", {"class": "as-live-field"}, "Beam "));
+    const source = field(msg("source"), msg("live_source_hint"));
+    const target = field(msg("live_target"), msg("live_target_hint"));
+    const beamLabel = form.appendChild(el("label", {"class": "as-live-field"}, msg("live_beam") + " "));
     const beam = beamLabel.appendChild(el("select", {disabled: ""}));
-    BEAM_WIDTHS.forEach((w) => beam.appendChild(el("option", {value: String(w)}, w === 1 ? "1 (greedy)" : String(w))));
+    BEAM_WIDTHS.forEach((w) => beam.appendChild(el("option", {value: String(w)}, w === 1 ? msg("live_greedy", {width: w}) : String(w))));
     const occlusion = form.appendChild(el("button", {type: "button", disabled: "", "class": "as-live-occlusion",
-      title: "Each source token left out in turn, the same target forced: how much each chosen token's log-probability falls"},
-      "Occlusion"));
+      title: msg("live_occlusion_tip")}, msg("live_occlusion")));
     const note = panel.appendChild(el("p", {"class": "as-live-note", "aria-live": "polite"}));
     const error = panel.appendChild(el("p", {"class": "as-live-error", role: "alert"}));
     const place = () => {
@@ -175,25 +183,29 @@
     root.alignscopeLive = live;  // for tests: the last live decoding's numbers, and the promises
 
     live.model = window.AlignScopeLive.load((what) => {
-      status.textContent = what === "ready" ? "" : "Live model: loading the " + what + "…";
+      status.textContent = what === "ready" ? "" : msg("live_loading_" + what.replace("-", "_"));
     });
     live.model.then((model) => {
       live.readyMs = performance.now();  // since navigation began (docs/live-page.md's measurements)
       const info = model.info, carried = info.carried || {};
       status.textContent = "";
-      status.appendChild(el("b", null, "Live: "));
-      status.appendChild(document.createTextNode("the model " + (carried.name || info.name || info.model) +
-        " runs in this browser. Click a candidate (or press its number) to write it instead and decode on."));
+      // the model's own names (its file, licence, card) are data: as-live-value, not the page's words
+      parts(status, window.AlignScopePage.msgParts("live_ready", {live: ["b", msg("live_ready_head")],
+        model: ["span", carried.name || info.name || info.model, "as-live-value"]}));
       // which model the page carries, its licence and card: folded, a phone's screen is small
       const about = el("details", {"class": "as-live-about"});
-      about.appendChild(el("summary", null, "The model this page carries"));
-      about.appendChild(el("p", null, "File: " + (carried.file || info.model) + ". Licence of its training data: " +
-        (carried.licence || "not stated in the model file") + "."));
-      if (carried.card) about.appendChild(el("p")).appendChild(el("a", {href: carried.card}, "Its model card (" + carried.card.split("/").pop() + ")"));
+      about.appendChild(el("summary", null, msg("live_about")));
+      about.appendChild(parts(el("p"), window.AlignScopePage.msgParts("live_about_file", {
+        file: ["span", carried.file || info.model, "as-live-value"],
+        licence: carried.licence ? ["span", carried.licence, "as-live-value"] : msg("live_licence_unstated")})));
+      if (carried.card) {
+        about.appendChild(el("p")).appendChild(parts(el("a", {href: carried.card}), window.AlignScopePage.msgParts("live_card", {
+          name: ["span", carried.card.split("/").pop(), "as-live-value"]})));
+      }
       status.after(about);
       [source, target, beam, occlusion].forEach((e) => { e.disabled = false; });
       occlusion.addEventListener("click", () => {
-        const progress = (k, n) => { note.textContent = "Occlusion: token " + k + " of " + n + " left out…"; };
+        const progress = (k, n) => { note.textContent = msg("live_occlusion_progress", {k: k, n: n}); };
         show(occluded(model, progress), page.state.t).then(() => {
           if (!page.d.attribution) return;
           page.state.heatmap = "occlusion";
@@ -207,7 +219,7 @@
       [source, target].forEach((box) => box.addEventListener("keydown", (e) => { if (e.key === "Enter") decodeTyped(); }));
       beam.addEventListener("change", decodeTyped);
       live.decodeTyped = decodeTyped;
-    }, (e) => { status.textContent = "Live model: it could not be loaded: " + e.message; });
+    }, (e) => { status.textContent = msg("live_load_failed", {message: said(e)}); });
 
     // a run's data drawn at step `t` (the whole decoding where undefined); errors in the panel
     function show(promise, t) {
@@ -216,7 +228,7 @@
         live.last = run;
         page.replace(liveData(run.model, base, run), t);
         place();
-      }).catch((e) => { error.textContent = e.message; }).finally(() => { note.textContent = ""; });
+      }).catch((e) => { error.textContent = said(e); }).finally(() => { note.textContent = ""; });
       return live.busy;
     }
 
@@ -250,7 +262,7 @@
     async function occluded(model, progress) {
       const run = live.last ? Object.assign({}, live.last) : await typed(model);
       const ids = run.source.ids, targetIds = run.result.target_ids, S = ids.length;
-      if (S < 2) throw new Error("occlusion needs a source of at least two tokens (one is erased at a time)");
+      if (S < 2) throw new Error(msg("live_occlusion_short"));
       const reference = run.result.steps.map((s) => s.log_probs[s.chosen]);
       const columns = [];
       for (let i = 0; i < S; i++) {
@@ -260,8 +272,7 @@
       }
       const scores = reference.map((_, t) => columns.map((c) => c[t]));
       run.attribution = {method: "occlusion", signed: true,
-                         description: "Occlusion: the source read again with one token left out; the score is how much the chosen " +
-                           "word's log-probability falls without it (negative: the word became likelier).",
+                         description: msg("live_occlusion_description"),
                          extent: rounded(Math.max(1e-6, ...scores.map((r) => Math.max(...r.map(Math.abs))))),
                          source_tokens: run.source.tokens.slice(0, S), scores: scores.map((r) => r.map(rounded))};
       return run;

@@ -17,6 +17,10 @@
   const isControl = (c) => CONTROL.test(c);
   const isWordChar = (c) => !isSpace(c) && !PUNCTUATION.test(c) && !isControl(c);
 
+  // A refusal of typed text: the CLI's English as the message (tests compare the two), and the page
+  // catalogue's key and values (resources/web/messages/) for a page to say it in its language
+  function refusal(english, key, args) { return Object.assign(new Error(english), {key: key, args: args || {}}); }
+
   // Tokenizer::tokenize's refusals; a JS string can hold what UTF-8 cannot (a lone surrogate)
   function check(text) {
     let characters = 0;
@@ -27,13 +31,15 @@
         if (v >= 0xdc00 && v <= 0xdfff) { i++; characters++; continue; }
       }
       if (u >= 0xd800 && u <= 0xdfff) {
-        throw new Error("input is not valid Unicode (a lone surrogate at character " + characters + ")");
+        throw refusal("input is not valid Unicode (a lone surrogate at character " + characters + ")", "live_lone_surrogate",
+                      {at: characters});
       }
-      if (u === 0) throw new Error("input contains a NUL character");
+      if (u === 0) throw refusal("input contains a NUL character", "live_nul");
       characters++;
     }
     if (characters > MAX_LINE_CHARACTERS) {
-      throw new Error("the line has " + characters + " characters; at most " + MAX_LINE_CHARACTERS + " are read");
+      throw refusal("the line has " + characters + " characters; at most " + MAX_LINE_CHARACTERS + " are read", "live_line_long",
+                    {n: characters, max: MAX_LINE_CHARACTERS});
     }
   }
 
@@ -185,7 +191,10 @@
       return pairs.map(([t]) => {
         const id = this.index.get(t);
         if (id !== undefined) return id;
-        if (unk < 0) throw new Error("'" + t + "' is not in the model's " + side + " vocabulary, and the model has no unknown-word token to stand for it");
+        if (unk < 0) {
+          throw refusal("'" + t + "' is not in the model's " + side + " vocabulary, and the model has no unknown-word token to stand for it",
+                        "live_unknown_" + side, {token: t});
+        }
         return unk;
       });
     }
@@ -252,18 +261,20 @@
     const limit = maxSourceLength > 0 ? maxSourceLength : MAX_SOURCE_TOKENS;
     const eos = sourceEos ? 1 : 0;
     if (ids.length + eos > limit) {
-      throw new Error("the sentence has " + ids.length + " tokens; this model takes at most " + (limit - eos)
-                      + (maxSourceLength > 0 ? " (its declared max_source_length)" : ""));
+      throw refusal("the sentence has " + ids.length + " tokens; this model takes at most " + (limit - eos)
+                    + (maxSourceLength > 0 ? " (its declared max_source_length)" : ""),
+                    maxSourceLength > 0 ? "live_source_long_declared" : "live_source_long", {n: ids.length, max: limit - eos});
     }
     if (eos) ids.push(tokenizer.specials.eos);
-    if (!ids.length) throw new Error("the sentence has no tokens this model reads");
+    if (!ids.length) throw refusal("the sentence has no tokens this model reads", "live_no_tokens");
     return ids;
   }
 
   function targetIds(tokenizer, text) {
     const ids = tokenizer.ids(tokenizer.tokens(text), "target");
     if (ids.length > MAX_SOURCE_TOKENS) {
-      throw new Error("the target has " + ids.length + " tokens; at most " + MAX_SOURCE_TOKENS + " are accepted");
+      throw refusal("the target has " + ids.length + " tokens; at most " + MAX_SOURCE_TOKENS + " are accepted", "live_target_long",
+                    {n: ids.length, max: MAX_SOURCE_TOKENS});
     }
     return ids;
   }
