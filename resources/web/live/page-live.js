@@ -126,7 +126,7 @@
     const encoder = r.encoder, E = r.steps.length ? r.steps[0].context.length : encoder.states.length / run.source.ids.length;
     const states = encoder.states.concat(padding ? new Array(E).fill(0) : []);
     const data = {
-      format: "alignscope-alignment", format_version: 2, generator: "alignscope (live page)", rounded: 4,
+      format: "alignscope-alignment", format_version: 2, generator: msg("live_generator", {generator: base.generator || "AlignScope"}), rounded: 4,
       model: base.model, model_card: base.model_card, decoder: base.decoder,
       source_text: run.text, source_tokens: sourceTokens, source_words: sourceWords,
       alpha: r.steps.map((s) => s.alpha.map(rounded)),
