@@ -230,3 +230,66 @@ def test_a_live_page_in_korean_has_no_english_control_string_left(tmp_path):
     for refusal, why in zip(refusals, ("NUL", "at most 10000", "lone surrogate", "at most 1000 are accepted")):
         assert refusal and why in refusal["message"], refusal
         assert fill(english[refusal["key"]], refusal["args"]) == refusal["message"], refusal
+
+
+# The page's pseudo-locale (issue 60's layout test): every catalogue entry wrapped and made 40 %
+# longer, its letters accented ("[!!! Śţéƥ ······ !!!]"), placeholders kept. A page drawn with it
+# shows any word that is not from the catalogue as plain English, and any control too narrow for
+# a longer language as cut.
+ACCENTED = dict(zip("aceinorsuyACEINORSUY", "áçéîñöŕšüýÁÇÉÎÑÖŔŠÜÝ"))
+
+
+def pseudo(text):
+    parts = PLACEHOLDER.split(text)
+    holes = PLACEHOLDER.findall(text)
+    body = "".join("".join(ACCENTED.get(c, c) for c in p) + (holes[k] if k < len(holes) else "") for k, p in enumerate(parts))
+    return "[!!! " + body + " " + "·" * max(1, (4 * len(text) + 9) // 10) + " !!!]"
+
+
+def pseudo_page(page, out):
+    """The English page with the pseudo catalogue in place of en.json (the one script it reads them from)."""
+    messages = {k: v if k == "decimal_sign" or not re.search("[A-Za-z]", v) else pseudo(v) for k, v in catalogue("en").items()}
+    html = page.read_text(encoding="utf-8")
+    start = html.index('<script type="application/json" class="alignscope-messages">')
+    end = html.index("</script>", start)
+    text = json.dumps(messages, ensure_ascii=False).replace("<", "\\u003c")
+    out.write_text(html[:start] + '<script type="application/json" class="alignscope-messages">' + text + html[end:],
+                   encoding="utf-8")
+    return out
+
+
+# Controls whose text is cut: wider than their box, where the box does not wrap it.
+CUT = """
+const out = [];
+for (const e of document.querySelectorAll('button, label, select, summary, h1, h2, h3, th, .as-panel h2, .as-toolbar *'))
+  if (e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible')
+    out.push(e.tagName + ': ' + e.textContent.trim().slice(0, 60));
+return out;
+"""
+
+
+@pytestmark_browser
+@pytest.mark.parametrize("width,height", [(1024, 768), (375, 812)])
+def test_the_pseudo_locale_leaves_no_english_and_cuts_no_control(width, height, language_pages, tmp_path):
+    # Every English literal of a word or more that the pseudo catalogue spells otherwise.
+    fragments = {part.strip(" ,.:;()") for text in catalogue("en").values() for part in PLACEHOLDER.split(text)}
+    # (Less the name and the mathematics: AlignScope, exp.)
+    fragments = {f for f in fragments if re.search(r"[A-Za-z]{3}", f) and pseudo(f)[5:5 + len(f)] != f} - {"AlignScope", "exp"}
+    for k, path in enumerate(language_pages["en"]):
+        page = pseudo_page(path, tmp_path / f"pseudo-{k}.html")
+        with Browser(width, height) as b:
+            b.open(page)
+            seen, cut = [], set()
+            for keys in (("Home",), ("ArrowRight",), ("End",)):
+                b.keys(*keys)
+                seen.append(b.run(VISIBLE_TEXT.replace("script, style", "script, style, noscript")))
+                cut.update(b.run(CUT))
+            text = "\n".join(seen)
+            assert "[!!!" in text, "the pseudo catalogue was not read"
+            left = sorted(f for f in fragments if f in text)
+            assert not left, f"{path.name} at {width}x{height}: English outside the catalogue: {left}"
+            assert not cut, f"{path.name} at {width}x{height}: cut in the pseudo-locale: {sorted(cut)}"
+            if k == 0:  # for a look: tests/web/pseudo-*.png under PSEUDO_SHOTS
+                import os
+                if os.environ.get("PSEUDO_SHOTS"):
+                    Path(os.environ["PSEUDO_SHOTS"], f"pseudo-{width}x{height}.png").write_bytes(b.screenshot())
