@@ -42,6 +42,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QDialog>
 #include <QDockWidget>
 #include <QImage>
@@ -51,6 +52,8 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QToolBar>
@@ -1450,6 +1453,53 @@ TEST_F(GuiSubword, ExportsSayWhatTheyHold) {
     qunsetenv("ALIGNSCOPE_PYTHON_PACKAGE");
     EXPECT_NE(said.indexOf(QStringLiteral("alignscope Python package")), -1) << said.toStdString();
     EXPECT_NE(said.indexOf(QStringLiteral("no-package")), -1) << said.toStdString();
+    // Through the Export button the live page is made off the GUI thread (it takes 20-50 s): the
+    // dialog says it is busy, its buttons and fields wait, Cancel is refused, the event loop runs
+    // (a timer fires meanwhile) and the exporter's answer is shown when it comes. An interpreter
+    // that starts a second late and a runtime folder that is not there make it slow and refused.
+    const std::string slowPython = web.path("slow-python");
+    {
+        std::ofstream script(slowPython);
+        script << "#!/bin/sh\nsleep 1\nexec /usr/bin/python3 \"$@\"\n";
+    }
+    std::filesystem::permissions(slowPython, std::filesystem::perms::owner_all);
+    qputenv("ALIGNSCOPE_PYTHON", QByteArray::fromStdString(slowPython));
+    qputenv("ALIGNSCOPE_ORT_WEB", QByteArray::fromStdString(web.path("no-runtime")));
+    webDialog.show();
+    QString result = QStringLiteral("(none)");
+    QEventLoop loop;
+    QObject::connect(&webDialog, &ui::ExportDialog::exportFinished, &loop, [&](const QString& m) {
+        result = m;
+        loop.quit();
+    });
+    int ticks = 0;
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, &loop, [&] { ++ticks; });
+    ticker.start(20);
+    auto* exportButton = webDialog.findChild<QPushButton*>(QStringLiteral("exportButton"));
+    ASSERT_NE(exportButton, nullptr);
+    exportButton->click();
+    EXPECT_TRUE(webDialog.exporting());
+    EXPECT_FALSE(exportButton->isEnabled());
+    EXPECT_FALSE(live->isEnabled());
+    EXPECT_TRUE(webDialog.findChild<QProgressBar*>(QStringLiteral("exportBusy"))->isVisible());
+    webDialog.reject();
+    EXPECT_TRUE(webDialog.isVisible()) << "Cancel is refused while the live page is made";
+    QTimer::singleShot(120000, &loop, &QEventLoop::quit);
+    loop.exec();
+    ticker.stop();
+    qunsetenv("ALIGNSCOPE_PYTHON");
+    qunsetenv("ALIGNSCOPE_ORT_WEB");
+    EXPECT_GE(ticks, 25) << "the event loop stood still while the live page was made";
+    EXPECT_FALSE(webDialog.exporting());
+    EXPECT_NE(result.indexOf(QStringLiteral("ONNX Runtime Web")), -1) << result.toStdString();
+    EXPECT_NE(result.indexOf(QStringLiteral("no-runtime")), -1) << result.toStdString();
+    EXPECT_EQ(webDialog.findChild<QLabel*>(QStringLiteral("exportError"))->text(), result);
+    EXPECT_TRUE(exportButton->isEnabled() && live->isEnabled());
+    EXPECT_FALSE(webDialog.findChild<QProgressBar*>(QStringLiteral("exportBusy"))->isVisible());
+    EXPECT_TRUE(webDialog.isVisible()) << "a refused export leaves the dialog open, its message shown";
+    EXPECT_TRUE(std::filesystem::is_regular_file(web.path("page.html"))) << "the page itself is written first";
+    webDialog.hide();
     // CSV from View > Words: the word matrix, as the screen shows it.
     window->action("words")->trigger();
     ui::FigureOptions words;

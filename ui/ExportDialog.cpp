@@ -8,7 +8,6 @@
 #include "core/Error.h"
 #include "core/platform/LivePageMaker.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -19,11 +18,15 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QThread>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace alignscope::ui {
 namespace {
@@ -159,12 +162,28 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     form->addRow(QString(), values_);
     form->addRow(QString(), highlight_);
     form->addRow(QString(), live_);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    form->setContentsMargins(0, 0, 0, 0);
+    fields_ = new QWidget;
+    fields_->setLayout(form);
+    busyLabel_ = new QLabel(tr("Making the live page: exporting the model and checking it in the browser's runtime…"));
+    busyLabel_->setObjectName(QStringLiteral("exportBusyText"));
+    busyLabel_->setWordWrap(true);
+    busyLabel_->hide();
+    busy_ = new QProgressBar;
+    busy_->setObjectName(QStringLiteral("exportBusy"));
+    busy_->setRange(0, 0);  // no steps to count: the exporter says nothing until it is done
+    busy_->setTextVisible(false);
+    busy_->hide();
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Cancel);
+    auto* buttons = buttons_;
     auto* exportButton = buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
+    exportButton->setObjectName(QStringLiteral("exportButton"));
     exportButton->setDefault(true);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addWidget(fields_);
     layout->addWidget(error_);
+    layout->addWidget(busyLabel_);
+    layout->addWidget(busy_);
     layout->addWidget(buttons);
 
     connect(format_, &QComboBox::currentIndexChanged, this, [this] {
@@ -178,9 +197,7 @@ ExportDialog::ExportDialog(core::DecodingStatePtr snapshot, const FigureOptions&
     connect(animate_, &QComboBox::currentIndexChanged, this, [this] { nameAnimations(); });
     connect(browseButton, &QPushButton::clicked, this, [this] { browse(); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        if (exportNow().isEmpty()) accept();
-    });
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] { startExport(); });
     for (auto* box : {encoder_, values_}) connect(box, &QCheckBox::toggled, this, [this] { updateSizeHint(); });
     for (auto* spin : {dpi_, fontSize_}) connect(spin, &QSpinBox::valueChanged, this, [this] { updateSizeHint(); });
     for (auto* combo : {endColumn_}) connect(combo, &QComboBox::currentIndexChanged, this, [this] { updateSizeHint(); });
@@ -293,41 +310,91 @@ void ExportDialog::browse() {
                                                                                            : chosen + FigureExporter::extension(format));
 }
 
-QString ExportDialog::exportNow() {
-    QString message;
-    if (!state_) message = tr("Nothing to export.");
-    else if (path().isEmpty()) message = tr("Choose a file to export to.");
-    else {
-        try {
-            const auto format = settings().format;
-            if (timeline_ && animate_->currentData().toBool() && (format == Format::Gif || format == Format::Frames)) {
-                TimelineExporter(*timeline_).write(state_->sourceText, timelineTarget_, figureOptions(), settings(), path());
-            } else {
-                FigureExporter exporter;
-                exporter.write(*state_, figureOptions(), settings(), path());
-                if (format == Format::Html && live_->isEnabled() && live_->isChecked()) {
-                    QApplication::setOverrideCursor(Qt::WaitCursor);  // the model's ONNX export and its check
-                    try {
-                        core::LivePageMaker::makeLive({{path().toStdString(), liveModel_.toStdString()}});
-                    } catch (...) {
-                        QApplication::restoreOverrideCursor();
-                        throw;
-                    }
-                    QApplication::restoreOverrideCursor();
-                }
-            }
-            QSettings settings;
-            settings.setValue("export/folder", QFileInfo(path()).absolutePath());
-            settings.setValue("export/format", FigureExporter::formatName(this->settings().format));
-            settings.setValue(animation(format) ? "export/animationDpi" : "export/dpi", dpi_->value());
-            if (title_->isEnabled()) settings.setValue("export/title", title_->text().trimmed());
-        } catch (const core::Error& e) {
-            message = QString::fromStdString(e.what());
+bool ExportDialog::liveChosen() const {
+    return settings().format == Format::Html && live_->isEnabled() && live_->isChecked() && !liveModel_.isEmpty();
+}
+
+QString ExportDialog::writeFile(bool makeLive) {
+    if (!state_) return tr("Nothing to export.");
+    if (path().isEmpty()) return tr("Choose a file to export to.");
+    try {
+        const auto format = settings().format;
+        if (timeline_ && animate_->currentData().toBool() && (format == Format::Gif || format == Format::Frames)) {
+            TimelineExporter(*timeline_).write(state_->sourceText, timelineTarget_, figureOptions(), settings(), path());
+        } else {
+            FigureExporter exporter;
+            exporter.write(*state_, figureOptions(), settings(), path());
+            if (makeLive) core::LivePageMaker::makeLive({{path().toStdString(), liveModel_.toStdString()}});
         }
+        QSettings settings;
+        settings.setValue("export/folder", QFileInfo(path()).absolutePath());
+        settings.setValue("export/format", FigureExporter::formatName(this->settings().format));
+        settings.setValue(animation(format) ? "export/animationDpi" : "export/dpi", dpi_->value());
+        if (title_->isEnabled()) settings.setValue("export/title", title_->text().trimmed());
+    } catch (const core::Error& e) {
+        return QString::fromStdString(e.what());
     }
+    return {};
+}
+
+QString ExportDialog::showResult(const QString& message) {
     error_->setText(message);
     error_->setVisible(!message.isEmpty());
     return message;
+}
+
+QString ExportDialog::exportNow() { return showResult(writeFile(liveChosen())); }
+
+void ExportDialog::setBusy(bool busy) {
+    fields_->setEnabled(!busy);
+    buttons_->setEnabled(!busy);
+    busyLabel_->setVisible(busy);
+    busy_->setVisible(busy);
+    if (busy) setCursor(Qt::BusyCursor);
+    else unsetCursor();
+}
+
+void ExportDialog::startExport() {
+    if (exporting()) return;
+    const bool live = liveChosen();
+    // The page itself first, here (a moment); then, for a live page, the model's export in a thread.
+    const QString written = showResult(writeFile(false));
+    if (!written.isEmpty() || !live) {
+        emit exportFinished(written);
+        if (written.isEmpty()) accept();
+        return;
+    }
+    const std::vector<core::LivePageMaker::Page> pages{{path().toStdString(), liveModel_.toStdString()}};
+    auto failure = std::make_shared<std::string>();  // written by the thread, read once it has finished
+    liveThread_ = QThread::create([pages, failure] {
+        try {
+            core::LivePageMaker::makeLive(pages);
+        } catch (const std::exception& e) {
+            *failure = e.what();
+        }
+    });
+    connect(liveThread_, &QThread::finished, this, [this, failure] {
+        liveThread_->deleteLater();
+        liveThread_ = nullptr;
+        setBusy(false);
+        const QString message = showResult(QString::fromStdString(*failure));
+        emit exportFinished(message);
+        if (message.isEmpty()) accept();
+    });
+    setBusy(true);
+    liveThread_->start();
+}
+
+void ExportDialog::reject() {
+    if (!exporting()) QDialog::reject();
+}
+
+ExportDialog::~ExportDialog() {
+    if (liveThread_) {  // the window closed under it: the child finishes its folder, then the thread ends
+        liveThread_->disconnect(this);
+        liveThread_->wait();
+        delete liveThread_;
+    }
 }
 
 }  // namespace alignscope::ui

@@ -12,8 +12,11 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QDialogButtonBox;
 class QLineEdit;
+class QProgressBar;
 class QSpinBox;
+class QThread;
 
 namespace alignscope::ui {
 
@@ -37,8 +40,17 @@ public:
     // The open model's file: a web page may then carry it (a live page, core/platform/LivePageMaker).
     void setLiveModel(const QString& modelPath);
 
-    // Writes the file; on failure shows the message in the dialog and returns it (empty: written).
+    ~ExportDialog() override;
+
+    // Writes the file (and makes the page live, where chosen) before it returns; on failure shows
+    // the message in the dialog and returns it (empty: written).
     QString exportNow();
+    // The Export button: as exportNow, but a live page's making (the model's ONNX export and check,
+    // 20-50 s) runs off the GUI thread while the dialog shows it is busy, its buttons and fields
+    // disabled; exportFinished tells the result, and the dialog closes when it was written.
+    void startExport();
+    bool exporting() const { return liveThread_ != nullptr; }
+    void reject() override;  // refused while a live page is being made (its child cannot be stopped half-way)
     int dpi() const;
     QString formatText(FigureExporter::Format format) const;  // the format's entry as the list shows it
 
@@ -46,7 +58,14 @@ public:
     static constexpr int kFigureDpi = 300;
     static constexpr int kAnimationDpi = 96;
 
+signals:
+    void exportFinished(const QString& message);  // startExport's result: empty when written
+
 private:
+    bool liveChosen() const;
+    QString writeFile(bool makeLive);  // the export itself; its error message, empty when written
+    QString showResult(const QString& message);
+    void setBusy(bool busy);
     void formatChanged();
     void nameAnimations();  // GIF and frames named for what they animate: the steps or the snapshots
     void browse();
@@ -71,6 +90,11 @@ private:
     std::string timelineTarget_;
     QLabel* sizeLabel_;
     QLabel* error_;
+    QWidget* fields_;
+    QDialogButtonBox* buttons_;
+    QLabel* busyLabel_;
+    QProgressBar* busy_;
+    QThread* liveThread_ = nullptr;  // making the live page (startExport)
     FigureExporter::Format shownFormat_ = FigureExporter::Format::Png;
 };
 

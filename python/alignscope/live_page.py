@@ -14,11 +14,14 @@ for all its pages.
 """
 
 import base64
+import contextlib
 import gzip
+import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,7 +29,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import onnx_export
-from .files import _current_umask, write_text
+from .files import MAX_CORPUS_BYTES, _current_umask, atomic_write, check_output, open_input, read_bounded, read_text, write_text
 
 WEB = Path(__file__).resolve().parent / "web" / "live"
 WASM = "ort-wasm-simd-threaded.wasm"
@@ -153,14 +156,25 @@ def check_graphs(model_path: str, files_dir: str, runtime_dir: str, tolerance: f
 
 LIVE_FOLDER = "alignscope-live"  # beside the pages: one copy of the runtime and of each model for a site
 RUNTIME_SCRIPTS = ("ort.js", "ort-wasm.js", "sentencepiece.js", "live.js", "tokenizer.js", "search.js", "page-live.js")
-# The static page's CSP (page.html's, which every producer writes: read, not copied, so the two
-# cannot drift), and the live page's: its script-src adds 'self' (the scripts beside it) and
-# 'wasm-unsafe-eval' (ONNX Runtime's and SentencePiece's WebAssembly); nothing may be fetched.
-STATIC_CSP = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">',
-                       (WEB.parent / "page.html").read_text(encoding="utf-8")).group(1)
-LIVE_CSP = STATIC_CSP.replace("script-src 'unsafe-inline'", "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'")
-if LIVE_CSP == STATIC_CSP:
-    raise ImportError(f"page.html's CSP has no \"script-src 'unsafe-inline'\" for the live page to extend: {STATIC_CSP}")
+# The live page's CSP is the static page's (resources/web/page.html's, its one source) with 'self'
+# for the scripts beside it and 'wasm-unsafe-eval' to compile ONNX Runtime's and SentencePiece's
+# WebAssembly; nothing may be fetched either way.
+_CSP_LINE = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+STATIC_SCRIPTS = "script-src 'unsafe-inline'"
+LIVE_SCRIPTS = "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'"
+
+
+def static_csp() -> str:
+    """The policy every static page carries: page.html's."""
+    from .page import web_file
+    m = _CSP_LINE.search(web_file("page.html"))
+    if not m or m.group(1).count(STATIC_SCRIPTS) != 1:
+        raise ValueError(f"page.html's Content-Security-Policy no longer has \"{STATIC_SCRIPTS}\" (the live page adds to it)")
+    return m.group(1)
+
+
+def live_csp() -> str:
+    return static_csp().replace(STATIC_SCRIPTS, LIVE_SCRIPTS)
 
 
 def default_runtime_dir() -> Optional[str]:
@@ -269,13 +283,108 @@ def write_site(model_path: str, runtime_dir: str, out_dir: str, sentencepiece_di
     return {str(p.relative_to(out)): p.stat().st_size for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+def _model_folder_name(model_path: str) -> str:
+    """The model's folder under models/: its file's stem (as a URL-safe name) and a hash of what its
+    export is made of (the file's bytes, its name, its card, the exporter's code), so that pages
+    exported at different times into one folder each keep their own model, and a model already there
+    is recognised without exporting it again."""
+    h = hashlib.sha256()
+    with open_input(model_path, "model file") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    for part in (os.path.basename(model_path).encode("utf-8"), Path(onnx_export.__file__).read_bytes(),
+                 Path(__file__).read_bytes()):
+        h.update(len(part).to_bytes(8, "little") + part)
+    card = Path(model_path).with_suffix(".md")
+    h.update(card.read_bytes() if card.is_file() else b"")
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(model_path).stem).lstrip(".") or "model"
+    return f"{stem}-{h.hexdigest()[:16]}"
+
+
+def _folder(path: Path, what: str) -> bool:
+    """Whether `path` is a folder (False: nothing there); ValueError naming it when it is a link or
+    anything else (files.py's rule: nothing is written through a link or onto a pipe or device)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"'{path}' ({what}) exists and is not a folder (a link, pipe or file is never written into)")
+    return True
+
+
+def _scripts_of(model_dir: Path) -> List[str]:
+    """The scripts of a model folder an earlier export moved into place (whole, after check_graphs)."""
+    names = sorted(p.name for p in model_dir.iterdir() if p.name.endswith(".js"))
+    if not any(n.startswith("step-") for n in names) or "model-json.js" not in names:
+        raise ValueError(f"'{model_dir}' is not a model folder alignscope wrote (its step graph or model.json is missing)")
+    for n in names:
+        if not stat.S_ISREG(os.lstat(model_dir / n).st_mode):
+            raise ValueError(f"'{model_dir / n}' is not a regular file: a page does not load it")
+    return names
+
+
+def _merge(stage: Path, live: Path) -> None:
+    """Adds the staged runtime and models to an existing live folder: each new model folder renamed
+    into models/ under its own name (pages already there keep theirs), each runtime file replaced by
+    files.py's rule only where it differs. The destinations are checked before anything moves."""
+    _folder(live, "the live folder")
+    for sub in ("models", "runtime"):
+        if not _folder(live / sub, "in the live folder"):
+            (live / sub).mkdir(mode=0o777 & ~_current_umask())
+    for f in (stage / "runtime").iterdir():
+        check_output(live / "runtime" / f.name, "live page's runtime file")
+    staged = sorted((stage / "models").iterdir()) if (stage / "models").is_dir() else []
+    for d in staged:
+        _folder(live / "models" / d.name, "a live model's folder")
+    for f in sorted((stage / "runtime").iterdir()):
+        target = live / "runtime" / f.name
+        data = f.read_bytes()
+        if not (target.is_file() and read_bounded(target, "live page's runtime file", MAX_CORPUS_BYTES) == data):
+            with atomic_write(target, what="live page's runtime file") as out:
+                out.write(data)
+    src_fd = os.open(stage / "models", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC) if staged else -1
+    dst_fd = os.open(live / "models", os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        for d in staged:
+            os.chmod(d, 0o777 & ~_current_umask())
+            try:  # a new name: renaming a folder never replaces a non-empty folder, a link or a file
+                os.rename(d.name, d.name, src_dir_fd=src_fd, dst_dir_fd=dst_fd)
+            except OSError:
+                if not _folder(live / "models" / d.name, "a live model's folder"):
+                    raise  # else another export moved the same model in meanwhile: its content is the same
+    finally:
+        if src_fd >= 0:
+            os.close(src_fd)
+        os.close(dst_fd)
+
+
+def _prune(folder: Path, live: Path, keep: Sequence[str]) -> None:
+    """Removes the model folders no page in `folder` references any more (a page overwritten with
+    another model's), except those of this export."""
+    models = live / "models"
+    referenced = set(keep)
+    for page in folder.glob("*.htm*"):
+        try:
+            text = read_text(page, "page")
+        except (ValueError, OSError):
+            return  # not a regular, readable page: what it references cannot be known, nothing is removed
+        referenced.update(re.findall(re.escape(LIVE_FOLDER) + r"/models/([^/\"']+)/", text))
+    for d in sorted(models.iterdir()):
+        if d.name not in referenced and not d.is_symlink() and d.is_dir():
+            with contextlib.suppress(OSError):  # left behind is only unused space: the pages are written
+                shutil.rmtree(d)
+
+
 def make_live(pages: Sequence[Tuple[str, str]], runtime_dir: Optional[str] = None,
               sentencepiece_dir: Optional[str] = None) -> Dict[str, int]:
     """Turns written pages (page.html, the static one every producer writes) into live pages:
     `pages` holds (page, model file) pairs, all pages in one folder. Writes LIVE_FOLDER beside them
-    once (the runtime, each model once, however many pages carry it) and gives each page the
-    live CSP and the <script>s of the runtime and its model. Nothing is changed before every model
-    has exported and passed check_graphs. Returns each written file's size in bytes."""
+    (the runtime, each model once, however many pages carry it) and gives each page the live CSP and
+    the <script>s of the runtime and its model. An existing LIVE_FOLDER is added to: the models
+    earlier pages reference stay, a model already there (same content: _model_folder_name) is not
+    exported again, and model folders no page references any more are removed. Nothing is changed
+    before every new model has exported and passed check_graphs. Returns each file's size in bytes."""
     runtime_dir = runtime_dir or default_runtime_dir()
     lacking = missing(runtime_dir)
     if lacking:
@@ -288,42 +397,47 @@ def make_live(pages: Sequence[Tuple[str, str]], runtime_dir: Optional[str] = Non
         raise ValueError("the pages of one live site must be in one folder: " + ", ".join(sorted(folders)))
     folder = Path(folders.pop())
     texts = {}
+    csp, live_policy = static_csp(), live_csp()
     for page, _ in pages:
         text = Path(page).read_text(encoding="utf-8")
-        csp = f'<meta http-equiv="Content-Security-Policy" content="{STATIC_CSP}">'
-        if text.count(csp) != 1 or text.count("</body>") != 1:
+        line = f'<meta http-equiv="Content-Security-Policy" content="{csp}">'
+        if text.count(line) != 1 or text.count("</body>") != 1:
             raise ValueError(f"'{page}' is not a page alignscope wrote (its CSP line or </body> is not as expected)")
-        texts[page] = text.replace(csp, f'<meta http-equiv="Content-Security-Policy" content="{LIVE_CSP}">')
+        texts[page] = text.replace(line, f'<meta http-equiv="Content-Security-Policy" content="{live_policy}">')
     live = folder / LIVE_FOLDER
-    stems: Dict[str, str] = {}  # model path -> its folder under models/
+    existed = _folder(live, "the live folder")
+    names: Dict[str, str] = {}  # model path -> its folder under models/
     scripts: Dict[str, List[str]] = {}
     with tempfile.TemporaryDirectory(dir=folder) as staging:  # moved into place once everything exported
         stage = Path(staging)
         for _, model in pages:
             key = os.path.abspath(model)
-            if key in stems:
+            if key in names:
                 continue
-            stem = Path(model).stem
-            while stem in stems.values():
-                stem += "-2"
-            stems[key] = stem
-            href = f"{LIVE_FOLDER}/models/{stem}/"
-            scripts[key] = [href + n for n in _write_model(model, runtime_dir, stage / "models" / stem, href)]
+            name = names[key] = _model_folder_name(model)
+            href = f"{LIVE_FOLDER}/models/{name}/"
+            if existed and _folder(live / "models", "in the live folder") and _folder(live / "models" / name, "a live model's folder"):
+                scripts[key] = [href + n for n in _scripts_of(live / "models" / name)]  # exported before: kept as it is
+            elif (stage / "models" / name).is_dir():  # the same content under another path
+                scripts[key] = [href + n for n in _scripts_of(stage / "models" / name)]
+            else:
+                scripts[key] = [href + n for n in _write_model(model, runtime_dir, stage / "models" / name, href)]
         _write_runtime(runtime_dir, stage / "runtime", sentencepiece_dir)
-        # A folder from an earlier export is replaced whole (its models may be others)
-        if live.is_symlink() or (live.exists() and not live.is_dir()):
-            raise ValueError(f"'{live}' exists and is not a folder: it is not replaced")
-        if live.exists():
-            shutil.rmtree(live)
-        stage.rename(live)
-        stage.mkdir()  # for TemporaryDirectory's clean-up
-    os.chmod(live, 0o777 & ~_current_umask())  # mkdtemp made it 0700: a static host must read it
+        try:
+            if existed:
+                raise FileExistsError
+            stage.rename(live)  # a new folder: moved into place whole
+            stage.mkdir()  # for TemporaryDirectory's clean-up
+            os.chmod(live, 0o777 & ~_current_umask())  # mkdtemp made it 0700: a static host must read it
+        except OSError:  # one was there (or another export made it meanwhile): added to
+            _merge(stage, live)
     for page, model in pages:
         # page-live.js last: it wakes the page once the model's files are in (deferred scripts run in order)
         tags = ([f"{LIVE_FOLDER}/runtime/{n}" for n in RUNTIME_SCRIPTS if n != "page-live.js"] + scripts[os.path.abspath(model)]
                 + [f"{LIVE_FOLDER}/runtime/page-live.js"])
         block = "".join(f'<script defer src="{t}"></script>\n' for t in tags)
         write_text(page, texts[page].replace("</body>", block + "</body>"), what="page")
+    _prune(folder, live, list(names.values()))
     return {str(p.relative_to(folder)): p.stat().st_size for p in sorted(live.rglob("*")) if p.is_file()}
 
 

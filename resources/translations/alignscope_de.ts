@@ -442,6 +442,10 @@
         <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
         <translation>Das eigene encode und step des Modells laufen in der Seite (ONNX Runtime Web); Laufzeit und Modell liegen im Ordner alignscope-live neben der Seite. Benötigt Debians python3-torch, python3-onnx und nodejs.</translation>
     </message>
+    <message>
+        <source>Making the live page: exporting the model and checking it in the browser&apos;s runtime…</source>
+        <translation>Die Live-Seite entsteht: das Modell wird exportiert und in der Laufzeit des Browsers geprüft…</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>

@@ -442,6 +442,10 @@
         <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
         <translation>Les propres encode et step du modèle s&apos;exécutent dans la page (ONNX Runtime Web) ; l&apos;environnement d&apos;exécution et le modèle vont dans le dossier alignscope-live à côté de la page. Nécessite python3-torch, python3-onnx et nodejs de Debian.</translation>
     </message>
+    <message>
+        <source>Making the live page: exporting the model and checking it in the browser&apos;s runtime…</source>
+        <translation>Création de la page vivante : export du modèle et vérification dans l&apos;environnement d&apos;exécution du navigateur…</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>

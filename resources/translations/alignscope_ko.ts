@@ -442,6 +442,10 @@
         <source>The model&apos;s own encode and step run in the page (ONNX Runtime Web); the runtime and the model go in the folder alignscope-live beside the page. Needs Debian&apos;s python3-torch, python3-onnx and nodejs.</source>
         <translation>모델 자체의 encode 와 step 이 페이지 안에서 실행됩니다 (ONNX Runtime Web). 런타임과 모델은 페이지 옆의 alignscope-live 폴더에 들어갑니다. Debian 의 python3-torch, python3-onnx, nodejs 가 필요합니다.</translation>
     </message>
+    <message>
+        <source>Making the live page: exporting the model and checking it in the browser&apos;s runtime…</source>
+        <translation>라이브 페이지를 만드는 중: 모델을 내보내고 브라우저 런타임에서 확인하는 중…</translation>
+    </message>
 </context>
 <context>
     <name>FigureOptions</name>

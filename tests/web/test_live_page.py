@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import Browser, available  # noqa: E402
-from test_live_model import CLI, FULL, REPO, RUNTIME, SENTENCES, TOLERANCE, _missing, close, number, traces  # noqa: E402
+from test_live_model import CLI, FULL, REPO, RUNTIME, SENTENCES, TOLERANCE, _missing, _missing_check, close, number, traces  # noqa: E402
 
 needs_page = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
 needs_cli = pytest.mark.skipif(not CLI.is_file(), reason=f"alignscope-cli is not built ({CLI})")
@@ -370,3 +370,67 @@ def test_hundred_sentences_a_model_as_the_cli(model, tmp_path):
         assert loaded.detokenize(answer["beam"]) == translation, sentence
     print(f"{model}: {len(sentences)} sentences as trace, largest difference {max(a['worst'] for a in answers):.2e}; "
           f"beam 5 on {beams} as translate --beam 5")
+
+
+def _tiny_model(path: Path, seed: int) -> Path:
+    """A small random model file (exports and checks in seconds)."""
+    from alignscope.architecture import Architecture
+    from alignscope.export import export
+    from alignscope.reference import Seq2SeqAttention
+    a = Architecture(embedding_size=8, encoder_hidden=8, readout_size=8, attention_size=8, decoder_hidden=16)
+    vocab = ["<pad>", "<unk>", "<s>", "</s>"] + [f"w{i}" for i in range(20)]
+    export(Seq2SeqAttention(len(vocab), len(vocab), a, seed=seed), vocab, vocab, str(path), half=True)
+    return path
+
+
+def _models_of(page: Path):
+    """The model folders (under alignscope-live/models/) a live page loads, and whether each file it loads is there."""
+    import re
+    srcs = re.findall(r'<script defer src="([^"]+)"', page.read_text(encoding="utf-8"))
+    assert srcs and all((page.parent / s).is_file() for s in srcs), [s for s in srcs if not (page.parent / s).is_file()]
+    return {s.split("/")[2] for s in srcs if s.startswith("alignscope-live/models/")}
+
+
+@pytest.mark.skipif(_missing_check() is not None, reason=_missing_check() or "")
+def test_live_exports_into_one_folder_keep_each_pages_model(tmp_path, monkeypatch):
+    """A second live export into a folder adds its model beside the first's (the first page still
+    loads its own); exporting the first model again adds nothing and exports nothing; a model no page
+    references any more is removed; the live folder is refused when it is a link."""
+    import alignscope
+    from alignscope import onnx_export
+    monkeypatch.setenv("ALIGNSCOPE_ORT_WEB", str(RUNTIME))
+    a, b = _tiny_model(tmp_path / "tiny-a.pt", 1), _tiny_model(tmp_path / "tiny-b.pt", 2)
+    out = tmp_path / "site"
+    out.mkdir()
+    alignscope.show(str(a), "w1 w2 w3", live=True).save(out / "a.html")
+    alignscope.show(str(b), "w4 w5", live=True).save(out / "b.html")
+    live = out / "alignscope-live"
+    first, second = _models_of(out / "a.html"), _models_of(out / "b.html")
+    assert len(first) == 1 and len(second) == 1 and first != second, (first, second)
+    assert sorted(p.name for p in (live / "models").iterdir()) == sorted(first | second)
+    assert len(list(live.rglob("ort-wasm.js"))) == 1
+
+    def listing():
+        return {str(p.relative_to(live)): (p.stat().st_ino, p.stat().st_mtime_ns) for p in live.rglob("*")}
+
+    before = listing()
+
+    def no_export(*args, **kwargs):
+        raise AssertionError("a model already in the live folder was exported again")
+
+    monkeypatch.setattr(onnx_export, "export", no_export)
+    alignscope.show(str(a), "w6 w7", live=True).save(out / "c.html")
+    assert _models_of(out / "c.html") == first and listing() == before
+    # a.html and c.html overwritten as static pages: the first model is referenced no more, and goes
+    for name in ("a.html", "c.html"):
+        alignscope.show(str(a), "w1").save(out / name)
+    alignscope.show(str(b), "w8", live=True).save(out / "d.html")
+    assert sorted(p.name for p in (live / "models").iterdir()) == sorted(second) and _models_of(out / "b.html") == second
+    # files.py's rule: a live folder that is a link is not written into
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "linked").mkdir()
+    (tmp_path / "linked" / "alignscope-live").symlink_to(elsewhere)
+    with pytest.raises(ValueError, match="alignscope-live.*not a folder"):
+        alignscope.show(str(b), "w8", live=True).save(tmp_path / "linked" / "e.html")
+    assert not list(elsewhere.iterdir())
