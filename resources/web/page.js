@@ -118,6 +118,17 @@
   }
   // A number in prose with the language's decimal sign (matrices and charts keep the dot).
   function prose(text) { return String(text).replace(".", template("decimal_sign")); }
+  // An attribution method's name and description in the page's language: the catalogue's
+  // method_<id> and method_<id>_description (en.json's are the engine's own words, held equal by
+  // test_page_languages), else the data's.
+  function methodName(m) {
+    var key = "method_" + String(m).replace(/-/g, "_");
+    return Object.prototype.hasOwnProperty.call(MESSAGES, key) ? MESSAGES[key] : m;
+  }
+  function methodDescription(a) {
+    var key = "method_" + String(a.method).replace(/-/g, "_") + "_description";
+    return Object.prototype.hasOwnProperty.call(MESSAGES, key) ? MESSAGES[key] : (a.description || "");
+  }
   function label(token) { return token.length && !token.trim().length ? "\u2423".repeat(token.length) : token; }
   // An axis's labels: the ones the data carries (PieceText::labels: byte pieces that spell a
   // letter read as it), else the tokens; Step explained keeps the tokens as the model sees them.
@@ -213,7 +224,7 @@
       return s;
     }
     var heatmaps = [["attention", msg("heatmap_attention")]];
-    if (d.attribution) heatmaps.push([d.attribution.method, d.attribution.method]);
+    if (d.attribution) heatmaps.push([d.attribution.method, methodName(d.attribution.method)]);
     this.heatmapSelect = select("heatmap", msg("heatmap"), heatmaps, this.state.heatmap, function (v) { self.state.heatmap = v; });
     this.endSelect = select("s-column", msg("end_column"), [["keep", msg("end_kept")], ["drop", msg("end_dropped")], ["renormalize", msg("end_renormalised")]],
       this.state.end, function (v) { self.state.end = v; });
@@ -662,7 +673,7 @@
     var m = this.matrix();
     this.current = m;
     // The sides are named by the axis titles (the figure's), so the title stays one line.
-    this.heatmapTitle.textContent = m.attribution ? msg(m.words ? "title_attribution_words" : "title_attribution", {method: d.attribution.method})
+    this.heatmapTitle.textContent = m.attribution ? msg(m.words ? "title_attribution_words" : "title_attribution", {method: methodName(d.attribution.method)})
       : msg(m.words ? "title_attention_words" : "title_attention");
     this.sumNote.textContent = this.sumText(m);
     this.xTitle.textContent = m.words ? side2(msg("axis_source_words"), d.source_language, msg("axis_merged")) : side(msg("axis_source"), d.source_language);
@@ -707,7 +718,7 @@
   };
 
   Page.prototype.cellText = function (m) {
-    if (m.attribution) return msg((this.d.attribution.signed ? "cells_signed" : "cells") + (m.dropped ? "_dropped" : ""), {method: this.d.attribution.method}) +
+    if (m.attribution) return msg((this.d.attribution.signed ? "cells_signed" : "cells") + (m.dropped ? "_dropped" : ""), {method: methodName(this.d.attribution.method)}) +
       " " + msg("sigma");
     var w = m.words ? " " + msg("words_note") : "";
     if (m.renormalized) return msg("rows_renormalised", {words: w}) + " " + msg("sigma");
@@ -970,7 +981,7 @@
 
   Page.prototype.hover = function (r, c) {
     var m = this.current, v = m.values[r][c];
-    var what = m.attribution ? this.d.attribution.method : m.renormalized ? msg("alpha_renormalised") : "\u03b1";
+    var what = m.attribution ? methodName(this.d.attribution.method) : m.renormalized ? msg("alpha_renormalised") : "\u03b1";
     var exact = this.d.rounded ? fixed(v, this.d.rounded) : String(v);
     var named = function (labels, tokens, k) {
       return !m.words && tokens && tokens[k] !== labels[k] ? labels[k] + " (" + tokens[k] + ")" : labels[k];
@@ -993,7 +1004,7 @@
         Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
     });
     // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
-    var title = m.attribution ? (this.d.attribution.signed ? msg("scale_signed", {method: this.d.attribution.method}) : this.d.attribution.method)
+    var title = m.attribution ? (this.d.attribution.signed ? msg("scale_signed", {method: methodName(this.d.attribution.method)}) : methodName(this.d.attribution.method))
       : this.d.decoder && this.d.decoder.attention === "none" ? msg("scale_uniform") : msg("scale_attention");
     g.appendChild(svg("text", {x: W / 2, y: 53, "text-anchor": "middle", "class": "as-scale-title"}, title));
     this.colorbar.textContent = "";
@@ -1114,9 +1125,9 @@
 
     if (step.agreement && d.attribution) {
       var a = step.agreement;
-      parts.attribution = rich("p", [["b", msg("explain_attribution")], " (" + d.attribution.method + "): " + (d.attribution.description || ""), " "].concat(
+      parts.attribution = rich("p", [["b", msg("explain_attribution")], " (" + methodName(d.attribution.method) + "): " + methodDescription(d.attribution), " "].concat(
         msgParts(a.same_top ? "explain_agreement_same" : "explain_agreement_different", {rho: ["b", num(a.spearman, 2)], top: tokens[a.top],
-          attention: tokens[a.peak], method: d.attribution.method, js: ["b", num(a.jensen_shannon, 2)]})));
+          attention: tokens[a.peak], method: methodName(d.attribution.method), js: ["b", num(a.jensen_shannon, 2)]})));
     }
     parts.query = after
       ? rich("p", msgParts("explain_query_after", {head: head(1, "explain_query"), s: seq("s", ["sub", t]), size: x.query_size, norm: num(x.query_norm)}))

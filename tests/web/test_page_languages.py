@@ -37,7 +37,8 @@ def test_the_catalogues_have_the_same_keys_and_placeholders():
     # Nothing left in English: a Korean text has Hangul; a German or French one equal to the English
     # is a word the language shares (Heatmap, Softmax, Attribution, source).
     same = {"de": {"page_title", "heatmap", "explain_attribution", "explain_softmax", "live_ready_head"},
-            "fr": {"source", "heatmap_attention", "axis_source", "explain_attribution", "explain_softmax", "live_occlusion"}}
+            "fr": {"source", "heatmap_attention", "axis_source", "explain_attribution", "explain_softmax", "live_occlusion",
+                   "method_occlusion"}}
     for key, text in catalogue("ko").items():
         assert re.search("[\uac00-\ud7a3]", text) or not re.search("[A-Za-z]{2}", PLACEHOLDER.sub("", text)) \
             or key == "page_title", f"ko.json: {key} has no Korean"
@@ -293,3 +294,24 @@ def test_the_pseudo_locale_leaves_no_english_and_cuts_no_control(width, height, 
                 import os
                 if os.environ.get("PSEUDO_SHOTS"):
                     Path(os.environ["PSEUDO_SHOTS"], f"pseudo-{width}x{height}.png").write_bytes(b.screenshot())
+
+
+def test_an_attribution_methods_name_and_description_in_en_json_are_the_engines(tmp_path):
+    """page.js names an attribution method and describes it from the catalogue (method_<id>,
+    method_<id>_description) in the page's language: en.json's are the engine's own words, as
+    export writes them into the data (an Attributor's name() and description())."""
+    if not CLI.is_file():
+        pytest.skip(f"alignscope-cli is not built ({CLI})")
+    import subprocess
+    english = catalogue("en")
+    (tmp_path / "in.txt").write_text("The red car.\n", encoding="utf-8")
+    for method in ("grad-x-input", "integrated-gradients", "occlusion", "attention-x-occlusion"):
+        out = tmp_path / method
+        r = subprocess.run([str(CLI), "export", "--model", str(REPO / "models" / "en-fr-subword.pt"), "--format", "json", "-i",
+                            str(tmp_path / "in.txt"), "-o", str(out), "--heatmap", method, "--no-progress"],
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        (written,) = [json.loads(p.read_text(encoding="utf-8")) for p in out.glob("*.json")]
+        key = "method_" + method.replace("-", "_")
+        assert written["attribution"]["method"] == english[key] == method
+        assert written["attribution"]["description"] == english[key + "_description"], method
