@@ -1,6 +1,7 @@
 // python/alignscope/model_checks.json is the one list of the model loader's checks (issue 59): the
 // build generates the C++ limits from it, and the Python side reads it. Here the loader refuses, at
 // each limit read from the JSON itself, what one step past it brings, and accepts the limit.
+#include "Refusal.h"
 #include "TinyModel.h"
 
 #include "core/Error.h"
@@ -26,14 +27,7 @@ const nlohmann::json& checks() {
     return json;
 }
 
-std::string refusal(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const core::Error& e) {
-        return e.what();
-    }
-    return "(accepted)";
-}
+using tests::refusal;
 
 std::string nested(size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 

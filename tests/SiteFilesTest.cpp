@@ -1,5 +1,6 @@
 // A lesson site's shared files (issue 59, lesson-picture-amplification): each picture written once
 // beside the pages under its content's hash, within a budget for the whole site.
+#include "Refusal.h"
 #include "CommandRunner.h"
 #include "TinyModel.h"
 
@@ -24,14 +25,7 @@ std::string write(const std::string& path, const std::string& bytes) {
     return path;
 }
 
-std::string refusal(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const core::Error& e) {
-        return e.what();
-    }
-    return "(accepted)";
-}
+using tests::refusal;
 
 }  // namespace
 
