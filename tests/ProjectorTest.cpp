@@ -296,6 +296,10 @@ TEST_P(Projector, TheMainWindowGivesTheHeatmapTheRoom) {
     document.runToEnd();
     settle();
     expectReadable("main window");
+    // The wrapped rows above the heatmap get the height their lines need (the tokens' second line
+    // was cut in half at 1024x768).
+    for (const QLabel* row : {window->tokensLabel()})
+        if (row->isVisible()) EXPECT_GE(row->height(), row->heightForWidth(row->width())) << "the Tokens row is cut";
 }
 
 TEST_P(Projector, EveryLessonPageIsReadable) {

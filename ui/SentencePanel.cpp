@@ -39,9 +39,10 @@ SentencePanel::SentencePanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Target"), target_);
     form->addRow(tr("Translation"), translation_);
     showRows();
-    // As tall as the wrapped translation needs at the window's width, no taller (fitTranslation).
+    // As tall as the wrapped translation and tokens need at the window's width, no taller (fitWrappedRows).
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     translation_->installEventFilter(this);
+    tokens_->installEventFilter(this);
 
     typing_ = new QTimer(this);
     typing_->setSingleShot(true);
@@ -75,6 +76,7 @@ void SentencePanel::render(core::DecodingStatePtr state) {
                                       : QStringLiteral("<span style='background-color:#e4e8f4'>%1</span>").arg(t));
     }
     tokens_->setText(parts.join(QStringLiteral(" ")));
+    fitWrappedRows();
     underlineTokens(s);
     showTranslation();
 }
@@ -93,18 +95,21 @@ void SentencePanel::showTranslation() {
             translation_->setText(QStringLiteral("… ") + text.toHtmlEscaped());
         }
     }
-    fitTranslation();
+    fitWrappedRows();
 }
 
 // A wrapped label in a form nested in the window's layout got a few pixels less than its lines
 // need (the form's height-for-width is not asked again at the final width): it asks for them.
-void SentencePanel::fitTranslation() { translation_->setMinimumHeight(std::max(0, translation_->heightForWidth(translation_->width()))); }
+// The tokens' second line was cut in half at 1024x768 after a long sentence.
+void SentencePanel::fitWrappedRows() {
+    for (QLabel* label : {translation_, tokens_}) label->setMinimumHeight(std::max(0, label->heightForWidth(label->width())));
+}
 
 bool SentencePanel::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == translation_ && event->type() == QEvent::Resize) {
-        if (stage_ && event->type() == QEvent::Resize && static_cast<QResizeEvent*>(event)->oldSize().width() != translation_->width())
+    if ((watched == translation_ || watched == tokens_) && event->type() == QEvent::Resize) {
+        if (watched == translation_ && stage_ && static_cast<QResizeEvent*>(event)->oldSize().width() != translation_->width())
             showTranslation();
-        else fitTranslation();
+        else fitWrappedRows();
     }
     return QWidget::eventFilter(watched, event);
 }

@@ -48,7 +48,7 @@ protected:
 
 private:
     void underlineTokens(const core::DecodingState& s);
-    void fitTranslation();
+    void fitWrappedRows();
     void showRows();
     void showTranslation();
 
