@@ -1117,9 +1117,9 @@ TEST_F(Gui, TheColourScaleTitleFitsAHeatmapOfOneRow) {
         plot.resize(ui::AlignmentFigure::preferredSize(*snapshot, options));
         figure.show(*snapshot, options);
         plot.replot(QCustomPlot::rpImmediateRefresh);
-        QCPColorScale* scale = nullptr;
-        for (int k = 0; k < plot.plotLayout()->elementCount(); ++k)
-            if (auto* s = qobject_cast<QCPColorScale*>(plot.plotLayout()->elementAt(k))) scale = s;
+        QCPColorScale* scale = nullptr;  // the attention scale: the first (the encoder panel's comes after it)
+        for (auto* element : plot.plotLayout()->elements(true))
+            if (auto* s = qobject_cast<QCPColorScale*>(element); s && !scale) scale = s;
         ASSERT_NE(scale, nullptr);
         const int title = QFontMetrics(scale->axis()->labelFont()).horizontalAdvance(scale->axis()->label());
         EXPECT_GE(scale->axis()->axisRect()->height(), title)

@@ -69,8 +69,7 @@ QStringList clippedTexts(const QCustomPlot* plot, const QString& name) {
     QStringList out;
     if (!plot || !plot->isVisible()) return out;
     const QRect widget = plot->rect();
-    for (int k = 0; k < plot->plotLayout()->elementCount(); ++k) {
-        auto* element = plot->plotLayout()->elementAt(k);
+    for (auto* element : plot->plotLayout()->elements(true)) {  // nested grids too (a colour scale's)
         if (!element) continue;
         QList<QCPAxis*> axes;
         QRect inner = element->rect(), outer = element->outerRect();

@@ -85,8 +85,8 @@ void PlotStyle::fitLabels(QCustomPlot* plot) {
             for (auto* axis : rect->axes())
                 if (!axis->label().isEmpty()) fit(axis, axis->orientation() == Qt::Horizontal ? across : rect->height());
         }
-        for (int k = 0; k < plot->plotLayout()->elementCount(); ++k)
-            if (auto* scale = qobject_cast<QCPColorScale*>(plot->plotLayout()->elementAt(k)))
+        for (auto* element : plot->plotLayout()->elements(true))  // a scale may sit in a grid of its own
+            if (auto* scale = qobject_cast<QCPColorScale*>(element))
                 if (!scale->axis()->label().isEmpty()) fit(scale->axis(), scale->axis()->axisRect()->height());
         layOut(plot);
         if (!changed && pass > 0) break;
