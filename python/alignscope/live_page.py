@@ -15,6 +15,7 @@ for all its pages.
 
 import base64
 import contextlib
+import fcntl
 import gzip
 import hashlib
 import json
@@ -96,10 +97,15 @@ def classic_sentencepiece(bundle: str) -> str:
                            "needsDestructorStack,cppInvokerFunc,cppTargetFunc);"), body.count(craft)
     body, g = re.subn(r"if \(typeof globalThis\.Buffer === 'undefined'\) \{\n\s*globalThis\.Buffer = Buffer\$1;\n\}\n", "", body)
     body, e = re.subn(r"\nexport \{[^}]*\};\s*$", "\n", body)
-    if (n, m, k, g, e) != (2, 3, 1, 1, 1):
-        raise ValueError(f"sentencepiece-js's {SENTENCEPIECE} is not laid out as 1.3.3's was ({(n, m, k, g, e)})")
+    # One module for every processor of the page (the source's and the target's): each instance is
+    # a compiled copy of SentencePiece's wasm with its own 16 MB memory (docs/live-page.md)
+    load = "this.sentencepiece = yield createSentencePieceModule();"
+    body, s = body.replace(load, "this.sentencepiece = yield (alignscopeModule = alignscopeModule || createSentencePieceModule());"), \
+        body.count(load)
+    if (n, m, k, g, e, s) != (2, 3, 1, 1, 1, 1):
+        raise ValueError(f"sentencepiece-js's {SENTENCEPIECE} is not laid out as 1.3.3's was ({(n, m, k, g, e, s)})")
     body = body.replace("import.meta.url", "document.baseURI")
-    return ("(function(){\n" + _INVOKER + body
+    return ("(function(){\nvar alignscopeModule = null;\n" + _INVOKER + body
             + "\nglobalThis.AlignScopeSentencePiece={SentencePieceProcessor:SentencePieceProcessor};\n})();\n")
 
 
@@ -404,6 +410,25 @@ def make_live(pages: Sequence[Tuple[str, str]], runtime_dir: Optional[str] = Non
         if text.count(line) != 1 or text.count("</body>") != 1:
             raise ValueError(f"'{page}' is not a page alignscope wrote (its CSP line or </body> is not as expected)")
         texts[page] = text.replace(line, f'<meta http-equiv="Content-Security-Policy" content="{live_policy}">')
+    with _exclusive(folder):
+        return _make_live(pages, texts, folder, runtime_dir, sentencepiece_dir)
+
+
+@contextlib.contextmanager
+def _exclusive(folder: Path):
+    """One live export at a time into `folder` (an advisory lock on the folder itself, released
+    when the process ends however it ends): a second export waits, so that neither prunes the model
+    the other has just moved in, nor merges into a runtime half-replaced."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _make_live(pages: Sequence[Tuple[str, str]], texts: Dict[str, str], folder: Path, runtime_dir: str,
+               sentencepiece_dir: Optional[str]) -> Dict[str, int]:
     live = folder / LIVE_FOLDER
     existed = _folder(live, "the live folder")
     names: Dict[str, str] = {}  # model path -> its folder under models/

@@ -371,8 +371,11 @@ def _tokenizer(description: str, out: Path, side: str) -> Dict[str, Any]:
     if kind not in ("word", "whitespace", "char", "sentencepiece"):
         raise ValueError(f"has kind '{kind}', which the page does not know")
     if kind == "sentencepiece" and isinstance(spec.get("model"), str):
-        name = f"{side}.model"
-        (out / name).write_bytes(base64.b64decode(spec["model"]))
+        name, data = f"{side}.model", base64.b64decode(spec["model"])
+        if side == "tgt" and (out / "src.model").is_file() and (out / "src.model").read_bytes() == data:
+            name = "src.model"  # a shared vocabulary: the page carries it once and loads one processor
+        else:
+            (out / name).write_bytes(data)
         spec = dict(spec, model=None, model_file=name)
     steps = []
     for step in spec.get("normalizers", []):

@@ -146,11 +146,19 @@
     return fonts;
   }
   // A text's width in pixels at `px` (the page's font), to make room for labels before drawing.
-  var measure = null;
+  // Kept once measured: a step lays out every label of the heatmap and of Step explained's charts
+  // again, and setting a canvas's font and measuring was most of a step's script time.
+  var measure = null, measureFont = "", widths = new Map();
   function textWidth(text, px) {
+    var key = px + "|" + text, w = widths.get(key);
+    if (w !== undefined) return w;
     if (!measure) measure = document.createElement("canvas").getContext("2d");
-    measure.font = px + "px " + pageFonts();
-    return measure.measureText(text).width;
+    var font = px + "px " + pageFonts();
+    if (font !== measureFont) measure.font = measureFont = font;
+    if (widths.size > 50000) widths.clear();
+    w = measure.measureText(text).width;
+    widths.set(key, w);
+    return w;
   }
   // A label cut to `max` pixels at `px`, with an ellipsis (the whole name goes in its tooltip).
   function shorten(text, px, max) {
@@ -667,6 +675,9 @@
 
   Page.prototype.draw = function () {
     var d = this.d, st = this.state, T = this.length(), other = this.other();
+    // What the layout says is read first, while it is still the last frame's: a read after a
+    // change lays the page out again (docs/live-page.md)
+    var room = heatmapRoom(this.heatmapBox), compareRoom = this.compareBox ? heatmapRoom(this.compareBox) : null;
     this.homeButton.disabled = this.backButton.disabled = st.t === 0;
     this.stepButton.disabled = this.endButton.disabled = st.t >= T;
     this.stepLabel.textContent = msg("step_of", {t: st.t, of: T});
@@ -679,7 +690,7 @@
     this.xTitle.textContent = m.words ? side2(msg("axis_source_words"), d.source_language, msg("axis_merged")) : side(msg("axis_source"), d.source_language);
     this.yTitle.textContent = side2(msg("axis_target"), d.target_language, this.how()) + (m.words ? msg("axis_rows_averaged") : "");
     var self = this;
-    var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); });
+    var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); }, room);
     this.xTitle.style.paddingLeft = g.left + "px";
     if (this.encPanel) this.drawEncoder(m, g);
     if (this.lossMark) {
@@ -705,11 +716,14 @@
       // Model B's whole decoding of the sentence, on the same colour scale.
       var b = d.comparison;
       this.drawHeatmap(this.compareBox, {colLabels: axisLabels(b.source_tokens, b.source_labels), values: b.alpha, range: [0, 1],
-        stops: SCALES[st.cmap], total: b.target_tokens.length, allRows: axisLabels(b.target_tokens, b.target_labels)}, null);
+        stops: SCALES[st.cmap], total: b.target_tokens.length, allRows: axisLabels(b.target_tokens, b.target_labels)}, null, compareRoom);
     }
     this.drawColorbar(m);
     this.drawCandidates();
     this.drawExplain();
+    // Scrolled last: the one layout a step needs, done once every change is made
+    if (g.newest) this.follow(this.heatmapBox, g, g.newest[0], g.newest[1]);
+    if (this.encBox && this.encBox.asDrawn) this.encBox.scrollLeft = this.heatmapBox.scrollLeft;
   };
 
   Page.prototype.sumText = function (m) {
@@ -732,15 +746,19 @@
   // gets a fixed height, or the two would grow each other), between CELL_MIN and CELL_MAX pixels,
   // with labels in a font that fits the cells (upright names where the columns are narrow).
   var CELL_MIN = 9, CELL_MAX = 40, LABEL_MAX_ROOM = 170;
-  function heatmapGeometry(box, m) {
-    var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);
+  // The room the heatmap has in `box`: its width, and the height it may take.
+  function heatmapRoom(box) {
     var width = Math.max(200, (box.clientWidth || 600) - 10);
     var framed = window.self !== window.top;
     // Below a long lesson text the room under the box was a strip (23 rows in 13-pixel cells at
     // 1024x768): where less than 40 % of a window is left, the matrix takes a window's height and
     // the page scrolls to it (a lesson page does, to the panel it frames).
     var below = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 16;
-    var height = framed ? 640 : Math.max(320, below < 0.4 * window.innerHeight ? window.innerHeight - 90 : below);
+    return {width: width, height: framed ? 640 : Math.max(320, below < 0.4 * window.innerHeight ? window.innerHeight - 90 : below)};
+  }
+  function heatmapGeometry(m, space) {
+    var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);
+    var width = space.width, height = space.height;
     var g = {font: 12, upright: false, height: height, nC: nC, nR: nR};
     for (var pass = 0; pass < 2; ++pass) {
       var colW = 0, rowW = 0, room = Math.min(LABEL_MAX_ROOM, Math.max(60, width * 0.3));
@@ -768,8 +786,8 @@
   // `onHover(r, c)` for a cell under the pointer or tapped. The column and row labels are pinned
   // while the cells scroll. A step only adds or removes rows where nothing else changed (redrawing
   // the whole map took 111 ms a step at 100 tokens).
-  Page.prototype.drawHeatmap = function (box, m, onHover) {
-    var g = heatmapGeometry(box, m), st = this.state;
+  Page.prototype.drawHeatmap = function (box, m, onHover, space) {
+    var g = heatmapGeometry(m, space || heatmapRoom(box)), st = this.state;
     var key = JSON.stringify([g, m.colLabels, m.allRows, m.range, m.stops, m.attribution, m.renormalized, m.words,
       st.heatmap, st.end, st.cmap, st.snapshot, st.hyp, !!onHover]);
     var drawn = box.asDrawn;
@@ -808,7 +826,7 @@
     drawn.peak.setAttribute("y", (n - 1) * cell + 2);
     drawn.peak.setAttribute("data-row", n - 1);
     drawn.peak.setAttribute("data-col", p);
-    this.follow(box, g, n - 1, p);
+    g.newest = [n - 1, p];  // brought into view by draw(), once everything is drawn
     return g;
   };
 
@@ -969,7 +987,6 @@
     sctx.drawImage(tmp2, 0, 0, 1, n, 0, 0, cwp, sh);
     sctx.drawImage(tmp2, 1, 0, 1, n, sw - cwp, 0, cwp, sh);
     a.side.setAttribute("aria-label", step ? msg("side_step", {t: st.t}) : msg("side_first"));
-    box.scrollLeft = this.heatmapBox.scrollLeft;
     this.encNote.textContent = "";
     var ct = seq("c", ["sub", "t"]), st_ = seq("s", ["sub", "t"]);
     this.encNote.appendChild(other ? rich("span", msgParts("encoder_other", {c: ct, s: st_, own: this.own()}))
@@ -990,6 +1007,12 @@
   };
 
   Page.prototype.drawColorbar = function (m) {
+    // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
+    var title = m.attribution ? (this.d.attribution.signed ? msg("scale_signed", {method: methodName(this.d.attribution.method)}) : methodName(this.d.attribution.method))
+      : this.d.decoder && this.d.decoder.attention === "none" ? msg("scale_uniform") : msg("scale_attention");
+    var key = JSON.stringify([m.range, m.stops, title]);
+    if (this.colorbar.asDrawn === key && this.colorbar.firstChild) return;  // a step changes neither
+    this.colorbar.asDrawn = key;
     var W = 260, H = 58, g = svg("svg", {"class": "as-colorbar", width: W, height: H, role: "img",
       "aria-label": msg("colour_bar", {from: m.range[0], to: m.range[1]})});
     var id = "as-grad-" + Page.count + "-" + (Page.grads = (Page.grads || 0) + 1);
@@ -1003,9 +1026,6 @@
       g.appendChild(svg("text", {x: 10 + f * (W - 20), y: 34, "text-anchor": f === 0 ? "start" : f === 1 ? "end" : "middle"},
         Math.abs(v) < 1e-12 ? "0" : Math.abs(v) >= 0.1 ? fixed(v, 2) : v.toPrecision(2)));
     });
-    // The scale's title, as the figure's (ui/AlignmentFigure.cpp scaleTitle).
-    var title = m.attribution ? (this.d.attribution.signed ? msg("scale_signed", {method: methodName(this.d.attribution.method)}) : methodName(this.d.attribution.method))
-      : this.d.decoder && this.d.decoder.attention === "none" ? msg("scale_uniform") : msg("scale_attention");
     g.appendChild(svg("text", {x: W / 2, y: 53, "text-anchor": "middle", "class": "as-scale-title"}, title));
     this.colorbar.textContent = "";
     this.colorbar.appendChild(g);

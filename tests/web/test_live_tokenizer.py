@@ -6,7 +6,8 @@ of Tokenizer.cpp's rules. Text the CLI refuses (a NUL, a line over 10,000 charac
 cannot hold (a lone surrogate) the page refuses too, saying why.
 
 Fast (CTest web_live): the hostile lines and 50 Tatoeba sentences, two models (SentencePiece, word).
-ALIGNSCOPE_LIVE_FULL=1 (scripts/check_live_page.sh): 2,000 sentences of each language, three models."""
+ALIGNSCOPE_LIVE_FULL=1 (scripts/check_live_page.sh): 2,000 sentences of each language, five models
+(en-fr, fr-en, en-de and de-en: English, French and German on both sides)."""
 
 import json
 import os
@@ -22,8 +23,9 @@ from browser import Browser  # noqa: E402
 
 # The shared data beside the checkout (shared/data/README.md); the Tatoeba part skips without it.
 DATA = Path(os.environ.get("ALIGNSCOPE_TATOEBA") or REPO.parent / "shared" / "data" / "fra-eng.txt")
+DATA_DE = Path(os.environ.get("ALIGNSCOPE_TATOEBA_DE") or REPO.parent / "shared" / "data" / "deu-eng.txt")
 COUNT = 2000 if FULL else 50
-MODELS = ["en-fr-subword.pt", "en-fr-noattn.pt"] + (["fr-en-subword.pt"] if FULL else [])
+MODELS = ["en-fr-subword.pt", "en-fr-noattn.pt"] + (["fr-en-subword.pt", "en-de-subword.pt", "de-en-subword.pt"] if FULL else [])
 # One line each (the CLI reads lines): every one has a visible character, or the CLI skips it
 HOSTILE = [
     "Hello\u0001 wo\u0007rld\u001b[31m red\u007f and\u0085 NEL\u009b.",
@@ -53,20 +55,28 @@ REFUSED = [
 _SPLIT = {}
 
 
-def tatoeba(tmp: Path):
-    """The first COUNT pairs of Tatoeba's test split (`alignscope-cli split`, seed 1, as
-    scripts/make_en_fr_corpus.sh makes it), with a source of each language."""
-    if not DATA.is_file():
-        pytest.skip(f"{DATA} is missing")
-    test = _SPLIT.setdefault("test", tmp / "tatoeba-test.tsv")  # split once a run
+def tatoeba(tmp: Path, other: str = "fr"):
+    """The first COUNT pairs of Tatoeba's test split of English and `other` ("fr": fra-eng.txt, "de":
+    deu-eng.txt; `alignscope-cli split`, seed 1, as scripts/make_en_fr_corpus.sh and
+    make_en_de_corpus.sh make them), with a source of each language."""
+    data = {"fr": DATA, "de": DATA_DE}[other]
+    if not data.is_file():
+        pytest.skip(f"{data} is missing")
+    test = _SPLIT.setdefault(other, tmp / f"tatoeba-{other}-test.tsv")  # split once a run
     if not test.is_file():
-        done = subprocess.run([str(CLI), "split", "--corpus", str(DATA), "--valid-fraction", "0.01",
-                               "--test-fraction", "0.02", "--seed", "1", "--train-out", str(tmp / "train.tsv"),
-                               "--valid-out", str(tmp / "valid.tsv"), "--test-out", str(test)],
+        done = subprocess.run([str(CLI), "split", "--corpus", str(data), "--valid-fraction", "0.01",
+                               "--test-fraction", "0.02", "--seed", "1", "--train-out", str(tmp / f"train-{other}.tsv"),
+                               "--valid-out", str(tmp / f"valid-{other}.tsv"), "--test-out", str(test)],
                               capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
     pairs = [line.split("\t") for line in test.read_text(encoding="utf-8").splitlines()[:COUNT]]
     return [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+def model_languages(name: str):
+    """A bundled model's (source, target) language codes, from its name (en-fr-…, de-en-…)."""
+    source, target = Path(name).stem.split("-")[:2]
+    return source, target
 
 
 def _cli(args, lines, tmp: Path, key):
@@ -170,8 +180,9 @@ window.liveModel.then((m) => {
 @pytest.mark.parametrize("name", MODELS)
 def test_page_tokenizer_is_the_clis(name, tmp_path):
     model = REPO / "models" / name
-    english, french = tatoeba(tmp_path)
-    sources, targets = (english, french) if name.startswith("en") else (french, english)
+    source, target = model_languages(name)
+    english, other = tatoeba(tmp_path, target if source == "en" else source)
+    sources, targets = (english, other) if source == "en" else (other, english)
     sources, targets = HOSTILE + sources, HOSTILE + targets
     page = tokenizer_page(model, tmp_path)
     want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
@@ -195,6 +206,91 @@ def test_page_tokenizer_is_the_clis(name, tmp_path):
         assert why in answer.get("error", ""), (text[:20], answer)
     print(f"{name}: {len(sources)} sources and {len(targets)} targets as the CLI's; "
           f"the page tokenised the sources in {got['ms']:.0f} ms")
+
+
+# The other tokenizer kinds and the normalisers a model file may describe (docs/model-format.md),
+# none of them a bundled model's: each set on a copy of en-fr-noattn (both sides), its page
+# tokens and ids against the CLI's
+KINDS = {
+    "whitespace": {"kind": "whitespace"},
+    "whitespace-space": {"kind": "whitespace", "split": "space"},
+    "char": {"kind": "char"},
+    "char-spaces": {"kind": "char", "keep_spaces": True},
+    "word-nfc-cased": {"kind": "word", "normalization": "NFC", "lowercase": False, "split_punctuation": False},
+    "word-normalisers": {"kind": "word", "split_elision": True, "normalizers": [
+        {"type": "nfd"}, {"type": "strip_accents"}, {"type": "nfc"}, {"type": "lowercase"}, {"type": "strip"},
+        {"type": "replace", "pattern": "\\x{2019}([a-z]+)", "content": "'$1"}, {"type": "casefold"}, {"type": "nfkd"}]},
+}
+
+
+@needs_page
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_page_tokenizer_of_every_kind_is_the_clis(kind, tmp_path):
+    """Whitespace, char and word tokenizers with each normaliser, source ids as `trace` makes them and
+    target tokens as `align` makes them, on the hostile lines and Tatoeba sentences."""
+    import torch
+    module = torch.jit.load(str(REPO / "models" / "en-fr-noattn.pt"))
+    module.src_tokenizer = module.tgt_tokenizer = json.dumps(KINDS[kind])
+    model = tmp_path / f"{kind}.pt"
+    torch.jit.save(module, str(model))
+    english, french = tatoeba(tmp_path)
+    sources, targets = HOSTILE + english, HOSTILE + french
+    page = tokenizer_page(model, tmp_path)
+    want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
+    with Browser(800, 600) as b:
+        b.console()
+        b.open(page)
+        assert wait_ready(b) == "ready"
+        got = b._call("POST", b._s("/execute/async"), {"script": PAGE, "args": [sources, targets, []]})
+        assert "error" not in got, got["error"]
+        assert not [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
+    bad_src = [(t[:80], g, w) for t, g, w in zip(sources, got["src"], want_src) if g != w]
+    bad_tgt = [(t[:80], g, w) for t, g, w in zip(targets, got["tgt"], want_tgt) if g != w]
+    assert not bad_src, f"{kind}: {len(bad_src)} of {len(sources)} sources differ, first: {bad_src[:3]}"
+    assert not bad_tgt, f"{kind}: {len(bad_tgt)} of {len(targets)} targets differ, first: {bad_tgt[:3]}"
+
+
+# Tokenizer::isBlank's cases: each a line the CLI skips as blank (nothing visible) or reads
+BLANK_CASES = ["", " ", "\t\u000b\u000c", "\u00a0\u2002\u3000", "\u2028", "\u2029 \u2028", "\u0001\u007f\u0085\u009b",
+               "\u200b\u200c\u200d\u2060\ufeff", "\u202e\u202c\u2066\u2069\u200e\u200f\u061c", "\u00ad", "\u034f\u115f\u3164",
+               "\ufe0f\ufe00", "\U000e0001\U000e0041", "\u1160\u17b4\u180b", " a ", ".", "\u0301", "\u00a0x", "\u200b!", "\U0001F600",
+               "\u2800", "\u3000\u3001"]
+
+
+@needs_page
+def test_page_blank_lines_are_the_clis(tmp_path):
+    """Tokenizer::isBlank's rule in the page (tokenizer.js isBlank, the Source box's refusal): the same
+    answer as the Python copy (held to `translate` by python/tests/test_campaign4.py) for every
+    character Python's Unicode tables put in Zs, Zl, Zp, Cc, Cf or the ignorable ranges, each alone,
+    and for mixed lines; sourceIds refuses a blank line with the CLI's words."""
+    import sys as _sys
+    import unicodedata
+    _sys.path.insert(0, str(REPO / "python"))
+    from alignscope.text import _IGNORABLE, is_blank
+    lines = list(BLANK_CASES)
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        if unicodedata.category(chr(cp)) in ("Zs", "Zl", "Zp", "Cc", "Cf") or any(lo <= cp <= hi for lo, hi in _IGNORABLE):
+            if unicodedata.category(chr(cp)) != "Cn":
+                lines.append(chr(cp))
+    page = tokenizer_page(REPO / "models" / "en-fr-noattn.pt", tmp_path)
+    with Browser(800, 600) as b:
+        b.open(page)
+        assert wait_ready(b) == "ready"
+        got = b._call("POST", b._s("/execute/async"), {"script": """const done = arguments[arguments.length - 1];
+window.liveModel.then((m) => {
+  const lines = arguments[0].map((cps) => String.fromCodePoint(...cps));
+  let refusal = null;
+  try { m.sourceIds(" \u2028\u200b"); } catch (e) { refusal = {message: e.message, key: e.key}; }
+  done({blank: lines.map((l) => AlignScopeTokenizer.isBlank(l)), refusal: refusal});
+});""", "args": [[[ord(c) for c in line] for line in lines]]})
+    want = [is_blank(line) for line in lines]
+    bad = [(ascii(line), g, w) for line, g, w in zip(lines, got["blank"], want) if g != w]
+    assert not bad, f"{len(bad)} of {len(lines)} differ from text.is_blank: {bad[:10]}"
+    assert got["refusal"] == {"message": "the sentence has nothing visible to translate (only spaces, line separators or invisible "
+                                         "characters)", "key": "live_blank"}
+    assert sum(want) > 300 and not all(want)
 
 
 @needs_page

@@ -175,7 +175,7 @@ live.model.then((m) => {
   const one = (f) => { try { f(); return null; } catch (e) { return {message: e.message, key: e.key, args: e.args}; } };
   done([one(() => m.sourceIds("a\\u0000b")), one(() => m.sourceIds("y".repeat(10001))),
         one(() => m.sourceIds("lone " + String.fromCharCode(0xd800) + " high")),
-        one(() => m.targetIds("x ".repeat(1001)))]);
+        one(() => m.targetIds("x ".repeat(1001))), one(() => m.sourceIds(" \\u2028\\u200b"))]);
 });"""
 
 
@@ -228,7 +228,7 @@ def test_a_live_page_in_korean_has_no_english_control_string_left(tmp_path):
     for key in ("live_panel", "live_source_hint", "live_target", "live_beam", "live_occlusion", "live_occlusion_tip", "live_about",
                 "cand_what_if", "live_generator"):
         assert max(PLACEHOLDER.split(korean[key]), key=len).strip(" ,.:;()") in text, key
-    for refusal, why in zip(refusals, ("NUL", "at most 10000", "lone surrogate", "at most 1000 are accepted")):
+    for refusal, why in zip(refusals, ("NUL", "at most 10000", "lone surrogate", "at most 1000 are accepted", "nothing visible")):
         assert refusal and why in refusal["message"], refusal
         assert fill(english[refusal["key"]], refusal["args"]) == refusal["message"], refusal
 

@@ -37,6 +37,13 @@
     throw missing("the page carries no file '" + name + "' (its <script> beside the page is missing)", "live_file_missing", {name: name});
   }
 
+  // Bytes let go at once, not when the collector finds them unreferenced (a library may keep a
+  // reference it never reads again): the buffer is transferred to a clone nothing holds
+  function release(bytes) {
+    if (!bytes || !bytes.buffer || typeof structuredClone !== "function") return;
+    try { structuredClone(bytes.buffer, {transfer: [bytes.buffer]}); } catch (e) { /* already detached */ }
+  }
+
   // float16 bits -> float32, exactly (every float16 is a float32): the weights a float16 model file
   // stores, widened as the C++ loader widens them
   let halfTable = null;
@@ -162,7 +169,7 @@
     const info = JSON.parse(new TextDecoder().decode(await file("model.json")));
     say("tokenizer");
     const tTokenizer = performance.now();
-    const tokenizers = {};
+    const tokenizers = {}, processors = {};
     for (const side of ["src", "tgt"]) {
       const d = info[side + "_tokenizer"];
       let processor = null;
@@ -170,8 +177,11 @@
         if (!window.AlignScopeSentencePiece) {
           throw missing("SentencePiece is not loaded (its <script> beside the page is missing)", "live_no_sentencepiece");
         }
-        processor = new window.AlignScopeSentencePiece.SentencePieceProcessor();
-        await processor._loadModel(await file(d.model_file));
+        processor = processors[d.model_file];  // one processor for a vocabulary both sides share
+        if (!processor) {
+          processor = processors[d.model_file] = new window.AlignScopeSentencePiece.SentencePieceProcessor();
+          await processor._loadModel(await file(d.model_file));
+        }
       }
       tokenizers[side] = new window.AlignScopeTokenizer.Tokenizer(d, info[side + "_vocab"], info[side + "_specials"], processor);
     }
@@ -185,6 +195,13 @@
     const encode = await ort.InferenceSession.create(encodeBytes, encodeOptions);
     say("decoder");
     const step = await ort.InferenceSession.create(stepBytes, stepOptions);
+    // The sessions hold their own copies: the graphs' bytes, the widened weights and the runtime's
+    // WebAssembly (compiled, and Emscripten keeps the bytes it was given) let go, 64 MB for the
+    // default model (docs/live-page.md)
+    for (const options of [encodeOptions, stepOptions]) for (const e of options.externalData || []) release(e.data);
+    release(encodeBytes);
+    release(stepBytes);
+    release(ort.env.wasm.wasmBinary);
     const model = new LiveModel(ort, info, encode, step);
     model.tokenizers = tokenizers;
     const tSessions = performance.now() - t0 - tBytes;

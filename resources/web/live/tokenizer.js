@@ -254,8 +254,17 @@
     return text.startsWith(" ") ? text.slice(1) : text;
   }
 
+  // Tokenizer::isBlank, every command's one rule: nothing visible (spaces, line and paragraph
+  // separators, controls, format and default-ignorable characters) is a blank line, never a
+  // sentence. A lone surrogate is visible here, as invalid UTF-8 is there: tokens() refuses it.
+  const INVISIBLE = /^[\t\n\r\v\f\p{Zs}\p{Zl}\p{Zp}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+  function isBlank(text) { return INVISIBLE.test(text); }
+
   // Model::tokenizeSource: ids, then </s> where the model's sources end in it
   function sourceIds(tokenizer, text, sourceEos, maxSourceLength) {
+    if (isBlank(text)) {
+      throw refusal("the sentence has nothing visible to translate (only spaces, line separators or invisible characters)", "live_blank");
+    }
     const pairs = tokenizer.tokens(text);
     const ids = tokenizer.ids(pairs, "source");
     const limit = maxSourceLength > 0 ? maxSourceLength : MAX_SOURCE_TOKENS;
@@ -280,5 +289,5 @@
   }
 
   window.AlignScopeTokenizer = {Tokenizer: Tokenizer, sourceIds: sourceIds, targetIds: targetIds, detokenize: detokenize,
-                                detokenizedWords: detokenizedWords};
+                                detokenizedWords: detokenizedWords, isBlank: isBlank};
 })();
