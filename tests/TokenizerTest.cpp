@@ -245,6 +245,25 @@ TEST(Tokenizer, WordKindWithoutNfkcStillLowercasesAndSaysSo) {
     EXPECT_EQ(t.describe().find("NFKC"), std::string::npos);
 }
 
+// NFKC composes what NFD split across starters too: Hangul jamo (text copied from macOS file
+// names is NFD) and Indic two-part vowels, as Unicode's NFKC, Python's and JavaScript's do.
+TEST(Tokenizer, NfkcComposesStartersThatComposeWithTheOneBefore) {
+    const auto t = described(R"J({"kind": "word"})J");
+    // 한국어 as jamo (U+1112 U+1161 U+11AB, U+1100 U+116E U+11A8, U+110B U+1165) and composed
+    const std::string jamo = "\xE1\x84\x92\xE1\x85\xA1\xE1\x86\xAB\xE1\x84\x80\xE1\x85\xAE\xE1\x86\xA8\xE1\x84\x8B\xE1\x85\xA5";
+    EXPECT_EQ(texts(t.tokenize(jamo + " x")), (std::vector<std::string>{"\xED\x95\x9C\xEA\xB5\xAD\xEC\x96\xB4", "x"}));
+    // Oriya U+0B47 + U+0B3E is U+0B4B; Tamil U+0BC6 + U+0BBE is U+0BCA
+    EXPECT_EQ(texts(t.tokenize("\xE0\xAC\x95\xE0\xAD\x87\xE0\xAC\xBE \xE0\xAE\x95\xE0\xAF\x86\xE0\xAE\xBE")),
+              (std::vector<std::string>{"\xE0\xAC\x95\xE0\xAD\x8B", "\xE0\xAE\x95\xE0\xAF\x8A"}));
+    // the offsets still point into the typed text: the syllable spans its three jamo
+    const auto tokens = t.tokenize(jamo);
+    ASSERT_EQ(tokens.size(), 1u);
+    EXPECT_EQ(tokens[0].begin, 0u);
+    EXPECT_EQ(tokens[0].end, jamo.size());
+    // starters that do not compose stay apart (a Latin letter after a syllable, two syllables)
+    EXPECT_EQ(texts(t.tokenize("\xED\x95\x9C\xEA\xB5\xAD a")), (std::vector<std::string>{"\xED\x95\x9C\xEA\xB5\xAD", "a"}));
+}
+
 // Issue 60: byte-fallback pieces that spell a character read as that character, the rest of its
 // bytes as the join mark; incomplete, invalid, control and space runs stay as the model's pieces.
 TEST(PieceLabels, ByteRunsSpellingACharacterReadAsThatCharacter) {

@@ -84,16 +84,32 @@ NormalizedText::NormalizedText(const std::string& original, size_t maxCharacters
 }
 
 void NormalizedText::normalizeUnicode(int options) {
-    // A segment is a starter (combining class 0) and the marks after it: composition and
-    // reordering stay inside one, so normalising segment by segment gives the whole text's result.
-    // The budget is checked after each segment: NFKC makes up to 18 characters of one (U+FDFA).
+    // A segment is a starter (combining class 0) and the marks after it, and a starter that
+    // composes with the segment before it (Hangul jamo: L + V + T is one syllable; a few Indic
+    // vowel parts): composition and reordering stay inside one, so normalising segment by segment
+    // gives the whole text's result. The budget is checked after each segment: NFKC makes up to
+    // 18 characters of one (U+FDFA).
     const auto cps = codePoints(text_);
+    const int flags = options | UTF8PROC_STABLE;
+    const auto length = [](const std::string& s) { return codePoints(s).size(); };
     Writer out(*this);
     for (size_t i = 0; i < cps.size();) {
         size_t j = i + 1;
-        while (j < cps.size() && utf8proc_get_property(cps[j].cp)->combining_class != 0) ++j;
+        std::string done;  // the segment so far, normalised, while a starter may join it
+        for (; j < cps.size(); ++j) {
+            if (utf8proc_get_property(cps[j].cp)->combining_class != 0) continue;
+            // Every starter that composes with what precedes it (NFC_Quick_Check Maybe) is at
+            // U+09BE or above: Latin, Greek and Cyrillic text never tries a join
+            if (cps[j].cp < 0x0900) break;
+            const auto next = text_.substr(cps[j].at, cps[j].size);
+            const size_t from = cps[i].at, to = cps[j - 1].at + cps[j - 1].size;
+            if (done.empty()) done = mapped(text_.substr(from, to - from), flags);
+            const auto joined = mapped(text_.substr(from, cps[j].at + cps[j].size - from), flags);
+            if (length(joined) >= length(done) + length(mapped(next, flags))) break;
+            done = joined;
+        }
         const size_t from = cps[i].at, to = cps[j - 1].at + cps[j - 1].size;
-        out.add(mapped(text_.substr(from, to - from), options | UTF8PROC_STABLE), begin_[from], end_[to - 1]);
+        out.add(mapped(text_.substr(from, to - from), flags), begin_[from], end_[to - 1]);
         i = j;
     }
     out.finish();

@@ -675,9 +675,6 @@
 
   Page.prototype.draw = function () {
     var d = this.d, st = this.state, T = this.length(), other = this.other();
-    // What the layout says is read first, while it is still the last frame's: a read after a
-    // change lays the page out again (docs/live-page.md)
-    var room = heatmapRoom(this.heatmapBox), compareRoom = this.compareBox ? heatmapRoom(this.compareBox) : null;
     this.homeButton.disabled = this.backButton.disabled = st.t === 0;
     this.stepButton.disabled = this.endButton.disabled = st.t >= T;
     this.stepLabel.textContent = msg("step_of", {t: st.t, of: T});
@@ -689,6 +686,9 @@
     this.sumNote.textContent = this.sumText(m);
     this.xTitle.textContent = m.words ? side2(msg("axis_source_words"), d.source_language, msg("axis_merged")) : side(msg("axis_source"), d.source_language);
     this.yTitle.textContent = side2(msg("axis_target"), d.target_language, this.how()) + (m.words ? msg("axis_rows_averaged") : "");
+    // The room the maps have, read once the lines above them are written (they can move them) and
+    // before anything else changes: each read after a change lays the page out again
+    var room = heatmapRoom(this.heatmapBox), compareRoom = this.compareBox ? heatmapRoom(this.compareBox) : null;
     var self = this;
     var g = this.drawHeatmap(this.heatmapBox, m, function (r, c) { self.hover(r, c); }, room);
     this.xTitle.style.paddingLeft = g.left + "px";

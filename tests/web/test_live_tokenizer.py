@@ -216,7 +216,8 @@ KINDS = {
     "whitespace-space": {"kind": "whitespace", "split": "space"},
     "char": {"kind": "char"},
     "char-spaces": {"kind": "char", "keep_spaces": True},
-    "word-nfc-cased": {"kind": "word", "normalization": "NFC", "lowercase": False, "split_punctuation": False},
+    "word-cased": {"kind": "word", "normalization": "none", "lowercase": False, "split_punctuation": False},
+    "word-folded": {"kind": "word", "normalization": "none"},
     "word-normalisers": {"kind": "word", "split_elision": True, "normalizers": [
         {"type": "nfd"}, {"type": "strip_accents"}, {"type": "nfc"}, {"type": "lowercase"}, {"type": "strip"},
         {"type": "replace", "pattern": "\\x{2019}([a-z]+)", "content": "'$1"}, {"type": "casefold"}, {"type": "nfkd"}]},
