@@ -710,6 +710,18 @@ def test_long_sentences_fit_the_room_pin_their_axes_and_follow_the_newest_row(lo
         box = b.run("const r = document.querySelector('.as-heatmap-panel .as-heatmap-box').getBoundingClientRect(); return [r.top, r.left]")
         assert all(abs(p - e) <= 1.5 for p, e in zip(pins, [box[0], box[1], box[0], box[1]])), (pins, box)
         assert_clean(b, long_pages["sixty"])
+    # On a phone the map scrolls further than the box is wide: the axes stay pinned all the way
+    # (a sticky label sticks only inside its grid, which was the box's width)
+    with Browser(375, 812) as b:
+        opened(b, long_pages["sixty"])
+        b.keys("Home", "End")
+        b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); x.scrollTop = x.scrollHeight; x.scrollLeft = x.scrollWidth")
+        far = b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); return x.scrollLeft - x.clientWidth")
+        assert far > 0, "the map is not wider than two boxes at 375 pixels: the check proves nothing"
+        pins = b.run("const q = s => document.querySelector('.as-heatmap-panel ' + s).getBoundingClientRect(); "
+                     "return [q('.as-hm-cols').top, q('.as-hm-rows').left, q('.as-hm-corner').top, q('.as-hm-corner').left]")
+        box = b.run("const r = document.querySelector('.as-heatmap-panel .as-heatmap-box').getBoundingClientRect(); return [r.top, r.left]")
+        assert all(abs(p - e) <= 1.5 for p, e in zip(pins, [box[0], box[1], box[0], box[1]])), (pins, box)
 
 
 def tap(b: Browser, css: str) -> None:
