@@ -15,7 +15,7 @@ its load average, for docs/.
   step at 100 tokens"): each press timed from the key event to the layout done (a forced layout),
   to the next frame (which waits for the display's beat), and as the main thread's work alone: to
   the layout, plus the next frame's own style, layout and paint. --reference-page-js REV times the
-  same page with an older page.js in the same run."""
+  same page with an older page.js and page.css in the same run."""
 
 import argparse
 import json
@@ -140,7 +140,7 @@ def main() -> int:
     ap.add_argument("--model", default=str(REPO / "models" / "en-fr-subword.pt"))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--reference-page-js", metavar="GIT_REV",
-                    help="also time Step -> with page.js as it was at GIT_REV (e.g. HEAD~1), swapped into the same page, in this run")
+                    help="also time Step -> with page.js and page.css as they were at GIT_REV (e.g. HEAD~1), swapped into the same page, in this run")
     a = ap.parse_args()
     host = subprocess.run("lscpu | grep 'Model name' | sed 's/.*: *//'", shell=True, capture_output=True, text=True).stdout.strip()
     result = {"host": f"{host}, {os.cpu_count()} cores", "load_before": load_average(),
@@ -185,13 +185,15 @@ def main() -> int:
         # --reference-page-js, the same page with the older page.js swapped in, alternately
         pages = {"": first}
         if a.reference_page_js:
-            current = (REPO / "resources" / "web" / "page.js").read_text(encoding="utf-8")
-            old = subprocess.run(["git", "-C", str(REPO), "show", f"{a.reference_page_js}:resources/web/page.js"], capture_output=True,
-                                 text=True, check=True).stdout
             text = first.read_text(encoding="utf-8")
-            assert text.count(current) == 1, "the page's page.js is not the checkout's (rebuild)"
+            for name in ("page.js", "page.css"):
+                current = (REPO / "resources" / "web" / name).read_text(encoding="utf-8")
+                old = subprocess.run(["git", "-C", str(REPO), "show", f"{a.reference_page_js}:resources/web/{name}"], capture_output=True,
+                                     text=True, check=True).stdout
+                assert text.count(current) == 1, f"the page's {name} is not the checkout's (rebuild)"
+                text = text.replace(current, old)
             pages["_reference"] = first.with_name("reference-" + first.name)
-            pages["_reference"].write_text(text.replace(current, old), encoding="utf-8")
+            pages["_reference"].write_text(text, encoding="utf-8")
         for suffix, path in pages.items():
             with Browser(1024, 768) as b:
                 b.open(path)

@@ -784,24 +784,32 @@
   // A heatmap into `box`: the rows of m.values, each row's label (m.allRows) shown once its row is
   // (a lesson does not give the next token away), the newest row framed with its peak;
   // `onHover(r, c)` for a cell under the pointer or tapped. The column and row labels are pinned
-  // while the cells scroll. A step only adds or removes rows where nothing else changed (redrawing
-  // the whole map took 111 ms a step at 100 tokens).
+  // while the cells scroll. A step only adds or removes rows where nothing else changed.
+  // The cells are painted on a canvas under the SVG (sums, links, frame and peak): a cell of the
+  // SVG is laid out and painted again at every step, however many rows there are. Each keeps its
+  // <rect> (its row, column, value and colour, for the page's readers and tests), not drawn.
   Page.prototype.drawHeatmap = function (box, m, onHover, space) {
     var g = heatmapGeometry(m, space || heatmapRoom(box)), st = this.state;
     var key = JSON.stringify([g, m.colLabels, m.allRows, m.range, m.stops, m.attribution, m.renormalized, m.words,
-      st.heatmap, st.end, st.cmap, st.snapshot, st.hyp, !!onHover]);
+      st.heatmap, st.end, st.cmap, st.snapshot, st.hyp, !!onHover, window.devicePixelRatio || 1]);
     var drawn = box.asDrawn;
     // Over words a row's values change as its word's pieces come: drawn whole.
     if (!drawn || drawn.key !== key || m.words) drawn = this.heatmapFrame(box, m, g, key, onHover);
     var n = m.values.length, cell = g.cell, lo = m.range[0], span = m.range[1] - m.range[0] || 1;
     var links = {};
     (m.links || []).forEach(function (rc) { (links[rc[0]] = links[rc[0]] || []).push(rc[1]); });
+    var paint = drawn.paint, scale = drawn.scale;
+    if (drawn.rows.length > n) paint.clearRect(0, n * cell * scale, paint.canvas.width, paint.canvas.height);
     while (drawn.rows.length > n) drawn.rows.pop().remove();
     for (var r = drawn.rows.length; r < n; ++r) {
       var group = svg("g", {"class": "as-row", "data-row": r});
       m.values[r].forEach(function (v, c) {
+        var fill = colour(m.stops, (v - lo) / span);
+        paint.fillStyle = fill;
+        paint.fillRect(Math.round(c * cell * scale), Math.round(r * cell * scale),
+          Math.round((c + 1) * cell * scale) - Math.round(c * cell * scale), Math.round((r + 1) * cell * scale) - Math.round(r * cell * scale));
         group.appendChild(svg("rect", {x: c * cell, y: r * cell, width: cell, height: cell,
-          fill: colour(m.stops, (v - lo) / span), "class": "as-cell", "data-row": r, "data-col": c, "data-value": v}));
+          fill: fill, "class": "as-cell", "data-row": r, "data-col": c, "data-value": v}));
       });
       group.appendChild(svg("text", {x: g.W + 6, y: r * cell + cell / 2 + g.font / 3, "class": "as-sum as-row-sum"}, fixed(sum(m.values[r]), 3)));
       (links[r] || []).forEach(function (c) {
@@ -812,7 +820,10 @@
       drawn.cells.insertBefore(group, drawn.frame);
       drawn.rows.push(group);
     }
-    drawn.labels.forEach(function (t, r) { t.setAttribute("visibility", r < n ? "visible" : "hidden"); });
+    // only the labels whose row came or went: setting an attribute restyles its element, even to its value
+    for (var k = Math.min(n, drawn.shown || 0); k < Math.max(n, drawn.shown || 0); ++k)
+      if (drawn.labels[k]) drawn.labels[k].setAttribute("visibility", k < n ? "visible" : "hidden");
+    drawn.shown = n;
     drawn.cells.setAttribute("aria-label", msg("heatmap_rows", {n: n, of: m.allRows.length}));
     // The newest row framed, and its peak (the app's highlight); a uniform row has no peak.
     var last = n && onHover ? m.values[n - 1] : null;
@@ -854,6 +865,12 @@
       if (name !== l) t.appendChild(svg("title", null, l));
       return rows.appendChild(t);
     });
+    // The cells' canvas, and the SVG over it in the same grid cell
+    var canvas = el("canvas", {"class": "as-hm-cells", "aria-hidden": "true"}), scale = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(g.W * scale));
+    canvas.height = Math.max(1, Math.round(g.H * scale));
+    canvas.style.width = g.W + "px";
+    canvas.style.height = g.H + "px";
     var cells = svg("svg", {"class": "as-heatmap", width: g.W + g.right, height: g.H + 4, "font-size": font, role: "img"});
     cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: g.H, fill: "none", stroke: "#c8c8c8"}));
     var frame = cells.appendChild(svg("rect", {x: 0, y: 0, width: g.W, height: cell, fill: "none", stroke: "#ff7f0e", "stroke-width": 2,
@@ -864,16 +881,21 @@
       // A cell's weight under the mouse, and where a finger taps it (a touch screen has no hover).
       var at = function (e) {
         var c = e.target;
-        if (c && c.getAttribute && c.getAttribute("class") === "as-cell") onHover(Number(c.getAttribute("data-row")), Number(c.getAttribute("data-col")));
+        if (c && c.getAttribute && c.getAttribute("class") === "as-cell") {  // an event sent to a cell's <rect>
+          onHover(Number(c.getAttribute("data-row")), Number(c.getAttribute("data-col")));
+          return;
+        }
+        var r = cells.getBoundingClientRect(), col = Math.floor((e.clientX - r.left) / cell), row = Math.floor((e.clientY - r.top) / cell);
+        if (col >= 0 && col < g.nC && row >= 0 && row < box.asDrawn.rows.length) onHover(row, col);
       };
       cells.addEventListener("mouseover", at);
       cells.addEventListener("click", at);
       cells.addEventListener("mouseleave", function () { self.readout.textContent = self.readoutHint(); });
     }
-    [corner, cols, rows, cells].forEach(function (e) { grid.appendChild(e); });
+    [corner, cols, rows, canvas, cells].forEach(function (e) { grid.appendChild(e); });
     box.textContent = "";
     box.appendChild(grid);
-    box.asDrawn = {key: key, cells: cells, frame: frame, peak: peak, labels: labels, rows: []};
+    box.asDrawn = {key: key, cells: cells, frame: frame, peak: peak, labels: labels, rows: [], paint: canvas.getContext("2d"), scale: scale};
     return box.asDrawn;
   };
 

@@ -340,8 +340,12 @@ def cells_of_page(b: Browser):
     """(colour, value) of each heatmap cell on screen, sampled at its centre from a screenshot."""
     from PIL import Image
     shot = Image.open(io.BytesIO(b.screenshot())).convert("RGB")
-    cells = b.run("return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => { const r = c.getBoundingClientRect(); "
-                  "return [r.left + r.width / 2, r.top + r.height / 2, +c.dataset.row, +c.dataset.col]; })")
+    # each cell's centre from its <rect>'s place in the map's SVG (the cells are painted on the
+    # canvas under it; the rects are not drawn)
+    cells = b.run("const m = document.querySelector('.as-heatmap-panel .as-heatmap').getBoundingClientRect();"
+                  "return [...document.querySelectorAll('.as-heatmap-panel .as-cell')].map(c => { const x = +c.getAttribute('x'), "
+                  "y = +c.getAttribute('y'), w = +c.getAttribute('width'); "
+                  "return [m.left + x + w / 2, m.top + y + w / 2, +c.dataset.row, +c.dataset.col]; })")
     return {(r, c): shot.getpixel((int(x), int(y))) for x, y, r, c in cells}
 
 
@@ -724,13 +728,24 @@ def test_long_sentences_fit_the_room_pin_their_axes_and_follow_the_newest_row(lo
         assert all(abs(p - e) <= 1.5 for p, e in zip(pins, [box[0], box[1], box[0], box[1]])), (pins, box)
 
 
-def tap(b: Browser, css: str) -> None:
-    """A finger's tap on the first element matching `css` (WebDriver touch pointer actions)."""
+def tap(b: Browser, css: str, x: int = 0, y: int = 0) -> None:
+    """A finger's tap on the first element matching `css`, (x, y) pixels from its centre (WebDriver
+    touch pointer actions)."""
     element = b._call("POST", b._s("/element"), {"using": "css selector", "value": css})
     origin = {"element-6066-11e4-a52e-4f735466cecf": next(iter(element.values()))}
     b._call("POST", b._s("/actions"), {"actions": [{"type": "pointer", "id": "finger", "parameters": {"pointerType": "touch"},
-            "actions": [{"type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0},
+            "actions": [{"type": "pointerMove", "duration": 0, "origin": origin, "x": x, "y": y},
                         {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})
+
+
+def tap_cell(b: Browser, row: int, col: int) -> None:
+    """A finger's tap on the heatmap's cell (row, col), where it is painted (the map's canvas, under
+    its SVG): the point is the cell's centre, found from its <rect>'s place in the SVG."""
+    at = b.run("const m = document.querySelector('.as-heatmap-panel .as-heatmap'), r = m.getBoundingClientRect(), "
+               "c = m.querySelector('.as-cell[data-row=\"' + arguments[0] + '\"][data-col=\"' + arguments[1] + '\"]'), "
+               "w = +c.getAttribute('width'); return [+c.getAttribute('x') + w / 2 - r.width / 2, +c.getAttribute('y') + w / 2 - r.height / 2]",
+               row, col)
+    tap(b, ".as-heatmap-panel .as-heatmap", int(at[0]), int(at[1]))
 
 
 def test_a_phone_shows_a_short_sentences_heatmap_whole_and_a_tap_shows_a_weight(pages):
@@ -745,6 +760,6 @@ def test_a_phone_shows_a_short_sentences_heatmap_whole_and_a_tap_shows_a_weight(
             tops = b.run("const q = s => document.querySelector(s).getBoundingClientRect(); "
                          "return [q('.as-heatmap-panel').bottom, q('.as-candidates-panel').top, q('.as-candidates-panel').bottom, q('.as-explain').top]")
             assert 0 <= tops[1] - tops[0] <= 30 and 0 <= tops[3] - tops[2] <= 30, tops
-        tap(b, '.as-heatmap-panel .as-cell[data-row="1"][data-col="2"]')
+        tap_cell(b, 1, 2)
         assert b.run("return document.querySelector('.as-readout').textContent").endswith(f"= {data['alpha'][1][2]:.4f}")
         assert_clean(b, pages["forced"])
