@@ -234,7 +234,10 @@ def test_page_tokenizer_of_every_kind_is_the_clis(kind, tmp_path):
     module.src_tokenizer = module.tgt_tokenizer = json.dumps(KINDS[kind])
     model = tmp_path / f"{kind}.pt"
     torch.jit.save(module, str(model))
-    english, french = tatoeba(tmp_path)
+    try:  # the hostile lines always; Tatoeba's where the shared data is there
+        english, french = tatoeba(tmp_path)
+    except pytest.skip.Exception:
+        english, french = [], []
     sources, targets = HOSTILE + english, HOSTILE + french
     page = tokenizer_page(model, tmp_path)
     want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
