@@ -347,11 +347,19 @@
       keyTarget.addEventListener("keydown", function (e) { self.key(e); });
       // The heatmap fits the room it has: drawn again when the window (or a notebook's frame) resizes.
       var pending = false;
-      window.addEventListener("resize", function () {
+      var redraw = function () {
         if (pending) return;
         pending = true;
         window.requestAnimationFrame(function () { pending = false; self.draw(); });
-      });
+      };
+      window.addEventListener("resize", redraw);
+      // and when the screen's pixel density changes (a window moved to another screen): the
+      // heatmap's canvas is painted in device pixels
+      var density = function () {
+        var q = window.matchMedia && window.matchMedia("(resolution: " + (window.devicePixelRatio || 1) + "dppx)");
+        if (q && q.addEventListener) q.addEventListener("change", function () { redraw(); density(); }, {once: true});
+      };
+      density();
     }
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
     if (d.lesson && first) {  // not again when a live decoding is drawn in place
