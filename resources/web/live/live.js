@@ -196,8 +196,7 @@
     say("decoder");
     const step = await ort.InferenceSession.create(stepBytes, stepOptions);
     // The sessions hold their own copies: the graphs' bytes, the widened weights and the runtime's
-    // WebAssembly (compiled, and Emscripten keeps the bytes it was given) let go, 64 MB for the
-    // default model (docs/live-page.md)
+    // WebAssembly (compiled, and Emscripten keeps the bytes it was given) let go (docs/live-page.md)
     for (const options of [encodeOptions, stepOptions]) for (const e of options.externalData || []) release(e.data);
     release(encodeBytes);
     release(stepBytes);
