@@ -811,11 +811,11 @@
     while (drawn.rows.length > n) drawn.rows.pop().remove();
     for (var r = drawn.rows.length; r < n; ++r) {
       var group = svg("g", {"class": "as-row", "data-row": r});
+      var top = Math.round(r * cell * scale), high = Math.round((r + 1) * cell * scale) - top;  // in device pixels
       m.values[r].forEach(function (v, c) {
-        var fill = colour(m.stops, (v - lo) / span);
+        var fill = colour(m.stops, (v - lo) / span), x = Math.round(c * cell * scale);
         paint.fillStyle = fill;
-        paint.fillRect(Math.round(c * cell * scale), Math.round(r * cell * scale),
-          Math.round((c + 1) * cell * scale) - Math.round(c * cell * scale), Math.round((r + 1) * cell * scale) - Math.round(r * cell * scale));
+        paint.fillRect(x, top, Math.round((c + 1) * cell * scale) - x, high);
         group.appendChild(svg("rect", {x: c * cell, y: r * cell, width: cell, height: cell,
           fill: fill, "class": "as-cell", "data-row": r, "data-col": c, "data-value": v}));
       });

@@ -176,16 +176,12 @@ window.liveModel.then((m) => {
 }, (e) => done({error: String(e && e.stack || e)}));"""
 
 
-@needs_page
-@pytest.mark.parametrize("name", MODELS)
-def test_page_tokenizer_is_the_clis(name, tmp_path):
-    model = REPO / "models" / name
-    source, target = model_languages(name)
-    english, other = tatoeba(tmp_path, target if source == "en" else source)
-    sources, targets = (english, other) if source == "en" else (other, english)
-    sources, targets = HOSTILE + sources, HOSTILE + targets
-    page = tokenizer_page(model, tmp_path)
-    want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
+def tokenised_as_the_cli(name: str, model: Path, sources, targets, tmp: Path) -> dict:
+    """`model`'s page tokenizer on `sources` and `targets` in Chromium (no request outside its
+    folder, nothing logged), each equal to the CLI's; REFUSED refused with its reason. The page's
+    answer (its timing too)."""
+    page = tokenizer_page(model, tmp)
+    want_src, want_tgt = cli_source(model, sources, tmp), cli_target(model, targets, tmp)
     with Browser(800, 600) as b:
         b.console()
         b.requests()
@@ -200,10 +196,22 @@ def test_page_tokenizer_is_the_clis(name, tmp_path):
         assert not errors, errors  # e.g. the CSP refusing an eval
     bad_src = [(t[:80], g, w) for t, g, w in zip(sources, got["src"], want_src) if g != w]
     bad_tgt = [(t[:80], g, w) for t, g, w in zip(targets, got["tgt"], want_tgt) if g != w]
-    assert not bad_src, f"{len(bad_src)} of {len(sources)} sources differ, first: {bad_src[:3]}"
-    assert not bad_tgt, f"{len(bad_tgt)} of {len(targets)} targets differ, first: {bad_tgt[:3]}"
+    assert not bad_src, f"{name}: {len(bad_src)} of {len(sources)} sources differ, first: {bad_src[:3]}"
+    assert not bad_tgt, f"{name}: {len(bad_tgt)} of {len(targets)} targets differ, first: {bad_tgt[:3]}"
     for (text, why), answer in zip(REFUSED, got["refused"]):
         assert why in answer.get("error", ""), (text[:20], answer)
+    return got
+
+
+@needs_page
+@pytest.mark.parametrize("name", MODELS)
+def test_page_tokenizer_is_the_clis(name, tmp_path):
+    model = REPO / "models" / name
+    source, target = model_languages(name)
+    english, other = tatoeba(tmp_path, target if source == "en" else source)
+    sources, targets = (english, other) if source == "en" else (other, english)
+    sources, targets = HOSTILE + sources, HOSTILE + targets
+    got = tokenised_as_the_cli(name, model, sources, targets, tmp_path)
     print(f"{name}: {len(sources)} sources and {len(targets)} targets as the CLI's; "
           f"the page tokenised the sources in {got['ms']:.0f} ms")
 
@@ -238,20 +246,7 @@ def test_page_tokenizer_of_every_kind_is_the_clis(kind, tmp_path):
         english, french = tatoeba(tmp_path)
     except pytest.skip.Exception:
         english, french = [], []
-    sources, targets = HOSTILE + english, HOSTILE + french
-    page = tokenizer_page(model, tmp_path)
-    want_src, want_tgt = cli_source(model, sources, tmp_path), cli_target(model, targets, tmp_path)
-    with Browser(800, 600) as b:
-        b.console()
-        b.open(page)
-        assert wait_ready(b) == "ready"
-        got = b._call("POST", b._s("/execute/async"), {"script": PAGE, "args": [sources, targets, []]})
-        assert "error" not in got, got["error"]
-        assert not [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")]
-    bad_src = [(t[:80], g, w) for t, g, w in zip(sources, got["src"], want_src) if g != w]
-    bad_tgt = [(t[:80], g, w) for t, g, w in zip(targets, got["tgt"], want_tgt) if g != w]
-    assert not bad_src, f"{kind}: {len(bad_src)} of {len(sources)} sources differ, first: {bad_src[:3]}"
-    assert not bad_tgt, f"{kind}: {len(bad_tgt)} of {len(targets)} targets differ, first: {bad_tgt[:3]}"
+    tokenised_as_the_cli(kind, model, HOSTILE + english, HOSTILE + french, tmp_path)
 
 
 # Tokenizer::isBlank's cases: each a line the CLI skips as blank (nothing visible) or reads
