@@ -6,6 +6,7 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QScreen>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
@@ -50,8 +51,15 @@ void PresenterLayout::enter(bool fillScreen, QDockWidget* lesson, const QList<QD
         // goes from maximised to full screen in one step.
         if (window_->isMaximized()) window_->showNormal();
         window_->showFullScreen();
-        // Without a window manager nobody acts on the full-screen request: take the screen's size.
-        if (auto* screen = window_->screen()) window_->setGeometry(screen->geometry());
+        // Without a window manager nobody acts on the full-screen request: then the screen's size
+        // is taken, but only once a window manager would have answered. Set at once, the size
+        // reached a busy one before the request did and cancelled it (a normal window of the
+        // screen's size, title bar and all, its bottom under the screen's edge).
+        QTimer::singleShot(kNoWindowManagerMs, window_, [this] {
+            auto* screen = window_->screen();
+            if (active_ && window_->isFullScreen() && screen && window_->geometry() != screen->geometry())
+                window_->setGeometry(screen->geometry());
+        });
     }
     arrange();
 }

@@ -20,6 +20,7 @@ public:
     static constexpr double kLessonShare = 0.4;    // of the window's height, for the caption band at most
     static constexpr double kWideShare = 0.52;     // of the window's height, for the compare view under it all
     static constexpr double kPictureShare = 0.45;  // of the width, for a page's picture in the column (a chart to read)
+    static constexpr int kNoWindowManagerMs = 1500;  // after which an unanswered full-screen request takes the screen's size
 
     explicit PresenterLayout(QMainWindow* window) : window_(window) {}
 

@@ -21,5 +21,8 @@ export DISPLAY=$display
 for _ in $(seq 100); do xdotool getdisplaygeometry >/dev/null 2>&1 && break; sleep 0.1; done
 openbox >/dev/null 2>&1 &
 wm=$!
-sleep 1
-QT_QPA_PLATFORM=xcb "$binary" --gtest_filter='RealScreen.*'
+# Until openbox manages the screen (it sets the desktops' count then): a window mapped before it
+# starts is adopted as a normal one, whatever the app asked for.
+for _ in $(seq 100); do xdotool get_num_desktops >/dev/null 2>&1 && break; sleep 0.1; done
+xdotool get_num_desktops >/dev/null 2>&1 || { echo "real_screen.sh: openbox did not start on $display within 10 s" >&2; exit 1; }
+ALIGNSCOPE_TEST_WM_PID=$wm QT_QPA_PLATFORM=xcb "$binary" --gtest_filter='RealScreen.*'
