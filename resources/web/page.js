@@ -363,21 +363,34 @@
     }
     root.alignscope = this;  // for tests and notebooks: the page object behind the drawing
     if (d.lesson && first) {  // not again when a live decoding is drawn in place
-      // What the lesson's text talks about brought into view once laid out: the part of Step
-      // explained it marks, or the panel it frames.
-      // Scrolled only where its top is not in the upper 60 % of the window, and no further than
-      // needed (its bottom to the window's, or its top to the window's where it is taller): the
-      // lesson's text stays in view where it can.
-      window.requestAnimationFrame(function () {
-        var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
-          ? self.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;  // drawn by now
-        var target = part || (d.lesson.highlight && self.panels[d.lesson.highlight]);
-        if (!target) return;
-        var r = target.getBoundingClientRect(), h = window.innerHeight;
-        if (r.top >= 0 && r.top < 0.6 * h) return;
-        window.scrollTo(0, window.scrollY + r.top - Math.max(8, h - r.height - 8));
+      // Once the reader scrolls, clicks or presses a key, where the page stands is theirs: the
+      // live panel (page-live.js) arriving above the page later no longer moves it.
+      var moved = function () { self.readerMoved = true; };
+      ["wheel", "touchstart", "pointerdown", "keydown"].forEach(function (type) {
+        window.addEventListener(type, moved, {once: true, passive: true, capture: true});
       });
+      window.requestAnimationFrame(function () { self.bringIntoView(); });
     }
+  };
+
+  // What the lesson's text talks about brought into view once laid out: the part of Step explained
+  // it marks, or the panel it frames (the heatmap's and the encoder's: their matrix, not the
+  // colour scale under it, which would push the lesson's text out of the window). Scrolled only where part of it is out of the window (a top in
+  // view with rows under the window's edge is not in view: the page talks about every row), and no
+  // further than needed (its bottom to the window's, or its top to the window's where it is
+  // taller): the lesson's text stays in view where it can. Again after the page's layout changed
+  // under it (the live panel), until the reader moves.
+  Page.prototype.bringIntoView = function () {
+    var d = this.d;
+    if (!d.lesson || this.readerMoved) return;
+    var part = d.lesson.explain && (!d.lesson.highlight || d.lesson.highlight === "explain")
+      ? this.explainBody.querySelector(".as-part-" + d.lesson.explain) : null;  // drawn by now
+    var named = d.lesson.highlight, matrix = {heatmap: this.heatmapBox, encoder: this.encBox}[named];
+    var target = part || (named && this.panels[named] && (matrix || this.panels[named]));
+    if (!target) return;
+    var r = target.getBoundingClientRect(), h = window.innerHeight;
+    if (r.top >= 0 && r.bottom <= h) return;
+    window.scrollTo(0, window.scrollY + r.top - Math.max(8, h - r.height - 8));
   };
 
   // The encoder states under the heatmap, on its source axis (the PNG figure's lower panel): a
@@ -755,18 +768,31 @@
   // with labels in a font that fits the cells (upright names where the columns are narrow).
   var CELL_MIN = 9, CELL_MAX = 40, LABEL_MAX_ROOM = 170;
   // The room the heatmap has in `box`: its width, and the height it may take.
+  // Below a long lesson text (and the live panel) the room under the box is a strip: where less
+  // than 40 % of a window is left, the matrix stays there only where its cells keep READABLE
+  // pixels (text and matrix in view together, as a projector needs); otherwise (23 rows were
+  // 13-pixel cells at 1024x768) it takes `tall`, a window's height, and the page scrolls to it (a
+  // lesson page does, to the panel it frames: bringIntoView).
+  var READABLE = 16, TALL_CELL = 24;
   function heatmapRoom(box) {
     var width = Math.max(200, (box.clientWidth || 600) - 10);
-    var framed = window.self !== window.top;
-    // Below a long lesson text the room under the box was a strip (23 rows in 13-pixel cells at
-    // 1024x768): where less than 40 % of a window is left, the matrix takes a window's height and
-    // the page scrolls to it (a lesson page does, to the panel it frames).
-    var below = window.innerHeight - (box.getBoundingClientRect().top + window.scrollY) - 16;
-    return {width: width, height: framed ? 640 : Math.max(320, below < 0.4 * window.innerHeight ? window.innerHeight - 90 : below)};
+    if (window.self !== window.top) return {width: width, height: 640};
+    var h = window.innerHeight, below = h - (box.getBoundingClientRect().top + window.scrollY) - 16;
+    if (below >= 0.4 * h) return {width: width, height: Math.max(320, below)};
+    return {width: width, height: Math.max(160, below), tall: Math.max(320, h - 90)};
   }
   function heatmapGeometry(m, space) {
+    var g = heatmapFit(m, space.width, space.height);
+    if (space.tall > space.height && g.cell < READABLE) {
+      var tall = heatmapFit(m, space.width, space.tall);
+      // no taller than TALL_CELL-pixel rows need: the more of the lesson's text stays in view
+      if (tall.cell > TALL_CELL) tall = heatmapFit(m, space.width, Math.max(space.height, tall.top + 10 + tall.nR * TALL_CELL));
+      if (tall.cell > g.cell) g = tall;
+    }
+    return g;
+  }
+  function heatmapFit(m, width, height) {
     var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);
-    var width = space.width, height = space.height;
     var g = {font: 12, upright: false, height: height, nC: nC, nR: nR};
     for (var pass = 0; pass < 2; ++pass) {
       var colW = 0, rowW = 0, room = Math.min(LABEL_MAX_ROOM, Math.max(60, width * 0.3));
@@ -776,7 +802,8 @@
       g.left = Math.ceil(Math.min(rowW, room)) + 10;
       g.right = Math.ceil(textWidth("0.000", g.font)) + 14;
       g.top = Math.ceil(Math.min(colW, LABEL_MAX_ROOM) * (g.upright ? 1 : 0.75)) + g.font + 4;
-      var fit = Math.min((width - g.left - g.right) / nC, (height - g.top - 6) / nR);
+      // under the cells: the frame's 4 pixels, the grid's 4 of padding and the box's border (2)
+      var fit = Math.min((width - g.left - g.right) / nC, (height - g.top - 10) / nR);
       g.cell = Math.floor(Math.max(CELL_MIN, Math.min(CELL_MAX, fit)));
       if (pass === 0 && g.cell < 16) {
         // Narrow columns: names upright (one cell apart, not 0.7 of one) in a font that fits a cell.

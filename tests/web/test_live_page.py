@@ -296,6 +296,51 @@ def test_live_lesson_site_keeps_one_copy(tmp_path):
         assert not [u for u in b.requests() if not u.startswith(out.resolve().as_uri() + "/")]
 
 
+# What a lesson page names stays on screen once the live panel is in above it (issue 57 left the
+# framed heatmap of lesson 3's longer pages starting at y 500 at 1024x768, its last rows under the
+# window's edge): the page is fitted again and scrolled again for the panel, until the reader moves.
+LESSON_MATRICES = {"heatmap": ".as-heatmap-panel .as-heatmap-box", "encoder": ".as-encoder-panel .as-encoder-box",
+                   "candidates": ".as-candidates-panel", "beam": ".as-beam-panel", "explain": ".as-explain"}
+
+
+LIVE_LESSONS = (sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "resources" / "lessons").glob("*.json")) if FULL
+                else ["03-alignment-and-reordering"])  # the full set: every shipped lesson
+
+
+@needs_page
+@pytest.mark.parametrize("lesson", LIVE_LESSONS)
+def test_live_lesson_pages_keep_what_they_name_in_view(lesson, tmp_path):
+    out = tmp_path / "site"
+    done = cli("export-lesson", "--live", lesson, "-o", str(out))
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = sorted(out.glob("page-*.html"))
+    assert len(pages) >= 2
+    for width, height in [(1024, 768)] + ([(1280, 720), (375, 812)] if FULL else []):  # the projector's size in CI
+        with Browser(width, height) as b:
+            for page in pages:
+                b.console()
+                b.open(page)
+                assert wait_live(b).startswith("Live:"), page.name
+                b.run("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                lesson = b.run("return document.querySelector('.alignscope-page').alignscope.d.lesson")
+                name = lesson.get("highlight")
+                if not name:
+                    continue
+                css = f".as-part-{lesson['explain']}" if name == "explain" and lesson.get("explain") else LESSON_MATRICES[name]
+                top, bottom, inner = b.run("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                                           "return [r.top, r.bottom, innerHeight]", css)
+                where = f"{page.name} at {width}x{height}: {css} at {top:.0f}..{bottom:.0f} of {inner}"
+                if bottom - top <= inner:
+                    assert top >= -1 and bottom <= inner + 1, where + " is not wholly on screen"
+                else:
+                    assert -1 <= top < inner, where + " is cut at the top"
+                if name == "heatmap":
+                    box = b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); "
+                                "return [x.scrollHeight, x.clientHeight, x.scrollWidth, x.clientWidth]")
+                    assert box[0] <= box[1] and box[2] <= box[3], where + f": the matrix scrolls in its box {box}"
+                assert not [m for m in b.console() if m.get("level") in ("SEVERE", "WARNING")], page.name
+
+
 # The issue's 100 sentences per bundled model (full set only): every bundled model, on Tatoeba's
 # test split in its source language (English, French, German; the date lesson's own generator),
 # typed into its live page's model through the page's tokenizer and search rules.

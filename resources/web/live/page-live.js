@@ -176,7 +176,15 @@
       const header = root.querySelector(":scope > header");
       root.insertBefore(panel, header ? header.nextSibling : root.firstChild);
     };
+    // which model the page carries, its licence and card: folded (a phone's screen is small), its
+    // line there from the start so that the panel keeps its height when the model is in
+    const about = el("details", {"class": "as-live-about"});
+    about.appendChild(el("summary", null, msg("live_about")));
+    status.after(about);
     place();
+    // the room the panel leaves: the heatmap fitted again, what the lesson's page names in view
+    page.draw();
+    page.bringIntoView();
     source.value = base.source_text || "";
     if (base.teacher_forced) target.value = base.translation || "";
     const live = {busy: null, last: null, panel: panel};
@@ -192,9 +200,6 @@
       // the model's own names (its file, licence, card) are data: as-live-value, not the page's words
       parts(status, window.AlignScopePage.msgParts("live_ready", {live: ["b", msg("live_ready_head")],
         model: ["span", carried.name || info.name || info.model, "as-live-value"]}));
-      // which model the page carries, its licence and card: folded, a phone's screen is small
-      const about = el("details", {"class": "as-live-about"});
-      about.appendChild(el("summary", null, msg("live_about")));
       about.appendChild(parts(el("p"), window.AlignScopePage.msgParts("live_about_file", {
         file: ["span", carried.file || info.model, "as-live-value"],
         licence: carried.licence ? ["span", carried.licence, "as-live-value"] : msg("live_licence_unstated")})));
@@ -202,7 +207,6 @@
         about.appendChild(el("p")).appendChild(parts(el("a", {href: carried.card}), window.AlignScopePage.msgParts("live_card", {
           name: ["span", carried.card.split("/").pop(), "as-live-value"]})));
       }
-      status.after(about);
       [source, target, beam, occlusion].forEach((e) => { e.disabled = false; });
       occlusion.addEventListener("click", () => {
         const progress = (k, n) => { note.textContent = msg("live_occlusion_progress", {k: k, n: n}); };
@@ -215,6 +219,7 @@
       });
       page.onCandidate = (t, candidate) => show(whatIf(model, t, candidate), t);
       page.draw();  // the candidates become buttons
+      page.bringIntoView();
       const decodeTyped = () => show(typed(model));
       [source, target].forEach((box) => box.addEventListener("keydown", (e) => { if (e.key === "Enter") decodeTyped(); }));
       beam.addEventListener("change", decodeTyped);
