@@ -71,7 +71,15 @@ Command addExportLessonCommand(CLI::App& app) {
                 pages.push_back(
                     {(QString::fromStdString(o->out) + "/" + ui::LessonSite::pageFile(k)).toStdString(), current.toStdString()});
             }
-            std::cerr << "export-lesson: making " << pages.size() << " pages live (each model exported to ONNX once)\n";
+            const auto recorded = lesson.pages.size() - pages.size();
+            if (pages.empty()) {
+                std::cerr << "export-lesson: no page made live: each of its " << recorded
+                          << " pages shows a training run's snapshots, which stay as recorded (a live page decodes with one model file)\n";
+                return 0;
+            }
+            std::cerr << "export-lesson: making " << pages.size() << " pages live (each model exported to ONNX once)";
+            if (recorded) std::cerr << "; " << recorded << " showing a training run's snapshots stay as recorded";
+            std::cerr << '\n';
             core::LivePageMaker::makeLive(pages);
             std::cerr << "export-lesson: the runtime and the models are in " << o->out << "/alignscope-live\n";
         }

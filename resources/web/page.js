@@ -375,11 +375,12 @@
 
   // What the lesson's text talks about brought into view once laid out: the part of Step explained
   // it marks, or the panel it frames (the heatmap's and the encoder's: their matrix, not the
-  // colour scale under it, which would push the lesson's text out of the window). Scrolled only where part of it is out of the window (a top in
-  // view with rows under the window's edge is not in view: the page talks about every row), and no
-  // further than needed (its bottom to the window's, or its top to the window's where it is
-  // taller): the lesson's text stays in view where it can. Again after the page's layout changed
-  // under it (the live panel), until the reader moves.
+  // colour scale under it, which would push the lesson's text out of the window). Scrolled only
+  // where part of it is out of the window (a top in view with rows under the window's edge is not
+  // in view: the page talks about every row), and no further than needed (its bottom to the
+  // window's, or its top to the window's where it is taller): the lesson's text stays in view
+  // where it can. Again after the page's layout changed under it (the live panel), until the
+  // reader moves.
   Page.prototype.bringIntoView = function () {
     var d = this.d;
     if (!d.lesson || this.readerMoved) return;
@@ -783,13 +784,12 @@
   }
   function heatmapGeometry(m, space) {
     var g = heatmapFit(m, space.width, space.height);
-    if (space.tall > space.height && g.cell < READABLE) {
-      var tall = heatmapFit(m, space.width, space.tall);
-      // no taller than TALL_CELL-pixel rows need: the more of the lesson's text stays in view
-      if (tall.cell > TALL_CELL) tall = heatmapFit(m, space.width, Math.max(space.height, tall.top + 10 + tall.nR * TALL_CELL));
-      if (tall.cell > g.cell) g = tall;
-    }
-    return g;
+    if (!(space.tall > space.height) || g.cell >= READABLE) return g;
+    var tall = heatmapFit(m, space.width, space.tall);
+    // no taller than its rows need at the cell the width leaves them, at most TALL_CELL pixels:
+    // the more of the lesson's text stays in view
+    var need = tall.top + 10 + tall.nR * Math.min(tall.cell, TALL_CELL);
+    return need < space.tall ? heatmapFit(m, space.width, Math.max(space.height, need)) : tall;
   }
   function heatmapFit(m, width, height) {
     var nC = Math.max(1, m.colLabels.length), nR = Math.max(1, m.allRows.length);

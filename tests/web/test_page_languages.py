@@ -194,7 +194,7 @@ def test_a_live_page_in_korean_has_no_english_control_string_left(tmp_path):
         loading = b.run("return document.querySelector('.as-live-status').textContent")
         assert re.search("[\uac00-\ud7a3]", loading), loading  # the progress line, while the model loads
         deadline = time.time() + 120
-        while time.time() < deadline and not b.run("return !!document.querySelector('.as-live-about')"):
+        while time.time() < deadline and not b.run("return !!document.querySelector('.as-live-about p')"):
             assert "불러오지 못했습니다" not in b.run("return document.querySelector('.as-live-status').textContent")
             time.sleep(0.1)
         status = b.run("return document.querySelector('.as-live-status').textContent")
