@@ -16,10 +16,10 @@ namespace alignscope::ui {
 // put back on leaving; the docks a lesson page shows or hides keep the visibility they have.
 class PresenterLayout {
 public:
-    static constexpr double kColumnShare = 0.3;    // of the window's width, for the named panels
-    static constexpr double kLessonShare = 0.4;    // of the window's height, for the caption band at most
-    static constexpr double kWideShare = 0.52;     // of the window's height, for the compare view under it all
-    static constexpr double kPictureShare = 0.45;  // of the width, for a page's picture in the column (a chart to read)
+    static constexpr double kColumnShare = 0.3;      // of the window's width, for the named panels
+    static constexpr double kLessonShare = 0.4;      // of the window's height, for the caption band at most
+    static constexpr double kWideShare = 0.52;       // of the window's height, for the compare view under it all
+    static constexpr double kPictureShare = 0.45;    // of the width, for a page's picture in the column (a chart to read)
     static constexpr int kNoWindowManagerMs = 1500;  // after which an unanswered full-screen request takes the screen's size
 
     explicit PresenterLayout(QMainWindow* window) : window_(window) {}

@@ -177,9 +177,11 @@
       root.insertBefore(panel, header ? header.nextSibling : root.firstChild);
     };
     // which model the page carries, its licence and card: folded (a phone's screen is small), its
-    // line there from the start so that the panel keeps its height when the model is in
+    // line held (not shown: nothing to unfold yet) from the start, so that the panel keeps its
+    // height when the model is in
     const about = el("details", {"class": "as-live-about"});
     about.appendChild(el("summary", null, msg("live_about")));
+    about.style.visibility = "hidden";
     status.after(about);
     place();
     // the room the panel leaves: the heatmap fitted again, what the lesson's page names in view
@@ -207,6 +209,7 @@
         about.appendChild(el("p")).appendChild(parts(el("a", {href: carried.card}), window.AlignScopePage.msgParts("live_card", {
           name: ["span", carried.card.split("/").pop(), "as-live-value"]})));
       }
+      about.style.visibility = "";
       [source, target, beam, occlusion].forEach((e) => { e.disabled = false; });
       occlusion.addEventListener("click", () => {
         const progress = (k, n) => { note.textContent = msg("live_occlusion_progress", {k: k, n: n}); };
