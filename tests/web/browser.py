@@ -165,3 +165,24 @@ class Browser:
             if message.get("method") == "Network.requestWillBeSent":
                 urls.append(message["params"]["request"]["url"])
         return urls
+
+
+# What a lesson page frames, as its reader must see it: a heatmap's or the encoder panel's matrix
+# (the colour scale under it may be below the window's edge), the part of Step explained it marks,
+# or the panel itself.
+FRAMED = {"heatmap": ".as-heatmap-panel .as-heatmap-box", "encoder": ".as-encoder-panel .as-encoder-box",
+          "candidates": ".as-candidates-panel", "beam": ".as-beam-panel", "explain": ".as-explain"}
+
+
+def assert_framed_on_screen(b: Browser, highlight: str, explain: Optional[str], where: str) -> str:
+    """Every row the page talks about on screen: what it frames wholly in the window where it fits
+    there, its top in the window otherwise. Returns the selector checked."""
+    css = f".as-part-{explain}" if highlight == "explain" and explain else FRAMED[highlight]
+    top, bottom, inner = b.run("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                               "return [r.top, r.bottom, innerHeight]", css)
+    at = f"{where}: {css} at {top:.0f}..{bottom:.0f} of {inner}"
+    if bottom - top <= inner:
+        assert top >= -1 and bottom <= inner + 1, at + " is not wholly on screen"
+    else:
+        assert -1 <= top < inner, at + " is cut at the top"
+    return css

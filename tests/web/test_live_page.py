@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import Browser, available  # noqa: E402
+from browser import Browser, assert_framed_on_screen, available  # noqa: E402
 from test_live_model import CLI, FULL, REPO, RUNTIME, SENTENCES, TOLERANCE, _missing, _missing_check, close, number, traces  # noqa: E402
 
 needs_page = pytest.mark.skipif(_missing() is not None, reason=_missing() or "")
@@ -299,10 +299,6 @@ def test_live_lesson_site_keeps_one_copy(tmp_path):
 # What a lesson page names stays on screen once the live panel is in above it (issue 57 left the
 # framed heatmap of lesson 3's longer pages starting at y 500 at 1024x768, its last rows under the
 # window's edge): the page is fitted again and scrolled again for the panel, until the reader moves.
-LESSON_MATRICES = {"heatmap": ".as-heatmap-panel .as-heatmap-box", "encoder": ".as-encoder-panel .as-encoder-box",
-                   "candidates": ".as-candidates-panel", "beam": ".as-beam-panel", "explain": ".as-explain"}
-
-
 LIVE_LESSONS = (sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "resources" / "lessons").glob("*.json")) if FULL
                 else ["03-alignment-and-reordering"])  # the full set: every shipped lesson
 
@@ -331,14 +327,8 @@ def test_live_lesson_pages_keep_what_they_name_in_view(lesson, tmp_path):
                 name = lesson.get("highlight")
                 if not name:
                     continue
-                css = f".as-part-{lesson['explain']}" if name == "explain" and lesson.get("explain") else LESSON_MATRICES[name]
-                top, bottom, inner = b.run("const r = document.querySelector(arguments[0]).getBoundingClientRect(); "
-                                           "return [r.top, r.bottom, innerHeight]", css)
-                where = f"{page.name} at {width}x{height}: {css} at {top:.0f}..{bottom:.0f} of {inner}"
-                if bottom - top <= inner:
-                    assert top >= -1 and bottom <= inner + 1, where + " is not wholly on screen"
-                else:
-                    assert -1 <= top < inner, where + " is cut at the top"
+                where = f"{page.name} at {width}x{height}"
+                assert_framed_on_screen(b, name, lesson.get("explain"), where)
                 if name == "heatmap":
                     box = b.run("const x = document.querySelector('.as-heatmap-panel .as-heatmap-box'); "
                                 "return [x.scrollHeight, x.clientHeight, x.scrollWidth, x.clientWidth]")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import Browser, available  # noqa: E402
+from browser import Browser, assert_framed_on_screen, available  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 WEB = REPO / "resources" / "web"
@@ -499,8 +499,6 @@ NAMED = {"lower panel": ".as-encoder-panel canvas.as-enc-cells", "c_t column": "
          "candidates": ".as-candidates-panel", "step explained": ".as-explain", "purple bars": ".as-part-energies svg",
          "heatmap": ".as-heatmap-box svg.as-heatmap", "hypothes": ".as-beam button.as-hyp", "slider": "input[type=range]",
          "curve": ".as-loss-panel polyline"}
-# a framed heatmap or encoder panel is about its matrix (the colour scale under it may be below the window's edge)
-MATRICES = {"heatmap": ".as-heatmap-panel .as-heatmap-box", "encoder": ".as-encoder-panel .as-encoder-box"}
 PANELS = {"heatmap": ".as-heatmap-panel", "encoder": ".as-encoder-panel", "candidates": ".as-candidates-panel",
           "beam": ".as-beam-panel", "explain": ".as-explain"}
 
@@ -528,15 +526,7 @@ def test_every_lesson_page_draws_the_panels_it_names_and_brings_them_into_view(l
                     framed = b.run("return Array.from(document.querySelectorAll('.as-highlight')).map(e => e.className)")
                     assert any(PANELS[name][1:] in c.split() for c in framed), f"{stem} page {k + 1}: {name} is not drawn and framed ({framed})"
                     b.run("return new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-                    part = want.get("explain") if name == "explain" else None
-                    css = f".as-part-{part}" if part else MATRICES.get(name, PANELS[name])
-                    box = b.run("var r = document.querySelector(arguments[0]).getBoundingClientRect(); "
-                                "return [r.top, r.bottom, innerHeight];", css)
-                    # every row the page talks about on screen: the whole of it where it fits the window
-                    if box[1] - box[0] <= box[2]:
-                        assert box[0] >= -1 and box[1] <= box[2] + 1, f"{stem} page {k + 1} at {width}px: {css} not wholly in view {box}"
-                    else:
-                        assert -1 <= box[0] < box[2], f"{stem} page {k + 1} at {width}px: {css} cut at the top {box}"
+                    assert_framed_on_screen(b, name, want.get("explain"), f"{stem} page {k + 1} at {width}px")
                     assert_clean(b, page)
 
 
